@@ -1,0 +1,14 @@
+/* The program's commands; main.c picks one from argv[1].
+ *   fluid sort ...      cmd_sort.c    sort a file of pairs on the GPU
+ *   fluid bench ...     cmd_bench.c   time the sorts
+ *   fluid [options]     cmd_run.c     the fluid: a window, or --headless
+ * Each returns the process exit status and prints one-line errors itself. argv[0] is the command.
+ */
+#ifndef FLUID_CMD_H
+#define FLUID_CMD_H
+
+int cmd_sort(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+
+#endif

@@ -1,0 +1,136 @@
+#include "core/util.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+bool fail(char *err, const char *fmt, ...) {
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, ERR_LEN, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+char *file_read(const char *path, size_t *len, char *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fail(err, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) != 0) {
+        fail(err, "cannot seek in %s: %s", path, strerror(errno));
+        fclose(f);
+        return NULL;
+    }
+    long size = ftell(f);
+    rewind(f);
+    char *buf = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
+        fail(err, "cannot read %s (%ld bytes)", path, size);
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    buf[size] = 0;
+    if (len) *len = (size_t)size;
+    return buf;
+}
+
+bool file_write_atomic(const char *path, const void *data, size_t len, char *err) {
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return fail(err, "output path too long: %s", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return fail(err, "cannot write %s: %s", path, strerror(errno));
+    bool ok = fwrite(data, 1, len, f) == len;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return fail(err, "cannot write %s: %s", path, strerror(e ? e : EIO));
+    }
+    return true;
+}
+
+static char _data_dir[PATH_MAX];
+
+static bool _has_shaders(const char *dir) {
+    char p[PATH_MAX];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/shaders/common.glsl", dir);
+    return stat(p, &st) == 0;
+}
+
+bool data_dir_init(const char *override, char *err) {
+    if (override) {
+        if (!_has_shaders(override))
+            return fail(err, "--data %s: no shaders/common.glsl there; point it at the folder holding shaders/", override);
+        snprintf(_data_dir, sizeof _data_dir, "%s", override);
+        return true;
+    }
+    const char *env = getenv("FLUID_DATA_DIR");
+    if (env && *env) {
+        if (!_has_shaders(env))
+            return fail(err, "FLUID_DATA_DIR=%s: no shaders/common.glsl there; unset it or fix it", env);
+        snprintf(_data_dir, sizeof _data_dir, "%s", env);
+        return true;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        for (int up = 0; up < 2; up++) {
+            char *slash = strrchr(exe, '/');
+            if (!slash) break;
+            *slash = 0;
+            if (_has_shaders(exe)) {
+                snprintf(_data_dir, sizeof _data_dir, "%s", exe);
+                return true;
+            }
+        }
+    }
+    if (_has_shaders(FLUID_SOURCE_DIR)) {
+        snprintf(_data_dir, sizeof _data_dir, "%s", FLUID_SOURCE_DIR);
+        return true;
+    }
+    return fail(err, "cannot find the shaders/ folder beside the binary or in %s; pass --data DIR", FLUID_SOURCE_DIR);
+}
+
+const char *data_dir(void) { return _data_dir; }
+
+const char *data_path(const char *sub, const char *name) {
+    static char ring[8][PATH_MAX];
+    static int next;
+    char *p = ring[next++ & 7];
+    snprintf(p, PATH_MAX, "%s/%s/%s", _data_dir, sub, name);
+    return p;
+}
+
+double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
+    if (!s || !*s || *s == '-' || *s == '+') return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s) return false;
+    if (*end == 'k' || *end == 'K') { v *= 1024ull; end++; }
+    else if (*end == 'M') { v *= 1048576ull; end++; }
+    if (*end) return false;
+    if (v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}

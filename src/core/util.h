@@ -1,0 +1,41 @@
+/* util: small services every module uses: files, paths, the clock, errors as strings.
+ *
+ * Errors: functions that can fail at run time take `err` (a buffer of ERR_LEN chars) and fill it
+ * with one line that names the problem and what to do, then return false/NULL/0.
+ */
+#ifndef FLUID_UTIL_H
+#define FLUID_UTIL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ERR_LEN 512
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Formats into err (which may be NULL) and returns false, so `return fail(err, ...)` reads well. */
+bool fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Reads a whole file; returns a malloc'd, NUL-terminated buffer (size in *len) or NULL with err. */
+char *file_read(const char *path, size_t *len, char *err);
+
+/* Writes a file atomically: to PATH.tmp first, renamed over PATH only when every byte is written,
+ * so a failure never leaves a half-written PATH behind. */
+bool file_write_atomic(const char *path, const void *data, size_t len, char *err);
+
+/* The data folder (holding shaders/ and assets/): --data DIR, else $FLUID_DATA_DIR, else beside
+ * the binary, else its parent folder (a build/ folder inside the checkout), else the source tree
+ * it was built from. Returns false with err if none holds shaders/. */
+bool data_dir_init(const char *override, char *err);
+const char *data_dir(void);
+/* data_path("shaders", "sort/radix.comp") -> "<data dir>/shaders/sort/radix.comp" (static buffer
+ * of a ring of 8, so a few calls can be used at once). */
+const char *data_path(const char *sub, const char *name);
+
+/* Monotonic clock in seconds. */
+double now_seconds(void);
+
+/* Parses a whole string as an unsigned integer in [lo, hi] (decimal, with optional k/M suffix for
+ * 1024/1048576). Returns false if it is not one. */
+bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+
+#endif

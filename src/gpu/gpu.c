@@ -1,0 +1,172 @@
+#include "gpu/gpu.h"
+#include "core/log.h"
+#include "core/util.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef GL_SUBGROUP_SIZE_KHR
+#define GL_SUBGROUP_SIZE_KHR 0x9532
+#define GL_SUBGROUP_SUPPORTED_STAGES_KHR 0x9533
+#define GL_SUBGROUP_SUPPORTED_FEATURES_KHR 0x9534
+#define GL_SUBGROUP_FEATURE_BASIC_BIT_KHR 0x00000001
+#define GL_SUBGROUP_FEATURE_ARITHMETIC_BIT_KHR 0x00000004
+#define GL_SUBGROUP_FEATURE_BALLOT_BIT_KHR 0x00000008
+#define GL_SUBGROUP_FEATURE_SHUFFLE_BIT_KHR 0x00000010
+#endif
+
+struct gpu_ctx {
+    const gpu_backend *backend;
+    void *impl;
+    gpu_caps caps;
+};
+
+static int _gpu_live;
+
+void gpu_count_object(int delta) { _gpu_live += delta; }
+int gpu_live_objects(void) { return _gpu_live; }
+
+static void GLAPIENTRY _gpu_on_debug(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                     const GLchar *msg, const void *user) {
+    if (severity == GL_DEBUG_SEVERITY_NOTIFICATION) return;
+    if (type == GL_DEBUG_TYPE_ERROR)
+        log_error("GL", "%s", msg);
+    else if (severity == GL_DEBUG_SEVERITY_HIGH || severity == GL_DEBUG_SEVERITY_MEDIUM)
+        log_warn("GL", "%s", msg);
+}
+
+static bool _gpu_has_extension(const char *name) {
+    GLint n = 0;
+    glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+    for (GLint i = 0; i < n; i++)
+        if (strcmp((const char *)glGetStringi(GL_EXTENSIONS, (GLuint)i), name) == 0) return true;
+    return false;
+}
+
+/* GL_TIME_ELAPSED around a compute dispatch: (near) 0 means the driver does not measure (llvmpipe). */
+static bool _gpu_probe_timer(void) {
+    static const char *src = "#version 450\n"
+                             "layout(local_size_x = 64) in;\n"
+                             "layout(std430, binding = 0) buffer B { uint b[]; };\n"
+                             "void main() { b[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 3u; }\n";
+    char err[ERR_LEN];
+    const uint32_t n = 1u << 20;
+    GLuint buf = gpu_buffer_make(4 * n, NULL, "timer-probe", err);
+    if (!buf) return false;
+    GLuint cs = glCreateShader(GL_COMPUTE_SHADER), prog = glCreateProgram();
+    glShaderSource(cs, 1, &src, NULL);
+    glCompileShader(cs);
+    glAttachShader(prog, cs);
+    glLinkProgram(prog);
+    glDeleteShader(cs);
+    GLuint q;
+    glGenQueries(1, &q);
+    glUseProgram(prog);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buf);
+    glBeginQuery(GL_TIME_ELAPSED, q);
+    glDispatchCompute(n / 64, 1, 1);
+    glEndQuery(GL_TIME_ELAPSED);
+    glUseProgram(0);
+    glDeleteProgram(prog);
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+    glDeleteQueries(1, &q);
+    gpu_buffer_destroy(&buf);
+    /* A real GPU takes microseconds to write 4 MiB; llvmpipe reads 0 or 1 ns. */
+    return ns >= 200;
+}
+
+static void _gpu_read_caps(gpu_caps *c) {
+    snprintf(c->renderer, sizeof c->renderer, "%s", (const char *)glGetString(GL_RENDERER));
+    snprintf(c->version, sizeof c->version, "%s", (const char *)glGetString(GL_VERSION));
+    glGetIntegerv(GL_MAJOR_VERSION, &c->gl_major);
+    glGetIntegerv(GL_MINOR_VERSION, &c->gl_minor);
+    c->llvmpipe = strstr(c->renderer, "llvmpipe") != NULL;
+    GLint64 ssbo = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &ssbo);
+    c->max_ssbo_bytes = ssbo;
+    glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &c->max_shared_bytes);
+    glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &c->max_invocations);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &c->max_groups_x);
+    if (_gpu_has_extension("GL_KHR_shader_subgroup")) {
+        GLint stages = 0, features = 0, size = 0;
+        glGetIntegerv(GL_SUBGROUP_SUPPORTED_STAGES_KHR, &stages);
+        glGetIntegerv(GL_SUBGROUP_SUPPORTED_FEATURES_KHR, &features);
+        glGetIntegerv(GL_SUBGROUP_SIZE_KHR, &size);
+        const GLint need = GL_SUBGROUP_FEATURE_BASIC_BIT_KHR | GL_SUBGROUP_FEATURE_ARITHMETIC_BIT_KHR |
+                           GL_SUBGROUP_FEATURE_BALLOT_BIT_KHR | GL_SUBGROUP_FEATURE_SHUFFLE_BIT_KHR;
+        c->subgroup = (stages & GL_COMPUTE_SHADER_BIT) && (features & need) == need && size >= 4 && size <= 128;
+        c->subgroup_size = c->subgroup ? size : 0;
+    }
+    c->timer_queries = _gpu_probe_timer();
+}
+
+gpu_ctx *gpu_make(const gpu_desc *desc_in, char *err) {
+    gpu_desc desc = *desc_in;
+    if (!desc.width) desc.width = 1280;
+    if (!desc.height) desc.height = 720;
+    if (!desc.title) desc.title = "fluid";
+    gpu_ctx *gpu = calloc(1, sizeof *gpu);
+    gpu->backend = desc.headless ? &gpu_backend_egl : &gpu_backend_glfw;
+    gpu->impl = gpu->backend->make(&desc, err);
+    if (!gpu->impl) {
+        free(gpu);
+        return NULL;
+    }
+    int ver = epoxy_gl_version();
+    if (ver < 45 || !epoxy_is_desktop_gl()) {
+        fail(err, "OpenGL 4.5 core is needed (compute shaders, direct state access) but the driver gives %d.%d (%s); "
+                  "update the GPU driver, or use Mesa (LIBGL_ALWAYS_SOFTWARE=1)",
+             ver / 10, ver % 10, (const char *)glGetString(GL_RENDERER));
+        gpu->backend->destroy(gpu->impl);
+        free(gpu);
+        return NULL;
+    }
+    if (desc.debug) {
+        glEnable(GL_DEBUG_OUTPUT);
+        glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
+        glDebugMessageCallback(_gpu_on_debug, NULL);
+    }
+    _gpu_read_caps(&gpu->caps);
+    return gpu;
+}
+
+void gpu_destroy(gpu_ctx *gpu) {
+    if (!gpu) return;
+    gpu->backend->destroy(gpu->impl);
+    free(gpu);
+}
+
+const gpu_caps *gpu_get_caps(const gpu_ctx *gpu) { return &gpu->caps; }
+GLFWwindow *gpu_window(gpu_ctx *gpu) { return gpu->backend->window(gpu->impl); }
+bool gpu_is_headless(const gpu_ctx *gpu) { return gpu->backend == &gpu_backend_egl; }
+
+GLuint gpu_buffer_make(size_t size, const void *data, const char *label, char *err) {
+    GLuint b = 0;
+    while (glGetError() != GL_NO_ERROR) {}
+    glCreateBuffers(1, &b);
+    /* Zero-sized buffers are legal GL but awkward to bind: keep at least 16 bytes. */
+    size_t alloc = size < 16 ? 16 : size;
+    glNamedBufferData(b, (GLsizeiptr)alloc, NULL, GL_DYNAMIC_DRAW);
+    if (glGetError() != GL_NO_ERROR) {
+        glDeleteBuffers(1, &b);
+        fail(err, "the GPU cannot hold buffer '%s' of %zu bytes; use a smaller size", label, size);
+        return 0;
+    }
+    if (data)
+        glNamedBufferSubData(b, 0, (GLsizeiptr)size, data);
+    else {
+        uint32_t zero = 0;
+        glClearNamedBufferData(b, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+    }
+    if (label) glObjectLabel(GL_BUFFER, b, -1, label);
+    gpu_count_object(1);
+    return b;
+}
+
+void gpu_buffer_destroy(GLuint *buffer) {
+    if (!*buffer) return;
+    glDeleteBuffers(1, buffer);
+    gpu_count_object(-1);
+    *buffer = 0;
+}

@@ -1,0 +1,142 @@
+#include "gpu/prof.h"
+#include "core/util.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROF_LATENCY 4      /* frames of queries in flight */
+#define PROF_SLOTS 128      /* queries a frame */
+
+typedef struct _prof_frame {
+    GLuint queries[PROF_SLOTS];
+    int stage_of[PROF_SLOTS];
+    int used;
+    bool pending;
+} _prof_frame;
+
+struct gpu_prof {
+    prof_desc desc;
+    prof_mode mode;
+    _prof_frame frames[PROF_LATENCY];
+    int cur;                           /* frame being recorded */
+    double cpu_start[PROF_MAX_STAGES];
+    double acc[PROF_MAX_STAGES];       /* CPU-clock sums of the frame being recorded */
+    float hist[PROF_MAX_STAGES][PROF_HISTORY];
+    int hist_count;                    /* frames written to hist (saturates at PROF_HISTORY) */
+    int hist_head;                     /* next slot to write */
+};
+
+gpu_prof *prof_make(const prof_desc *desc, const gpu_caps *caps) {
+    gpu_prof *p = calloc(1, sizeof *p);
+    p->desc = *desc;
+    if (p->desc.stages > PROF_MAX_STAGES) p->desc.stages = PROF_MAX_STAGES;
+    if (!p->desc.window) p->desc.window = 30;
+    p->mode = caps->timer_queries ? PROF_GPU_QUERY : desc->cpu_fallback ? PROF_CPU_CLOCK : PROF_NONE;
+    if (p->mode == PROF_GPU_QUERY)
+        for (int f = 0; f < PROF_LATENCY; f++) glGenQueries(PROF_SLOTS, p->frames[f].queries);
+    return p;
+}
+
+void prof_destroy(gpu_prof *p) {
+    if (!p) return;
+    if (p->mode == PROF_GPU_QUERY)
+        for (int f = 0; f < PROF_LATENCY; f++) glDeleteQueries(PROF_SLOTS, p->frames[f].queries);
+    free(p);
+}
+
+void prof_begin(gpu_prof *p, int stage) {
+    if (p->mode == PROF_CPU_CLOCK) {
+        glFinish();
+        p->cpu_start[stage] = now_seconds();
+    } else if (p->mode == PROF_GPU_QUERY) {
+        _prof_frame *f = &p->frames[p->cur];
+        if (f->used == PROF_SLOTS) return;
+        f->stage_of[f->used] = stage;
+        glBeginQuery(GL_TIME_ELAPSED, f->queries[f->used]);
+    }
+}
+
+void prof_end(gpu_prof *p, int stage) {
+    if (p->mode == PROF_CPU_CLOCK) {
+        glFinish();
+        p->acc[stage] += (now_seconds() - p->cpu_start[stage]) * 1e6;
+    } else if (p->mode == PROF_GPU_QUERY) {
+        _prof_frame *f = &p->frames[p->cur];
+        if (f->used == PROF_SLOTS) return;
+        glEndQuery(GL_TIME_ELAPSED);
+        f->used++;
+    }
+}
+
+static void _prof_push(gpu_prof *p, const double *us) {
+    for (int s = 0; s < p->desc.stages; s++) p->hist[s][p->hist_head] = (float)us[s];
+    p->hist_head = (p->hist_head + 1) % PROF_HISTORY;
+    if (p->hist_count < PROF_HISTORY) p->hist_count++;
+}
+
+/* Reads frame f if its results are ready (or if wait); returns whether it was read. */
+static bool _prof_collect(gpu_prof *p, _prof_frame *f, bool wait) {
+    if (!f->pending) return true;
+    if (f->used && !wait) {
+        GLint ready = 0;
+        glGetQueryObjectiv(f->queries[f->used - 1], GL_QUERY_RESULT_AVAILABLE, &ready);
+        if (!ready) return false;
+    }
+    double us[PROF_MAX_STAGES] = {0};
+    for (int i = 0; i < f->used; i++) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(f->queries[i], GL_QUERY_RESULT, &ns);
+        us[f->stage_of[i]] += (double)ns * 1e-3;
+    }
+    _prof_push(p, us);
+    f->pending = false;
+    f->used = 0;
+    return true;
+}
+
+void prof_frame(gpu_prof *p) {
+    if (p->mode == PROF_CPU_CLOCK) {
+        _prof_push(p, p->acc);
+        memset(p->acc, 0, sizeof p->acc);
+        return;
+    }
+    if (p->mode != PROF_GPU_QUERY) return;
+    p->frames[p->cur].pending = true;
+    if (p->desc.sync) _prof_collect(p, &p->frames[p->cur], true);
+    /* Collect finished frames in order, oldest first. */
+    for (int k = 1; k <= PROF_LATENCY; k++) {
+        _prof_frame *f = &p->frames[(p->cur + k) % PROF_LATENCY];
+        bool must = k == 1; /* the slot about to be reused */
+        if (!_prof_collect(p, f, must)) break;
+    }
+    p->cur = (p->cur + 1) % PROF_LATENCY;
+}
+
+prof_mode prof_get_mode(const gpu_prof *p) { return p->mode; }
+
+const char *prof_clock_name(const gpu_prof *p) {
+    return p->mode == PROF_GPU_QUERY ? "gpu" : p->mode == PROF_CPU_CLOCK ? "cpu" : "none";
+}
+
+double prof_last_us(const gpu_prof *p, int stage) {
+    if (p->mode == PROF_NONE || !p->hist_count) return NAN;
+    return p->hist[stage][(p->hist_head + PROF_HISTORY - 1) % PROF_HISTORY];
+}
+
+double prof_avg_us(const gpu_prof *p, int stage) {
+    if (p->mode == PROF_NONE || !p->hist_count) return NAN;
+    int n = p->hist_count < p->desc.window ? p->hist_count : p->desc.window;
+    double sum = 0;
+    for (int i = 1; i <= n; i++) sum += p->hist[stage][(p->hist_head + PROF_HISTORY - i) % PROF_HISTORY];
+    return sum / n;
+}
+
+int prof_history(const gpu_prof *p, int stage, float *out, int count) {
+    if (p->mode == PROF_NONE) return 0;
+    int n = count < p->hist_count ? count : p->hist_count;
+    for (int i = 0; i < n; i++) out[i] = p->hist[stage][(p->hist_head + PROF_HISTORY - n + i) % PROF_HISTORY];
+    return n;
+}
+
+int prof_stage_count(const gpu_prof *p) { return p->desc.stages; }
+const char *prof_stage_name(const gpu_prof *p, int stage) { return p->desc.names[stage]; }

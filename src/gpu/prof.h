@@ -1,0 +1,50 @@
+/* prof: the time of named stages, measured on the GPU with GL_TIME_ELAPSED queries that are read a
+ * few frames late, so the GPU never stalls for them.
+ *
+ *   gpu_prof *p = prof_make(&(prof_desc){ .names = names, .stages = 8 }, caps);
+ *   each frame:  prof_begin(p, STAGE_SORT); ...dispatches...; prof_end(p, STAGE_SORT); ...
+ *                prof_frame(p);                  // closes the frame, collects finished results
+ *   read:        prof_avg_us(p, STAGE_SORT)      // mean over the last `window` frames
+ *
+ * A stage may be begun several times a frame (its times add up). Queries do not nest: end one
+ * stage before beginning the next.
+ *
+ * Where timer queries read zero (llvmpipe: caps->timer_queries false) the profiler either
+ *  - PROF_CPU_CLOCK: waits for the GPU (glFinish) around each stage and uses the CPU clock; the
+ *    times then include the driver's CPU work and are labelled as such (prof_clock_name), or
+ *  - reports nothing: prof_mode() == PROF_NONE and every time reads as NAN, never a fake 0.
+ */
+#ifndef FLUID_PROF_H
+#define FLUID_PROF_H
+#include "gpu/gpu.h"
+
+#define PROF_MAX_STAGES 16
+#define PROF_HISTORY 512
+
+typedef enum prof_mode { PROF_NONE, PROF_GPU_QUERY, PROF_CPU_CLOCK } prof_mode;
+
+typedef struct prof_desc {
+    const char *const *names; /* stage names, `stages` of them */
+    int stages;
+    int window;               /* frames averaged by prof_avg_us (default 30) */
+    bool cpu_fallback;        /* PROF_CPU_CLOCK where GPU timers read zero */
+    bool sync;                /* read every result at prof_frame (benchmarks; stalls the GPU) */
+} prof_desc;
+
+typedef struct gpu_prof gpu_prof;
+
+gpu_prof *prof_make(const prof_desc *desc, const gpu_caps *caps);
+void prof_destroy(gpu_prof *p);
+void prof_begin(gpu_prof *p, int stage);
+void prof_end(gpu_prof *p, int stage);
+void prof_frame(gpu_prof *p);
+prof_mode prof_get_mode(const gpu_prof *p);
+const char *prof_clock_name(const gpu_prof *p); /* "gpu", "cpu" or "none" */
+double prof_last_us(const gpu_prof *p, int stage); /* latest finished frame; NAN if none */
+double prof_avg_us(const gpu_prof *p, int stage);  /* mean over the window; NAN if none */
+/* The last `count` frames of one stage, oldest first, into out; returns how many were written. */
+int prof_history(const gpu_prof *p, int stage, float *out, int count);
+int prof_stage_count(const gpu_prof *p);
+const char *prof_stage_name(const gpu_prof *p, int stage);
+
+#endif

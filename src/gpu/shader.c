@@ -1,0 +1,198 @@
+#include "gpu/shader.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "gpu/gpu.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A growing string. */
+typedef struct _str {
+    char *p;
+    size_t len, cap;
+} _str;
+
+static void _str_add(_str *s, const char *text, size_t n) {
+    if (s->len + n + 1 > s->cap) {
+        s->cap = (s->len + n + 1) * 2;
+        s->p = realloc(s->p, s->cap);
+    }
+    memcpy(s->p + s->len, text, n);
+    s->len += n;
+    s->p[s->len] = 0;
+}
+
+/* The files one program's source came from, and for each line of the expanded text the file and
+ * line it came from (drivers disagree on #line source numbers, so the map is kept here). */
+#define SHADER_MAX_FILES 16
+typedef struct _sources {
+    char names[SHADER_MAX_FILES][128];
+    int count;
+    int *line_file, *line_no; /* indexed by expanded line - 1 */
+    int lines, cap;
+} _sources;
+
+static void _sources_line(_sources *src, int file, int line) {
+    if (src->lines == src->cap) {
+        src->cap = src->cap ? src->cap * 2 : 256;
+        src->line_file = realloc(src->line_file, sizeof(int) * (size_t)src->cap);
+        src->line_no = realloc(src->line_no, sizeof(int) * (size_t)src->cap);
+    }
+    src->line_file[src->lines] = file;
+    src->line_no[src->lines] = line;
+    src->lines++;
+}
+
+/* Appends text that is not from any file (defines) line by line to the map. */
+static void _sources_text(_sources *src, _str *out, const char *text) {
+    _str_add(out, text, strlen(text));
+    for (const char *p = text; *p; p++)
+        if (*p == '\n') _sources_line(src, 0, 0);
+}
+
+/* Appends `name` to out with its includes expanded, each file announced with #line. */
+static bool _shader_expand(const char *name, const char *defines, _sources *src, _str *out, int depth, char *err) {
+    if (depth > 8) return fail(err, "SHADER: shaders/%s: #include nested too deep (a cycle?)", name);
+    if (src->count == SHADER_MAX_FILES) return fail(err, "SHADER: shaders/%s: too many included files", name);
+    int id = src->count++;
+    snprintf(src->names[id], sizeof src->names[id], "%s", name);
+    char ferr[ERR_LEN];
+    char *text = file_read(data_path("shaders", name), NULL, ferr);
+    if (!text) return fail(err, "SHADER: %s; reinstall shaders/ or pass --data DIR", ferr);
+    int line = 1;
+    bool ok = true;
+    for (char *p = text; *p && ok;) {
+        char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        const char *q = p;
+        while (*q == ' ' || *q == '\t') q++;
+        if (strncmp(q, "#include", 8) == 0) {
+            const char *a = strchr(q, '"'), *b = a ? strchr(a + 1, '"') : NULL;
+            if (!a || !b || b > p + n) {
+                ok = fail(err, "SHADER: shaders/%s:%d: #include needs a \"file\"", name, line);
+                break;
+            }
+            char inc[128];
+            snprintf(inc, sizeof inc, "%.*s", (int)(b - a - 1), a + 1);
+            _str_add(out, "\n", 1); /* the #include line itself becomes blank */
+            _sources_line(src, id, line);
+            ok = _shader_expand(inc, NULL, src, out, depth + 1, err);
+        } else {
+            _str_add(out, p, n);
+            _str_add(out, "\n", 1);
+            _sources_line(src, id, line);
+            if (depth == 0 && line == 1 && strncmp(q, "#version", 8) == 0 && defines) {
+                _sources_text(src, out, defines);
+                if (defines[0] && defines[strlen(defines) - 1] != '\n') _sources_text(src, out, "\n");
+            }
+        }
+        line++;
+        p = eol ? eol + 1 : p + n;
+    }
+    free(text);
+    return ok;
+}
+
+/* Prints the driver's log with "F:L" / "F(L)" prefixes mapped to file names; puts the first
+ * error line into err. */
+static void _shader_report(const char *what, const char *log, const _sources *src, char *err) {
+    bool first = true;
+    for (const char *p = log; *p;) {
+        const char *eol = strchr(p, '\n');
+        int n = eol ? (int)(eol - p) : (int)strlen(p);
+        int file = -1, line = -1, used = 0;
+        if (sscanf(p, "%d:%d%n", &file, &line, &used) == 2 || sscanf(p, "%d(%d)%n", &file, &line, &used) == 2) {
+            const char *rest = p + used;
+            while (rest < p + n && strchr("():0123456789 ", *rest)) rest++;
+            /* The driver's line counts the expanded text; map it back to the file it came from. */
+            const char *fname = "?";
+            if (line >= 1 && line <= src->lines) {
+                fname = src->names[src->line_file[line - 1]];
+                line = src->line_no[line - 1];
+            }
+            int rn = (int)(p + n - rest);
+            log_error("SHADER", "shaders/%s:%d: %.*s", fname, line, rn, rest);
+            if (first) fail(err, "SHADER: shaders/%s:%d: %s failed: %.*s", fname, line, what, rn, rest);
+            first = false;
+        } else if (n > 0) {
+            log_error("SHADER", "%.*s", n, p);
+        }
+        p = eol ? eol + 1 : p + n;
+    }
+    if (first) fail(err, "SHADER: %s failed (shaders/%s), with no log from the driver", what, src->names[0]);
+}
+
+static GLuint _shader_compile(GLenum stage, const char *path, const char *defines, char *err) {
+    _sources src = {0};
+    _str text = {0};
+    if (!_shader_expand(path, defines, &src, &text, 0, err)) {
+        free(text.p);
+        free(src.line_file);
+        free(src.line_no);
+        return 0;
+    }
+    GLuint s = glCreateShader(stage);
+    const char *p = text.p;
+    glShaderSource(s, 1, &p, NULL);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        GLint len = 0;
+        glGetShaderiv(s, GL_INFO_LOG_LENGTH, &len);
+        char *log = calloc(1, (size_t)len + 1);
+        glGetShaderInfoLog(s, len, NULL, log);
+        _shader_report("compile", log, &src, err);
+        free(log);
+        glDeleteShader(s);
+        s = 0;
+    }
+    free(text.p);
+    free(src.line_file);
+    free(src.line_no);
+    return s;
+}
+
+static GLuint _shader_link(GLuint *stages, int n, const char *label, char *err) {
+    GLuint prog = glCreateProgram();
+    for (int i = 0; i < n; i++) glAttachShader(prog, stages[i]);
+    glLinkProgram(prog);
+    for (int i = 0; i < n; i++) glDeleteShader(stages[i]);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = {0};
+        glGetProgramInfoLog(prog, sizeof log - 1, NULL, log);
+        log_error("SHADER", "shaders/%s: link error: %s", label, log);
+        fail(err, "SHADER: shaders/%s: link failed: %.200s", label, log);
+        glDeleteProgram(prog);
+        return 0;
+    }
+    glObjectLabel(GL_PROGRAM, prog, -1, label);
+    gpu_count_object(1);
+    return prog;
+}
+
+GLuint shader_make_compute(const char *path, const char *defines, char *err) {
+    GLuint cs = _shader_compile(GL_COMPUTE_SHADER, path, defines, err);
+    if (!cs) return 0;
+    return _shader_link(&cs, 1, path, err);
+}
+
+GLuint shader_make_graphics(const char *vert_path, const char *frag_path, const char *defines, char *err) {
+    GLuint st[2] = {_shader_compile(GL_VERTEX_SHADER, vert_path, defines, err), 0};
+    if (!st[0]) return 0;
+    st[1] = _shader_compile(GL_FRAGMENT_SHADER, frag_path, defines, err);
+    if (!st[1]) {
+        glDeleteShader(st[0]);
+        return 0;
+    }
+    return _shader_link(st, 2, vert_path, err);
+}
+
+void shader_destroy(GLuint *program) {
+    if (!*program) return;
+    glDeleteProgram(*program);
+    gpu_count_object(-1);
+    *program = 0;
+}

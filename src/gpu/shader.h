@@ -1,0 +1,21 @@
+/* shader: GLSL programs loaded from the data folder's shaders/, with #include and defines.
+ *
+ *   GLuint p = shader_make_compute("sort/radix_count.comp", "#define WG 256\n", err);
+ *   GLuint r = shader_make_graphics("render/particles.vert", "render/particles.frag", NULL, err);
+ *   ...
+ *   shader_destroy(&p);
+ *
+ * `#include "name"` inside a shader is resolved against shaders/ (recursively, each file once per
+ * chain); `defines` is text inserted right after the #version line. On a compile or link error the
+ * result is 0 and err holds the first error as "shaders/FILE:LINE: message"; the whole driver log
+ * is printed to stderr, each line mapped back to the file and line it came from.
+ */
+#ifndef FLUID_SHADER_H
+#define FLUID_SHADER_H
+#include <epoxy/gl.h>
+
+GLuint shader_make_compute(const char *path, const char *defines, char *err);
+GLuint shader_make_graphics(const char *vert_path, const char *frag_path, const char *defines, char *err);
+void shader_destroy(GLuint *program); /* sets *program to 0; 0 is ignored */
+
+#endif

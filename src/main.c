@@ -1,0 +1,16 @@
+/* fluid: an SPH fluid whose neighbour search is a GPU sort.
+ *
+ *   fluid [--headless] [options]   the fluid (a window, or headless)      cmd_run.c
+ *   fluid sort ...                 sort a file of (key, value) pairs       cmd_sort.c
+ *   fluid bench ...                time the GPU sorts against the CPU      cmd_bench.c
+ *
+ * `fluid --help` and `fluid COMMAND --help` list the options.
+ */
+#include "app/cmd.h"
+#include <string.h>
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "sort") == 0) return cmd_sort(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "bench") == 0) return cmd_bench(argc - 1, argv + 1);
+    return cmd_run(argc, argv);
+}

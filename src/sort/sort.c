@@ -1,0 +1,150 @@
+#include "sort/sort.h"
+#include "core/util.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const sort_algo *const sort_algos[] = {&sort_algo_radix, &sort_algo_bitonic, &sort_algo_cpu};
+const int sort_algo_count = (int)ARRAY_LEN(sort_algos);
+
+struct sorter {
+    const sort_algo *algo;
+    void *impl;
+    uint32_t capacity;
+};
+
+const sort_algo *sort_algo_find(const char *name) {
+    for (int i = 0; i < sort_algo_count; i++)
+        if (name && strcmp(sort_algos[i]->name, name) == 0) return sort_algos[i];
+    return NULL;
+}
+
+sorter *sort_make(const char *name, const sort_desc *desc, const gpu_caps *caps, char *err) {
+    const sort_algo *algo = sort_algo_find(name);
+    if (!algo) {
+        fail(err, "unknown sort algorithm '%s'; choose radix, bitonic or cpu", name ? name : "(none)");
+        return NULL;
+    }
+    /* Each key and value buffer is bound whole as a shader storage block (bitonic pads to 2^k). */
+    uint64_t need = 4ull * desc->capacity;
+    if (need > (uint64_t)caps->max_ssbo_bytes || desc->capacity > (1u << 30)) {
+        fail(err, "%u pairs need %llu MiB per buffer, more than this GPU's %lld MiB storage-buffer limit; use fewer",
+             desc->capacity, (unsigned long long)(need >> 20), (long long)(caps->max_ssbo_bytes >> 20));
+        return NULL;
+    }
+    sort_desc d = *desc;
+    if (!d.label) d.label = algo->name;
+    void *impl = algo->make(&d, caps, err);
+    if (!impl) return NULL;
+    sorter *s = calloc(1, sizeof *s);
+    s->algo = algo;
+    s->impl = impl;
+    s->capacity = desc->capacity;
+    return s;
+}
+
+void sort_destroy(sorter *s) {
+    if (!s) return;
+    s->algo->destroy(s->impl);
+    free(s);
+}
+
+sort_pairs sort_run(sorter *s, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace) {
+    if (n > s->capacity) n = s->capacity; /* programmer error; clamp rather than write out of bounds */
+    if (bits < 1) bits = 1;
+    if (bits > 32) bits = 32;
+    return s->algo->run(s->impl, io, n, bits, trace);
+}
+
+const sort_algo *sort_get_algo(const sorter *s) { return s->algo; }
+uint32_t sort_capacity(const sorter *s) { return s->capacity; }
+
+void sort_describe(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len) {
+    s->algo->describe(s->impl, n, bits, out, len);
+}
+
+uint32_t sort_bits_for(uint32_t max_key) {
+    uint32_t b = 1;
+    while (b < 32 && (max_key >> b)) b++;
+    return b;
+}
+
+void sort_cpu_stable(uint32_t *keys, uint32_t *vals, uint32_t n) {
+    if (n < 2) return;
+    uint32_t *k2 = malloc(4ull * n), *v2 = malloc(4ull * n);
+    uint32_t *ks = keys, *vs = vals, *kd = k2, *vd = v2;
+    for (int shift = 0; shift < 32; shift += 8) {
+        uint32_t count[257] = {0};
+        for (uint32_t i = 0; i < n; i++) count[((ks[i] >> shift) & 255u) + 1]++;
+        if (count[((ks[0] >> shift) & 255u) + 1] == n) continue; /* every key has this digit */
+        for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t pos = count[(ks[i] >> shift) & 255u]++;
+            kd[pos] = ks[i];
+            vd[pos] = vs[i];
+        }
+        uint32_t *t = ks; ks = kd; kd = t;
+        t = vs; vs = vd; vd = t;
+    }
+    if (ks != keys) {
+        memcpy(keys, ks, 4ull * n);
+        memcpy(vals, vs, 4ull * n);
+    }
+    free(k2);
+    free(v2);
+}
+
+void sort_cpu_key_value(uint32_t *keys, uint32_t *vals, uint32_t n) {
+    /* Stable by value, then stable by key: ordered by (key, value). */
+    sort_cpu_stable(vals, keys, n);
+    sort_cpu_stable(keys, vals, n);
+}
+
+/* The "cpu" algorithm: read back, sort on the CPU, write back. */
+typedef struct _sort_cpu {
+    uint32_t *keys, *vals;
+} _sort_cpu;
+
+static void *_sort_cpu_make(const sort_desc *desc, const gpu_caps *caps, char *err) {
+    _sort_cpu *c = calloc(1, sizeof *c);
+    c->keys = malloc(4ull * desc->capacity + 4);
+    c->vals = malloc(4ull * desc->capacity + 4);
+    if (!c->keys || !c->vals) {
+        free(c->keys);
+        free(c->vals);
+        free(c);
+        fail(err, "out of host memory for %u pairs", desc->capacity);
+        return NULL;
+    }
+    return c;
+}
+
+static void _sort_cpu_destroy(void *p) {
+    _sort_cpu *c = p;
+    free(c->keys);
+    free(c->vals);
+    free(c);
+}
+
+static sort_pairs _sort_cpu_run(void *p, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace) {
+    _sort_cpu *c = p;
+    if (n == 0) return io;
+    sort_trace_begin(trace, "cpu.readback");
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(io.keys, 0, 4ll * n, c->keys);
+    glGetNamedBufferSubData(io.vals, 0, 4ll * n, c->vals);
+    sort_trace_end(trace);
+    sort_cpu_stable(c->keys, c->vals, n);
+    sort_trace_begin(trace, "cpu.upload");
+    glNamedBufferSubData(io.keys, 0, 4ll * n, c->keys);
+    glNamedBufferSubData(io.vals, 0, 4ll * n, c->vals);
+    sort_trace_end(trace);
+    return io;
+}
+
+static void _sort_cpu_describe(void *p, uint32_t n, uint32_t bits, char *out, size_t len) {
+    snprintf(out, len, "cpu: read back, 8-bit LSD radix sort on the CPU, write back");
+}
+
+const sort_algo sort_algo_cpu = {"cpu", "CPU radix sort with read-back (reference)", _sort_cpu_make,
+                                 _sort_cpu_destroy, _sort_cpu_run, _sort_cpu_describe};
