@@ -1,0 +1,24 @@
+/* run_opts: what `fluid [options]` was asked to do; parsed by cmd_run.c, read by the headless
+ * runner and the window app. Zero means "default" for every field. */
+#ifndef FLUID_RUN_OPTS_H
+#define FLUID_RUN_OPTS_H
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct run_opts {
+    bool headless;               /* --headless: EGL, no window */
+    const char *scene;           /* --scene NAME (default "dambreak") */
+    uint32_t particles;          /* --particles N (0: the scene's default) */
+    const char *sort;            /* --sort radix|bitonic (default "radix") */
+    int frames;                  /* --frames N: run N frames then exit (-1: until closed) */
+    int substeps;                /* simulation steps per frame (0: default) */
+    const char *stats_path;      /* --stats FILE: CSV row per step */
+    const char *dump_path;       /* --dump FILE: final state, CSV row per particle */
+    const char *screenshot_path; /* --screenshot FILE.png: the last frame's view, HUD included */
+    int width, height;           /* --size WxH (default 1280x720) */
+    bool vsync;                  /* --vsync / --no-vsync */
+    const char *data;            /* --data DIR: the folder holding shaders/ and assets/ */
+    bool debug;                  /* --debug: KHR_debug context, GL messages logged */
+} run_opts;
+
+#endif
