@@ -28,10 +28,10 @@ int gpu_live_objects(void) { return _gpu_live; }
 
 static void GLAPIENTRY _gpu_on_debug(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
                                      const GLchar *msg, const void *user) {
-    if (severity == GL_DEBUG_SEVERITY_NOTIFICATION) return;
+    /* Errors, and what the driver itself calls severe; performance hints stay quiet. */
     if (type == GL_DEBUG_TYPE_ERROR)
         log_error("GL", "%s", msg);
-    else if (severity == GL_DEBUG_SEVERITY_HIGH || severity == GL_DEBUG_SEVERITY_MEDIUM)
+    else if (severity == GL_DEBUG_SEVERITY_HIGH && type != GL_DEBUG_TYPE_PERFORMANCE)
         log_warn("GL", "%s", msg);
 }
 

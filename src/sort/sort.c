@@ -71,15 +71,19 @@ uint32_t sort_bits_for(uint32_t max_key) {
 
 void sort_cpu_stable(uint32_t *keys, uint32_t *vals, uint32_t n) {
     if (n < 2) return;
+    /* All four digit histograms in one read; a digit every key shares costs no pass. */
+    uint32_t (*count)[257] = calloc(4, sizeof *count);
+    for (uint32_t i = 0; i < n; i++)
+        for (int d = 0; d < 4; d++) count[d][((keys[i] >> (8 * d)) & 255u) + 1]++;
     uint32_t *k2 = malloc(4ull * n), *v2 = malloc(4ull * n);
     uint32_t *ks = keys, *vs = vals, *kd = k2, *vd = v2;
-    for (int shift = 0; shift < 32; shift += 8) {
-        uint32_t count[257] = {0};
-        for (uint32_t i = 0; i < n; i++) count[((ks[i] >> shift) & 255u) + 1]++;
-        if (count[((ks[0] >> shift) & 255u) + 1] == n) continue; /* every key has this digit */
-        for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+    for (int d = 0; d < 4; d++) {
+        int shift = 8 * d;
+        uint32_t *c = count[d];
+        if (c[((ks[0] >> shift) & 255u) + 1] == n) continue;
+        for (int b = 0; b < 256; b++) c[b + 1] += c[b];
         for (uint32_t i = 0; i < n; i++) {
-            uint32_t pos = count[(ks[i] >> shift) & 255u]++;
+            uint32_t pos = c[(ks[i] >> shift) & 255u]++;
             kd[pos] = ks[i];
             vd[pos] = vs[i];
         }
@@ -90,6 +94,7 @@ void sort_cpu_stable(uint32_t *keys, uint32_t *vals, uint32_t n) {
         memcpy(keys, ks, 4ull * n);
         memcpy(vals, vs, 4ull * n);
     }
+    free(count);
     free(k2);
     free(v2);
 }
