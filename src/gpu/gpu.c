@@ -28,7 +28,9 @@ int gpu_live_objects(void) { return _gpu_live; }
 
 static void GLAPIENTRY _gpu_on_debug(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
                                      const GLchar *msg, const void *user) {
-    /* Errors, and what the driver itself calls severe; performance hints stay quiet. */
+    /* Errors, and what the driver itself calls severe; performance hints stay quiet, and shader
+     * compile errors are reported by shader.c, mapped to their files. */
+    if (source == GL_DEBUG_SOURCE_SHADER_COMPILER) return;
     if (type == GL_DEBUG_TYPE_ERROR)
         log_error("GL", "%s", msg);
     else if (severity == GL_DEBUG_SEVERITY_HIGH && type != GL_DEBUG_TYPE_PERFORMANCE)
