@@ -231,9 +231,9 @@ static void _bitonic_describe(void *p, uint32_t n, uint32_t bits, char *out, siz
         snprintf(out, len, "bitonic: %u pair%s, nothing to sort, 0 dispatches", n, n == 1 ? "" : "s");
     else
         snprintf(out, len,
-                 "bitonic: %u pairs padded to %llu, blocks of %u in shared memory, %d dispatches "
+                 "bitonic: %u pairs padded to %llu, blocks of %u in shared memory, %d dispatch%s "
                  "(1 block sort, %d global, %d block merge)",
-                 n, (unsigned long long)_bitonic_padded(n), b->block, count, global, merge);
+                 n, (unsigned long long)_bitonic_padded(n), b->block, count, count == 1 ? "" : "es", global, merge);
 }
 
 const sort_algo sort_algo_bitonic = {"bitonic", "bitonic network by (key, value), shared-memory blocks",
