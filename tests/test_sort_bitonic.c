@@ -322,6 +322,8 @@ int main(void) {
         sort_destroy(s);
     }
 
+    GLenum gl_err = glGetError();
+    CHECK(gl_err == GL_NO_ERROR, "GL error 0x%04x", gl_err);
     CHECK(gpu_live_objects() == live0, "%d GL objects leaked", gpu_live_objects() - live0);
     printf("total: %.1f s\n", now_seconds() - t0);
     gpu_destroy(gpu);

@@ -31,7 +31,7 @@
 
 /* Passed to the shaders as defines (bitonic_block.comp, bitonic_global.comp): defined only here. */
 #define BITONIC_BLOCK_MAX 4096u        /* pairs per shared-memory block: 8 bytes each, 32 KiB */
-#define BITONIC_PER_THREAD 8u          /* pairs a block-kernel thread holds: must match THREADS in bitonic_block.comp */
+#define BITONIC_PER_THREAD 8u          /* pairs a block-kernel thread holds (the shader checks it is 8) */
 #define BITONIC_GLOBAL_MAX_LEVELS 4    /* strides per global pass: 16 pairs in registers per thread */
 #define BITONIC_GLOBAL_WG 256u
 #define BITONIC_MAX_GROUPS_X 32768u    /* a power of two <= 65,535: larger dispatches are split over y */
@@ -137,9 +137,10 @@ static void *_bitonic_make(const sort_desc *desc, const gpu_caps *caps, char *er
     }
 
     char defines[256], name[128];
-    snprintf(defines, sizeof defines, "#define BITONIC_BLOCK %u\n#define BITONIC_FIRST 1\n", b->block);
+    const char *fmt = "#define BITONIC_BLOCK %u\n#define BITONIC_PER_THREAD %u\n#define BITONIC_FIRST %d\n";
+    snprintf(defines, sizeof defines, fmt, b->block, BITONIC_PER_THREAD, 1);
     b->block_sort = _bitonic_program("sort/bitonic_block.comp", defines, desc->label, "block_sort", err);
-    snprintf(defines, sizeof defines, "#define BITONIC_BLOCK %u\n#define BITONIC_FIRST 0\n", b->block);
+    snprintf(defines, sizeof defines, fmt, b->block, BITONIC_PER_THREAD, 0);
     if (b->block_sort)
         b->block_merge = _bitonic_program("sort/bitonic_block.comp", defines, desc->label, "block_merge", err);
     bool ok = b->block_sort && b->block_merge;
