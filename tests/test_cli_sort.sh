@@ -2,8 +2,8 @@
 # `fluid sort` end to end: files of little-endian uint32 (key, value) pairs sorted by each
 # algorithm (radix, bitonic, cpu) must equal, byte for byte, the pairs sorted by perl (by key, then
 # value; the values here are distinct and ascending, so that is also the stable order), and every
-# error must exit non-zero with a one-line message naming the problem and leave no output file
-# behind, whether or not one existed before.
+# error must exit non-zero with a one-line message naming the problem and write nothing: no new
+# output file, and an existing one left exactly as it was.
 # Usage: bash test_cli_sort.sh /path/to/fluid   (exit 0 pass, 1 fail, 77 skip: no GL 4.5)
 # FLUID_TEST_SKIP_RADIX=1 leaves out the radix algorithm (while it is not built yet).
 set -u
@@ -98,8 +98,8 @@ grep -q -- "--algo" "$TMP/help" || fail "fluid sort --help does not list --algo"
 
 # --- errors ---
 # err_case NAME PATTERN ARGS...: exits non-zero, one stderr line holding PATTERN, and no output
-# file afterwards, both when none existed before and when a stale one did (STALE_MODES=no: only
-# the first, for a command that names no output).
+# file afterwards when none existed before, or the existing one untouched when one did
+# (STALE_MODES=no: only the first, for a command that names no output).
 OUT="$TMP/err.out"
 err_case() {
     local name=$1 pattern=$2
@@ -119,8 +119,12 @@ err_case() {
         if [ "$(grep -c '' "$TMP/err")" -ne 1 ]; then
             fail "$name (stale output: $stale): expected one line on stderr, got: $(cat "$TMP/err")"
         fi
-        if [ -e "$OUT" ] || [ -e "$OUT.tmp" ]; then
-            fail "$name (stale output: $stale): an output file is left behind"
+        if [ -e "$OUT.tmp" ]; then
+            fail "$name (stale output: $stale): a temporary output file is left behind"
+        elif [ $stale = no ] && [ -e "$OUT" ]; then
+            fail "$name: an output file is left behind"
+        elif [ $stale = yes ] && [ "$(cat "$OUT" 2>/dev/null)" != stale ]; then
+            fail "$name: the existing output file was changed or removed"
         fi
     done
 }

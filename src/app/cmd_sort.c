@@ -82,25 +82,6 @@ static bool _sort_parse(int argc, char **argv, _sort_opts *o, char *err) {
     return true;
 }
 
-/* The value following the last `flag` in argv, if any (to clean up after a failed parse too). */
-static const char *_sort_find_arg(int argc, char **argv, const char *flag) {
-    const char *v = NULL;
-    for (int i = 1; i + 1 < argc; i++)
-        if (strncmp(argv[i], "--", 2) == 0 && strncmp(argv[i + 1], "--", 2) != 0) {
-            if (strcmp(argv[i], flag) == 0) v = argv[i + 1];
-            i++;
-        }
-    return v;
-}
-
-/* Removes a stale output after a failure: a regular file that is not the input itself. */
-static void _sort_remove_out(const char *out, const char *in) {
-    struct stat so, si;
-    if (!out || stat(out, &so) != 0 || !S_ISREG(so.st_mode)) return;
-    if (in && stat(in, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino) return;
-    remove(out);
-}
-
 /* The output's folder must exist and be writable (checked before the GPU work). */
 static bool _sort_check_out(const char *out, char *err) {
     char dir[PATH_MAX];
@@ -232,9 +213,9 @@ int cmd_sort(int argc, char **argv) {
     }
     if (ok) ok = _sort_file(&o, err);
     if (!ok) {
+        /* The output is written atomically at the very end, so nothing was written: an existing
+         * file at --out is left exactly as it was. */
         log_error("SORT", "%s", err);
-        _sort_remove_out(o.out ? o.out : _sort_find_arg(argc, argv, "--out"),
-                         o.in ? o.in : _sort_find_arg(argc, argv, "--in"));
         return 1;
     }
     return 0;
