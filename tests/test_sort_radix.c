@@ -129,8 +129,9 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
     }
 }
 
+/* onegroup_max, emulate: FLUID_RADIX_ONEGROUP_MAX, FLUID_RADIX_EMULATE_SUBGROUP for this sorter (or NULL) */
 static bool rig_make(rig *r, const char *name, uint32_t cap, bool no_subgroup, const char *onegroup_max,
-                     const gpu_caps *caps) {
+                     const char *emulate, const gpu_caps *caps) {
     char err[ERR_LEN] = "";
     memset(r, 0, sizeof *r);
     r->name = name;
@@ -139,8 +140,13 @@ static bool rig_make(rig *r, const char *name, uint32_t cap, bool no_subgroup, c
         setenv("FLUID_RADIX_ONEGROUP_MAX", onegroup_max, 1);
     else
         unsetenv("FLUID_RADIX_ONEGROUP_MAX");
+    if (emulate)
+        setenv("FLUID_RADIX_EMULATE_SUBGROUP", emulate, 1);
+    else
+        unsetenv("FLUID_RADIX_EMULATE_SUBGROUP");
     r->s = sort_make("radix", &(sort_desc){.capacity = cap, .no_subgroup = no_subgroup, .label = name}, caps, err);
     unsetenv("FLUID_RADIX_ONEGROUP_MAX");
+    unsetenv("FLUID_RADIX_EMULATE_SUBGROUP");
     CHECK(r->s != NULL, "sort_make(%s): %s", name, err);
     if (!r->s) return false;
     r->io.keys = gpu_buffer_make(4ull * cap, NULL, "test.keys", err);
@@ -209,9 +215,9 @@ static void sweep(rig *r, uint32_t n) {
 }
 
 /* The one-group path up to its limit, then the tiles path past it, on one sorter (reuse). */
-static void test_default(bool no_subgroup, const gpu_caps *caps) {
+static void test_default(const char *name, bool no_subgroup, const char *emulate, const gpu_caps *caps) {
     rig r;
-    if (!rig_make(&r, no_subgroup ? "default/shared" : "default", 300000, no_subgroup, NULL, caps)) return;
+    if (!rig_make(&r, name, 300000, no_subgroup, NULL, emulate, caps)) return;
     static const uint32_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 1000, 1023, 1024, 1025, 27648};
     for (size_t i = 0; i < ARRAY_LEN(sizes); i++) case_of(&r, sizes[i], 16, IN_RANDOM);
     sweep(&r, 1000);
@@ -229,9 +235,9 @@ static void test_default(bool no_subgroup, const gpu_caps *caps) {
 }
 
 /* The tiles path at sizes around its tile edges. */
-static void test_tiles(bool no_subgroup, const gpu_caps *caps) {
+static void test_tiles(const char *name, bool no_subgroup, const char *emulate, const gpu_caps *caps) {
     rig r;
-    if (!rig_make(&r, no_subgroup ? "tiles/shared" : "tiles", 4 * RADIX_TILE + 7, no_subgroup, "0", caps)) return;
+    if (!rig_make(&r, name, 4 * RADIX_TILE + 7, no_subgroup, "0", emulate, caps)) return;
     const uint32_t t = RADIX_TILE;
     uint32_t sizes[] = {1, 2, 3, 255, 256, 257, 1000, t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1, 3 * t + 5, 4 * t + 7};
     for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
@@ -300,10 +306,21 @@ int main(void) {
     test_errors(caps);
     /* Where the GPU has subgroups both variants run (each against the CPU); elsewhere both settings
      * take the shared path, so it runs once, and the no_subgroup sorter is checked to say so. */
-    bool variants[] = {false, true};
-    for (int i = caps->subgroup ? 0 : 1; i < 2; i++) {
-        test_default(variants[i], caps);
-        test_tiles(variants[i], caps);
+    if (caps->subgroup) {
+        test_default("default/subgroup", false, NULL, caps);
+        test_tiles("tiles/subgroup", false, NULL, caps);
+    }
+    test_default("default/shared", true, NULL, caps);
+    test_tiles("tiles/shared", true, NULL, caps);
+    /* The subgroup path's code on emulated subgroups of each size it supports (the one-group
+     * kernel needs more shared memory than llvmpipe has at size 32: tiles only there). */
+    static const char *const emulated[] = {"32", "64", "128"};
+    for (size_t i = 0; i < ARRAY_LEN(emulated); i++) {
+        char name[64];
+        snprintf(name, sizeof name, "default/emulated-%s", emulated[i]);
+        test_default(name, false, emulated[i], caps);
+        snprintf(name, sizeof name, "tiles/emulated-%s", emulated[i]);
+        test_tiles(name, false, emulated[i], caps);
     }
     if (!caps->subgroup) {
         char err[ERR_LEN] = "", line[256] = "";

@@ -14,11 +14,16 @@
 #ifndef FLUID_RADIX_COMMON_GLSL
 #define FLUID_RADIX_COMMON_GLSL
 
-#if USE_SUBGROUP
+#ifndef SG_EMULATE
+#define SG_EMULATE 0
+#endif
+#if USE_SUBGROUP && !SG_EMULATE
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
+#endif
+#if USE_SUBGROUP
 #define SG SG_SIZE
 #else
 #define SG EMU_SG
@@ -40,9 +45,82 @@ shared uint s_emu[WG]; // emulated ballots: the digits of one round
 shared uint s_tmp[WG]; // emulated shuffles and the work-group scan
 #endif
 
+// The subgroup operations the USE_SUBGROUP code uses, under rx_ names: the KHR built-ins, or
+// (SG_EMULATE 1, tests only) the same operations emulated with shared memory and barrier() for
+// subgroups of SG_SIZE consecutive invocations, so that llvmpipe, which lacks the extension, runs
+// exactly the subgroup path's code. The emulation needs uniform control flow at every call.
+#if USE_SUBGROUP && !SG_EMULATE
+#define rx_sg_size gl_SubgroupSize
+#define rx_sg_index gl_SubgroupID
+#define rx_sg_lane gl_SubgroupInvocationID
+#define rx_ballot subgroupBallot
+#define rx_ballot_exclusive_count subgroupBallotExclusiveBitCount
+#define rx_ballot_count subgroupBallotBitCount
+#define rx_ballot_msb subgroupBallotFindMSB
+#define rx_shuffle subgroupShuffle
+#define rx_inclusive_add subgroupInclusiveAdd
+#define rx_sg_sync() subgroupMemoryBarrierShared(); subgroupBarrier()
+#elif USE_SUBGROUP
+shared uint s_sgemu[WG];
+#define rx_sg_size uint(SG)
+#define rx_sg_index (gl_LocalInvocationIndex / uint(SG))
+#define rx_sg_lane (gl_LocalInvocationIndex % uint(SG))
+uint _rx_bits_below(uint lane, uint word) { // bits of the lanes below `lane` in ballot word `word`
+    uint first = word * 32u;
+    return lane <= first ? 0u : lane >= first + 32u ? 0xFFFFFFFFu : (1u << (lane - first)) - 1u;
+}
+uvec4 _rx_in_size(uvec4 v) {
+    for (uint w = 0u; w < 4u; w++) v[w] &= _rx_bits_below(uint(SG), w);
+    return v;
+}
+// Without loops: llvmpipe stops any one loop after 65,535 iterations in total per invocation
+// (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS), which a ballot that reads every lane would reach.
+shared uint s_sgballot[NUM_SG * 4];
+uvec4 rx_ballot(bool b) {
+    uint lane = rx_sg_lane, word = rx_sg_index * 4u;
+    if (lane < 4u) s_sgballot[word + lane] = 0u;
+    barrier();
+    if (b) atomicOr(s_sgballot[word + lane / 32u], 1u << (lane % 32u));
+    barrier();
+    uvec4 m = uvec4(s_sgballot[word], s_sgballot[word + 1u], s_sgballot[word + 2u], s_sgballot[word + 3u]);
+    barrier();
+    return m;
+}
+uint rx_ballot_count(uvec4 v) {
+    v = _rx_in_size(v);
+    return uint(bitCount(v.x) + bitCount(v.y) + bitCount(v.z) + bitCount(v.w));
+}
+uint rx_ballot_exclusive_count(uvec4 v) {
+    for (uint w = 0u; w < 4u; w++) v[w] &= _rx_bits_below(rx_sg_lane, w);
+    return rx_ballot_count(v);
+}
+uint rx_ballot_msb(uvec4 v) {
+    v = _rx_in_size(v);
+    for (int w = 3; w >= 0; w--)
+        if (v[w] != 0u) return uint(w) * 32u + uint(findMSB(v[w]));
+    return 0xFFFFFFFFu;
+}
+uint rx_shuffle(uint v, uint lane) {
+    s_sgemu[gl_LocalInvocationIndex] = v;
+    barrier();
+    uint r = s_sgemu[rx_sg_index * uint(SG) + lane];
+    barrier();
+    return r;
+}
+uint rx_inclusive_add(uint v) {
+    s_sgemu[gl_LocalInvocationIndex] = v;
+    barrier();
+    uint sum = 0u;
+    for (uint j = rx_sg_index * uint(SG); j <= gl_LocalInvocationIndex; j++) sum += s_sgemu[j];
+    barrier();
+    return sum;
+}
+#define rx_sg_sync() barrier()
+#endif
+
 uint rx_sg_id(void) {
 #if USE_SUBGROUP
-    return gl_SubgroupID;
+    return rx_sg_index;
 #else
     return gl_LocalInvocationIndex / uint(SG);
 #endif
@@ -50,7 +128,7 @@ uint rx_sg_id(void) {
 
 uint rx_lane(void) {
 #if USE_SUBGROUP
-    return gl_SubgroupInvocationID;
+    return rx_sg_lane;
 #else
     return gl_LocalInvocationIndex % uint(SG);
 #endif
@@ -68,22 +146,21 @@ void rx_clear_whist(void) {
 uint rx_rank_round(uint d, uint sg) {
 #if USE_SUBGROUP
     // Peers: the lanes whose digit equals ours, found with one ballot per digit bit.
-    uvec4 peers = subgroupBallot(true);
+    uvec4 peers = rx_ballot(true);
     for (uint b = 0u; b < uint(RADIX_BITS); b++) {
         bool bit = ((d >> b) & 1u) != 0u;
-        uvec4 vote = subgroupBallot(bit);
+        uvec4 vote = rx_ballot(bit);
         peers &= bit ? vote : ~vote;
     }
-    uint below = subgroupBallotExclusiveBitCount(peers);
-    uint count = subgroupBallotBitCount(peers);
-    uint leader = subgroupBallotFindMSB(peers);
+    uint below = rx_ballot_exclusive_count(peers);
+    uint count = rx_ballot_count(peers);
+    uint leader = rx_ballot_msb(peers);
     // The highest peer adds the round's count for this digit; only one lane per digit touches the
     // counter in a round, so the old value is what came before, and it is handed to every peer.
     uint old = 0u;
-    if (gl_SubgroupInvocationID == leader) old = atomicAdd(s_whist[sg * uint(RADIX) + d], count);
-    old = subgroupShuffle(old, leader);
-    subgroupMemoryBarrierShared();
-    subgroupBarrier(); // the next round's leader reads this round's counter
+    if (rx_sg_lane == leader) old = atomicAdd(s_whist[sg * uint(RADIX) + d], count);
+    old = rx_shuffle(old, leader);
+    rx_sg_sync(); // the next round's leader reads this round's counter
     return old + below;
 #else
     uint lid = gl_LocalInvocationIndex;
@@ -112,13 +189,13 @@ uint rx_rank_round(uint d, uint sg) {
 // Every invocation calls it in uniform control flow.
 uint rx_wg_exclusive_scan(uint v, out uint total) {
 #if USE_SUBGROUP
-    uint incl = subgroupInclusiveAdd(v);
-    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) s_sgsum[gl_SubgroupID] = incl;
+    uint incl = rx_inclusive_add(v);
+    if (rx_sg_lane == rx_sg_size - 1u) s_sgsum[rx_sg_index] = incl;
     barrier();
     uint before = 0u, all = 0u;
     for (uint j = 0u; j < uint(NUM_SG); j++) {
         uint s = s_sgsum[j];
-        if (j < gl_SubgroupID) before += s;
+        if (j < rx_sg_index) before += s;
         all += s;
     }
     barrier(); // s_sgsum may be written again by the next scan

@@ -23,8 +23,13 @@
  *   shared    elsewhere, or with desc->no_subgroup: the same algorithm with "subgroups" of
  *             RADIX_EMU_SG invocations emulated in shared memory with barrier().
  *
- * Tuning without a rebuild: $FLUID_RADIX_ONEGROUP_MAX (read by make) replaces RADIX_ONEGROUP_MAX;
- * 0 sends every n down the tiles path (the tests use it to reach tile edges at small n).
+ * Knobs read by make, for tuning without a rebuild and for the tests:
+ *   FLUID_RADIX_ONEGROUP_MAX=N      replaces RADIX_ONEGROUP_MAX; 0 sends every n down the tiles path
+ *                                   (the tests use it to reach tile edges at small n).
+ *   FLUID_RADIX_EMULATE_SUBGROUP=S  builds the subgroup variant with the KHR operations emulated in
+ *                                   shared memory for subgroups of S (32, 64, 128) invocations, so
+ *                                   a driver without GL_KHR_shader_subgroup (llvmpipe) runs and
+ *                                   tests the subgroup path's own code. Slow; for tests only.
  *
  * It does NOT sort signed or float keys (map them to ordered uints first), sort descending, or
  * keep the scratch contents meaningful after a call.
@@ -57,7 +62,7 @@ static const char *const _radix_names[_RADIX_PROGRAMS] = {"radix.onegroup", "rad
                                                           "radix.scatter"};
 
 typedef struct _sort_radix {
-    bool subgroup;
+    bool subgroup, emulate; /* emulate: the subgroup code on emulated subgroups (tests) */
     int subgroup_size;
     uint32_t capacity, max_tiles, onegroup_max;
     int max_groups_x;
@@ -90,7 +95,8 @@ static GLuint _radix_program(const _sort_radix *r, int which, const char *label,
     bool og = which == _RADIX_ONEGROUP;
     char defines[256], sg[64];
     if (r->subgroup)
-        snprintf(sg, sizeof sg, "#define USE_SUBGROUP 1\n#define SG_SIZE %d\n", r->subgroup_size);
+        snprintf(sg, sizeof sg, "#define USE_SUBGROUP 1\n#define SG_EMULATE %d\n#define SG_SIZE %d\n", r->emulate,
+                 r->subgroup_size);
     else
         snprintf(sg, sizeof sg, "#define USE_SUBGROUP 0\n#define EMU_SG %d\n", og ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
     snprintf(defines, sizeof defines, "#define WG %d\n#define KPT %d\n%s", og ? RADIX_OG_WG : RADIX_WG,
@@ -102,6 +108,17 @@ static GLuint _radix_program(const _sort_radix *r, int which, const char *label,
         glObjectLabel(GL_PROGRAM, p, -1, name);
     }
     return p;
+}
+
+/* Bytes of shared memory of the one-group kernel (onegroup) or of the scatter kernel (the largest
+ * tile kernel); must match the shared declarations of radix_common.glsl and the kernels. */
+static int _radix_shared_bytes(const _sort_radix *r, bool onegroup) {
+    int wg = onegroup ? RADIX_OG_WG : RADIX_WG;
+    int sg = r->subgroup ? r->subgroup_size : onegroup ? RADIX_OG_EMU_SG : RADIX_EMU_SG;
+    int words = wg / sg * RADIX;                                /* s_whist */
+    words += r->subgroup ? wg / sg + (r->emulate ? wg + 4 * wg / sg : 0) : 2 * wg; /* s_sgsum, s_sgemu, s_sgballot | s_emu, s_tmp */
+    words += onegroup ? RADIX : RADIX_TILE + 2 * RADIX;           /* s_dstart | s_x, s_dstart, s_dest */
+    return 4 * words;
 }
 
 static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err) {
@@ -116,9 +133,9 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     r->max_tiles = _radix_tiles(desc->capacity);
     r->max_groups_x = caps->max_groups_x > 0 ? caps->max_groups_x : 65535;
     r->onegroup_max = RADIX_ONEGROUP_MAX;
+    uint64_t v;
     const char *env = getenv("FLUID_RADIX_ONEGROUP_MAX");
     if (env && *env) {
-        uint64_t v;
         if (!parse_u64(env, 0, RADIX_OG_WG * RADIX_OG_KPT, &v)) {
             fail(err, "FLUID_RADIX_ONEGROUP_MAX='%s' is not a number of pairs from 0 to %d; fix or unset it", env,
                  RADIX_OG_WG * RADIX_OG_KPT);
@@ -127,20 +144,28 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         }
         r->onegroup_max = (uint32_t)v;
     }
+    env = getenv("FLUID_RADIX_EMULATE_SUBGROUP");
+    if (env && *env) {
+        if (!parse_u64(env, 32, 128, &v) || (v & (v - 1))) {
+            fail(err, "FLUID_RADIX_EMULATE_SUBGROUP='%s' is not a subgroup size of 32, 64 or 128; fix or unset it", env);
+            _radix_destroy(r);
+            return NULL;
+        }
+        r->subgroup = r->emulate = true;
+        r->subgroup_size = (int)v;
+    }
     const char *label = desc->label ? desc->label : "radix";
 
-    /* Shared memory the kernels declare, against the GPU's limit (the driver would refuse to link). */
-    int og_sg = r->subgroup ? r->subgroup_size : RADIX_OG_EMU_SG, tile_sg = r->subgroup ? r->subgroup_size : RADIX_EMU_SG;
-    int emu = r->subgroup ? 0 : 2;
-    int og_shared = 4 * (RADIX_OG_WG / og_sg * RADIX + RADIX + emu * RADIX_OG_WG + RADIX_OG_WG / og_sg);
-    int tile_shared = 4 * (RADIX_WG / tile_sg * RADIX + RADIX_TILE + 2 * RADIX + emu * RADIX_WG + RADIX_WG / tile_sg);
-    if (og_shared > caps->max_shared_bytes || tile_shared > caps->max_shared_bytes) {
+    /* Shared memory the kernels declare, against the GPU's limit (the driver would refuse to link):
+     * without room for the one-group kernel, every n takes the tiles path. */
+    if (_radix_shared_bytes(r, true) > caps->max_shared_bytes || caps->max_invocations < RADIX_OG_WG)
+        r->onegroup_max = 0;
+    if (_radix_shared_bytes(r, false) > caps->max_shared_bytes) {
         fail(err, "the radix sort needs %d bytes of shared memory per work group but this GPU has %d; use --sort bitonic",
-             og_shared > tile_shared ? og_shared : tile_shared, caps->max_shared_bytes);
+             _radix_shared_bytes(r, false), caps->max_shared_bytes);
         _radix_destroy(r);
         return NULL;
     }
-    if (caps->max_invocations < RADIX_OG_WG) r->onegroup_max = 0; /* the tiles path needs only RADIX_WG */
 
     for (int i = 0; i < _RADIX_PROGRAMS; i++) {
         if (i == _RADIX_ONEGROUP && r->onegroup_max == 0) continue;
@@ -253,7 +278,7 @@ static void _radix_describe(void *p, uint32_t n, uint32_t bits, char *out, size_
     uint32_t passes = _radix_passes(bits), d = _radix_dispatches(r, n, bits);
     char path[64];
     if (r->subgroup)
-        snprintf(path, sizeof path, "subgroup path (size %d)", r->subgroup_size);
+        snprintf(path, sizeof path, "%ssubgroup path (size %d)", r->emulate ? "emulated " : "", r->subgroup_size);
     else
         snprintf(path, sizeof path, "shared path (emulated subgroups of %d)", n <= r->onegroup_max ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
     if (_radix_is_onegroup(r, n))
