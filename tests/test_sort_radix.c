@@ -129,23 +129,27 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
     }
 }
 
-/* onegroup_max, emulate: FLUID_RADIX_ONEGROUP_MAX, FLUID_RADIX_EMULATE_SUBGROUP for this sorter (or NULL) */
+/* onegroup_max, fused_tiles, emulate: FLUID_RADIX_ONEGROUP_MAX, _FUSED_TILES, _EMULATE_SUBGROUP for this
+ * sorter (or NULL for the defaults) */
+static void set_or_unset(const char *var, const char *value) {
+    if (value)
+        setenv(var, value, 1);
+    else
+        unsetenv(var);
+}
+
 static bool rig_make(rig *r, const char *name, uint32_t cap, bool no_subgroup, const char *onegroup_max,
-                     const char *emulate, const gpu_caps *caps) {
+                     const char *fused_tiles, const char *emulate, const gpu_caps *caps) {
     char err[ERR_LEN] = "";
     memset(r, 0, sizeof *r);
     r->name = name;
     r->cap = cap;
-    if (onegroup_max)
-        setenv("FLUID_RADIX_ONEGROUP_MAX", onegroup_max, 1);
-    else
-        unsetenv("FLUID_RADIX_ONEGROUP_MAX");
-    if (emulate)
-        setenv("FLUID_RADIX_EMULATE_SUBGROUP", emulate, 1);
-    else
-        unsetenv("FLUID_RADIX_EMULATE_SUBGROUP");
+    set_or_unset("FLUID_RADIX_ONEGROUP_MAX", onegroup_max);
+    set_or_unset("FLUID_RADIX_FUSED_TILES", fused_tiles);
+    set_or_unset("FLUID_RADIX_EMULATE_SUBGROUP", emulate);
     r->s = sort_make("radix", &(sort_desc){.capacity = cap, .no_subgroup = no_subgroup, .label = name}, caps, err);
     unsetenv("FLUID_RADIX_ONEGROUP_MAX");
+    unsetenv("FLUID_RADIX_FUSED_TILES");
     unsetenv("FLUID_RADIX_EMULATE_SUBGROUP");
     CHECK(r->s != NULL, "sort_make(%s): %s", name, err);
     if (!r->s) return false;
@@ -218,21 +222,28 @@ static void sweep(rig *r, uint32_t n) {
 static void test_default(const char *name, bool no_subgroup, const char *emulate, const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
-    if (!rig_make(&r, name, 300000, no_subgroup, NULL, emulate, caps)) return;
+    if (!rig_make(&r, name, 300000, no_subgroup, NULL, NULL, emulate, caps)) return;
     static const uint32_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 1000, 1023, 1024, 1025, 27648};
-    for (size_t i = 0; i < ARRAY_LEN(sizes); i++) case_of(&r, sizes[i], 16, IN_RANDOM);
-    sweep(&r, 1000);
-    if (emulate) { /* slow on llvmpipe: the widths that take 1..4 passes */
+    const uint32_t og = RADIX_OG_WG * RADIX_OG_KPT;
+    if (emulate) { /* emulated subgroups are slow on llvmpipe: fewer cases, every pass count */
+        static const uint32_t few[] = {0, 1, 33, 257, 1025};
+        for (size_t i = 0; i < ARRAY_LEN(few); i++) case_of(&r, few[i], 16, IN_RANDOM);
+        case_of(&r, 1000, 5, IN_RANDOM);
+        case_of(&r, 1000, 32, IN_REVERSED);
+        case_of(&r, 1000, 12, IN_FEW);
         case_of(&r, 27648, 17, IN_RANDOM);
         case_of(&r, 27648, 32, IN_SORTED);
+        case_of(&r, og, 24, IN_FEW);
+        case_of(&r, og + 1, 16, IN_RANDOM);
     } else {
+        for (size_t i = 0; i < ARRAY_LEN(sizes); i++) case_of(&r, sizes[i], 16, IN_RANDOM);
+        sweep(&r, 1000);
         sweep(&r, 27648);
-    }
-    const uint32_t og = RADIX_OG_WG * RADIX_OG_KPT;
-    uint32_t edge[] = {og - 1, og, og + 1};
-    for (size_t i = 0; i < ARRAY_LEN(edge); i++) {
-        case_of(&r, edge[i], 16, IN_RANDOM);
-        case_of(&r, edge[i], 32, IN_FEW);
+        uint32_t edge[] = {og - 1, og, og + 1};
+        for (size_t i = 0; i < ARRAY_LEN(edge); i++) {
+            case_of(&r, edge[i], 16, IN_RANDOM);
+            case_of(&r, edge[i], 32, IN_FEW);
+        }
     }
     case_of(&r, 300000, 32, IN_RANDOM); /* tiles path, 4 passes */
     case_of(&r, 300000, 17, IN_FEW);    /* 3 passes, the last of 1 bit */
@@ -241,11 +252,13 @@ static void test_default(const char *name, bool no_subgroup, const char *emulate
     printf("%s: %.1f s\n", name, now_seconds() - t0);
 }
 
-/* The tiles path at sizes around its tile edges. */
-static void test_tiles(const char *name, bool no_subgroup, const char *emulate, const gpu_caps *caps) {
+/* The tiles paths at sizes around their tile edges: reduce-then-scan throughout (fused_tiles "0"),
+ * or fused up to 3 tiles and reduce-then-scan past (fused_tiles "3"). */
+static void test_tiles(const char *name, bool no_subgroup, const char *fused_tiles, const char *emulate,
+                       const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
-    if (!rig_make(&r, name, 4 * RADIX_TILE + 7, no_subgroup, "0", emulate, caps)) return;
+    if (!rig_make(&r, name, 4 * RADIX_TILE + 7, no_subgroup, "0", fused_tiles, emulate, caps)) return;
     const uint32_t t = RADIX_TILE;
     uint32_t sizes[] = {1, 2, 3, 255, 256, 257, 1000, t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1, 3 * t + 5, 4 * t + 7};
     for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
@@ -274,6 +287,11 @@ static void test_errors(const gpu_caps *caps) {
     unsetenv("FLUID_RADIX_ONEGROUP_MAX");
     CHECK(s == NULL && strstr(err, "FLUID_RADIX_ONEGROUP_MAX") != NULL, "a bad FLUID_RADIX_ONEGROUP_MAX: err '%s'", err);
     printf("  bad tuning variable: %s\n", err);
+    setenv("FLUID_RADIX_FUSED_TILES", "100000", 1);
+    err[0] = 0;
+    s = sort_make("radix", &(sort_desc){.capacity = 100}, caps, err);
+    unsetenv("FLUID_RADIX_FUSED_TILES");
+    CHECK(s == NULL && strstr(err, "FLUID_RADIX_FUSED_TILES") != NULL, "a bad FLUID_RADIX_FUSED_TILES: err '%s'", err);
     CHECK(gpu_live_objects() == live, "failed sort_make left %d GL objects", gpu_live_objects() - live);
 }
 
@@ -286,7 +304,11 @@ static void test_twins(void) {
         {"RADIX_OG_KPT", RADIX_OG_KPT}, {"RADIX_BIND_KEYS_IN", RADIX_BIND_KEYS_IN},
         {"RADIX_BIND_VALS_IN", RADIX_BIND_VALS_IN}, {"RADIX_BIND_KEYS_OUT", RADIX_BIND_KEYS_OUT},
         {"RADIX_BIND_VALS_OUT", RADIX_BIND_VALS_OUT}, {"RADIX_BIND_TABLE", RADIX_BIND_TABLE},
-        {"RADIX_BIND_TOTALS", RADIX_BIND_TOTALS}, {"RADIX_LOC_N", RADIX_LOC_N}, {"RADIX_LOC_SHIFT", RADIX_LOC_SHIFT},
+        {"RADIX_BIND_TOTALS", RADIX_BIND_TOTALS}, {"RADIX_BIND_TABLE_NEXT", RADIX_BIND_TABLE_NEXT},
+        {"RADIX_BIND_TOTALS_NEXT", RADIX_BIND_TOTALS_NEXT}, {"RADIX_BIND_COUNTER", RADIX_BIND_COUNTER},
+        {"RADIX_LOC_FUSED", RADIX_LOC_FUSED}, {"RADIX_LOC_NEXT_SHIFT", RADIX_LOC_NEXT_SHIFT},
+        {"RADIX_LOC_NEXT_MASK", RADIX_LOC_NEXT_MASK}, {"RADIX_FUSED_MAX_TILES", RADIX_FUSED_MAX_TILES},
+        {"RADIX_LOC_N", RADIX_LOC_N}, {"RADIX_LOC_SHIFT", RADIX_LOC_SHIFT},
         {"RADIX_LOC_MASK", RADIX_LOC_MASK}, {"RADIX_LOC_TILES", RADIX_LOC_TILES}, {"RADIX_LOC_BITS", RADIX_LOC_BITS}};
     char err[ERR_LEN];
     char *text = file_read(data_path("shaders", "sort/sort_common.glsl"), NULL, err);
@@ -317,10 +339,12 @@ int main(void) {
      * take the shared path, so it runs once, and the no_subgroup sorter is checked to say so. */
     if (caps->subgroup) {
         test_default("default/subgroup", false, NULL, caps);
-        test_tiles("tiles/subgroup", false, NULL, caps);
+        test_tiles("tiles/subgroup", false, "0", NULL, caps);
+        test_tiles("tiles-fused/subgroup", false, "3", NULL, caps);
     }
     test_default("default/shared", true, NULL, caps);
-    test_tiles("tiles/shared", true, NULL, caps);
+    test_tiles("tiles/shared", true, "0", NULL, caps);
+    test_tiles("tiles-fused/shared", true, "3", NULL, caps);
     /* The subgroup path's code on emulated subgroups of each size it supports (the one-group
      * kernel needs more shared memory than llvmpipe has at size 32: tiles only there). */
     static const char *const emulated[] = {"32", "64", "128"};
@@ -329,7 +353,9 @@ int main(void) {
         snprintf(name, sizeof name, "default/emulated-%s", emulated[i]);
         test_default(name, false, emulated[i], caps);
         snprintf(name, sizeof name, "tiles/emulated-%s", emulated[i]);
-        test_tiles(name, false, emulated[i], caps);
+        test_tiles(name, false, "0", emulated[i], caps);
+        snprintf(name, sizeof name, "tiles-fused/emulated-%s", emulated[i]);
+        test_tiles(name, false, "3", emulated[i], caps);
     }
     if (!caps->subgroup) {
         char err[ERR_LEN] = "", line[256] = "";

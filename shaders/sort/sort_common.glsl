@@ -25,6 +25,9 @@
 #define RADIX_BIND_VALS_OUT 3
 #define RADIX_BIND_TABLE 4   // tile x digit counts, digit-major: table[digit * tiles + tile]
 #define RADIX_BIND_TOTALS 5  // per-digit totals of the current pass
+#define RADIX_BIND_TABLE_NEXT 6   // fused path: the next pass's table, counted with atomics
+#define RADIX_BIND_TOTALS_NEXT 7  // fused path: the next pass's totals
+#define RADIX_BIND_COUNTER 8      // fused path: finished work groups (the last one scans)
 
 // Uniform locations of the radix kernels.
 #define RADIX_LOC_N 0      // number of pairs
@@ -32,5 +35,12 @@
 #define RADIX_LOC_MASK 2   // mask of this pass's digit (after the shift); narrower in a last, partial pass
 #define RADIX_LOC_TILES 3  // number of tiles (rows of the table)
 #define RADIX_LOC_BITS 4   // one-group kernel: the key bits to sort by (it runs every pass itself)
+#define RADIX_LOC_FUSED 5  // 0: tiles path; 1: fused path, a next pass follows; 2: fused, last pass
+#define RADIX_LOC_NEXT_SHIFT 6  // fused path: the next pass's digit
+#define RADIX_LOC_NEXT_MASK 7
+
+// Fused path: the last work group of a dispatch scans the table, which holds at most this many
+// tiles (the C code chooses the fused path only below it).
+#define RADIX_FUSED_MAX_TILES 512
 
 #endif

@@ -19,12 +19,20 @@
 #define RADIX_BIND_VALS_OUT 3
 #define RADIX_BIND_TABLE 4
 #define RADIX_BIND_TOTALS 5
+#define RADIX_BIND_TABLE_NEXT 6
+#define RADIX_BIND_TOTALS_NEXT 7
+#define RADIX_BIND_COUNTER 8
 
 #define RADIX_LOC_N 0
 #define RADIX_LOC_SHIFT 1
 #define RADIX_LOC_MASK 2
 #define RADIX_LOC_TILES 3
 #define RADIX_LOC_BITS 4
+#define RADIX_LOC_FUSED 5
+#define RADIX_LOC_NEXT_SHIFT 6
+#define RADIX_LOC_NEXT_MASK 7
+
+#define RADIX_FUSED_MAX_TILES 512
 
 _Static_assert(RADIX == 1 << RADIX_BITS, "RADIX is 2^RADIX_BITS");
 _Static_assert(RADIX_TILE == RADIX_WG * RADIX_KPT, "a tile is RADIX_WG invocations x RADIX_KPT keys");

@@ -5,7 +5,7 @@
  * ping-pong between the caller's pair and the sorter's scratch pair; sort_run returns the pair
  * that holds the result (the caller's for an even number of passes, the scratch for an odd one).
  *
- * Two ways through, chosen per call by n (thresholds below, easy to retune):
+ * Three ways through, chosen per call by n (thresholds below, easy to retune):
  *   one-group  n <= RADIX_ONEGROUP_MAX: ONE dispatch of one work group of RADIX_OG_WG
  *              invocations that runs every pass itself (shaders/sort/radix_onegroup.comp):
  *              nothing but the GPU's own latency between passes.
@@ -15,6 +15,11 @@
  *              tile in shared memory, write runs of equal digits to consecutive addresses,
  *              radix_scatter.comp). No work group ever waits on another (GL promises no forward
  *              progress between groups): no decoupled look-back.
+ *   fused      medium n (at most RADIX_FUSED_TILES tiles): the tiles path in P + 1 dispatches:
+ *              count for the first pass, then one scatter per pass. The scatter of pass k also
+ *              counts, with global atomics, the next pass's digit of every key at the tile it
+ *              lands in; the last work group of each dispatch to finish (a ticket counter, no
+ *              waiting) scans that table (radix_fused.glsl), so no scan dispatches.
  *
  * Each kernel is built in one of two variants:
  *   subgroup  GL_KHR_shader_subgroup (ballot, arithmetic, shuffle) where caps->subgroup is true
@@ -26,6 +31,8 @@
  * Knobs read by make, for tuning without a rebuild and for the tests:
  *   FLUID_RADIX_ONEGROUP_MAX=N      replaces RADIX_ONEGROUP_MAX; 0 sends every n down the tiles path
  *                                   (the tests use it to reach tile edges at small n).
+ *   FLUID_RADIX_FUSED_TILES=T       replaces RADIX_FUSED_TILES (0 .. RADIX_FUSED_MAX_TILES); 0 turns
+ *                                   the fused path off.
  *   FLUID_RADIX_EMULATE_SUBGROUP=S  builds the subgroup variant with the KHR operations emulated in
  *                                   shared memory for subgroups of S (32, 64, 128) invocations, so
  *                                   a driver without GL_KHR_shader_subgroup (llvmpipe) runs and
@@ -48,6 +55,10 @@
  * roughly 20 us on an H100 SM, against ~7 us for each of the 6 dependent dispatches of the tiles
  * path. Lower it if the one-group kernel measures slower than the tiles path. */
 #define RADIX_ONEGROUP_MAX (RADIX_OG_WG * RADIX_OG_KPT)
+/* The most tiles (of RADIX_TILE keys) sorted by the fused path; past it, the tiles path. The fused
+ * path saves 2 dispatches per pass (~14 us on an H100) and costs n global atomics per pass plus
+ * the last group's scan of tiles x 256 counts (about tiles / 8 dependent L2 round trips). */
+#define RADIX_FUSED_TILES 128
 /* Emulated subgroup sizes of the shared path (tile kernels, one-group kernel): the shared memory
  * for per-stream digit counters is (WG / EMU_SG) KiB, which must fit llvmpipe's 32 KiB. */
 #define RADIX_EMU_SG 32
@@ -64,20 +75,27 @@ static const char *const _radix_names[_RADIX_PROGRAMS] = {"radix.onegroup", "rad
 typedef struct _sort_radix {
     bool subgroup, emulate; /* emulate: the subgroup code on emulated subgroups (tests) */
     int subgroup_size;
-    uint32_t capacity, max_tiles, onegroup_max;
+    uint32_t capacity, max_tiles, onegroup_max, fused_tiles;
     int max_groups_x;
     GLuint prog[_RADIX_PROGRAMS];
     GLuint keys2, vals2;   /* the scratch pair */
-    GLuint table, totals;  /* tile x digit counts (digit-major), per-digit totals */
+    GLuint tables[2], totals[2]; /* tile x digit counts (digit-major), per-digit totals: this pass, next */
+    GLuint counter;              /* fused path: work groups done */
 } _sort_radix;
 
 static uint32_t _radix_passes(uint32_t bits) { return (bits + RADIX_BITS - 1) / RADIX_BITS; }
 static uint32_t _radix_tiles(uint32_t n) { return (n + RADIX_TILE - 1) / RADIX_TILE; }
 static bool _radix_is_onegroup(const _sort_radix *r, uint32_t n) { return n <= r->onegroup_max; }
+static bool _radix_is_fused(const _sort_radix *r, uint32_t n) { return _radix_tiles(n) <= r->fused_tiles; }
+static uint32_t _radix_mask(uint32_t bits, uint32_t pass) {
+    uint32_t left = bits - pass * RADIX_BITS;
+    return left >= RADIX_BITS ? (1u << RADIX_BITS) - 1u : (1u << left) - 1u;
+}
 
 static uint32_t _radix_dispatches(const _sort_radix *r, uint32_t n, uint32_t bits) {
     if (n == 0) return 0;
-    return _radix_is_onegroup(r, n) ? 1 : 3 * _radix_passes(bits);
+    if (_radix_is_onegroup(r, n)) return 1;
+    return _radix_is_fused(r, n) ? _radix_passes(bits) + 1 : 3 * _radix_passes(bits);
 }
 
 static void _radix_destroy(void *p) {
@@ -86,8 +104,11 @@ static void _radix_destroy(void *p) {
     for (int i = 0; i < _RADIX_PROGRAMS; i++) shader_destroy(&r->prog[i]);
     gpu_buffer_destroy(&r->keys2);
     gpu_buffer_destroy(&r->vals2);
-    gpu_buffer_destroy(&r->table);
-    gpu_buffer_destroy(&r->totals);
+    for (int i = 0; i < 2; i++) {
+        gpu_buffer_destroy(&r->tables[i]);
+        gpu_buffer_destroy(&r->totals[i]);
+    }
+    gpu_buffer_destroy(&r->counter);
     free(r);
 }
 
@@ -144,6 +165,17 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         }
         r->onegroup_max = (uint32_t)v;
     }
+    r->fused_tiles = RADIX_FUSED_TILES;
+    env = getenv("FLUID_RADIX_FUSED_TILES");
+    if (env && *env) {
+        if (!parse_u64(env, 0, RADIX_FUSED_MAX_TILES, &v)) {
+            fail(err, "FLUID_RADIX_FUSED_TILES='%s' is not a number of tiles from 0 to %d; fix or unset it", env,
+                 RADIX_FUSED_MAX_TILES);
+            _radix_destroy(r);
+            return NULL;
+        }
+        r->fused_tiles = (uint32_t)v;
+    }
     env = getenv("FLUID_RADIX_EMULATE_SUBGROUP");
     if (env && *env) {
         if (!parse_u64(env, 32, 128, &v) || (v & (v - 1))) {
@@ -184,9 +216,12 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         _radix_destroy(r);
         return NULL;
     }
+    uint32_t fused_tiles = r->max_tiles < r->fused_tiles ? r->max_tiles : r->fused_tiles;
     struct { GLuint *buf; uint64_t size; const char *what; } bufs[] = {
         {&r->keys2, pair_bytes, "keys-scratch"}, {&r->vals2, pair_bytes, "vals-scratch"},
-        {&r->table, table_bytes, "tile-counts"},  {&r->totals, 4 * RADIX, "digit-totals"}};
+        {&r->tables[0], table_bytes, "tile-counts"}, {&r->tables[1], 4ull * RADIX * fused_tiles, "tile-counts-next"},
+        {&r->totals[0], 4 * RADIX, "digit-totals"},  {&r->totals[1], 4 * RADIX, "digit-totals-next"},
+        {&r->counter, 4, "groups-done"}};
     for (size_t i = 0; i < ARRAY_LEN(bufs); i++) {
         snprintf(name, sizeof name, "%s.%s", label, bufs[i].what);
         *bufs[i].buf = gpu_buffer_make(bufs[i].size, NULL, name, err);
@@ -239,25 +274,36 @@ static sort_pairs _radix_run(void *p, sort_pairs io, uint32_t n, uint32_t bits, 
         result = passes % 2 ? scratch : io;
     } else {
         uint32_t tiles = _radix_tiles(n);
+        bool fused = _radix_is_fused(r, n);
         sort_pairs src = io, dst = scratch;
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TABLE, r->table);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TOTALS, r->totals);
         GLuint count = r->prog[_RADIX_COUNT], scan = r->prog[_RADIX_SCAN], scatter = r->prog[_RADIX_SCATTER];
         glProgramUniform1ui(count, RADIX_LOC_N, n);
         glProgramUniform1ui(count, RADIX_LOC_TILES, tiles);
+        glProgramUniform1ui(count, RADIX_LOC_FUSED, fused);
         glProgramUniform1ui(scan, RADIX_LOC_TILES, tiles);
         glProgramUniform1ui(scatter, RADIX_LOC_N, n);
         glProgramUniform1ui(scatter, RADIX_LOC_TILES, tiles);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_COUNTER, r->counter);
         for (uint32_t pass = 0; pass < passes; pass++) {
-            uint32_t shift = pass * RADIX_BITS, width = bits - shift < RADIX_BITS ? bits - shift : RADIX_BITS;
-            uint32_t mask = (1u << width) - 1u;
-            glProgramUniform1ui(count, RADIX_LOC_SHIFT, shift);
-            glProgramUniform1ui(count, RADIX_LOC_MASK, mask);
-            glProgramUniform1ui(scatter, RADIX_LOC_SHIFT, shift);
-            glProgramUniform1ui(scatter, RADIX_LOC_MASK, mask);
+            /* Fused: pass k reads table/totals k % 2 and counts into the other pair. */
+            uint32_t cur = fused ? pass % 2 : 0;
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TABLE, r->tables[cur]);
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TOTALS, r->totals[cur]);
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TABLE_NEXT, r->tables[1 - cur]);
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TOTALS_NEXT, r->totals[1 - cur]);
             _radix_bind(src, dst);
-            _radix_dispatch(r, _RADIX_COUNT, tiles, trace);
-            _radix_dispatch(r, _RADIX_SCAN, RADIX, trace);
+            if (!fused || pass == 0) {
+                glProgramUniform1ui(count, RADIX_LOC_SHIFT, pass * RADIX_BITS);
+                glProgramUniform1ui(count, RADIX_LOC_MASK, _radix_mask(bits, pass));
+                _radix_dispatch(r, _RADIX_COUNT, tiles, trace);
+            }
+            if (!fused) _radix_dispatch(r, _RADIX_SCAN, RADIX, trace);
+            bool next = pass + 1 < passes;
+            glProgramUniform1ui(scatter, RADIX_LOC_SHIFT, pass * RADIX_BITS);
+            glProgramUniform1ui(scatter, RADIX_LOC_MASK, _radix_mask(bits, pass));
+            glProgramUniform1ui(scatter, RADIX_LOC_FUSED, fused ? (next ? 1 : 2) : 0);
+            glProgramUniform1ui(scatter, RADIX_LOC_NEXT_SHIFT, next ? (pass + 1) * RADIX_BITS : 0);
+            glProgramUniform1ui(scatter, RADIX_LOC_NEXT_MASK, next ? _radix_mask(bits, pass + 1) : 0);
             _radix_dispatch(r, _RADIX_SCATTER, tiles, trace);
             sort_pairs t = src;
             src = dst;
@@ -281,12 +327,15 @@ static void _radix_describe(void *p, uint32_t n, uint32_t bits, char *out, size_
         snprintf(path, sizeof path, "%ssubgroup path (size %d)", r->emulate ? "emulated " : "", r->subgroup_size);
     else
         snprintf(path, sizeof path, "shared path (emulated subgroups of %d)", n <= r->onegroup_max ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
+    const char *plural = passes == 1 ? "" : "es";
     if (_radix_is_onegroup(r, n))
         snprintf(out, len, "radix: %u pass%s of %d-bit digits, one-group (1 group of %d x up to %d keys), %s, %u dispatch%s",
-                 passes, passes == 1 ? "" : "es", RADIX_BITS, RADIX_OG_WG, RADIX_OG_KPT, path, d, d == 1 ? "" : "es");
+                 passes, plural, RADIX_BITS, RADIX_OG_WG, RADIX_OG_KPT, path, d, d == 1 ? "" : "es");
     else
-        snprintf(out, len, "radix: %u pass%s of %d-bit digits, tiles of %d keys (%d x %d) x %u, %s, %u dispatches (count, scan, scatter per pass)",
-                 passes, passes == 1 ? "" : "es", RADIX_BITS, RADIX_TILE, RADIX_WG, RADIX_KPT, _radix_tiles(n), path, d);
+        snprintf(out, len, "radix: %u pass%s of %d-bit digits, %s, tiles of %d keys (%d x %d) x %u, %s, %u dispatches (%s)",
+                 passes, plural, RADIX_BITS, _radix_is_fused(r, n) ? "fused" : "reduce-then-scan", RADIX_TILE, RADIX_WG,
+                 RADIX_KPT, _radix_tiles(n), path, d,
+                 _radix_is_fused(r, n) ? "count, then a scatter per pass" : "count, scan, scatter per pass");
 }
 
 const sort_algo sort_algo_radix = {"radix", "LSD radix sort, 8-bit digits, reduce-then-scan (stable)", _radix_make,
