@@ -26,10 +26,10 @@ void rx_scan_table(void) {
     uint lid = gl_LocalInvocationIndex;
     if (lid < uint(RADIX)) {
         uint row = lid * u_tiles, sum = 0u;
-        for (uint t = 0u; t < u_tiles; t += 8u) { // 8 loads in flight at a time
-            uint v[8];
-            for (uint j = 0u; j < 8u; j++) v[j] = t + j < u_tiles ? RX_SCAN_TABLE[row + t + j] : 0u;
-            for (uint j = 0u; j < 8u; j++) {
+        for (uint t = 0u; t < u_tiles; t += 16u) { // 16 loads in flight at a time
+            uint v[16];
+            for (uint j = 0u; j < 16u; j++) v[j] = t + j < u_tiles ? RX_SCAN_TABLE[row + t + j] : 0u;
+            for (uint j = 0u; j < 16u; j++) {
                 if (t + j < u_tiles) RX_SCAN_TABLE[row + t + j] = sum;
                 sum += v[j];
             }

@@ -56,14 +56,17 @@
  * path. Lower it if the one-group kernel measures slower than the tiles path. */
 #define RADIX_ONEGROUP_MAX (RADIX_OG_WG * RADIX_OG_KPT)
 /* The most tiles (of RADIX_TILE keys) sorted by the fused path; past it, the tiles path. The fused
- * path saves 2 dispatches per pass (~14 us on an H100) and costs n global atomics per pass plus
- * the last group's scan of tiles x 256 counts (about tiles / 8 dependent L2 round trips). */
-#define RADIX_FUSED_TILES 128
+ * path saves 2 dispatches per pass (~14 us on an H100) and costs n global atomics per pass (spread
+ * over the scatter) plus the last group's scan of tiles x 256 counts (tiles / 16 dependent L2
+ * round trips: ~4 us at 256 tiles). 256 tiles = 1,048,576 pairs: 1M 32-bit keys take 5 dispatches
+ * instead of 12. Lower it if the scatter's tail measures longer than two dispatches. */
+#define RADIX_FUSED_TILES 256
 /* Emulated subgroup sizes of the shared path (tile kernels, one-group kernel): the shared memory
  * for per-stream digit counters is (WG / EMU_SG) KiB, which must fit llvmpipe's 32 KiB. */
 #define RADIX_EMU_SG 32
 #define RADIX_OG_EMU_SG 64
 
+_Static_assert(RADIX_FUSED_TILES <= RADIX_FUSED_MAX_TILES, "the fused tables are sized for RADIX_FUSED_MAX_TILES");
 _Static_assert(RADIX_ONEGROUP_MAX <= RADIX_OG_WG * RADIX_OG_KPT, "the one-group kernel holds RADIX_OG_KPT keys per invocation");
 
 enum { _RADIX_ONEGROUP, _RADIX_COUNT, _RADIX_SCAN, _RADIX_SCATTER, _RADIX_PROGRAMS };
