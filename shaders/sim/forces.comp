@@ -1,0 +1,58 @@
+// forces: the acceleration of every particle: symmetric SPH pressure gradient, Monaghan's
+// artificial viscosity, gravity, the walls' pressure (the continuum mirror of the particle's own
+// pressure) and the mouse poke.
+#version 450
+#include "sim/sim_common.glsl"
+#include "sim/kernel.glsl"
+layout(local_size_x = SIM_WG) in;
+layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
+layout(std430, binding = B_RANGES) readonly buffer Ranges { uvec2 ranges[]; };
+layout(std430, binding = B_DENS) readonly buffer Dens { float dens[]; };
+layout(std430, binding = B_PTERM) readonly buffer PTerm { float pterm[]; };
+layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };
+#include "sim/neighbours.glsl"
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= P.n) return;
+    vec3 xi = pos[i].xyz, vi = vel[i].xyz;
+    float rhoi = dens[i], pti = pterm[i];
+    ivec3 c = sim_cell_of(xi);
+    float h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
+    vec3 a = vec3(0.0);
+    for (int z = max(c.z - 1, 0); z <= min(c.z + 1, int(P.dims.z) - 1); z++)
+        for (int y = max(c.y - 1, 0); y <= min(c.y + 1, int(P.dims.y) - 1); y++) {
+            uvec2 run = sim_row_run(c, y, z);
+            for (uint j = run.x; j < run.y; j++) {
+                vec3 d = xi - pos[j].xyz;
+                float r2 = dot(d, d);
+                if (r2 >= h2 || j == i || r2 == 0.0) continue;
+                float r = sqrt(r2);
+                vec3 gw = d * (sim_dw(r, P.hs) / r);
+                float vr = dot(vi - vel[j].xyz, d);
+                float visc = vr < 0.0 ? visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + dens[j])) : 0.0;
+                a -= (pti + pterm[j] + visc) * gw;
+            }
+        }
+    a *= P.mass;
+    // Walls: a continuum at rest density whose pressure mirrors the particle's own.
+    vec4 wf = sim_wall_fraction(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx, P.mass / (P.rho0 * P.dx * P.dx));
+    float pi = pti * rhoi * rhoi;
+    a -= P.rho0 * (pti + pi / (P.rho0 * P.rho0)) * wf.yzw;
+    // No-slip walls: Morris's laminar viscosity against the ghost planes, which are at rest:
+    // a = 2 nu sum_ghosts V_j (r . grad W) / r^2 v_i, summed over each plane = -4 pi nu k sum_j W(z_j) v_i.
+    if (P.wall_friction > 0.0) {
+        float ww = 0.0;
+        for (int ax = 0; ax < 3; ax++)
+            ww += sim_wall_w(xi[ax] - P.lo[ax], P.hs, P.dx) + sim_wall_w(P.hi[ax] - xi[ax], P.hs, P.dx);
+        a -= 4.0 * SIM_PI * P.wall_friction * (P.mass / (P.rho0 * P.dx * P.dx)) * ww * vi;
+    }
+    a += P.gravity.xyz;
+    if (P.poke.w > 0.0) {
+        vec3 d = xi - P.poke.xyz;
+        float r = length(d);
+        if (r < P.poke.w && r > 0.0) a += P.poke_strength * (1.0 - r / P.poke.w) * (d / r);
+    }
+    accel[i] = vec4(a, 0.0);
+}
