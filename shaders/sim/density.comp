@@ -1,5 +1,5 @@
-// density: rho_i = sum_j m W(|x_i - x_j|) over the neighbours (self included) + the walls'
-// continuum share rho0 * (kernel fraction outside the box); pressure from the Tait equation,
+// density: rho_i = sum_j m W(|x_i - x_j|) over the neighbours (self included), completed by the
+// walls' mirror share (divided by 1 - Phi, Phi the kernel fraction outside the box); pressure from the Tait equation,
 // clamped at 0 (no tension); stores rho and p / rho^2 for the forces.
 #version 450
 #include "sim/sim_common.glsl"
@@ -26,7 +26,10 @@ void main() {
                 if (r2 < h2) sum += sim_w(sqrt(r2), P.hs);
             }
         }
-    float rho = P.mass * sum + P.rho0 * sim_wall_fraction(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx, P.mass / (P.rho0 * P.dx * P.dx)).x;
+    // The walls mirror the particle: ghost planes of its own density fill the kernel's share Phi
+    // beyond the walls, so rho = rho_fluid + rho Phi.
+    float phi = sim_wall_fraction(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx, P.mass / (P.rho0 * P.dx * P.dx)).x;
+    float rho = P.mass * sum / (1.0 - phi);
     float ratio = rho / P.rho0, r2 = ratio * ratio, r7 = r2 * r2 * r2 * ratio;
     float p = max(P.tait_b * (r7 - 1.0), 0.0);
     dens[i] = rho;

@@ -1,6 +1,6 @@
 // forces: the acceleration of every particle: symmetric SPH pressure gradient, Monaghan's
-// artificial viscosity, gravity, the walls' pressure (the continuum mirror of the particle's own
-// pressure) and the mouse poke.
+// artificial viscosity, gravity, the walls (ghost planes mirroring the particle's own density and
+// pressure, at rest for the no-slip viscosity) and the mouse poke.
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
@@ -21,6 +21,7 @@ void main() {
     ivec3 c = sim_cell_of(xi);
     float h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
     vec3 a = vec3(0.0);
+    float w0 = sim_w(0.0, P.hs), sum_w = w0, sum_pw = pti * rhoi * rhoi * w0; // Shepard mean of p
     for (int z = max(c.z - 1, 0); z <= min(c.z + 1, int(P.dims.z) - 1); z++)
         for (int y = max(c.y - 1, 0); y <= min(c.y + 1, int(P.dims.y) - 1); y++) {
             uvec2 run = sim_row_run(c, y, z);
@@ -28,18 +29,22 @@ void main() {
                 vec3 d = xi - pos[j].xyz;
                 float r2 = dot(d, d);
                 if (r2 >= h2 || j == i || r2 == 0.0) continue;
-                float r = sqrt(r2);
+                float r = sqrt(r2), rhoj = dens[j], ptj = pterm[j], w = sim_w(r, P.hs);
                 vec3 gw = d * (sim_dw(r, P.hs) / r);
                 float vr = dot(vi - vel[j].xyz, d);
-                float visc = vr < 0.0 ? visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + dens[j])) : 0.0;
-                a -= (pti + pterm[j] + visc) * gw;
+                float visc = vr < 0.0 ? visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + rhoj)) : 0.0;
+                a -= (pti + ptj + visc) * gw;
+                sum_w += w;
+                sum_pw += ptj * rhoj * rhoj * w;
             }
         }
     a *= P.mass;
-    // Walls: a continuum at rest density whose pressure mirrors the particle's own.
+    // Walls: ghost planes of the particle's density rho_i, whose pressure p_w is the fluid's around
+    // it (Shepard mean, as Adami et al. 2012 extrapolate it to their wall particles):
+    // -sum_ghosts m_g (p_i / rho_i^2 + p_w / rho_i^2) grad W = -(p_i + p_w) / rho_i grad Phi.
     vec4 wf = sim_wall_fraction(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx, P.mass / (P.rho0 * P.dx * P.dx));
-    float pi = pti * rhoi * rhoi;
-    a -= P.rho0 * (pti + pi / (P.rho0 * P.rho0)) * wf.yzw;
+    float p_w = sum_pw / sum_w;
+    a -= (pti * rhoi + p_w / rhoi) * wf.yzw;
     // No-slip walls: Morris's laminar viscosity against the ghost planes, which are at rest:
     // a = 2 nu sum_ghosts V_j (r . grad W) / r^2 v_i, summed over each plane = -4 pi nu k sum_j W(z_j) v_i.
     if (P.wall_friction > 0.0) {

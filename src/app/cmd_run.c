@@ -35,7 +35,7 @@ static const char *_run_usage =
     "\n"
     "options of the fluid:\n"
     "  --headless          no window (EGL); runs --frames frames (default 1) and exits\n"
-    "  --scene NAME        dambreak (default), drop, double-dambreak\n"
+    "  --scene NAME        dambreak (default), drop, double-dambreak, pool (still water)\n"
     "  --particles N       about N particles (default 27648); the scene keeps its size in metres and\n"
     "                      the spacing changes; the count is rounded to whole blocks (printed)\n"
     "  --sort NAME         radix (default), bitonic, or cpu (read back, sort on the CPU)\n"

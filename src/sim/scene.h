@@ -4,7 +4,7 @@
  *   sim_layout lay;
  *   sim_layout_plan(sc, 27648, &lay);        // counts only: cheap, so limits can be checked first
  *   float *pos4 = malloc(16 * lay.count);
- *   sim_layout_fill(&lay, pos4);
+ *   sim_layout_fill(&lay, g / (c0 * c0), pos4);
  *
  * Sizes are in units of the scene length L (SIM_SCENE_L metres, the column width of Koshizuka &
  * Oka's dam break). A particle count N sets the spacing: dx = L / k with k = round(L / cbrt(V/N)),
@@ -45,6 +45,9 @@ typedef struct sim_layout {
 
 const sim_scene *sim_scene_find(const char *name); /* NULL if unknown */
 void sim_layout_plan(const sim_scene *sc, uint64_t target, sim_layout *out);
-void sim_layout_fill(const sim_layout *lay, float *pos4); /* lay->count vec4s, w = 1 */
+/* lay->count vec4s, w = 1. Each block's layers are compressed to hydrostatic balance under the
+ * Tait equation (g_over_c2 = g / c0^2; 0: a plain lattice): the pressure is right from the start,
+ * so no pressure wave rings through the fluid. */
+void sim_layout_fill(const sim_layout *lay, double g_over_c2, float *pos4);
 
 #endif

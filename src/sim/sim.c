@@ -16,7 +16,7 @@
 #define SIM_G 9.81             /* m/s^2 */
 #define SIM_SOUND_FACTOR 10.0  /* c0 = this * sqrt(2 g H), H the highest fluid at the start */
 #define SIM_CFL 0.25           /* dt = SIM_CFL * hs / (c0 + v_max) */
-#define SIM_ALPHA 0.02         /* Monaghan's artificial viscosity */
+#define SIM_ALPHA 0.1          /* Monaghan's artificial viscosity */
 #define SIM_MARGIN_OVER_DX 0.25 /* the hard clamp keeps centres this far (in dx) inside the walls */
 #define SIM_RESTITUTION 0.0     /* normal velocity kept (reversed) by the hard clamp */
 #define SIM_NO_SLIP 1           /* walls are no-slip, with the fluid's (artificial) viscosity */
@@ -112,7 +112,7 @@ static void _sim_params_init(sim *s) {
     p->restitution = (float)SIM_RESTITUTION;
     p->dx = (float)lay->dx;
     /* The kinematic viscosity equivalent to the artificial viscosity (Monaghan 2005, 3D). */
-    p->wall_friction = SIM_NO_SLIP ? (float)(SIM_ALPHA * c0 * (h / 2) / 10) : 0.0f;
+    p->wall_friction = SIM_NO_SLIP ? (float)(p->alpha * c0 * (h / 2) / 10) : 0.0f;
 }
 
 static bool _sim_buffer(GLuint *b, size_t size, const void *data, const char *label, char *err) {
@@ -203,7 +203,7 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     const char *sort_name = desc->sort ? desc->sort : "radix";
     const sim_scene *sc = sim_scene_find(scene_name);
     if (!sc) {
-        fail(err, "unknown scene '%s'; choose dambreak, drop or double-dambreak", scene_name);
+        fail(err, "unknown scene '%s'; choose dambreak, drop, double-dambreak or pool", scene_name);
         return NULL;
     }
     if (!sort_algo_find(sort_name)) {
@@ -237,7 +237,7 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         free(s);
         return NULL;
     }
-    sim_layout_fill(&s->layout, s->init_pos);
+    sim_layout_fill(&s->layout, SIM_G / ((double)s->params.c0 * s->params.c0), s->init_pos);
     s->params.n = s->g.capacity;
     s->params.dims[3] = s->g.cells;
     bool ok = _sim_buffers_make(s, err) && (s->hash = sim_hash_make(err)) && (s->ranges = sim_ranges_make(err)) &&
