@@ -52,7 +52,7 @@ static inline void ref_forces(const sim_params *p, const float *pos4, const floa
     double eps2 = 0.01 * p->hs * p->hs, k = p->mass / ((double)p->rho0 * p->dx * p->dx);
     for (uint32_t i = 0; i < n; i++) {
         double xi[3] = {pos4[4 * i], pos4[4 * i + 1], pos4[4 * i + 2]}, vi[3] = {vel4[4 * i], vel4[4 * i + 1], vel4[4 * i + 2]};
-        double a[3] = {0, 0, 0}, sw = sim_kernel_w(0, p->hs), spw = press[i] * sw;
+        double a[3] = {0, 0, 0}, sw = sim_kernel_w(0, p->hs), spw = press[i] * sw, gp[3] = {0, 0, 0}, mom[3] = {0, 0, 0};
         for (uint32_t j = 0; j < n; j++) {
             if (j == i) continue;
             double d[3], v[3], r2 = 0, vr = 0;
@@ -69,6 +69,10 @@ static inline void ref_forces(const sim_params *p, const float *pos4, const floa
             for (int c = 0; c < 3; c++) a[c] -= f * d[c];
             sw += w;
             spw += press[j] * w;
+            for (int c = 0; c < 3; c++) {
+                gp[c] += p->mass / rho[j] * (press[j] - press[i]) * dw / r * d[c];
+                mom[c] -= p->mass / rho[j] * d[c] * dw / r * d[c];
+            }
         }
         double grad[3];
         ref_wall_phi(p, xi, grad);
@@ -76,7 +80,16 @@ static inline void ref_forces(const sim_params *p, const float *pos4, const floa
         double ww = 0;
         for (int c = 0; c < 3; c++)
             ww += sim_kernel_wall_w(xi[c] - p->lo[c], p->hs, p->dx) + sim_kernel_wall_w(p->hi[c] - xi[c], p->hs, p->dx);
+        double keep[3];
         for (int c = 0; c < 3; c++) {
+            double g0[2], g1[2];
+            sim_kernel_wall_g(xi[c] - p->lo[c], p->hs, p->dx, k, g0);
+            sim_kernel_wall_g(p->hi[c] - xi[c], p->hs, p->dx, k, g1);
+            keep[c] = (1 - g0[0]) * (1 - g1[0]);
+        }
+        for (int c = 0; c < 3; c++) {
+            double ghost_t = 1 - keep[(c + 1) % 3] * keep[(c + 2) % 3];
+            a[c] -= ghost_t * gp[c] / (mom[c] > 0.3 ? mom[c] : 0.3) / rho[i];
             a[c] -= (press[i] / rho[i] + pw / rho[i]) * grad[c];
             a[c] -= 4 * 3.14159265358979323846 * p->wall_friction * k * ww * vi[c];
             a[c] += p->gravity[c];
