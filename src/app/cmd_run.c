@@ -28,7 +28,7 @@ __attribute__((weak)) bool app_render_screenshot(const run_opts *o, sim *s, gpu_
 
 static const char *_run_usage =
     "usage:\n"
-    "  fluid [options]             the fluid in a window (left drag: orbit, right drag: poke the fluid)\n"
+    "  fluid [options]             the fluid in a window\n"
     "  fluid --headless [options]  the fluid without a window: run, then write the files asked for\n"
     "  fluid sort ...              sort a file of (key, value) pairs on the GPU (fluid sort --help)\n"
     "  fluid bench ...             time the GPU sorts against the CPU (fluid bench --help)\n"

@@ -143,7 +143,10 @@ static void _sim_buffers_destroy(sim_gpu *g) {
 static sorter *_sim_sorter_make(sim *s, const char *algo, char *err) {
     char label[64];
     snprintf(label, sizeof label, "sim.sort.%s", algo ? algo : "?");
-    return sort_make(algo, &(sort_desc){.capacity = s->g.capacity, .label = label}, s->caps, err);
+    char serr[ERR_LEN];
+    sorter *t = sort_make(algo, &(sort_desc){.capacity = s->g.capacity, .label = label}, s->caps, serr);
+    if (!t) fail(err, "sort '%s': %s", algo, serr);
+    return t;
 }
 
 static void _sim_upload_params(sim *s) {
