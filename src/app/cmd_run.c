@@ -1,4 +1,284 @@
-/* PLACEHOLDER: replaced by the real command. */
+/* cmd_run: `fluid [options]`: the fluid in a window (app_window_run, from the renderer), or
+ * headless with --headless: N frames of the simulation, then an optional screenshot, the per-step
+ * statistics (--stats), the final particles (--dump) and a timing table on stdout.
+ *
+ * Every flag is checked before the GPU is touched; a bad one is a one-line error and exit 1 with
+ * nothing written. Files are built in memory and written atomically at the end.
+ */
+#include "app/app.h"
 #include "app/cmd.h"
 #include "core/log.h"
-int cmd_run(int argc, char **argv) { log_error("CLI", "'run' is not built yet"); return 1; }
+#include "core/util.h"
+#include "sort/sort.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+__attribute__((weak)) int app_window_run(const run_opts *o) {
+    log_error("CLI", "no window app built; use --headless");
+    return 1;
+}
+
+__attribute__((weak)) bool app_render_screenshot(const run_opts *o, sim *s, gpu_prof *prof, const gpu_ctx *gpu,
+                                                 char *err) {
+    return fail(err, "screenshots need the renderer, which this build lacks; drop --screenshot");
+}
+
+static const char *_run_usage =
+    "usage:\n"
+    "  fluid [options]             the fluid in a window\n"
+    "  fluid --headless [options]  the fluid without a window: run, then write the files asked for\n"
+    "  fluid sort ...              sort a file of (key, value) pairs on the GPU (fluid sort --help)\n"
+    "  fluid bench ...             time the GPU sorts against the CPU (fluid bench --help)\n"
+    "\n"
+    "options of the fluid:\n"
+    "  --headless          no window (EGL); runs --frames frames (default 1) and exits\n"
+    "  --scene NAME        dambreak (default), drop, double-dambreak, pool (still water)\n"
+    "  --particles N       about N particles (default 27648); the scene keeps its size in metres and\n"
+    "                      the spacing changes; the count is rounded to whole blocks (printed)\n"
+    "  --sort NAME         radix (default), bitonic, or cpu (read back, sort on the CPU)\n"
+    "  --frames N          run N frames, then exit (0: none; the initial state)\n"
+    "  --substeps K        simulation steps per frame (default: about 1/60 s of simulated time)\n"
+    "  --stats FILE        CSV, a row per step: time, front, density, energies, each stage's time\n"
+    "  --dump FILE         CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density\n"
+    "  --screenshot FILE   PNG of the last frame (needs the renderer)\n"
+    "  --size WxH          window or screenshot size (default 1280x720)\n"
+    "  --vsync, --no-vsync wait for the display's refresh or not\n"
+    "  --data DIR          the folder holding shaders/ and assets/\n"
+    "  --debug             GL debug context; GL messages are logged\n"
+    "  --help              this text\n";
+
+static bool _run_value(int argc, char **argv, int *i, const char **out, char *err) {
+    if (*i + 1 >= argc || !argv[*i + 1][0]) return fail(err, "%s needs a value; see fluid --help", argv[*i]);
+    *out = argv[++*i];
+    return true;
+}
+
+static bool _run_int(int argc, char **argv, int *i, uint64_t lo, uint64_t hi, uint64_t *out, char *err) {
+    const char *name = argv[*i], *v = NULL;
+    if (!_run_value(argc, argv, i, &v, err)) return false;
+    if (!parse_u64(v, lo, hi, out))
+        return fail(err, "%s %s: not a whole number from %llu to %llu", name, v, (unsigned long long)lo,
+                    (unsigned long long)hi);
+    return true;
+}
+
+static bool _run_scene_known(const char *name) {
+    for (int k = 0; sim_scene_names[k]; k++)
+        if (!strcmp(sim_scene_names[k], name)) return true;
+    return false;
+}
+
+bool run_opts_parse(int argc, char **argv, run_opts *o, bool *help, char *err) {
+    memset(o, 0, sizeof *o);
+    o->frames = -1;
+    *help = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        uint64_t u;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            *help = true;
+        } else if (!strcmp(a, "--headless")) {
+            o->headless = true;
+        } else if (!strcmp(a, "--debug")) {
+            o->debug = true;
+        } else if (!strcmp(a, "--vsync") || !strcmp(a, "--no-vsync")) {
+            o->vsync = !strcmp(a, "--vsync");
+            o->vsync_given = true;
+        } else if (!strcmp(a, "--scene")) {
+            if (!_run_value(argc, argv, &i, &v, err)) return false;
+            if (!_run_scene_known(v)) {
+                char list[256] = "";
+                for (int k = 0; sim_scene_names[k]; k++)
+                    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", sim_scene_names[k]);
+                return fail(err, "--scene %s: unknown scene; choose one of: %s", v, list);
+            }
+            o->scene = v;
+        } else if (!strcmp(a, "--particles")) {
+            if (!_run_value(argc, argv, &i, &v, err)) return false;
+            if (!parse_u64(v, 0, UINT32_MAX, &u))
+                return fail(err, "--particles %s: not a whole number from 1 to %u", v, UINT32_MAX);
+            if (u == 0) return fail(err, "--particles 0: the fluid needs at least 1 particle");
+            o->particles = (uint32_t)u;
+        } else if (!strcmp(a, "--sort")) {
+            if (!_run_value(argc, argv, &i, &v, err)) return false;
+            if (!sort_algo_find(v)) return fail(err, "--sort %s: unknown sort; choose radix, bitonic or cpu", v);
+            o->sort = v;
+        } else if (!strcmp(a, "--frames")) {
+            if (!_run_int(argc, argv, &i, 0, 1000000000, &u, err)) return false;
+            o->frames = (int)u;
+        } else if (!strcmp(a, "--substeps")) {
+            if (!_run_int(argc, argv, &i, 1, 100000, &u, err)) return false;
+            o->substeps = (int)u;
+        } else if (!strcmp(a, "--stats")) {
+            if (!_run_value(argc, argv, &i, &o->stats_path, err)) return false;
+        } else if (!strcmp(a, "--dump")) {
+            if (!_run_value(argc, argv, &i, &o->dump_path, err)) return false;
+        } else if (!strcmp(a, "--screenshot")) {
+            if (!_run_value(argc, argv, &i, &o->screenshot_path, err)) return false;
+        } else if (!strcmp(a, "--data")) {
+            if (!_run_value(argc, argv, &i, &o->data, err)) return false;
+        } else if (!strcmp(a, "--size")) {
+            if (!_run_value(argc, argv, &i, &v, err)) return false;
+            int w = 0, h = 0;
+            char tail = 0;
+            if (sscanf(v, "%dx%d%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 16384 || h > 16384)
+                return fail(err, "--size %s: expected WxH, each from 16 to 16384 (like 1280x720)", v);
+            o->width = w;
+            o->height = h;
+        } else {
+            return fail(err, "unknown option '%s'; see fluid --help", a);
+        }
+    }
+    return true;
+}
+
+/* A growing text buffer. */
+typedef struct _run_text {
+    char *p;
+    size_t len, cap;
+} _run_text;
+
+static void _run_printf(_run_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void _run_printf(_run_text *t, const char *fmt, ...) {
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->p ? t->p + t->len : NULL, t->p ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) return;
+        if (t->p && t->len + (size_t)n < t->cap) {
+            t->len += (size_t)n;
+            return;
+        }
+        t->cap = (t->cap + (size_t)n + 1) * 2;
+        t->p = realloc(t->p, t->cap);
+    }
+}
+
+static void _run_dump(sim *s, _run_text *t) {
+    uint32_t n = sim_particle_count(s);
+    float *pos = malloc(16ull * n + 16), *vel = malloc(16ull * n + 16), *dens = malloc(4ull * n + 4);
+    sim_read_particles(s, pos, vel, dens);
+    _run_printf(t, "id,x,y,z,vx,vy,vz,density\n");
+    for (uint32_t i = 0; i < n; i++) {
+        const float *x = pos + 4ull * i, *v = vel + 4ull * i;
+        _run_printf(t, "%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", i, x[0], x[1], x[2], v[0], v[1], v[2], dens[i]);
+    }
+    free(pos);
+    free(vel);
+    free(dens);
+}
+
+static int _run_headless(const run_opts *o) {
+    char err[ERR_LEN];
+    if (!data_dir_init(o->data, err)) {
+        log_error("CLI", "%s", err);
+        return 1;
+    }
+    gpu_ctx *gpu = gpu_make(&(gpu_desc){.headless = true, .debug = o->debug, .width = o->width, .height = o->height}, err);
+    if (!gpu) {
+        log_error("GPU", "%s", err);
+        return 1;
+    }
+    const gpu_caps *caps = gpu_get_caps(gpu);
+    sim *s = sim_make(&(sim_desc){.scene = o->scene, .particles = o->particles, .sort = o->sort}, caps, err);
+    if (!s) {
+        log_error("SIM", "%s", err);
+        gpu_destroy(gpu);
+        return 1;
+    }
+    int frames = o->frames < 0 ? 1 : o->frames;
+    int substeps = o->substeps ? o->substeps : sim_steps_per_frame(s);
+    gpu_prof *prof = prof_make(&(prof_desc){.names = sim_stage_names, .stages = SIM_STAGE_COUNT, .cpu_fallback = true,
+                                            .sync = true},
+                               caps);
+    const char *clock = prof_clock_name(prof);
+    log_info("CLI", "%s: %u particles, %d frames of %d steps (dt %.3g s), sort %s, stage times by the %s clock",
+             sim_scene_name(s), sim_particle_count(s), frames, substeps, sim_dt(s), sim_sort_name(s), clock);
+
+    _run_text stats = {0};
+    if (o->stats_path) {
+        _run_printf(&stats, "step,time,particles,front_x,density_ratio,density_max_dev,kinetic_energy,potential_energy");
+        for (int st = 0; st < SIM_STAGE_COUNT; st++) _run_printf(&stats, ",%s_%s_us", sim_stage_names[st], clock);
+        _run_printf(&stats, "\n");
+    }
+    double sum_us[SIM_STAGE_COUNT] = {0};
+    long long steps = 0;
+    double t0 = now_seconds();
+    for (int f = 0; f < frames; f++)
+        for (int k = 0; k < substeps; k++) {
+            sim_step(s, prof);
+            prof_frame(prof);
+            steps++;
+            double us[SIM_STAGE_COUNT];
+            for (int st = 0; st < SIM_STAGE_COUNT; st++) sum_us[st] += us[st] = prof_last_us(prof, st);
+            if (o->stats_path) {
+                sim_stats ss;
+                sim_read_stats(s, &ss);
+                _run_printf(&stats, "%lld,%.9g,%u,%.9g,%.9g,%.9g,%.9g,%.9g", steps, ss.time, ss.particles, ss.front_x,
+                            ss.density_ratio, ss.density_max_dev, ss.kinetic_energy, ss.potential_energy);
+                for (int st = 0; st < SIM_STAGE_COUNT; st++) _run_printf(&stats, ",%.3f", us[st]);
+                _run_printf(&stats, "\n");
+            }
+        }
+    glFinish();
+    double wall = now_seconds() - t0;
+
+    int rc = 0;
+    if (o->screenshot_path && !app_render_screenshot(o, s, prof, gpu, err)) {
+        log_error("CLI", "%s", err);
+        rc = 1;
+    }
+    if (!rc && o->dump_path) {
+        _run_text dump = {0};
+        _run_dump(s, &dump);
+        if (!file_write_atomic(o->dump_path, dump.p, dump.len, err)) {
+            log_error("CLI", "%s", err);
+            rc = 1;
+        }
+        free(dump.p);
+    }
+    if (!rc && o->stats_path && !file_write_atomic(o->stats_path, stats.p ? stats.p : "", stats.len, err)) {
+        log_error("CLI", "%s", err);
+        rc = 1;
+    }
+    free(stats.p);
+
+    printf("%s, %u particles, %lld steps of %.4g s (%.4g s simulated), sort %s\n", sim_scene_name(s),
+           sim_particle_count(s), steps, sim_dt(s), sim_time(s), sim_sort_name(s));
+    printf("%-10s %12s\n", "stage", steps ? (strcmp(clock, "gpu") ? "mean us cpu" : "mean us gpu") : "mean us");
+    double total = 0;
+    for (int st = 0; st < SIM_STAGE_COUNT; st++) {
+        double m = steps ? sum_us[st] / steps : NAN;
+        total += m;
+        printf("%-10s %12.1f\n", sim_stage_names[st], m);
+    }
+    printf("%-10s %12.1f\n", "step", total);
+    if (steps)
+        printf("wall clock: %.3f ms per step (%s, with %s)\n", wall * 1e3 / steps,
+               strcmp(clock, "gpu") ? "stage clocks wait for the GPU" : "timer queries read each step",
+               o->stats_path ? "the stats read-back" : "no read-back");
+    prof_destroy(prof);
+    sim_destroy(s);
+    gpu_destroy(gpu);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv) {
+    run_opts o;
+    bool help;
+    char err[ERR_LEN];
+    if (!run_opts_parse(argc, argv, &o, &help, err)) {
+        log_error("CLI", "%s", err);
+        return 1;
+    }
+    if (help) {
+        fputs(_run_usage, stdout);
+        return 0;
+    }
+    if (!o.headless) return app_window_run(&o);
+    return _run_headless(&o);
+}

@@ -1,5 +1,5 @@
 /* run_opts: what `fluid [options]` was asked to do; parsed by cmd_run.c, read by the headless
- * runner and the window app. Zero means "default" for every field. */
+ * runner and the window app. Zero means "default" for every field (but frames: see below). */
 #ifndef FLUID_RUN_OPTS_H
 #define FLUID_RUN_OPTS_H
 #include <stdbool.h>
@@ -10,7 +10,8 @@ typedef struct run_opts {
     const char *scene;           /* --scene NAME (default "dambreak") */
     uint32_t particles;          /* --particles N (0: the scene's default) */
     const char *sort;            /* --sort radix|bitonic (default "radix") */
-    int frames;                  /* --frames N: run N frames then exit (-1: until closed) */
+    int frames;                  /* --frames N: run N frames then exit (-1: until closed); the parser
+                                    sets -1 when --frames is not given */
     int substeps;                /* simulation steps per frame (0: default) */
     const char *stats_path;      /* --stats FILE: CSV row per step */
     const char *dump_path;       /* --dump FILE: final state, CSV row per particle */
@@ -19,6 +20,11 @@ typedef struct run_opts {
     bool vsync;                  /* --vsync / --no-vsync */
     const char *data;            /* --data DIR: the folder holding shaders/ and assets/ */
     bool debug;                  /* --debug: KHR_debug context, GL messages logged */
+    bool vsync_given;            /* --vsync or --no-vsync was given (else the app's default) */
 } run_opts;
+
+/* Parses argv (argv[0] is the program) into o; on a bad flag returns false with err naming it.
+ * Sets *help when --help was asked for. Does not touch the GPU or any file. */
+bool run_opts_parse(int argc, char **argv, run_opts *o, bool *help, char *err);
 
 #endif

@@ -65,4 +65,36 @@ void sim_poke(sim *s, const float point[3], float radius, float strength);
 
 extern const char *const sim_scene_names[]; /* NULL-terminated */
 
+/* --- Added by the sim module (additive; the functions above are unchanged). --- */
+
+GLuint sim_ids(const sim *s);          /* uint per particle, current order: its original index */
+float sim_particle_mass(const sim *s); /* kg */
+float sim_rest_density(const sim *s);  /* kg/m^3 */
+float sim_support_radius(const sim *s);/* h: the kernel's support radius = grid cell size, metres */
+float sim_sound_speed(const sim *s);   /* c0, m/s */
+/* Steps that make about 1/60 s of simulated time (at least 1). */
+int sim_steps_per_frame(const sim *s);
+/* The most particles this GPU can simulate (buffer and dispatch limits). */
+uint64_t sim_max_particles(const gpu_caps *caps);
+
+/* The whole state read back, each array indexed by the particle's original index (its place in
+ * the scene's initial layout), so two runs can be compared row by row. Any pointer may be NULL.
+ * pos4/vel4: 4 floats per particle. Waits for the GPU. */
+void sim_read_particles(sim *s, float *pos4, float *vel4, float *density);
+
+/* Numbers that describe the fluid now (read back from the GPU; waits for it). */
+typedef struct sim_stats {
+    uint32_t particles;
+    double time;             /* simulated seconds */
+    double front_x;          /* largest x of the fluid, metres: max particle centre x + radius */
+    double density_ratio;    /* mean density / rest density */
+    double density_max_dev;  /* max |rho / rho0 - 1| */
+    double kinetic_energy;   /* J */
+    double potential_energy; /* J, m g (y - floor) */
+    double mass;             /* kg, all particles */
+    uint32_t non_finite;     /* particles with a NaN or infinite position, velocity or density */
+    uint32_t outside;        /* particles whose centre is outside the tank */
+} sim_stats;
+void sim_read_stats(sim *s, sim_stats *out);
+
 #endif

@@ -1,0 +1,63 @@
+/* sim_params: the constants every simulation shader reads, as one std140 uniform block, and the
+ * work-group size and binding points of the sim shaders.
+ *
+ * C twin of shaders/sim/sim_common.glsl: the struct below must match `SimParams` there member for
+ * member (std140: the vec4s first, then 4-byte scalars, padded to 16 bytes); the defines must
+ * match the GLSL defines of the same names. _Static_asserts check the sizes that C can see.
+ */
+#ifndef FLUID_SIM_PARAMS_H
+#define FLUID_SIM_PARAMS_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIM_WG 128 /* threads per work group of every sim dispatch; twin: SIM_WG in sim_common.glsl */
+
+/* Binding points; twins: B_* in sim_common.glsl. */
+#define SIM_UBO_PARAMS 0
+#define SIM_B_POS_IN 0
+#define SIM_B_VEL_IN 1
+#define SIM_B_POS_OUT 2
+#define SIM_B_VEL_OUT 3
+#define SIM_B_KEYS 4
+#define SIM_B_VALS 5
+#define SIM_B_RANGES 6
+#define SIM_B_DENS 7
+#define SIM_B_PTERM 8
+#define SIM_B_ACCEL 9
+#define SIM_B_ID_IN 10
+#define SIM_B_ID_OUT 11
+#define SIM_B_CELL_KEYS 12
+
+typedef struct sim_params {
+    float lo[4];          /* domain (tank) min corner, metres; w unused */
+    float hi[4];          /* domain max corner */
+    uint32_t dims[4];     /* grid cells per axis; w = total cells */
+    float gravity[4];     /* m/s^2 */
+    float poke[4];        /* mouse: xyz point, w radius (0: none) */
+    uint32_t n;           /* particles */
+    float h;              /* kernel support radius, metres */
+    float cell;           /* grid cell size (h * SIM_CELL_MARGIN) */
+    float inv_cell;       /* 1 / cell */
+    float hs;             /* smoothing length of the cubic spline, h / 2 */
+    float mass;           /* kg per particle */
+    float rho0;           /* rest density, kg/m^3 */
+    float tait_b;         /* Tait stiffness rho0 c0^2 / 7, Pa */
+    float c0;             /* speed of sound, m/s */
+    float alpha;          /* artificial viscosity */
+    float dt;             /* seconds per step */
+    float margin;         /* hard clamp: centres stay this far inside the walls, metres */
+    float restitution;    /* normal velocity kept (reversed) by the clamp */
+    float poke_strength;  /* m/s^2 at the poke centre */
+    float wall_friction;  /* viscosity coefficient of the walls (same alpha form as particles) */
+    float dx;             /* particle spacing at the start, metres (the walls' ghost planes) */
+} sim_params;
+
+_Static_assert(sizeof(sim_params) == 5 * 16 + 16 * 4, "sim_params must match SimParams in sim_common.glsl");
+_Static_assert(sizeof(sim_params) % 16 == 0, "a std140 block is a whole number of vec4s");
+_Static_assert(offsetof(sim_params, n) == 80, "scalars start after the five vec4s");
+
+/* Grid cells are this much larger than h, so float rounding of a position on a cell border can
+ * never put two particles closer than h into cells two apart. */
+#define SIM_CELL_MARGIN 1.0001f
+
+#endif

@@ -1,0 +1,101 @@
+/* sim_ref: helpers shared by the sim tests: making a small simulation, reading its state, and an
+ * independent CPU reference of the density and forces (double precision, brute force O(N^2)). */
+#ifndef FLUID_SIM_REF_H
+#define FLUID_SIM_REF_H
+#include "check.h"
+#include "sim/kernel.h"
+#include "sim/sim_internal.h"
+#include <math.h>
+#include <string.h>
+
+static inline sim *ref_sim(const char *scene, uint32_t particles, const char *sort, const gpu_caps *caps) {
+    char err[ERR_LEN];
+    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = sort}, caps, err);
+    if (!s) {
+        fprintf(stderr, "FAIL: sim_make %s %u %s: %s\n", scene, particles, sort, err);
+        exit(1);
+    }
+    return s;
+}
+
+/* Reads a buffer of n*comp 4-byte values (current GPU order). */
+static inline void *ref_read(GLuint buf, size_t bytes) {
+    void *p = malloc(bytes + 16);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(buf, 0, (GLsizeiptr)bytes, p);
+    return p;
+}
+
+static inline double ref_wall_phi(const sim_params *p, const double x[3], double grad[3]) {
+    double lo[3] = {p->lo[0], p->lo[1], p->lo[2]}, hi[3] = {p->hi[0], p->hi[1], p->hi[2]};
+    return sim_kernel_wall_fraction(x, lo, hi, p->hs, p->dx, p->mass / ((double)p->rho0 * p->dx * p->dx), grad);
+}
+
+/* Density (mirrored walls) and Tait pressure of every particle, brute force. */
+static inline void ref_density(const sim_params *p, const float *pos4, uint32_t n, double *rho, double *press) {
+    for (uint32_t i = 0; i < n; i++) {
+        double sum = 0, xi[3] = {pos4[4 * i], pos4[4 * i + 1], pos4[4 * i + 2]}, g[3];
+        for (uint32_t j = 0; j < n; j++) {
+            double dx = xi[0] - pos4[4 * j], dy = xi[1] - pos4[4 * j + 1], dz = xi[2] - pos4[4 * j + 2];
+            double r = sqrt(dx * dx + dy * dy + dz * dz);
+            if (r < p->h) sum += sim_kernel_w(r, p->hs);
+        }
+        rho[i] = p->mass * sum / (1 - ref_wall_phi(p, xi, g));
+        double pr = p->tait_b * (pow(rho[i] / p->rho0, 7) - 1);
+        press[i] = pr > 0 ? pr : 0;
+    }
+}
+
+/* Acceleration of every particle (the formulas of docs/SPH.md), brute force. */
+static inline void ref_forces(const sim_params *p, const float *pos4, const float *vel4, uint32_t n, const double *rho,
+                              const double *press, double *acc3) {
+    double eps2 = 0.01 * p->hs * p->hs, k = p->mass / ((double)p->rho0 * p->dx * p->dx);
+    for (uint32_t i = 0; i < n; i++) {
+        double xi[3] = {pos4[4 * i], pos4[4 * i + 1], pos4[4 * i + 2]}, vi[3] = {vel4[4 * i], vel4[4 * i + 1], vel4[4 * i + 2]};
+        double a[3] = {0, 0, 0}, sw = sim_kernel_w(0, p->hs), spw = press[i] * sw, gp[3] = {0, 0, 0}, mom[3] = {0, 0, 0};
+        for (uint32_t j = 0; j < n; j++) {
+            if (j == i) continue;
+            double d[3], v[3], r2 = 0, vr = 0;
+            for (int c = 0; c < 3; c++) {
+                d[c] = xi[c] - pos4[4 * j + c];
+                v[c] = vi[c] - vel4[4 * j + c];
+                r2 += d[c] * d[c];
+                vr += v[c] * d[c];
+            }
+            if (r2 >= (double)p->h * p->h || r2 == 0) continue;
+            double r = sqrt(r2), dw = sim_kernel_dw(r, p->hs), w = sim_kernel_w(r, p->hs);
+            double visc = vr < 0 ? p->alpha * p->c0 * p->hs * -vr / ((r2 + eps2) * 0.5 * (rho[i] + rho[j])) : 0;
+            double f = p->mass * (press[i] / (rho[i] * rho[i]) + press[j] / (rho[j] * rho[j]) + visc) * dw / r;
+            for (int c = 0; c < 3; c++) a[c] -= f * d[c];
+            sw += w;
+            spw += press[j] * w;
+            for (int c = 0; c < 3; c++) {
+                gp[c] += p->mass / rho[j] * (press[j] - press[i]) * dw / r * d[c];
+                mom[c] -= p->mass / rho[j] * d[c] * dw / r * d[c];
+            }
+        }
+        double grad[3];
+        ref_wall_phi(p, xi, grad);
+        double pw = spw / sw;
+        double ww = 0;
+        for (int c = 0; c < 3; c++)
+            ww += sim_kernel_wall_w(xi[c] - p->lo[c], p->hs, p->dx) + sim_kernel_wall_w(p->hi[c] - xi[c], p->hs, p->dx);
+        double keep[3];
+        for (int c = 0; c < 3; c++) {
+            double g0[2], g1[2];
+            sim_kernel_wall_g(xi[c] - p->lo[c], p->hs, p->dx, k, g0);
+            sim_kernel_wall_g(p->hi[c] - xi[c], p->hs, p->dx, k, g1);
+            keep[c] = (1 - g0[0]) * (1 - g1[0]);
+        }
+        for (int c = 0; c < 3; c++) {
+            double ghost_t = 1 - keep[(c + 1) % 3] * keep[(c + 2) % 3];
+            a[c] -= ghost_t * gp[c] / (mom[c] > 0.3 ? mom[c] : 0.3) / rho[i];
+            a[c] -= (press[i] / rho[i] + pw / rho[i]) * grad[c];
+            a[c] -= 4 * 3.14159265358979323846 * p->wall_friction * k * ww * vi[c];
+            a[c] += p->gravity[c];
+        }
+        memcpy(acc3 + 3 * i, a, sizeof a);
+    }
+}
+
+#endif

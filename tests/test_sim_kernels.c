@@ -1,0 +1,153 @@
+/* The SPH kernel and walls on the CPU (normalisation, derivative, ghost planes against a discrete
+ * ghost lattice), and the GPU's density, forces and integration against the brute-force CPU
+ * reference in sim_ref.h, for particles near walls, in corners and moving.
+ * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
+#include "sim_ref.h"
+
+static void test_kernel_cpu(void) {
+    const double hs = 0.7;
+    /* integral of W over 3D on a fine grid (midpoints) */
+    int m = 100;
+    double step = 4 * hs / m, sum = 0;
+    for (int z = 0; z < m; z++)
+        for (int y = 0; y < m; y++)
+            for (int x = 0; x < m; x++) {
+                double px = -2 * hs + (x + 0.5) * step, py = -2 * hs + (y + 0.5) * step, pz = -2 * hs + (z + 0.5) * step;
+                sum += sim_kernel_w(sqrt(px * px + py * py + pz * pz), hs);
+            }
+    sum *= step * step * step;
+    CHECK(fabs(sum - 1) < 2e-3, "kernel integrates to %.6f, not 1", sum);
+    /* dW/dr against a central difference; W vanishes at and beyond 2 hs */
+    double worst = 0;
+    for (double r = 0.01 * hs; r < 2 * hs; r += 0.037 * hs) {
+        double e = 1e-6 * hs, num = (sim_kernel_w(r + e, hs) - sim_kernel_w(r - e, hs)) / (2 * e);
+        double err = fabs(num - sim_kernel_dw(r, hs)) / (sim_kernel_w(0, hs) / hs);
+        if (err > worst) worst = err;
+    }
+    CHECK(worst < 1e-6, "dW/dr differs from the derivative of W by %.3g", worst);
+    CHECK(sim_kernel_w(2 * hs, hs) == 0 && sim_kernel_w(3 * hs, hs) == 0 && sim_kernel_dw(2.5 * hs, hs) == 0,
+          "the kernel does not vanish beyond its support");
+    /* a plane's kernel sum P(z) against a 2D numeric integral over the plane */
+    for (double z = 0; z < 2 * hs; z += 0.3 * hs) {
+        double pl[2], num = 0, s2 = 4 * hs / 400;
+        sim_kernel_plane(z, hs, pl);
+        for (int y = 0; y < 400; y++)
+            for (int x = 0; x < 400; x++) {
+                double px = -2 * hs + (x + 0.5) * s2, py = -2 * hs + (y + 0.5) * s2;
+                num += sim_kernel_w(sqrt(px * px + py * py + z * z), hs);
+            }
+        num *= s2 * s2;
+        CHECK(fabs(num - pl[0]) < 1e-3 * sim_kernel_w(0, hs) * hs, "plane sum at z=%.2f: %.6f, numeric %.6f", z, pl[0], num);
+        double e = 1e-6, pa[2], pb[2];
+        sim_kernel_plane(z + e, hs, pa);
+        sim_kernel_plane(z - e > 0 ? z - e : 0, hs, pb);
+        double d = (pa[0] - pb[0]) / (z - e > 0 ? 2 * e : e + z);
+        if (z > 0) CHECK(fabs(d - pl[1]) < 1e-4 * sim_kernel_w(0, hs), "dP/dz at z=%.2f: %.6f, numeric %.6f", z, pl[1], d);
+    }
+    /* the wall's share against a discrete ghost lattice behind the wall (spacing dx = hs, the
+     * simulation's ratio), for particles of a lattice at distances (i + 1/2) dx and off-lattice */
+    double dx = hs, lat = 0;
+    for (int z = -3; z <= 3; z++)
+        for (int y = -3; y <= 3; y++)
+            for (int x = -3; x <= 3; x++) lat += sim_kernel_w(dx * sqrt((double)(x * x + y * y + z * z)), hs);
+    double k = 1 / (lat * dx * dx); /* m / (rho0 dx^2) with m = rho0 / lat */
+    for (double d = 0; d < 2.2 * dx; d += 0.25 * dx) {
+        double ghost = 0, g[2];
+        for (int z = 0; z < 4; z++)
+            for (int y = -4; y <= 4; y++)
+                for (int x = -4; x <= 4; x++) {
+                    double gz = d + (z + 0.5) * dx;
+                    ghost += sim_kernel_w(sqrt(gz * gz + dx * dx * (x * x + y * y)), hs);
+                }
+        ghost /= lat;
+        sim_kernel_wall_g(d, hs, dx, k, g);
+        CHECK(fabs(g[0] - ghost) < 2e-3, "wall share at d=%.2f dx: %.5f, ghost lattice %.5f", d / dx, g[0], ghost);
+    }
+}
+
+/* Jittered lattice blocks touching the walls and a corner, random velocities: one GPU step against
+ * the CPU reference (density, forces, then the integrated positions). */
+static void test_gpu_vs_cpu(const gpu_caps *caps) {
+    sim *s = ref_sim("dambreak", 2000, "cpu", caps);
+    const sim_params *p = sim_get_params(s);
+    uint32_t n = 0, state = 12345;
+    float *pos = calloc(4 * 2000, sizeof(float)), *vel = calloc(4 * 2000, sizeof(float));
+    double dx = p->dx;
+    /* block A in the corner at the origin; block B against the far x wall, mid-height */
+    for (int b = 0; b < 2; b++)
+        for (int z = 0; z < 8; z++)
+            for (int y = 0; y < 9; y++)
+                for (int x = 0; x < 11; x++) {
+                    double ox = b ? p->hi[0] - 11 * dx : 0, oy = b ? 0.05 : 0;
+                    float *q = pos + 4 * n, *v = vel + 4 * n;
+                    q[0] = (float)(ox + (x + 0.5) * dx + 0.2 * dx * ((check_rand(&state) % 1000) / 1000.0 - 0.5));
+                    q[1] = (float)(oy + (y + 0.5) * dx + 0.2 * dx * ((check_rand(&state) % 1000) / 1000.0 - 0.5));
+                    q[2] = (float)((z + 0.5) * dx + 0.2 * dx * ((check_rand(&state) % 1000) / 1000.0 - 0.5));
+                    for (int c = 0; c < 3; c++) {
+                        if (q[c] < p->lo[c] + p->margin) q[c] = p->lo[c] + p->margin;
+                        if (q[c] > p->hi[c] - p->margin) q[c] = p->hi[c] - p->margin;
+                        v[c] = (float)(0.5 * ((check_rand(&state) % 1000) / 1000.0 - 0.5));
+                    }
+                    q[3] = 1;
+                    n++;
+                }
+    char err[ERR_LEN];
+    CHECK(sim_set_particles(s, pos, vel, n, err), "%s", err);
+    double *rho = malloc(8 * n), *press = malloc(8 * n), *acc = malloc(24 * n);
+    ref_density(p, pos, n, rho, press);
+    float *gdens = malloc(4 * n);
+    sim_read_particles(s, NULL, NULL, gdens);
+    double worst = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double e = fabs(gdens[i] - rho[i]) / rho[i];
+        if (e > worst) worst = e;
+    }
+    CHECK(worst < 2e-5, "GPU density differs from the CPU reference by %.3g (relative)", worst);
+    printf("density: %u particles, worst relative difference %.3g\n", n, worst);
+
+    ref_forces(p, pos, vel, n, rho, press, acc);
+    sim_step(s, NULL);
+    const sim_gpu *g = sim_get_gpu(s);
+    uint32_t *ids = ref_read(g->id[g->cur], 4ull * n);
+    float *gacc = ref_read(g->accel, 16ull * n);
+    float *npos = malloc(16ull * n), *nvel = malloc(16ull * n);
+    sim_read_particles(s, npos, nvel, NULL);
+    double amax = 0, aerr = 0, perr = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t id = ids[i];
+        for (int c = 0; c < 3; c++) {
+            double e = fabs(gacc[4 * i + c] - acc[3 * id + c]);
+            if (e > aerr) aerr = e;
+            if (fabs(acc[3 * id + c]) > amax) amax = fabs(acc[3 * id + c]);
+        }
+        for (int c = 0; c < 3; c++) {
+            double v = vel[4 * id + c] + acc[3 * id + c] * p->dt, x = pos[4 * id + c] + v * p->dt;
+            if (x < p->lo[c] + p->margin) x = p->lo[c] + p->margin;
+            if (x > p->hi[c] - p->margin) x = p->hi[c] - p->margin;
+            double e = fabs(npos[4 * id + c] - x);
+            if (e > perr) perr = e;
+        }
+    }
+    CHECK(aerr < 1e-4 * amax + 1e-3, "GPU acceleration differs from the CPU reference by %.3g m/s^2 (largest %.3g)", aerr, amax);
+    CHECK(perr < 1e-6 * dx * 100, "integrated positions differ by %.3g m", perr);
+    printf("forces: worst difference %.3g m/s^2 of %.3g; positions %.3g m\n", aerr, amax, perr);
+    free(ids);
+    free(gacc);
+    free(npos);
+    free(nvel);
+    free(rho);
+    free(press);
+    free(acc);
+    free(gdens);
+    free(pos);
+    free(vel);
+    sim_destroy(s);
+}
+
+int main(void) {
+    gpu_ctx *gpu = check_gpu();
+    test_kernel_cpu();
+    test_gpu_vs_cpu(gpu_get_caps(gpu));
+    gpu_destroy(gpu);
+    return check_done();
+}

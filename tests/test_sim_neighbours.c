@@ -1,0 +1,183 @@
+/* The neighbour search through the sort: after hash, sort and ranges on the GPU, walking the 27
+ * cells around each particle through the GPU's cell ranges must find exactly the neighbours within
+ * h that a brute-force O(N^2) CPU search finds, and the ranges must cover every particle exactly
+ * once. Layouts: random, clustered, all in one cell, on cell borders exactly, at the box walls
+ * (and on them), spaced exactly h apart. Uses the "cpu" sort (the GPU sorts have their own tests).
+ * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
+#include "sim_ref.h"
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t n) {
+    char err[ERR_LEN];
+    CHECK(sim_set_particles(s, pos_in, NULL, n, err), "%s: %s", name, err);
+    sim_find_neighbours(s);
+    const sim_gpu *g = sim_get_gpu(s);
+    /* the particles in the order the hash saw them (sim_set_particles already sorted them once) */
+    float *pos = ref_read(g->pos[g->cur], 16ull * n);
+    uint32_t *ids = ref_read(g->id[g->cur], 4ull * n);
+    int bad_pos = 0;
+    for (uint32_t i = 0; i < n; i++) bad_pos += ids[i] >= n || memcmp(pos + 4 * i, pos_in + 4ull * ids[i], 12) != 0;
+    CHECK(bad_pos == 0, "%s: %d particles changed position or id when set", name, bad_pos);
+    free(ids);
+    const sim_params *p = sim_get_params(s);
+    uint32_t cells = g->cells;
+    uint32_t *keys = ref_read(g->sorted.keys, 4ull * n), *vals = ref_read(g->sorted.vals, 4ull * n);
+    uint32_t *ranges = ref_read(g->ranges, 8ull * cells);
+    int fails = check_failures;
+    /* sorted pairs: keys ascending, values a permutation, each key the particle's cell */
+    uint8_t *seen = calloc(n + 1, 1);
+    int bad_order = 0, bad_perm = 0, bad_key = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i && keys[i] < keys[i - 1]) bad_order++;
+        if (vals[i] >= n || seen[vals[i]]++) {
+            bad_perm++;
+            continue;
+        }
+        int c[3];
+        sim_cell_of(p, pos + 4 * vals[i], c);
+        uint32_t want = (uint32_t)c[0] + p->dims[0] * ((uint32_t)c[1] + p->dims[1] * (uint32_t)c[2]);
+        if (keys[i] != want) {
+            /* allowed only within float rounding of a cell border */
+            double worst = 1;
+            for (int a = 0; a < 3; a++) {
+                double f = (pos[4 * vals[i] + a] - p->lo[a]) * p->inv_cell;
+                double d = fabs(f - round(f));
+                if (d < worst) worst = d;
+            }
+            if (worst > 1e-4) bad_key++;
+        }
+    }
+    CHECK(!bad_order && !bad_perm && !bad_key, "%s: %d keys out of order, %d values not a permutation, %d wrong cells",
+          name, bad_order, bad_perm, bad_key);
+    /* ranges: each sorted index in exactly one cell's range, and that cell is its key */
+    uint32_t *cover = calloc(n + 1, 4);
+    int bad_range = 0;
+    for (uint32_t c = 0; c < cells; c++) {
+        uint32_t a = ranges[2 * c], b = ranges[2 * c + 1];
+        if (a > b || b > n) {
+            bad_range++;
+            continue;
+        }
+        for (uint32_t i = a; i < b; i++) {
+            cover[i]++;
+            if (keys[i] != c) bad_range++;
+        }
+    }
+    int bad_cover = 0;
+    for (uint32_t i = 0; i < n; i++) bad_cover += cover[i] != 1;
+    CHECK(!bad_range && !bad_cover, "%s: %d range errors, %d particles not covered exactly once", name, bad_range, bad_cover);
+    /* neighbour sets */
+    uint32_t *where = malloc(4ull * n); /* sorted index of each particle */
+    for (uint32_t i = 0; i < n; i++) where[vals[i]] = i;
+    uint32_t *brute = malloc(4ull * n), *walk = malloc(4ull * n);
+    float h2 = p->h * p->h;
+    long long pairs = 0;
+    int bad_sets = 0;
+    for (uint32_t i = 0; i < n && !bad_perm; i++) {
+        const float *xi = pos + 4 * i;
+        uint32_t nb = 0, nw = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            float dx = xi[0] - pos[4 * j], dy = xi[1] - pos[4 * j + 1], dz = xi[2] - pos[4 * j + 2];
+            if (j != i && dx * dx + dy * dy + dz * dz < h2) brute[nb++] = j;
+        }
+        uint32_t k = keys[where[i]];
+        int cx = (int)(k % p->dims[0]), cy = (int)(k / p->dims[0] % p->dims[1]), cz = (int)(k / p->dims[0] / p->dims[1]);
+        for (int z = cz - 1; z <= cz + 1; z++)
+            for (int y = cy - 1; y <= cy + 1; y++)
+                for (int x = cx - 1; x <= cx + 1; x++) {
+                    if (x < 0 || y < 0 || z < 0 || x >= (int)p->dims[0] || y >= (int)p->dims[1] || z >= (int)p->dims[2]) continue;
+                    uint32_t c = (uint32_t)x + p->dims[0] * ((uint32_t)y + p->dims[1] * (uint32_t)z);
+                    for (uint32_t t = ranges[2 * c]; t < ranges[2 * c + 1]; t++) {
+                        uint32_t j = vals[t];
+                        float dx = xi[0] - pos[4 * j], dy = xi[1] - pos[4 * j + 1], dz = xi[2] - pos[4 * j + 2];
+                        if (j != i && dx * dx + dy * dy + dz * dz < h2) walk[nw++] = j;
+                    }
+                }
+        qsort(brute, nb, 4, cmp_u32);
+        qsort(walk, nw, 4, cmp_u32);
+        pairs += nb;
+        if (nb != nw || memcmp(brute, walk, 4ull * nb)) {
+            if (bad_sets++ < 3)
+                fprintf(stderr, "%s: particle %u at (%g %g %g): %u neighbours by brute force, %u through the cells\n", name,
+                        i, xi[0], xi[1], xi[2], nb, nw);
+        }
+    }
+    CHECK(bad_sets == 0, "%s: %d particles with wrong neighbour sets", name, bad_sets);
+    printf("%-16s %5u particles, %8lld neighbour pairs: %s\n", name, n, pairs, check_failures == fails ? "ok" : "FAIL");
+    free(where);
+    free(brute);
+    free(walk);
+    free(cover);
+    free(seen);
+    free(keys);
+    free(vals);
+    free(ranges);
+    free(pos);
+}
+
+static float frand(uint32_t *st) { return (float)(check_rand(st) % 1000000) / 1000000.0f; }
+
+int main(void) {
+    gpu_ctx *gpu = check_gpu();
+    sim *s = ref_sim("dambreak", 3000, "cpu", gpu_get_caps(gpu));
+    const sim_params *p = sim_get_params(s);
+    uint32_t cap = sim_particle_count(s), st = 99, n;
+    float *pos = calloc(4ull * cap, sizeof(float));
+    float ext[3] = {p->hi[0] - p->lo[0], p->hi[1] - p->lo[1], p->hi[2] - p->lo[2]};
+#define SET(i, x, y, z) (pos[4 * (i)] = (x), pos[4 * (i) + 1] = (y), pos[4 * (i) + 2] = (z), pos[4 * (i) + 3] = 1)
+
+    n = cap; /* random over the whole tank */
+    for (uint32_t i = 0; i < n; i++) SET(i, p->lo[0] + ext[0] * frand(&st), p->lo[1] + ext[1] * frand(&st), p->lo[2] + ext[2] * frand(&st));
+    check_layout(s, "random", pos, n);
+
+    n = cap; /* dense clusters around a few centres, one in a corner */
+    for (uint32_t i = 0; i < n; i++) {
+        int c = (int)(i % 4);
+        float cx = c == 0 ? p->lo[0] : p->lo[0] + ext[0] * (0.2f + 0.2f * c), cy = c == 0 ? p->lo[1] : p->lo[1] + ext[1] * 0.3f;
+        float r = p->h * 1.5f;
+        float x = cx + r * (2 * frand(&st) - 1), y = cy + r * (2 * frand(&st) - 1), z = p->lo[2] + ext[2] * 0.5f + r * (2 * frand(&st) - 1);
+        SET(i, fmaxf(x, p->lo[0]), fmaxf(y, p->lo[1]), z);
+    }
+    check_layout(s, "clustered", pos, n);
+
+    n = 1500; /* all in one cell */
+    for (uint32_t i = 0; i < n; i++) SET(i, p->lo[0] + p->cell * (3 + 0.999f * frand(&st)), p->lo[1] + p->cell * (2 + 0.999f * frand(&st)), p->lo[2] + p->cell * (1 + 0.999f * frand(&st)));
+    check_layout(s, "one cell", pos, n);
+
+    n = 0; /* on cell borders exactly, and on multiples of h (pairs exactly h apart) */
+    for (uint32_t z = 0; z <= p->dims[2] && n < cap; z++)
+        for (uint32_t y = 0; y < 8 && n < cap; y++)
+            for (uint32_t x = 0; x <= p->dims[0] && n < cap; x++) {
+                float step = (x + y) % 2 ? p->cell : p->h;
+                SET(n, fminf(p->lo[0] + step * x, p->hi[0]), p->lo[1] + step * y, fminf(p->lo[2] + step * z, p->hi[2]));
+                n++;
+            }
+    check_layout(s, "cell borders", pos, n);
+
+    n = cap; /* at the walls: on them, just inside, just outside (clamped into the edge cells) */
+    for (uint32_t i = 0; i < n; i++) {
+        float q[3];
+        for (int a = 0; a < 3; a++) {
+            float u = frand(&st);
+            int side = (int)(check_rand(&st) % 4);
+            q[a] = side == 0 ? p->lo[a] : side == 1 ? p->hi[a] : side == 2 ? p->lo[a] + p->h * u * 0.5f : p->lo[a] + ext[a] * u;
+        }
+        if (i % 97 == 0) q[0] = p->hi[0] + 1e-4f; /* a hair outside */
+        SET(i, q[0], q[1], q[2]);
+    }
+    check_layout(s, "walls", pos, n);
+
+    n = 1; /* a single particle; and none */
+    SET(0, p->lo[0] + ext[0] * 0.5f, p->lo[1] + ext[1] * 0.5f, p->lo[2] + ext[2] * 0.5f);
+    check_layout(s, "single", pos, n);
+
+    free(pos);
+    sim_destroy(s);
+    CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
+    gpu_destroy(gpu);
+    return check_done();
+}
