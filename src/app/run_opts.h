@@ -19,6 +19,8 @@ typedef struct run_opts {
     bool vsync;                  /* --vsync / --no-vsync */
     const char *data;            /* --data DIR: the folder holding shaders/ and assets/ */
     bool debug;                  /* --debug: KHR_debug context, GL messages logged */
+    const char *script;          /* --script "frames:20;sort:bitonic;...": window app, hidden (tests): steps fed
+                                    to app_handle_action (see app_window.h); the app quits at its end */
 } run_opts;
 
 #endif
