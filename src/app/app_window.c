@@ -544,6 +544,12 @@ int app_window_run(const run_opts *o) {
         free(a);
         return 2;
     }
+    if (!data_dir_init(o->data, err)) {
+        log_error("APP", "%s", err);
+        free(a->steps);
+        free(a);
+        return 1;
+    }
     int w = o->width > 0 ? o->width : 1280, h = o->height > 0 ? o->height : 720;
     a->gpu = gpu_make(&(gpu_desc){.width = w, .height = h, .title = "fluid", .vsync = o->vsync, .debug = o->debug}, err);
     if (!a->gpu) {
