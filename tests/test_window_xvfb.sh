@@ -29,7 +29,7 @@ script+=";sort:bitonic;color;color;style;frames:3;style;color;help;frames:2;help
 script+=";resize:0x0;frames:3;resize:800x600;frames:2;resize:1x1;frames:1;resize:1100x640;frames:1;resize:640x400"
 script+=";frames:1;resize:0x0;resize:800x600;frames:3;more;frames:2;fewer;frames:3;pause;step;step;pause;frames:2"
 script+=";shot:$shot;check:$shot"
-xvfb "$fluid" --debug --particles 4096 --script "$script" --screenshot "$final" > "$out/stdout" 2> "$out/stderr"
+xvfb "$fluid" --debug --particles 4096 --substeps 2 --script "$script" --screenshot "$final" > "$out/stdout" 2> "$out/stderr"
 rc=$?
 cat "$out/stderr"
 [ "$rc" -eq 0 ] || fail "the scripted session exited with status $rc"
@@ -48,7 +48,7 @@ done
 ls "$out"/*.tmp > /dev/null 2>&1 && fail "a .tmp file was left behind"
 
 # 2. --frames N alone ends the window app (no script), writing --screenshot at the window's size.
-xvfb "$fluid" --debug --particles 4096 --frames 5 --size 640x360 --screenshot "$out/frames.png" > "$out/stdout2" 2> "$out/stderr2"
+xvfb "$fluid" --debug --particles 4096 --substeps 2 --frames 5 --size 640x360 --screenshot "$out/frames.png" > "$out/stdout2" 2> "$out/stderr2"
 rc=$?
 [ "$rc" -eq 0 ] || { cat "$out/stderr2"; fail "--frames 5 exited with status $rc"; }
 if grep -E '^fluid: GL:' "$out/stderr2" > /dev/null; then fail "GL errors with --frames 5"; fi

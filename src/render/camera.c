@@ -3,7 +3,7 @@
 
 void camera_fit(camera *c, const float lo[3], const float hi[3]) {
     vec3 d = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
-    *c = (camera){.yaw = -0.55f, .pitch = 0.38f, .fov_y = glm_rad(45.0f)};
+    *c = (camera){.yaw = -0.42f, .pitch = 0.42f, .fov_y = glm_rad(45.0f)};
     for (int i = 0; i < 3; i++) c->target[i] = 0.5f * (lo[i] + hi[i]);
     c->size = glm_vec3_norm(d);
     if (c->size <= 0) c->size = 1;
