@@ -14,6 +14,20 @@ if ! command -v xvfb-run > /dev/null; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+
+# Is the window app in this binary, and does the command line hand it --script? (The parse error
+# of a bad script comes from the app, before any window opens.)
+probe=$("$fluid" --script "no-such-step" 2>&1)
+case "$probe" in
+*"--script: unknown action"*) ;;
+*"not built yet"*)
+    echo "SKIP: this fluid binary has no simulation command yet ($probe)"
+    exit 77 ;;
+*)
+    echo "FAIL: the window app does not get --script: $probe"
+    echo "(cmd_run.c must parse --script STR into run_opts.script and link app_window_run from src/app/app_window.c)"
+    exit 1 ;;
+esac
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 xvfb() { xvfb-run -a -s "-screen 0 1280x720x24" "$@"; }
