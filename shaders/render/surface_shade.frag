@@ -36,12 +36,12 @@ void main() {
 
     vec3 view_dir = normalize(-p);
     float thickness = texelFetch(u_thickness, px, 0).r;
-    const vec3 absorb = vec3(3.2, 1.1, 0.45);            // per metre: red goes first
-    vec3 transmit = exp(-absorb * thickness * 6.0);
-    vec3 water = vec3(0.05, 0.32, 0.62);
+    const vec3 absorb = vec3(18.0, 6.0, 2.5);            // per metre: red goes first
+    vec3 transmit = exp(-absorb * thickness);
+    vec3 water = vec3(0.10, 0.42, 0.78);
     vec3 body = mix(water, u_background, transmit);
     const vec3 light = normalize(vec3(0.35, 0.8, 0.5));
-    body *= 0.55 + 0.45 * max(dot(n, light), 0.0);
+    body *= 0.65 + 0.55 * max(dot(n, light), 0.0);
     vec3 r = reflect(-view_dir, n);
     vec3 sky = mix(vec3(0.25, 0.30, 0.38), vec3(0.75, 0.85, 0.95), clamp(r.y * 0.5 + 0.5, 0.0, 1.0));
     float fresnel = 0.02 + 0.98 * pow(1.0 - max(dot(n, view_dir), 0.0), 5.0);

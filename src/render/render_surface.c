@@ -118,20 +118,24 @@ void render_surface_draw(render_surface *s, renderer *r, const render_particles 
     glBlendFunc(GL_ONE, GL_ONE);
     render_draw_spheres(r, s->thick_prog, p, v, -1, 1.5f);
     glDisable(GL_BLEND);
-    /* 3. bilateral smoothing, x then y */
+    /* 3. bilateral smoothing, x then y, twice (a smaller kernel twice is less blocky than one big one) */
     glBindVertexArray(s->vao);
     glUseProgram(s->smooth_prog);
     glUniform1f(1, v->proj[1][1] * (float)v->height * 0.5f);
-    glUniform1f(2, p->radius * 4.0f);
-    glUniform1f(3, p->radius * 3.0f);
-    glBindFramebuffer(GL_FRAMEBUFFER, s->tmp.fbo);
-    glBindTextureUnit(0, s->depth.tex);
-    glUniform2f(0, 1, 0);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    glBindFramebuffer(GL_FRAMEBUFFER, s->smooth.fbo);
-    glBindTextureUnit(0, s->tmp.tex);
-    glUniform2f(0, 0, 1);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glUniform1f(2, p->radius * 2.5f);
+    glUniform1f(3, p->radius * 2.0f);
+    GLuint src = s->depth.tex;
+    for (int it = 0; it < 2; it++) {
+        glBindFramebuffer(GL_FRAMEBUFFER, s->tmp.fbo);
+        glBindTextureUnit(0, src);
+        glUniform2f(0, 1, 0);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        glBindFramebuffer(GL_FRAMEBUFFER, s->smooth.fbo);
+        glBindTextureUnit(0, s->tmp.tex);
+        glUniform2f(0, 0, 1);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        src = s->smooth.tex;
+    }
     /* 4. shade into the view's framebuffer, writing depth for the tank's outline */
     glBindFramebuffer(GL_FRAMEBUFFER, v->framebuffer);
     glEnable(GL_DEPTH_TEST);
