@@ -351,6 +351,30 @@ static void test_depth(renderer *r, scene *s, render_target *t) {
     gpu_buffer_destroy(&one);
 }
 
+/* The camera: the pixel at the centre picks the orbit target; a picked point projects back to its
+ * pixel; orbit, zoom and pan keep the target in the middle / move it as asked. */
+static void test_camera(scene *s) {
+    camera c = s->cam;
+    vec3 p;
+    CHECK(camera_pick_plane(&c, W, H, W * 0.5f, H * 0.5f, p), "centre pick failed");
+    CHECK(glm_vec3_distance(p, c.target) < 1e-4f, "centre pick (%g %g %g) is not the target", p[0], p[1], p[2]);
+    render_target fake = {.width = W, .height = H};
+    CHECK(camera_pick_plane(&c, W, H, 123, 321, p), "pick failed");
+    render_view v = view_for(s, &fake, RENDER_COLOR_SPEED, RENDER_STYLE_SPHERES);
+    float px[3];
+    project(&v, p, px);
+    CHECK(fabsf(px[0] - 123) < 0.05f && fabsf(px[1] - 321) < 0.05f, "picked point projects to (%g %g), not (123 321)", px[0], px[1]);
+    float d0 = c.distance;
+    camera_zoom(&c, 3);
+    CHECK(c.distance < d0, "zoom in did not come closer");
+    camera_orbit(&c, 50, 20);
+    CHECK(camera_pick_plane(&c, W, H, W * 0.5f, H * 0.5f, p) && glm_vec3_distance(p, c.target) < 1e-4f, "orbit moved the target");
+    vec3 t0;
+    glm_vec3_copy(c.target, t0);
+    camera_pan(&c, 40, 0, H);
+    CHECK(glm_vec3_distance(t0, c.target) > 1e-4f, "pan did not move the target");
+}
+
 int main(void) {
     gpu_ctx *gpu = check_gpu();
     keep_driver_mapped();
@@ -369,6 +393,7 @@ int main(void) {
     const char *png_dir = getenv("FLUID_TEST_OUT") ? getenv("FLUID_TEST_OUT") : ".";
     test_spheres_and_hud(r, h, &s, &t, png_dir);
     test_depth(r, &s, &t);
+    test_camera(&s);
     render_target_destroy(&t);
     scene_destroy(&s);
     hud_destroy(h);
