@@ -3,6 +3,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "render/image.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,11 @@ void app_view_init(app_view *v, const sim *s) {
     v->style = RENDER_STYLE_SPHERES;
     v->show_hud = true;
     v->steps_per_frame = 1;
+}
+
+int app_default_steps(const sim *s) {
+    float dt = sim_dt(s);
+    return dt > 0 ? (int)fmax(1.0, ceil(APP_FRAME_SECONDS / dt - 1e-6)) : 1;
 }
 
 void app_view_push_frame_time(app_view *v, float ms) {
@@ -74,7 +80,7 @@ bool app_render_screenshot(const run_opts *o, sim *s, gpu_prof *prof, const gpu_
     app_view v;
     app_view_init(&v, s);
     v.headless = gpu_is_headless(gpu);
-    v.steps_per_frame = o->substeps > 0 ? o->substeps : 1;
+    v.steps_per_frame = o->substeps > 0 ? o->substeps : app_default_steps(s);
     bool ok = app_render_png(r, h, s, prof, &v, w, h_px, o->screenshot_path, NULL, err);
     if (ok) log_info("APP", "screenshot %dx%d written to %s", w, h_px, o->screenshot_path);
     hud_destroy(h);

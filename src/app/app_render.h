@@ -17,6 +17,7 @@
 #include "sim/sim.h"
 
 #define APP_FRAME_HISTORY 512
+#define APP_FRAME_SECONDS (1.0 / 60.0) /* simulated time per frame when --substeps is not given */
 
 typedef struct app_view {
     camera cam;
@@ -33,6 +34,8 @@ typedef struct app_view {
 } app_view;
 
 void app_view_init(app_view *v, const sim *s);
+/* Sim steps that make about APP_FRAME_SECONDS of simulated time (at least 1). */
+int app_default_steps(const sim *s);
 void app_view_push_frame_time(app_view *v, float ms);
 /* Draws into fbo (0: the window) at w x h; layout (may be NULL) gets where the HUD went. */
 void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, GLuint fbo, int w,

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #define APP_STAGE_RENDER SIM_STAGE_COUNT
-#define APP_FRAME_SECONDS (1.0 / 60.0) /* simulated time per frame when --substeps is not given */
 #define APP_POKE_RADIUS 0.08f        /* of the tank's diagonal */
 #define APP_POKE_STRENGTH 60.0f      /* passed to sim_poke, + push, - pull */
 #define APP_MESSAGE_SECONDS 4.0
@@ -587,7 +586,7 @@ int app_window_run(const run_opts *o) {
     a->view.vsync = o->vsync;
     a->view.help = _app_help;
     /* Real time by default: about 1/60 s of simulated time per frame. */
-    a->view.steps_per_frame = o->substeps > 0 ? o->substeps : (int)fmax(1.0, ceil(APP_FRAME_SECONDS / sim_dt(a->s) - 1e-6));
+    a->view.steps_per_frame = o->substeps > 0 ? o->substeps : app_default_steps(a->s);
     log_info("APP", "%s, %u particles, sort %s, %s; GPU stage times: %s", a->scene, sim_particle_count(a->s), a->sort,
              a->caps->renderer, prof_get_mode(a->prof) == PROF_NONE ? "unavailable (timer queries read 0)" : "GL timer queries");
 
