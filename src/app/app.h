@@ -1,6 +1,7 @@
-/* app: the window app and the renderer's entry points that the command line calls.
- * cmd_run.c holds weak fallbacks (a build without the renderer says so and fails); the renderer
- * provides the real ones. */
+/* app: the fluid's two ways to show itself, called by cmd_run.c.
+ *   app_window_run          the interactive window (app_window.c)
+ *   app_render_screenshot   the same view rendered offscreen to o->screenshot_path (app_render.c)
+ */
 #ifndef FLUID_APP_H
 #define FLUID_APP_H
 #include "app/run_opts.h"

@@ -16,16 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-__attribute__((weak)) int app_window_run(const run_opts *o) {
-    log_error("CLI", "no window app built; use --headless");
-    return 1;
-}
-
-__attribute__((weak)) bool app_render_screenshot(const run_opts *o, sim *s, gpu_prof *prof, const gpu_ctx *gpu,
-                                                 char *err) {
-    return fail(err, "screenshots need the renderer, which this build lacks; drop --screenshot");
-}
-
 static const char *_run_usage =
     "usage:\n"
     "  fluid [options]             the fluid in a window\n"
@@ -118,6 +108,8 @@ bool run_opts_parse(int argc, char **argv, run_opts *o, bool *help, char *err) {
             if (!_run_value(argc, argv, &i, &o->dump_path, err)) return false;
         } else if (!strcmp(a, "--screenshot")) {
             if (!_run_value(argc, argv, &i, &o->screenshot_path, err)) return false;
+        } else if (!strcmp(a, "--script")) {
+            if (!_run_value(argc, argv, &i, &o->script, err)) return false;
         } else if (!strcmp(a, "--data")) {
             if (!_run_value(argc, argv, &i, &o->data, err)) return false;
         } else if (!strcmp(a, "--size")) {

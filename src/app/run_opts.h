@@ -21,6 +21,8 @@ typedef struct run_opts {
     const char *data;            /* --data DIR: the folder holding shaders/ and assets/ */
     bool debug;                  /* --debug: KHR_debug context, GL messages logged */
     bool vsync_given;            /* --vsync or --no-vsync was given (else the app's default) */
+    const char *script;          /* --script "frames:20;sort:bitonic;...": window app, hidden (tests): steps fed
+                                    to app_handle_action (see app_window.h); the app quits at its end */
 } run_opts;
 
 /* Parses argv (argv[0] is the program) into o; on a bad flag returns false with err naming it.

@@ -1,0 +1,22 @@
+// Constants shared by the render shaders. C twin: src/render/render_common.h (keep in step).
+#ifndef FLUID_RENDER_COMMON_GLSL
+#define FLUID_RENDER_COMMON_GLSL
+
+// Shader-storage binding points.
+#define RENDER_BIND_POSITIONS 0   // vec4 per particle, xyz metres
+#define RENDER_BIND_VELOCITIES 1  // vec4 per particle, xyz m/s
+#define RENDER_BIND_DENSITIES 2   // float per particle, kg/m^3
+#define RENDER_BIND_CELL_KEYS 3   // uint per particle, grid cell
+#define RENDER_BIND_HUD_QUADS 4   // hud_quad per quad
+
+// Colour modes (render_color in C).
+#define RENDER_COLOR_SPEED 0
+#define RENDER_COLOR_DENSITY 1
+#define RENDER_COLOR_CELL 2
+
+// HUD quad kinds: how the fragment shader colours a quad.
+#define HUD_KIND_GLYPH 0      // colour * atlas coverage
+#define HUD_KIND_SOLID 1      // colour
+#define HUD_KIND_COLORMAP 2   // + colour mode: the particle colour map along uv.x (0..1)
+
+#endif

@@ -1,0 +1,84 @@
+#include "app/app_render.h"
+#include "app/app.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "render/image.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void app_view_init(app_view *v, const sim *s) {
+    memset(v, 0, sizeof *v);
+    float lo[3], hi[3];
+    sim_domain(s, lo, hi);
+    camera_fit(&v->cam, lo, hi);
+    v->color = RENDER_COLOR_SPEED;
+    v->style = RENDER_STYLE_SPHERES;
+    v->show_hud = true;
+    v->steps_per_frame = 1;
+}
+
+void app_view_push_frame_time(app_view *v, float ms) {
+    if (v->frame_hist_count == APP_FRAME_HISTORY) {
+        memmove(v->frame_hist, v->frame_hist + 1, sizeof(float) * (APP_FRAME_HISTORY - 1));
+        v->frame_hist_count--;
+    }
+    v->frame_hist[v->frame_hist_count++] = ms;
+}
+
+void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, GLuint fbo, int w,
+                      int h_px, overlay_layout *layout) {
+    if (layout) memset(layout, 0, sizeof *layout);
+    if (w <= 0 || h_px <= 0) return;
+    render_particles p = {.positions = sim_positions(s), .velocities = sim_velocities(s), .densities = sim_densities(s),
+                          .cell_keys = sim_cell_keys(s), .count = sim_particle_count(s), .radius = sim_particle_radius(s)};
+    sim_domain(s, p.lo, p.hi);
+    render_view rv = {.framebuffer = fbo, .width = w, .height = h_px, .color = v->color, .style = v->style};
+    memcpy(rv.poke, v->poke, sizeof rv.poke);
+    camera_matrices(&v->cam, w, h_px, rv.view, rv.proj);
+    render_scene(r, &p, &rv);
+    if (!v->show_hud) return;
+    overlay_info info = {.width = w, .height = h_px, .fps = v->fps, .frame_ms = v->frame_ms,
+                         .particles = sim_particle_count(s), .scene = sim_scene_name(s), .sort = sim_sort_name(s),
+                         .sim_time = sim_time(s), .steps_per_frame = v->steps_per_frame, .paused = v->paused,
+                         .vsync = v->vsync, .headless = v->headless, .color = v->color, .style = v->style,
+                         .prof = prof, .frame_ms_history = v->frame_hist, .frame_history_count = v->frame_hist_count,
+                         .message = v->message, .help = v->help, .show_help = v->show_help};
+    overlay_draw(h, &info, layout);
+    hud_draw(h, fbo);
+}
+
+bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
+                    const char *path, overlay_layout *layout, char *err) {
+    render_target t;
+    if (!render_target_make(&t, w, h_px, "screenshot", err)) return false;
+    app_render_frame(r, h, s, prof, v, t.fbo, w, h_px, layout);
+    uint8_t *rgba = malloc((size_t)w * (size_t)h_px * 4);
+    render_target_read(&t, rgba);
+    render_target_destroy(&t);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    bool ok = image_write_png(path, rgba, w, h_px, err);
+    free(rgba);
+    return ok;
+}
+
+bool app_render_screenshot(const run_opts *o, sim *s, gpu_prof *prof, const gpu_ctx *gpu, char *err) {
+    if (!o->screenshot_path) return fail(err, "no screenshot path given; pass --screenshot FILE.png");
+    int w = o->width > 0 ? o->width : 1280, h_px = o->height > 0 ? o->height : 720;
+    renderer *r = render_make(err);
+    if (!r) return false;
+    hud *h = hud_make(&(hud_desc){0}, err);
+    if (!h) {
+        render_destroy(r);
+        return false;
+    }
+    app_view v;
+    app_view_init(&v, s);
+    v.headless = gpu_is_headless(gpu);
+    v.steps_per_frame = o->substeps > 0 ? o->substeps : sim_steps_per_frame(s);
+    bool ok = app_render_png(r, h, s, prof, &v, w, h_px, o->screenshot_path, NULL, err);
+    if (ok) log_info("APP", "screenshot %dx%d written to %s", w, h_px, o->screenshot_path);
+    hud_destroy(h);
+    render_destroy(r);
+    return ok;
+}

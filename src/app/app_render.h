@@ -1,0 +1,44 @@
+/* app_render: one frame of the fluid view (particles, tank, HUD) from a live sim, shared by the
+ * window app and the headless screenshot, so both show exactly the same thing.
+ *
+ *   app_view v;  app_view_init(&v, s);             // camera fitted to the tank, defaults
+ *   app_render_frame(r, h, s, prof, &v, fbo, w, h, &layout);
+ *   app_render_png(r, h, s, prof, &v, w, h, "shot.png", &layout, err);  // offscreen, atomically
+ *
+ * It does NOT step the simulation or read input.
+ */
+#ifndef FLUID_APP_RENDER_H
+#define FLUID_APP_RENDER_H
+#include "gpu/prof.h"
+#include "render/camera.h"
+#include "render/hud.h"
+#include "render/overlay.h"
+#include "render/render.h"
+#include "sim/sim.h"
+
+#define APP_FRAME_HISTORY 512
+
+typedef struct app_view {
+    camera cam;
+    render_color color;
+    render_style style;
+    bool show_hud, show_help, paused, vsync, headless;
+    int steps_per_frame;
+    double fps, frame_ms;                  /* 0: not known */
+    float frame_hist[APP_FRAME_HISTORY];   /* CPU frame times, ms, oldest first */
+    int frame_hist_count;
+    char message[256];                     /* status line, "" for none */
+    float poke[4];                         /* xyz + radius of the mouse's push/pull, radius 0: none */
+    const char *const *help;               /* help overlay lines, NULL-terminated */
+} app_view;
+
+void app_view_init(app_view *v, const sim *s);
+void app_view_push_frame_time(app_view *v, float ms);
+/* Draws into fbo (0: the window) at w x h; layout (may be NULL) gets where the HUD went. */
+void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, GLuint fbo, int w,
+                      int h_px, overlay_layout *layout);
+/* Renders offscreen at w x h and writes a PNG atomically. */
+bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
+                    const char *path, overlay_layout *layout, char *err);
+
+#endif

@@ -1,0 +1,631 @@
+/* The interactive window: the frame loop (script, events, sim steps, render, HUD, swap), the key
+ * and mouse bindings, and app_handle_action, through which every key and script step goes. */
+#include "app/app_window.h"
+#include "app/app.h"
+#include "app/app_render.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "render/image.h"
+#include <GLFW/glfw3.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define APP_STAGE_RENDER SIM_STAGE_COUNT
+#define APP_POKE_RADIUS 0.08f        /* of the tank's diagonal */
+#define APP_POKE_STRENGTH 60.0f      /* passed to sim_poke, + push, - pull */
+#define APP_MESSAGE_SECONDS 4.0
+
+const char *const app_action_names[APP_ACTION_COUNT] = {
+    [APP_QUIT] = "quit",           [APP_HELP] = "help",           [APP_PAUSE] = "pause",
+    [APP_STEP] = "step",           [APP_RESET] = "reset",         [APP_SORT_NEXT] = "sort-next",
+    [APP_SORT_RADIX] = "sort-radix", [APP_SORT_BITONIC] = "sort-bitonic", [APP_SCENE_1] = "scene-1",
+    [APP_SCENE_2] = "scene-2",     [APP_SCENE_3] = "scene-3",     [APP_MORE] = "more",
+    [APP_FEWER] = "fewer",         [APP_COLOR] = "color",         [APP_STYLE] = "style",
+    [APP_VSYNC] = "vsync",         [APP_SCREENSHOT] = "screenshot", [APP_HUD] = "hud",
+    [APP_CAMERA_RESET] = "camera-reset", [APP_PAN_LEFT] = "pan-left", [APP_PAN_RIGHT] = "pan-right",
+    [APP_PAN_UP] = "pan-up",       [APP_PAN_DOWN] = "pan-down",   [APP_ZOOM_IN] = "zoom-in",
+    [APP_ZOOM_OUT] = "zoom-out",
+};
+
+/* The key table; docs/CONTROLS.md lists the same keys (keep the two in step). */
+static const char *const _app_help[] = {
+    "Keys (H closes this)",
+    "left drag          orbit the camera",
+    "wheel, Q / E       zoom out / in",
+    "right drag, WASD   pan (arrow keys too)",
+    "Shift + left drag  push the fluid",
+    "Ctrl + left drag   pull the fluid",
+    "Space              pause / resume",
+    "N or .             one step (pauses)",
+    "R or Backspace     reset the scene",
+    "Tab                switch sort: radix <-> bitonic",
+    "1 / 2              sort: radix / bitonic",
+    "F1-F3 or 3 4 5     scene: dambreak, drop, double-dambreak",
+    "+ / -              more / fewer particles",
+    "C                  colour: speed, density, cell hash",
+    "F                  spheres / fluid surface",
+    "V                  vsync on / off",
+    "F12 or P           screenshot: fluid-YYYYMMDD-HHMMSS.png",
+    "U                  hide / show the HUD",
+    "0 or Home          reset the camera",
+    "Esc                quit",
+    NULL,
+};
+
+static const char *const _app_sorts[] = {"radix", "bitonic"};
+static const uint32_t _app_counts[] = {4096, 8192, 13824, 27648, 55296, 110592, 221184, 442368, 884736};
+
+typedef enum _script_kind { SCRIPT_ACTION, SCRIPT_FRAMES, SCRIPT_RESIZE, SCRIPT_SHOT, SCRIPT_CHECK, SCRIPT_EXPECT_SORT } _script_kind;
+typedef struct _script_step {
+    _script_kind kind;
+    app_action action;
+    int a, b;
+    char text[PATH_MAX];
+} _script_step;
+
+struct app {
+    const run_opts *o;
+    gpu_ctx *gpu;
+    GLFWwindow *win;
+    const gpu_caps *caps;
+    sim *s;
+    gpu_prof *prof;
+    renderer *r;
+    hud *h;
+    app_view view;
+    const char *stage_names[SIM_STAGE_COUNT + 1];
+    char scene[64], sort[32];
+    uint32_t particles;      /* asked for; 0: the scene's default */
+    int sim_objects;         /* GL objects the sim holds (gpu_live_objects deltas of its calls) */
+    bool quit, step_once;
+    int status;              /* exit status */
+    double message_until;
+    /* mouse */
+    bool orbiting, panning;
+    int poke_sign;
+    double mx, my;
+    /* script */
+    _script_step *steps;
+    int nsteps, next_step, frames_left;
+    bool iconified;
+    /* the last screenshot, for check: */
+    char shot_path[PATH_MAX];
+    overlay_layout shot_layout;
+};
+
+static void _app_message(app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void _app_message(app *a, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->view.message, sizeof a->view.message, fmt, ap);
+    va_end(ap);
+    a->message_until = now_seconds() + APP_MESSAGE_SECONDS;
+}
+
+/* ---- the simulation, made and remade ---- */
+
+static sim *_app_sim_make(app *a, const char *scene, uint32_t particles, const char *sort, char *err) {
+    int before = gpu_live_objects();
+    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = sort}, a->caps, err);
+    if (s) a->sim_objects = gpu_live_objects() - before;
+    return s;
+}
+
+/* Destroys the sim and checks that every GL object it held went with it. */
+static void _app_sim_destroy(app *a) {
+    if (!a->s) return;
+    int before = gpu_live_objects();
+    sim_destroy(a->s);
+    a->s = NULL;
+    int freed = before - gpu_live_objects();
+    if (freed != a->sim_objects) {
+        log_error("APP", "GL object leak: sim_destroy freed %d objects, the sim had made %d", freed, a->sim_objects);
+        a->status = 1;
+    }
+    a->sim_objects = 0;
+}
+
+static bool _app_rebuild(app *a, const char *scene, uint32_t particles) {
+    char err[ERR_LEN];
+    uint32_t old_count = sim_particle_count(a->s);
+    char old_scene[64];
+    snprintf(old_scene, sizeof old_scene, "%s", a->scene);
+    _app_sim_destroy(a);
+    a->s = _app_sim_make(a, scene, particles, a->sort, err);
+    if (!a->s) {
+        log_error("APP", "%s", err);
+        _app_message(a, "could not rebuild: %.200s", err);
+        a->s = _app_sim_make(a, old_scene, old_count, a->sort, err);
+        if (!a->s) {
+            log_error("APP", "cannot restore the previous fluid either: %s", err);
+            a->status = 1;
+            a->quit = true;
+        }
+        return false;
+    }
+    snprintf(a->scene, sizeof a->scene, "%s", sim_scene_name(a->s));
+    a->particles = particles;
+    float lo[3], hi[3];
+    sim_domain(a->s, lo, hi);
+    camera cam = a->view.cam;
+    camera_fit(&a->view.cam, lo, hi);
+    /* Keep the user's orbit and zoom if the tank is the same. */
+    if (fabsf(cam.size - a->view.cam.size) < 1e-6f) a->view.cam = cam;
+    return true;
+}
+
+static bool _app_set_sort(app *a, const char *name) {
+    char err[ERR_LEN];
+    int before = gpu_live_objects();
+    if (!sim_set_sort(a->s, name, err)) {
+        log_error("APP", "%s", err);
+        _app_message(a, "sort %s: %.200s", name, err);
+        return false;
+    }
+    a->sim_objects += gpu_live_objects() - before;
+    snprintf(a->sort, sizeof a->sort, "%s", sim_sort_name(a->s));
+    _app_message(a, "sort: %s (the fluid is kept)", a->sort);
+    log_info("APP", "sort switched to %s at t = %.3f s", a->sort, sim_time(a->s));
+    return true;
+}
+
+static uint32_t _app_next_count(uint32_t n, int dir) {
+    int k = (int)ARRAY_LEN(_app_counts);
+    if (dir > 0) {
+        for (int i = 0; i < k; i++)
+            if (_app_counts[i] > n) return _app_counts[i];
+        return 0;
+    }
+    for (int i = k - 1; i >= 0; i--)
+        if (_app_counts[i] < n) return _app_counts[i];
+    return 0;
+}
+
+/* ---- screenshots ---- */
+
+static void _app_size(app *a, int *w, int *h) {
+    glfwGetFramebufferSize(a->win, w, h);
+    if (a->iconified || glfwGetWindowAttrib(a->win, GLFW_ICONIFIED)) *w = *h = 0;
+}
+
+static bool _app_screenshot(app *a, const char *path_in) {
+    char name[PATH_MAX], err[ERR_LEN];
+    if (path_in)
+        snprintf(name, sizeof name, "%s", path_in);
+    else
+        image_timestamp_name(name, sizeof name);
+    int w, h;
+    _app_size(a, &w, &h);
+    if (w <= 0 || h <= 0) { /* minimised: the size it was asked to open at */
+        w = a->o->width > 0 ? a->o->width : 1280;
+        h = a->o->height > 0 ? a->o->height : 720;
+    }
+    app_view v = a->view;
+    v.message[0] = 0;
+    if (!app_render_png(a->r, a->h, a->s, a->prof, &v, w, h, name, &a->shot_layout, err)) {
+        log_error("APP", "screenshot: %s", err);
+        _app_message(a, "screenshot failed: %.200s", err);
+        return false;
+    }
+    snprintf(a->shot_path, sizeof a->shot_path, "%s", name);
+    log_info("APP", "screenshot %dx%d written to %s", w, h, name);
+    _app_message(a, "screenshot: %s", name);
+    return true;
+}
+
+/* ---- actions ---- */
+
+bool app_handle_action(app *a, app_action act) {
+    float lo[3], hi[3];
+    switch (act) {
+    case APP_QUIT: a->quit = true; return true;
+    case APP_HELP: a->view.show_help = !a->view.show_help; return true;
+    case APP_PAUSE:
+        a->view.paused = !a->view.paused;
+        _app_message(a, a->view.paused ? "paused (N: one step)" : "running");
+        return true;
+    case APP_STEP:
+        a->view.paused = true;
+        a->step_once = true;
+        return true;
+    case APP_RESET:
+        sim_reset(a->s);
+        _app_message(a, "scene %s reset", a->scene);
+        return true;
+    case APP_SORT_NEXT: {
+        int i = strcmp(a->sort, _app_sorts[0]) == 0 ? 1 : 0;
+        return _app_set_sort(a, _app_sorts[i]);
+    }
+    case APP_SORT_RADIX: return _app_set_sort(a, "radix");
+    case APP_SORT_BITONIC: return _app_set_sort(a, "bitonic");
+    case APP_SCENE_1:
+    case APP_SCENE_2:
+    case APP_SCENE_3: {
+        int k = (int)(act - APP_SCENE_1), n = 0;
+        while (sim_scene_names[n]) n++;
+        if (k >= n) {
+            _app_message(a, "no scene %d (there are %d)", k + 1, n);
+            return false;
+        }
+        bool ok = _app_rebuild(a, sim_scene_names[k], a->particles);
+        if (ok) _app_message(a, "scene %s, %u particles", a->scene, sim_particle_count(a->s));
+        return ok;
+    }
+    case APP_MORE:
+    case APP_FEWER: {
+        uint32_t n = _app_next_count(sim_particle_count(a->s), act == APP_MORE ? 1 : -1);
+        if (!n) {
+            _app_message(a, "no %s particle count on the ladder", act == APP_MORE ? "larger" : "smaller");
+            return false;
+        }
+        bool ok = _app_rebuild(a, a->scene, n);
+        if (ok) _app_message(a, "%u particles", sim_particle_count(a->s));
+        return ok;
+    }
+    case APP_COLOR: a->view.color = (render_color)((a->view.color + 1) % RENDER_COLOR_COUNT); return true;
+    case APP_STYLE: a->view.style = (render_style)((a->view.style + 1) % RENDER_STYLE_COUNT); return true;
+    case APP_VSYNC:
+        a->view.vsync = !a->view.vsync;
+        glfwSwapInterval(a->view.vsync ? 1 : 0);
+        _app_message(a, "vsync %s", a->view.vsync ? "on" : "off");
+        return true;
+    case APP_SCREENSHOT: return _app_screenshot(a, NULL);
+    case APP_HUD: a->view.show_hud = !a->view.show_hud; return true;
+    case APP_CAMERA_RESET:
+        sim_domain(a->s, lo, hi);
+        camera_fit(&a->view.cam, lo, hi);
+        return true;
+    case APP_PAN_LEFT: camera_pan(&a->view.cam, -6, 0, 720); return true;
+    case APP_PAN_RIGHT: camera_pan(&a->view.cam, 6, 0, 720); return true;
+    case APP_PAN_UP: camera_pan(&a->view.cam, 0, -6, 720); return true;
+    case APP_PAN_DOWN: camera_pan(&a->view.cam, 0, 6, 720); return true;
+    case APP_ZOOM_IN: camera_zoom(&a->view.cam, 0.15f); return true;
+    case APP_ZOOM_OUT: camera_zoom(&a->view.cam, -0.15f); return true;
+    case APP_ACTION_COUNT: break;
+    }
+    return false;
+}
+
+/* ---- input ---- */
+
+static bool _app_key_action(int key, app_action *out) {
+    switch (key) {
+    case GLFW_KEY_ESCAPE: *out = APP_QUIT; return true;
+    case GLFW_KEY_H: *out = APP_HELP; return true;
+    case GLFW_KEY_SPACE: *out = APP_PAUSE; return true;
+    case GLFW_KEY_N:
+    case GLFW_KEY_PERIOD: *out = APP_STEP; return true;
+    case GLFW_KEY_R:
+    case GLFW_KEY_BACKSPACE: *out = APP_RESET; return true;
+    case GLFW_KEY_TAB: *out = APP_SORT_NEXT; return true;
+    case GLFW_KEY_1: *out = APP_SORT_RADIX; return true;
+    case GLFW_KEY_2: *out = APP_SORT_BITONIC; return true;
+    case GLFW_KEY_F1:
+    case GLFW_KEY_3: *out = APP_SCENE_1; return true;
+    case GLFW_KEY_F2:
+    case GLFW_KEY_4: *out = APP_SCENE_2; return true;
+    case GLFW_KEY_F3:
+    case GLFW_KEY_5: *out = APP_SCENE_3; return true;
+    case GLFW_KEY_EQUAL:
+    case GLFW_KEY_KP_ADD: *out = APP_MORE; return true;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_KP_SUBTRACT: *out = APP_FEWER; return true;
+    case GLFW_KEY_C: *out = APP_COLOR; return true;
+    case GLFW_KEY_F: *out = APP_STYLE; return true;
+    case GLFW_KEY_V: *out = APP_VSYNC; return true;
+    case GLFW_KEY_F12:
+    case GLFW_KEY_P: *out = APP_SCREENSHOT; return true;
+    case GLFW_KEY_U: *out = APP_HUD; return true;
+    case GLFW_KEY_0:
+    case GLFW_KEY_HOME: *out = APP_CAMERA_RESET; return true;
+    default: return false;
+    }
+}
+
+static void _app_on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
+    app *a = glfwGetWindowUserPointer(w);
+    app_action act;
+    if (!_app_key_action(key, &act)) return;
+    if (action == GLFW_PRESS || (action == GLFW_REPEAT && (act == APP_STEP)))
+        app_handle_action(a, act);
+}
+
+/* Keys held down act every frame (pan, zoom); each goes through app_handle_action too. */
+static void _app_held_keys(app *a) {
+    static const struct { int key; app_action act; } held[] = {
+        {GLFW_KEY_A, APP_PAN_LEFT},  {GLFW_KEY_LEFT, APP_PAN_LEFT}, {GLFW_KEY_D, APP_PAN_RIGHT},
+        {GLFW_KEY_RIGHT, APP_PAN_RIGHT}, {GLFW_KEY_W, APP_PAN_UP}, {GLFW_KEY_UP, APP_PAN_UP},
+        {GLFW_KEY_S, APP_PAN_DOWN},  {GLFW_KEY_DOWN, APP_PAN_DOWN}, {GLFW_KEY_E, APP_ZOOM_IN},
+        {GLFW_KEY_Q, APP_ZOOM_OUT},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(held); i++)
+        if (glfwGetKey(a->win, held[i].key) == GLFW_PRESS) app_handle_action(a, held[i].act);
+}
+
+static void _app_on_button(GLFWwindow *w, int button, int action, int mods) {
+    app *a = glfwGetWindowUserPointer(w);
+    glfwGetCursorPos(w, &a->mx, &a->my);
+    bool press = action == GLFW_PRESS;
+    if (button == GLFW_MOUSE_BUTTON_LEFT) {
+        a->orbiting = false;
+        a->poke_sign = 0;
+        if (press && (mods & GLFW_MOD_SHIFT)) a->poke_sign = 1;
+        else if (press && (mods & GLFW_MOD_CONTROL)) a->poke_sign = -1;
+        else a->orbiting = press;
+    } else if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE) {
+        a->panning = press;
+    }
+}
+
+static void _app_on_cursor(GLFWwindow *w, double x, double y) {
+    app *a = glfwGetWindowUserPointer(w);
+    float dx = (float)(x - a->mx), dy = (float)(y - a->my);
+    a->mx = x, a->my = y;
+    int ww, wh;
+    glfwGetWindowSize(w, &ww, &wh);
+    if (a->orbiting) camera_orbit(&a->view.cam, dx, dy);
+    if (a->panning) camera_pan(&a->view.cam, dx, dy, wh);
+}
+
+static void _app_on_scroll(GLFWwindow *w, double xoff, double yoff) {
+    app *a = glfwGetWindowUserPointer(w);
+    camera_zoom(&a->view.cam, (float)yoff);
+}
+
+/* The push/pull point under the cursor, on the plane through the tank's centre facing the camera. */
+static void _app_poke(app *a) {
+    a->view.poke[3] = 0;
+    if (!a->poke_sign) return;
+    int ww, wh;
+    glfwGetWindowSize(a->win, &ww, &wh);
+    vec3 p;
+    if (!camera_pick_plane(&a->view.cam, ww, wh, (float)a->mx, (float)a->my, p)) return;
+    float radius = APP_POKE_RADIUS * a->view.cam.size;
+    sim_poke(a->s, p, radius, (float)a->poke_sign * APP_POKE_STRENGTH);
+    memcpy(a->view.poke, p, sizeof(float) * 3);
+    a->view.poke[3] = radius;
+}
+
+/* ---- script ---- */
+
+static bool _app_action_by_name(const char *name, app_action *out) {
+    for (int i = 0; i < APP_ACTION_COUNT; i++)
+        if (strcmp(app_action_names[i], name) == 0) {
+            *out = (app_action)i;
+            return true;
+        }
+    return false;
+}
+
+static bool _app_script_parse(app *a, const char *text, char *err) {
+    char *copy = strdup(text), *save = NULL;
+    int cap = 16;
+    a->steps = calloc((size_t)cap, sizeof *a->steps);
+    bool ok = true;
+    for (char *tok = strtok_r(copy, ";", &save); tok && ok; tok = strtok_r(NULL, ";", &save)) {
+        while (*tok == ' ') tok++;
+        if (!*tok) continue;
+        if (a->nsteps == cap) a->steps = realloc(a->steps, sizeof *a->steps * (size_t)(cap *= 2));
+        _script_step *st = &a->steps[a->nsteps];
+        memset(st, 0, sizeof *st);
+        char *arg = strchr(tok, ':');
+        if (arg) *arg++ = 0;
+        char name[64];
+        uint64_t n = 0;
+        if (!arg) {
+            st->kind = SCRIPT_ACTION;
+            ok = _app_action_by_name(tok, &st->action) || fail(err, "--script: unknown action '%s'; actions: quit, help, pause, step, reset, sort-next, more, fewer, color, style, vsync, screenshot, hud, camera-reset, ...", tok);
+        } else if (strcmp(tok, "frames") == 0) {
+            st->kind = SCRIPT_FRAMES;
+            ok = parse_u64(arg, 0, 1000000, &n) || fail(err, "--script: frames:%s is not a count of frames", arg);
+            st->a = (int)n;
+        } else if (strcmp(tok, "sort") == 0 || strcmp(tok, "scene") == 0) {
+            st->kind = SCRIPT_ACTION;
+            snprintf(name, sizeof name, "%s-%s", tok, arg);
+            ok = _app_action_by_name(name, &st->action) || fail(err, "--script: no action %s (sort:radix, sort:bitonic, scene:1..3)", name);
+        } else if (strcmp(tok, "resize") == 0) {
+            st->kind = SCRIPT_RESIZE;
+            ok = sscanf(arg, "%dx%d", &st->a, &st->b) == 2 && st->a >= 0 && st->b >= 0 && st->a <= 16384 && st->b <= 16384;
+            if (!ok) fail(err, "--script: resize:%s is not WIDTHxHEIGHT (0x0 minimises)", arg);
+        } else if (strcmp(tok, "shot") == 0 || strcmp(tok, "check") == 0 || strcmp(tok, "expect-sort") == 0) {
+            st->kind = tok[0] == 's' ? SCRIPT_SHOT : tok[0] == 'c' ? SCRIPT_CHECK : SCRIPT_EXPECT_SORT;
+            snprintf(st->text, sizeof st->text, "%s", arg);
+            ok = arg[0] || fail(err, "--script: %s: needs a value", tok);
+        } else {
+            ok = fail(err, "--script: unknown step '%s:%s'; steps: ACTION, frames:N, sort:NAME, scene:K, resize:WxH, shot:FILE, check:FILE, expect-sort:NAME", tok, arg);
+        }
+        if (ok) a->nsteps++;
+    }
+    free(copy);
+    return ok;
+}
+
+static void _app_resize(app *a, int w, int h) {
+    if (w == 0 || h == 0) {
+        glfwIconifyWindow(a->win);
+        a->iconified = true;
+    } else {
+        if (a->iconified) glfwRestoreWindow(a->win);
+        a->iconified = false;
+        glfwSetWindowSize(a->win, w, h);
+    }
+    /* Let the window system answer (it may take a few round trips). */
+    for (int i = 0; i < 5; i++) glfwPollEvents();
+}
+
+static void _app_check(app *a, const char *path) {
+    char why[ERR_LEN];
+    int w = 0, h = 0;
+    uint8_t *rgba = image_read_png(path, &w, &h, why);
+    if (!rgba) {
+        log_error("APP", "check %s: %s", path, why);
+        a->status = 1;
+        return;
+    }
+    if (strcmp(path, a->shot_path) != 0) {
+        log_error("APP", "check %s: not the last screenshot taken (%s); take it with shot:%s first", path,
+                  a->shot_path[0] ? a->shot_path : "none", path);
+        a->status = 1;
+    } else if (!render_image_check(rgba, w, h, &a->shot_layout, why)) {
+        log_error("APP", "check %s: %s", path, why);
+        a->status = 1;
+    } else {
+        log_info("APP", "check %s: %dx%d, not blank, HUD text and particles present", path, w, h);
+    }
+    free(rgba);
+}
+
+/* Runs script steps until one asks for frames; false when the script is over. */
+static bool _app_script_advance(app *a) {
+    while (a->frames_left == 0) {
+        if (a->next_step == a->nsteps) return false;
+        _script_step *st = &a->steps[a->next_step++];
+        switch (st->kind) {
+        case SCRIPT_ACTION: app_handle_action(a, st->action); break;
+        case SCRIPT_FRAMES: a->frames_left = st->a; break;
+        case SCRIPT_RESIZE: _app_resize(a, st->a, st->b); break;
+        case SCRIPT_SHOT:
+            if (!_app_screenshot(a, st->text)) a->status = 1;
+            break;
+        case SCRIPT_CHECK: _app_check(a, st->text); break;
+        case SCRIPT_EXPECT_SORT:
+            if (strcmp(sim_sort_name(a->s), st->text) != 0) {
+                log_error("APP", "expect-sort: the sim sorts with %s, expected %s", sim_sort_name(a->s), st->text);
+                a->status = 1;
+            }
+            break;
+        }
+        if (a->quit) return false;
+    }
+    a->frames_left--;
+    return true;
+}
+
+/* ---- the window ---- */
+
+static void _app_destroy(app *a) {
+    _app_sim_destroy(a);
+    hud_destroy(a->h);
+    render_destroy(a->r);
+    prof_destroy(a->prof);
+    free(a->steps);
+}
+
+static void _app_frame_time(app *a, double *last, double *fps_t0, int *fps_frames) {
+    double t = now_seconds();
+    app_view_push_frame_time(&a->view, (float)((t - *last) * 1e3));
+    *last = t;
+    (*fps_frames)++;
+    if (t - *fps_t0 >= 0.25) {
+        a->view.fps = *fps_frames / (t - *fps_t0);
+        a->view.frame_ms = 1e3 / a->view.fps;
+        *fps_t0 = t;
+        *fps_frames = 0;
+        char title[160];
+        snprintf(title, sizeof title, "fluid - %s - %u particles - sort %s - %.0f fps", a->scene, sim_particle_count(a->s),
+                 a->sort, a->view.fps);
+        glfwSetWindowTitle(a->win, title);
+    }
+    if (a->view.message[0] && t > a->message_until) a->view.message[0] = 0;
+}
+
+int app_window_run(const run_opts *o) {
+    char err[ERR_LEN];
+    app *a = calloc(1, sizeof *a);
+    a->o = o;
+    if (o->script && !_app_script_parse(a, o->script, err)) {
+        log_error("CLI", "%s", err);
+        free(a->steps);
+        free(a);
+        return 2;
+    }
+    if (!data_dir_init(o->data, err)) {
+        log_error("APP", "%s", err);
+        free(a->steps);
+        free(a);
+        return 1;
+    }
+    int w = o->width > 0 ? o->width : 1280, h = o->height > 0 ? o->height : 720;
+    a->gpu = gpu_make(&(gpu_desc){.width = w, .height = h, .title = "fluid", .vsync = o->vsync_given ? o->vsync : true, .debug = o->debug}, err);
+    if (!a->gpu) {
+        log_error("GPU", "%s", err);
+        free(a->steps);
+        free(a);
+        return 1;
+    }
+    int live0 = gpu_live_objects();
+    a->win = gpu_window(a->gpu);
+    a->caps = gpu_get_caps(a->gpu);
+    glfwSetWindowUserPointer(a->win, a);
+    glfwSetKeyCallback(a->win, _app_on_key);
+    glfwSetMouseButtonCallback(a->win, _app_on_button);
+    glfwSetCursorPosCallback(a->win, _app_on_cursor);
+    glfwSetScrollCallback(a->win, _app_on_scroll);
+    for (int i = 0; i < SIM_STAGE_COUNT; i++) a->stage_names[i] = sim_stage_names[i];
+    a->stage_names[APP_STAGE_RENDER] = "render";
+    a->prof = prof_make(&(prof_desc){.names = a->stage_names, .stages = SIM_STAGE_COUNT + 1}, a->caps);
+    snprintf(a->sort, sizeof a->sort, "%s", o->sort ? o->sort : "radix");
+    a->particles = o->particles;
+    a->r = render_make(err);
+    if (a->r) a->h = hud_make(&(hud_desc){0}, err);
+    if (a->h) a->s = _app_sim_make(a, o->scene, o->particles, a->sort, err);
+    if (!a->s) {
+        log_error("APP", "%s", err);
+        _app_destroy(a);
+        gpu_destroy(a->gpu);
+        free(a);
+        return 1;
+    }
+    snprintf(a->scene, sizeof a->scene, "%s", sim_scene_name(a->s));
+    snprintf(a->sort, sizeof a->sort, "%s", sim_sort_name(a->s));
+    app_view_init(&a->view, a->s);
+    a->view.vsync = o->vsync_given ? o->vsync : true;
+    a->view.help = _app_help;
+    /* Real time by default: about 1/60 s of simulated time per frame. */
+    a->view.steps_per_frame = o->substeps > 0 ? o->substeps : sim_steps_per_frame(a->s);
+    log_info("APP", "%s, %u particles, sort %s, %s; GPU stage times: %s", a->scene, sim_particle_count(a->s), a->sort,
+             a->caps->renderer, prof_get_mode(a->prof) == PROF_NONE ? "unavailable (timer queries read 0)" : "GL timer queries");
+
+    double last = now_seconds(), fps_t0 = last;
+    int fps_frames = 0;
+    for (long frame = 0; !a->quit; frame++) {
+        if (glfwWindowShouldClose(a->win)) break;
+        if (o->frames > 0 && frame >= o->frames) break;
+        if (a->nsteps && !_app_script_advance(a)) break;
+        glfwPollEvents();
+        if (a->quit) break;
+        _app_held_keys(a);
+        int fw, fh;
+        _app_size(a, &fw, &fh);
+        bool shown = fw > 0 && fh > 0;
+        if (shown && (!a->view.paused || a->step_once)) {
+            _app_poke(a);
+            for (int k = 0; k < a->view.steps_per_frame && (!a->view.paused || k == 0); k++) sim_step(a->s, a->prof);
+            a->step_once = false;
+        }
+        if (shown) {
+            prof_begin(a->prof, APP_STAGE_RENDER);
+            app_render_frame(a->r, a->h, a->s, a->prof, &a->view, 0, fw, fh, NULL);
+            prof_end(a->prof, APP_STAGE_RENDER);
+            prof_frame(a->prof);
+            glfwSwapBuffers(a->win);
+        } else if (!a->nsteps) {
+            glfwWaitEventsTimeout(0.05); /* minimised: nothing to draw, do not spin */
+        }
+        _app_frame_time(a, &last, &fps_t0, &fps_frames);
+    }
+    if (o->screenshot_path && a->s && !_app_screenshot(a, o->screenshot_path)) a->status = 1;
+    _app_destroy(a);
+    if (gpu_live_objects() != live0) {
+        log_error("APP", "GL object leak: %d objects alive at exit, %d at start", gpu_live_objects(), live0);
+        a->status = 1;
+    }
+    gpu_destroy(a->gpu);
+    int status = a->status;
+    free(a);
+    return status;
+}

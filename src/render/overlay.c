@@ -1,0 +1,244 @@
+#include "render/overlay.h"
+#include "render/graph.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define OV_MARGIN 10.0f
+#define OV_PAD 8.0f
+#define OV_TEXT HUD_RGBA(232, 236, 240, 255)
+#define OV_DIM HUD_RGBA(160, 168, 180, 255)
+#define OV_WARN HUD_RGBA(255, 196, 90, 255)
+#define OV_PANEL HUD_RGBA(6, 8, 12, 210)
+
+static const uint32_t _ov_stage_colors[] = {
+    HUD_RGBA(230, 159, 0, 255),   HUD_RGBA(86, 180, 233, 255),  HUD_RGBA(0, 158, 115, 255),
+    HUD_RGBA(240, 228, 66, 255),  HUD_RGBA(0, 114, 178, 255),   HUD_RGBA(213, 94, 0, 255),
+    HUD_RGBA(204, 121, 167, 255), HUD_RGBA(200, 200, 200, 255), HUD_RGBA(150, 90, 220, 255),
+    HUD_RGBA(120, 200, 80, 255),
+};
+
+
+uint32_t overlay_stage_color(int stage) {
+    return _ov_stage_colors[(unsigned)stage % (sizeof _ov_stage_colors / sizeof _ov_stage_colors[0])];
+}
+
+
+/* "27648" -> "27,648" */
+static void _ov_thousands(uint32_t n, char *out, size_t len) {
+    char digits[16];
+    int nd = snprintf(digits, sizeof digits, "%u", n), o = 0;
+    for (int i = 0; i < nd && o + 2 < (int)len; i++) {
+        if (i && (nd - i) % 3 == 0) out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    out[o] = 0;
+}
+
+typedef struct _ov_line {
+    char text[128];
+    uint32_t color;
+    uint32_t swatch; /* 0: none */
+} _ov_line;
+
+static void _ov_add(_ov_line *lines, int *n, int max, uint32_t color, uint32_t swatch, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void _ov_add(_ov_line *lines, int *n, int max, uint32_t color, uint32_t swatch, const char *fmt, ...) {
+    if (*n >= max) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(lines[*n].text, sizeof lines[*n].text, fmt, ap);
+    va_end(ap);
+    lines[*n].color = color;
+    lines[*n].swatch = swatch;
+    (*n)++;
+}
+
+/* A panel of lines with its top-left at (x, y); returns its bottom. */
+static float _ov_lines(hud *h, float x, float y, const _ov_line *lines, int n, float *panel) {
+    float lh = hud_line_height(h), sw = lh * 0.7f, w = 0;
+    for (int i = 0; i < n; i++) {
+        float lw = hud_text_width(h, lines[i].text) + (lines[i].swatch ? sw + 6 : 0);
+        if (lw > w) w = lw;
+    }
+    float x1 = x + w + 2 * OV_PAD, y1 = y + (float)n * lh + 2 * OV_PAD;
+    hud_rect(h, x, y, x1, y1, OV_PANEL);
+    for (int i = 0; i < n; i++) {
+        float tx = x + OV_PAD, ty = y + OV_PAD + (float)i * lh;
+        if (lines[i].swatch) {
+            float s0 = ty + (lh - sw) * 0.5f;
+            hud_rect(h, tx, s0, tx + sw, s0 + sw, lines[i].swatch);
+            tx += sw + 6;
+        }
+        hud_text(h, tx, ty, lines[i].color, lines[i].text);
+    }
+    if (panel) panel[0] = x, panel[1] = y, panel[2] = x1, panel[3] = y1;
+    return y1;
+}
+
+static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
+    _ov_line lines[32];
+    int n = 0;
+    const int max = 32;
+    char count[32];
+    _ov_thousands(o->particles, count, sizeof count);
+    if (o->fps > 0)
+        _ov_add(lines, &n, max, OV_TEXT, 0, "fluid  %5.1f fps  %6.2f ms/frame%s", o->fps, o->frame_ms, o->vsync ? "  vsync" : "");
+    else
+        _ov_add(lines, &n, max, OV_TEXT, 0, "fluid  %s", o->headless ? "headless" : "");
+    _ov_add(lines, &n, max, OV_TEXT, 0, "%s particles  scene %s", count, o->scene ? o->scene : "-");
+    _ov_add(lines, &n, max, OV_TEXT, 0, "sort: %s", o->sort ? o->sort : "-");
+    _ov_add(lines, &n, max, o->paused ? OV_WARN : OV_DIM, 0, "t = %.3f s  %d step%s/frame%s", o->sim_time, o->steps_per_frame,
+            o->steps_per_frame == 1 ? "" : "s", o->paused ? "  PAUSED" : "");
+    prof_mode mode = o->prof ? prof_get_mode(o->prof) : PROF_NONE;
+    if (!o->prof) {
+        _ov_add(lines, &n, max, OV_DIM, 0, "no stage timings");
+    } else if (mode == PROF_NONE) {
+        _ov_add(lines, &n, max, OV_WARN, 0, "GPU times unavailable on this driver");
+        _ov_add(lines, &n, max, OV_WARN, 0, "(timer queries read 0)");
+    } else {
+        if (mode == PROF_GPU_QUERY)
+            _ov_add(lines, &n, max, OV_DIM, 0, "GPU time per frame, \xc2\xb5s (mean)");
+        else
+            _ov_add(lines, &n, max, OV_WARN, 0, "CPU clock per stage, \xc2\xb5s (mean; glFinish)");
+        double total = 0;
+        bool any = false;
+        for (int s = 0; s < prof_stage_count(o->prof); s++) {
+            double us = prof_avg_us(o->prof, s);
+            if (isnan(us))
+                _ov_add(lines, &n, max, OV_DIM, overlay_stage_color(s), "%-10s    ...", prof_stage_name(o->prof, s));
+            else {
+                _ov_add(lines, &n, max, OV_TEXT, overlay_stage_color(s), "%-10s %8.1f", prof_stage_name(o->prof, s), us);
+                total += us;
+                any = true;
+            }
+        }
+        if (any) _ov_add(lines, &n, max, OV_TEXT, 0, "%-10s   %8.1f", "total", total);
+    }
+    _ov_add(lines, &n, max, OV_DIM, 0, "H: help");
+    _ov_lines(h, OV_MARGIN, OV_MARGIN, lines, n, lay->rect[OVERLAY_STATS]);
+}
+
+static void _ov_graph(hud *h, const overlay_info *o, overlay_layout *lay) {
+    float lh = hud_line_height(h);
+    float gw = fminf(420.0f, (float)o->width - 2 * OV_MARGIN - 2 * OV_PAD);
+    float gh = fminf(110.0f, (float)o->height * 0.22f);
+    if (gw < 60 || gh < 30) return;
+    float x0 = OV_MARGIN, y1 = (float)o->height - OV_MARGIN, y0 = y1 - gh - 2 * lh - 2 * OV_PAD;
+    if (y0 < lay->rect[OVERLAY_STATS][3] + OV_MARGIN) return; /* no room under the panel */
+    static float series[PROF_MAX_STAGES * OVERLAY_GRAPH_FRAMES];
+    static uint32_t colors[PROF_MAX_STAGES];
+    int frames = OVERLAY_GRAPH_FRAMES, stages = 0;
+    const char *title, *unit;
+    bool gpu = o->prof && prof_get_mode(o->prof) != PROF_NONE;
+    if (gpu) {
+        stages = prof_stage_count(o->prof);
+        int got = 0;
+        for (int s = 0; s < stages; s++) {
+            float *row = series + s * frames;
+            got = prof_history(o->prof, s, row, frames);
+            /* right-align: the newest frame at the right edge */
+            memmove(row + (frames - got), row, sizeof(float) * (size_t)got);
+            for (int f = 0; f < frames - got; f++) row[f] = NAN;
+            colors[s] = overlay_stage_color(s);
+        }
+        title = prof_get_mode(o->prof) == PROF_GPU_QUERY ? "GPU time per frame by stage" : "CPU clock per frame by stage";
+        unit = "\xc2\xb5s";
+    } else {
+        stages = 1;
+        int got = o->frame_history_count < frames ? o->frame_history_count : frames;
+        for (int f = 0; f < frames; f++) series[f] = NAN;
+        if (got > 0) memcpy(series + frames - got, o->frame_ms_history + o->frame_history_count - got, sizeof(float) * (size_t)got);
+        colors[0] = HUD_RGBA(150, 160, 175, 255);
+        title = "frame time (CPU clock); no GPU stage times";
+        unit = "ms";
+    }
+    float max_total = 0;
+    for (int f = 0; f < frames; f++) {
+        float acc = 0;
+        for (int s = 0; s < stages; s++)
+            if (series[s * frames + f] > 0) acc += series[s * frames + f];
+        if (acc > max_total) max_total = acc;
+    }
+    float top = graph_nice_max(max_total);
+    hud_rect(h, x0, y0, x0 + gw + 2 * OV_PAD, y1, OV_PANEL);
+    float *r = lay->rect[OVERLAY_GRAPH];
+    r[0] = x0, r[1] = y0, r[2] = x0 + gw + 2 * OV_PAD, r[3] = y1;
+    hud_text(h, x0 + OV_PAD, y0 + OV_PAD * 0.5f, OV_DIM, title);
+    float gx = x0 + OV_PAD, gy = y0 + OV_PAD * 0.5f + lh + 2;
+    hud_rect(h, gx, gy, gx + gw, gy + gh, HUD_RGBA(255, 255, 255, 14));
+    hud_rect(h, gx, gy + gh * 0.5f, gx + gw, gy + gh * 0.5f + 1, HUD_RGBA(255, 255, 255, 30));
+    graph_stacked(h, &(graph_desc){.x = gx, .y = gy, .w = gw, .h = gh, .series = series, .stages = stages,
+                                   .frames = frames, .colors = colors, .top = top});
+    char label[48];
+    snprintf(label, sizeof label, "%g %s", top, unit);
+    hud_text(h, gx + gw - hud_text_width(h, label) - 2, gy + 1, OV_DIM, label);
+    snprintf(label, sizeof label, "last %d frames", frames);
+    hud_text(h, gx, gy + gh + 1, OV_DIM, label);
+}
+
+static void _ov_legend(hud *h, const overlay_info *o, overlay_layout *lay) {
+    float lh = hud_line_height(h), bw = 220, x1 = (float)o->width - OV_MARGIN, x0 = x1 - bw - 2 * OV_PAD;
+    if (x0 < lay->rect[OVERLAY_STATS][2] + OV_MARGIN) return; /* too narrow: the stats panel has priority */
+    float y0 = OV_MARGIN, y1 = y0 + 2 * OV_PAD + 3 * lh + 10;
+    hud_rect(h, x0, y0, x1, y1, OV_PANEL);
+    float *r = lay->rect[OVERLAY_LEGEND];
+    r[0] = x0, r[1] = y0, r[2] = x1, r[3] = y1;
+    char title[96];
+    snprintf(title, sizeof title, "%s, colour: %s", render_style_names[o->style], render_color_names[o->color]);
+    hud_text(h, x0 + OV_PAD, y0 + OV_PAD, OV_TEXT, title);
+    float by = y0 + OV_PAD + lh + 2;
+    if (o->style == RENDER_STYLE_SURFACE) {
+        hud_text(h, x0 + OV_PAD, by, OV_DIM, "(surface shading: colour off)");
+        return;
+    }
+    hud_colormap(h, x0 + OV_PAD, by, x0 + OV_PAD + bw, by + 10, (int)o->color);
+    float ly = by + 12;
+    if (o->color == RENDER_COLOR_CELL) {
+        hud_text(h, x0 + OV_PAD, ly, OV_DIM, "cell index hashed to a hue");
+        return;
+    }
+    float lo = o->value_lo, hi = o->value_hi;
+    if (lo == 0 && hi == 0) render_color_range(o->color, &lo, &hi);
+    const char *unit = render_color_unit(o->color);
+    char a[32], m[32], b[32];
+    snprintf(a, sizeof a, "%g", lo);
+    snprintf(m, sizeof m, "%g", 0.5f * (lo + hi));
+    snprintf(b, sizeof b, "%g %s", hi, unit);
+    hud_text(h, x0 + OV_PAD, ly, OV_DIM, a);
+    hud_text(h, x0 + OV_PAD + bw * 0.5f - hud_text_width(h, m) * 0.5f, ly, OV_DIM, m);
+    hud_text(h, x0 + OV_PAD + bw - hud_text_width(h, b), ly, OV_DIM, b);
+}
+
+static void _ov_help(hud *h, const overlay_info *o, overlay_layout *lay) {
+    _ov_line lines[48];
+    int n = 0;
+    for (int i = 0; o->help[i] && n < 48; i++) _ov_add(lines, &n, 48, i ? OV_TEXT : OV_WARN, 0, "%s", o->help[i]);
+    float w = 0;
+    for (int i = 0; i < n; i++) w = fmaxf(w, hud_text_width(h, lines[i].text));
+    float x = fmaxf(OV_MARGIN, 0.5f * ((float)o->width - w) - OV_PAD);
+    float y = fmaxf(OV_MARGIN, 0.5f * ((float)o->height - (float)n * hud_line_height(h)) - OV_PAD);
+    _ov_lines(h, x, y, lines, n, lay->rect[OVERLAY_HELP]);
+}
+
+void overlay_draw(hud *h, const overlay_info *o, overlay_layout *layout) {
+    overlay_layout local;
+    overlay_layout *lay = layout ? layout : &local;
+    memset(lay, 0, sizeof *lay);
+    hud_begin(h, o->width, o->height);
+    if (o->width <= 0 || o->height <= 0) return;
+    _ov_stats(h, o, lay);
+    _ov_graph(h, o, lay);
+    _ov_legend(h, o, lay);
+    if (o->message && o->message[0]) {
+        float w = hud_text_width(h, o->message), x = (float)o->width - OV_MARGIN - w - 2 * OV_PAD;
+        float y = (float)o->height - OV_MARGIN - hud_line_height(h) - 2 * OV_PAD;
+        if (x < OV_MARGIN) x = OV_MARGIN;
+        hud_rect(h, x, y, x + w + 2 * OV_PAD, (float)o->height - OV_MARGIN, OV_PANEL);
+        float *r = lay->rect[OVERLAY_MESSAGE];
+        r[0] = x, r[1] = y, r[2] = x + w + 2 * OV_PAD, r[3] = (float)o->height - OV_MARGIN;
+        hud_text(h, x + OV_PAD, y + OV_PAD, OV_TEXT, o->message);
+    }
+    if (o->show_help && o->help) _ov_help(h, o, lay);
+}

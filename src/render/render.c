@@ -1,0 +1,191 @@
+#include "render/render.h"
+#include "gpu/shader.h"
+#include "render/render_common.h"
+#include "render/render_surface.h"
+#include "core/util.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const render_color_names[RENDER_COLOR_COUNT] = {"speed", "density", "cell hash"};
+const char *const render_style_names[RENDER_STYLE_COUNT] = {"spheres", "surface"};
+
+struct renderer {
+    GLuint spheres, tank, ring;
+    GLuint vao;         /* empty: every draw reads its data from buffers in the shader */
+    GLuint dummy;       /* bound where a colour buffer is not given */
+    render_surface *surface;
+};
+
+void render_color_range(render_color c, float *lo, float *hi) {
+    if (c == RENDER_COLOR_SPEED) *lo = 0, *hi = 3;
+    else if (c == RENDER_COLOR_DENSITY) *lo = 900, *hi = 1100;
+    else *lo = 0, *hi = 1;
+}
+
+const char *render_color_unit(render_color c) {
+    return c == RENDER_COLOR_SPEED ? "m/s" : c == RENDER_COLOR_DENSITY ? "kg/m\xc2\xb3" : "";
+}
+
+renderer *render_make(char *err) {
+    renderer *r = calloc(1, sizeof *r);
+    r->spheres = shader_make_graphics("render/spheres.vert", "render/spheres.frag", NULL, err);
+    if (r->spheres) r->tank = shader_make_graphics("render/tank.vert", "render/tank.frag", NULL, err);
+    if (r->tank) r->ring = shader_make_graphics("render/ring.vert", "render/tank.frag", NULL, err);
+    if (r->ring) r->dummy = gpu_buffer_make(16, NULL, "render-dummy", err);
+    if (r->dummy) r->surface = render_surface_make(err);
+    if (!r->surface) {
+        render_destroy(r);
+        return NULL;
+    }
+    glCreateVertexArrays(1, &r->vao);
+    glObjectLabel(GL_VERTEX_ARRAY, r->vao, -1, "render-empty-vao");
+    gpu_count_object(1);
+    return r;
+}
+
+void render_destroy(renderer *r) {
+    if (!r) return;
+    shader_destroy(&r->spheres);
+    shader_destroy(&r->tank);
+    shader_destroy(&r->ring);
+    gpu_buffer_destroy(&r->dummy);
+    render_surface_destroy(r->surface);
+    if (r->vao) {
+        glDeleteVertexArrays(1, &r->vao);
+        gpu_count_object(-1);
+    }
+    free(r);
+}
+
+static void _render_bind(GLuint index, GLuint buffer, GLuint dummy) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, index, buffer ? buffer : dummy);
+}
+
+void render_draw_spheres(renderer *r, GLuint program, const render_particles *p, const render_view *v, int mode,
+                         float radius_scale) {
+    if (!p->count || !p->positions) return;
+    float lo = v->value_lo, hi = v->value_hi;
+    if (lo == 0 && hi == 0) render_color_range(v->color, &lo, &hi);
+    if (hi <= lo) hi = lo + 1;
+    glUseProgram(program ? program : r->spheres);
+    glBindVertexArray(r->vao);
+    _render_bind(RENDER_BIND_POSITIONS, p->positions, r->dummy);
+    _render_bind(RENDER_BIND_VELOCITIES, mode == RENDER_COLOR_SPEED ? p->velocities : 0, r->dummy);
+    _render_bind(RENDER_BIND_DENSITIES, mode == RENDER_COLOR_DENSITY ? p->densities : 0, r->dummy);
+    _render_bind(RENDER_BIND_CELL_KEYS, mode == RENDER_COLOR_CELL ? p->cell_keys : 0, r->dummy);
+    /* A colour buffer that is missing reads as the dummy's first element for every particle: keep
+     * the shader in bounds by colouring with a constant instead. */
+    bool have = mode < 0 || (mode == RENDER_COLOR_SPEED && p->velocities) ||
+                (mode == RENDER_COLOR_DENSITY && p->densities) || (mode == RENDER_COLOR_CELL && p->cell_keys);
+    glUniformMatrix4fv(0, 1, GL_FALSE, (const float *)v->view);
+    glUniformMatrix4fv(1, 1, GL_FALSE, (const float *)v->proj);
+    glUniform1f(2, p->radius * radius_scale);
+    glUniform1i(3, have ? mode : -1);
+    glUniform2f(4, lo, hi);
+    glDrawArrays(GL_TRIANGLES, 0, (GLsizei)(6 * p->count));
+}
+
+static void _render_tank(renderer *r, const render_particles *p, const render_view *v) {
+    mat4 vp;
+    glm_mat4_mul((vec4 *)v->proj, (vec4 *)v->view, vp);
+    glUseProgram(r->tank);
+    glBindVertexArray(r->vao);
+    glUniformMatrix4fv(0, 1, GL_FALSE, (const float *)vp);
+    glUniform3fv(1, 1, p->lo);
+    glUniform3fv(2, 1, p->hi);
+    glUniform4f(3, 0.62f, 0.68f, 0.78f, 1.0f);
+    glDrawArrays(GL_LINES, 0, 24);
+    if (v->poke[3] > 0) {
+        vec4 c = {v->poke[0], v->poke[1], v->poke[2], 1}, cv;
+        glm_mat4_mulv((vec4 *)v->view, c, cv);
+        glDisable(GL_DEPTH_TEST);
+        glUseProgram(r->ring);
+        glUniformMatrix4fv(0, 1, GL_FALSE, (const float *)v->proj);
+        glUniform3fv(1, 1, cv);
+        glUniform1f(2, v->poke[3]);
+        glUniform4f(3, 1.0f, 0.85f, 0.3f, 1.0f);
+        glDrawArrays(GL_LINES, 0, 128);
+    }
+}
+
+void render_scene(renderer *r, const render_particles *p, const render_view *v) {
+    if (v->width <= 0 || v->height <= 0) return;
+    glBindFramebuffer(GL_FRAMEBUFFER, v->framebuffer);
+    glViewport(0, 0, v->width, v->height);
+    glDisable(GL_BLEND);
+    glDisable(GL_CULL_FACE);
+    glDepthMask(GL_TRUE);
+    glClearColor(RENDER_CLEAR_R, RENDER_CLEAR_G, RENDER_CLEAR_B, 1.0f);
+    glClearDepth(1.0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    if (v->style == RENDER_STYLE_SURFACE)
+        render_surface_draw(r->surface, r, p, v);
+    else
+        render_draw_spheres(r, 0, p, v, (int)v->color, 1.0f);
+    _render_tank(r, p, v);
+    glDisable(GL_DEPTH_TEST);
+    glBindVertexArray(0);
+    glUseProgram(0);
+}
+
+bool render_target_make(render_target *t, int width, int height, const char *label, char *err) {
+    *t = (render_target){.width = width, .height = height};
+    if (width <= 0 || height <= 0) return fail(err, "render target '%s' of %dx%d pixels: the size must be positive", label, width, height);
+    GLint max = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max);
+    if (width > max || height > max)
+        return fail(err, "render target '%s' of %dx%d pixels is larger than the GPU's %d; use a smaller --size", label, width, height, max);
+    char name[128];
+    glCreateTextures(GL_TEXTURE_2D, 1, &t->color);
+    glTextureStorage2D(t->color, 1, GL_RGBA8, width, height);
+    snprintf(name, sizeof name, "%s-color", label);
+    glObjectLabel(GL_TEXTURE, t->color, -1, name);
+    glCreateTextures(GL_TEXTURE_2D, 1, &t->depth);
+    glTextureStorage2D(t->depth, 1, GL_DEPTH_COMPONENT32F, width, height);
+    snprintf(name, sizeof name, "%s-depth", label);
+    glObjectLabel(GL_TEXTURE, t->depth, -1, name);
+    glCreateFramebuffers(1, &t->fbo);
+    glNamedFramebufferTexture(t->fbo, GL_COLOR_ATTACHMENT0, t->color, 0);
+    glNamedFramebufferTexture(t->fbo, GL_DEPTH_ATTACHMENT, t->depth, 0);
+    snprintf(name, sizeof name, "%s-fbo", label);
+    glObjectLabel(GL_FRAMEBUFFER, t->fbo, -1, name);
+    gpu_count_object(3);
+    GLenum status = glCheckNamedFramebufferStatus(t->fbo, GL_FRAMEBUFFER);
+    if (status != GL_FRAMEBUFFER_COMPLETE) {
+        render_target_destroy(t);
+        return fail(err, "render target '%s' of %dx%d pixels is incomplete (status 0x%x); use a smaller --size", label, width, height, status);
+    }
+    return true;
+}
+
+void render_target_destroy(render_target *t) {
+    if (t->fbo) {
+        glDeleteFramebuffers(1, &t->fbo);
+        glDeleteTextures(1, &t->color);
+        glDeleteTextures(1, &t->depth);
+        gpu_count_object(-3);
+    }
+    *t = (render_target){0};
+}
+
+void render_target_read(const render_target *t, uint8_t *rgba) {
+    size_t row = (size_t)t->width * 4;
+    uint8_t *tmp = malloc(row * (size_t)t->height);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glGetTextureImage(t->color, 0, GL_RGBA, GL_UNSIGNED_BYTE, (GLsizei)(row * (size_t)t->height), tmp);
+    for (int y = 0; y < t->height; y++) memcpy(rgba + row * (size_t)y, tmp + row * (size_t)(t->height - 1 - y), row);
+    free(tmp);
+}
+
+void render_target_read_depth(const render_target *t, float *depth) {
+    size_t row = (size_t)t->width;
+    float *tmp = malloc(row * (size_t)t->height * sizeof(float));
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glGetTextureImage(t->depth, 0, GL_DEPTH_COMPONENT, GL_FLOAT, (GLsizei)(row * (size_t)t->height * sizeof(float)), tmp);
+    for (int y = 0; y < t->height; y++)
+        memcpy(depth + row * (size_t)y, tmp + row * (size_t)(t->height - 1 - y), row * sizeof(float));
+    free(tmp);
+}

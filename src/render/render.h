@@ -1,0 +1,85 @@
+/* render: the particles as lit sphere impostors (or a smoothed fluid surface) inside the tank's
+ * outline, drawn from plain GL buffers, so it knows nothing of the simulation that filled them.
+ *
+ *   renderer *r = render_make(err);
+ *   each frame:
+ *     render_view v = { .framebuffer = 0, .width = w, .height = h, .color = RENDER_COLOR_SPEED };
+ *     camera_matrices(&cam, w, h, v.view, v.proj);
+ *     render_scene(r, &(render_particles){ .positions = pos, .velocities = vel, ..., .count = n,
+ *                                          .radius = 0.01f, .lo = {..}, .hi = {..} }, &v);
+ *     ...then the HUD (hud.h) on top, into the same framebuffer
+ *   render_destroy(r);
+ *
+ * One draw for the particles (6 vertices each from gl_VertexID, positions read from the shader-
+ * storage buffer: no vertex buffers, no copies) and one for the tank's 12 edges. render_scene
+ * clears the framebuffer (colour RENDER_CLEAR_RGB and depth) and leaves depth testing off.
+ *
+ * RENDER_STYLE_SURFACE is screen-space fluid rendering: sphere depth -> bilateral smoothing ->
+ * normals from depth -> shading with thickness-based colour; it renders into targets the renderer
+ * owns (resized to the view on demand) and composites into v->framebuffer.
+ *
+ * Render targets (render_target_*) are offscreen framebuffers with an RGBA8 colour texture and a
+ * depth texture, for screenshots and tests.
+ *
+ * Errors: render_make returns NULL with err when a shader does not build or a font is missing.
+ * It does NOT read the simulation, handle input, or draw text (hud.h does).
+ */
+#ifndef FLUID_RENDER_H
+#define FLUID_RENDER_H
+#include "gpu/gpu.h"
+#include <cglm/cglm.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The background; render_image_check (image.h) tells the background from drawn pixels by it. */
+#define RENDER_CLEAR_R 0.075f
+#define RENDER_CLEAR_G 0.082f
+#define RENDER_CLEAR_B 0.098f
+
+typedef enum render_color { RENDER_COLOR_SPEED, RENDER_COLOR_DENSITY, RENDER_COLOR_CELL, RENDER_COLOR_COUNT } render_color;
+typedef enum render_style { RENDER_STYLE_SPHERES, RENDER_STYLE_SURFACE, RENDER_STYLE_COUNT } render_style;
+extern const char *const render_color_names[RENDER_COLOR_COUNT]; /* "speed", "density", "cell hash" */
+extern const char *const render_style_names[RENDER_STYLE_COUNT]; /* "spheres", "surface" */
+
+typedef struct render_particles {
+    GLuint positions;   /* vec4 per particle, xyz metres (required) */
+    GLuint velocities;  /* vec4 per particle, xyz m/s (RENDER_COLOR_SPEED) */
+    GLuint densities;   /* float per particle, kg/m^3 (RENDER_COLOR_DENSITY) */
+    GLuint cell_keys;   /* uint per particle, its grid cell (RENDER_COLOR_CELL) */
+    uint32_t count;
+    float radius;       /* sphere radius, metres */
+    float lo[3], hi[3]; /* the tank */
+} render_particles;
+
+typedef struct render_view {
+    GLuint framebuffer;   /* 0: the window */
+    int width, height;    /* pixels; nothing is drawn when either is 0 */
+    mat4 view, proj;
+    render_color color;
+    render_style style;
+    float value_lo, value_hi; /* the colour map's range in m/s or kg/m^3 (0, 0: render_color_range) */
+    float poke[4];        /* xyz + radius: a ring drawn where the mouse pushes/pulls (radius 0: none) */
+} render_view;
+
+/* The default colour-map range of a mode: speed 0..3 m/s, density 900..1100 kg/m^3. */
+void render_color_range(render_color c, float *lo, float *hi);
+/* The unit shown on the legend: "m/s", "kg/m³", "" */
+const char *render_color_unit(render_color c);
+
+typedef struct renderer renderer;
+renderer *render_make(char *err);
+void render_destroy(renderer *r);
+void render_scene(renderer *r, const render_particles *p, const render_view *v);
+
+typedef struct render_target {
+    GLuint fbo, color, depth;
+    int width, height;
+} render_target;
+bool render_target_make(render_target *t, int width, int height, const char *label, char *err);
+void render_target_destroy(render_target *t);
+/* Reads the colour texture into rgba (width*height*4 bytes), top row first. */
+void render_target_read(const render_target *t, uint8_t *rgba);
+/* Reads the depth texture into depth (width*height floats, 0..1), top row first. */
+void render_target_read_depth(const render_target *t, float *depth);
+
+#endif
