@@ -5,7 +5,6 @@
 # error must exit non-zero with a one-line message naming the problem and write nothing: no new
 # output file, and an existing one left exactly as it was.
 # Usage: bash test_cli_sort.sh /path/to/fluid   (exit 0 pass, 1 fail, 77 skip: no GL 4.5)
-# FLUID_TEST_SKIP_RADIX=1 leaves out the radix algorithm (while it is not built yet).
 set -u
 
 FLUID=${1:?usage: test_cli_sort.sh /path/to/fluid}
@@ -47,10 +46,6 @@ expect() {
 }
 
 ALGOS="bitonic cpu radix"
-if [ "${FLUID_TEST_SKIP_RADIX:-0}" = 1 ]; then
-    ALGOS="bitonic cpu"
-    echo "note: radix left out (FLUID_TEST_SKIP_RADIX=1)"
-fi
 
 # Skip (77) where no GL 4.5 context can be made; anything else is a real failure, found below.
 gen "$TMP/probe.bin" 3 reversed

@@ -82,15 +82,22 @@ static void run_case(rig *r, const char *what, const uint32_t *keys, const uint3
         in = r->last;
     } else {
         aliased = false;
-        /* The tail past n is poison the sorter must not read; it must also be left alone. */
-        poison(r->in_keys, POISON_KEY);
-        poison(r->in_vals, POISON_VAL);
+        /* The tail past n is poison the sorter must not read; it must also be left alone. The
+         * input and its tail go up in one upload each (a clear then an upload into the same
+         * buffer was seen to lose the upload on NVIDIA 580). */
+        uint32_t total = r->capacity + TAIL;
+        for (uint32_t i = 0; i < total; i++) {
+            r->tail_k[i] = i < n ? keys[i] : POISON_KEY;
+            r->tail_v[i] = i < n ? vals[i] : POISON_VAL;
+        }
+        glNamedBufferSubData(r->in_keys, 0, 4ll * total, r->tail_k);
+        glNamedBufferSubData(r->in_vals, 0, 4ll * total, r->tail_v);
         if (r->last.keys && r->last.keys != r->in_keys) {
             poison(r->last.keys, STALE);
             poison(r->last.vals, STALE);
         }
     }
-    if (n) {
+    if (aliased && n) {
         glNamedBufferSubData(in.keys, 0, 4ll * n, keys);
         glNamedBufferSubData(in.vals, 0, 4ll * n, vals);
     }

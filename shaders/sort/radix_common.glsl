@@ -23,6 +23,10 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
+// NVIDIA: unroll the loops over each invocation's KPT keys so the per-key arrays stay in
+// registers (others ignore the pragma).
+#pragma optionNV(unroll all)
+
 #if USE_SUBGROUP
 #define SG SG_SIZE
 #else

@@ -4,6 +4,7 @@
 #include "core/util.h"
 #include "render/image.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,7 +63,41 @@ bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, con
     return ok;
 }
 
+/* GPU time of one frame of the view, each style, with and without the HUD: the mean of 20 after 3 warm-ups,
+ * printed on stdout beside the headless run's stage table. Needs working timer queries. */
+static void _app_time_render(renderer *r, hud *h, const sim *s, const gpu_prof *prof, app_view *v, int w, int h_px) {
+    enum { WARM = 3, REPS = 20 };
+    char err[ERR_LEN];
+    render_target t;
+    if (!render_target_make(&t, w, h_px, "render timing", err)) return;
+    GLuint q[REPS];
+    glGenQueries(REPS, q);
+    for (int run = 0; run < 2 * RENDER_STYLE_COUNT; run++) {
+        int style = run / 2;
+        v->style = (render_style)style;
+        v->show_hud = run % 2 == 0;
+        for (int k = 0; k < WARM; k++) app_render_frame(r, h, s, prof, v, t.fbo, w, h_px, NULL);
+        for (int k = 0; k < REPS; k++) {
+            glBeginQuery(GL_TIME_ELAPSED, q[k]);
+            app_render_frame(r, h, s, prof, v, t.fbo, w, h_px, NULL);
+            glEndQuery(GL_TIME_ELAPSED);
+        }
+        double sum = 0;
+        for (int k = 0; k < REPS; k++) {
+            GLuint64 ns = 0;
+            glGetQueryObjectui64v(q[k], GL_QUERY_RESULT, &ns);
+            sum += (double)ns;
+        }
+        printf("render %-8s %9.1f us gpu (%dx%d, %s, mean of %d)\n", render_style_names[style], sum / REPS / 1e3, w,
+               h_px, v->show_hud ? "HUD included" : "no HUD", REPS);
+    }
+    glDeleteQueries(REPS, q);
+    render_target_destroy(&t);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
 bool app_render_screenshot(const run_opts *o, sim *s, gpu_prof *prof, const gpu_ctx *gpu, char *err) {
+    const gpu_caps *caps = gpu_get_caps(gpu);
     if (!o->screenshot_path) return fail(err, "no screenshot path given; pass --screenshot FILE.png");
     int w = o->width > 0 ? o->width : 1280, h_px = o->height > 0 ? o->height : 720;
     renderer *r = render_make(err);
@@ -78,6 +113,7 @@ bool app_render_screenshot(const run_opts *o, sim *s, gpu_prof *prof, const gpu_
     v.steps_per_frame = o->substeps > 0 ? o->substeps : sim_steps_per_frame(s);
     bool ok = app_render_png(r, h, s, prof, &v, w, h_px, o->screenshot_path, NULL, err);
     if (ok) log_info("APP", "screenshot %dx%d written to %s", w, h_px, o->screenshot_path);
+    if (ok && caps->timer_queries) _app_time_render(r, h, s, prof, &v, w, h_px);
     hud_destroy(h);
     render_destroy(r);
     return ok;

@@ -147,19 +147,27 @@ GLuint gpu_buffer_make(size_t size, const void *data, const char *label, char *e
     GLuint b = 0;
     while (glGetError() != GL_NO_ERROR) {}
     glCreateBuffers(1, &b);
-    /* Zero-sized buffers are legal GL but awkward to bind: keep at least 16 bytes. */
+    /* Zero-sized buffers are legal GL but awkward to bind: keep at least 16 bytes. The contents
+     * (the data, else zeros) go up with the allocation itself: on NVIDIA 580 a
+     * glNamedBufferSubData into a fresh buffer was seen to land before a glClearNamedBufferData
+     * issued earlier, so no clear-then-upload here. */
     size_t alloc = size < 16 ? 16 : size;
-    glNamedBufferData(b, (GLsizeiptr)alloc, NULL, GL_DYNAMIC_DRAW);
+    void *init = NULL;
+    if (!data || alloc != size) {
+        init = calloc(1, alloc);
+        if (!init) {
+            glDeleteBuffers(1, &b);
+            fail(err, "out of host memory for buffer '%s' of %zu bytes; use a smaller size", label, size);
+            return 0;
+        }
+        if (data) memcpy(init, data, size);
+    }
+    glNamedBufferData(b, (GLsizeiptr)alloc, init ? init : data, GL_DYNAMIC_DRAW);
+    free(init);
     if (glGetError() != GL_NO_ERROR) {
         glDeleteBuffers(1, &b);
         fail(err, "the GPU cannot hold buffer '%s' of %zu bytes; use a smaller size", label, size);
         return 0;
-    }
-    if (data)
-        glNamedBufferSubData(b, 0, (GLsizeiptr)size, data);
-    else {
-        uint32_t zero = 0;
-        glClearNamedBufferData(b, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
     }
     if (label) glObjectLabel(GL_BUFFER, b, -1, label);
     gpu_count_object(1);

@@ -6,7 +6,7 @@
  * that holds the result (the caller's for an even number of passes, the scratch for an odd one).
  *
  * Three ways through, chosen per call by n (thresholds below, easy to retune):
- *   one-group  n <= RADIX_ONEGROUP_MAX: ONE dispatch of one work group of RADIX_OG_WG
+ *   one-group  n <= RADIX_ONEGROUP_MAX (off by default, see below): ONE dispatch of one work group of RADIX_OG_WG
  *              invocations that runs every pass itself (shaders/sort/radix_onegroup.comp):
  *              nothing but the GPU's own latency between passes.
  *   tiles      larger n: per pass, reduce-then-scan over tiles of RADIX_TILE keys, 3 dispatches:
@@ -50,17 +50,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The largest n sorted by the one-group kernel (at most RADIX_OG_WG * RADIX_OG_KPT). One group on
- * one SM does about n * passes * 60 instructions of ranking; at 32768 keys and 2 passes that is
- * roughly 20 us on an H100 SM, against ~7 us for each of the 6 dependent dispatches of the tiles
- * path. Lower it if the one-group kernel measures slower than the tiles path. */
-#define RADIX_ONEGROUP_MAX (RADIX_OG_WG * RADIX_OG_KPT)
-/* The most tiles (of RADIX_TILE keys) sorted by the fused path; past it, the tiles path. The fused
- * path saves 2 dispatches per pass (~14 us on an H100) and costs n global atomics per pass (spread
- * over the scatter) plus the last group's scan of tiles x 256 counts (tiles / 16 dependent L2
- * round trips: ~4 us at 256 tiles). 256 tiles = 1,048,576 pairs: 1M 32-bit keys take 5 dispatches
- * instead of 12. Lower it if the scatter's tail measures longer than two dispatches. */
-#define RADIX_FUSED_TILES 256
+/* The largest n sorted by the one-group kernel (at most RADIX_OG_WG * RADIX_OG_KPT): 0, off by
+ * default. Measured on the H100 (docs/BENCHMARKS.md): one group on one SM sorts 27,648 16-bit
+ * pairs in 176 us, the tiles path in 57 us; the kernel stays for GPUs with a costlier dispatch
+ * (FLUID_RADIX_ONEGROUP_MAX=32768 turns it on). */
+#define RADIX_ONEGROUP_MAX 0
+/* The most tiles (of RADIX_TILE keys) sorted by the fused path; past it, reduce-then-scan.
+ * Measured on the H100: the fused path wins while its last group's scan of tiles x 256 counts is
+ * short (27,648 16-bit pairs, 7 tiles: 57 us against 62 us) and loses past that (1,048,576
+ * 32-bit pairs, 256 tiles: 661 us against 193 us; 65,536 pairs, 16 tiles: even). */
+#define RADIX_FUSED_TILES 16
 /* Emulated subgroup sizes of the shared path (tile kernels, one-group kernel): the shared memory
  * for per-stream digit counters is (WG / EMU_SG) KiB, which must fit llvmpipe's 32 KiB. */
 #define RADIX_EMU_SG 32
