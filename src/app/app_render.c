@@ -77,19 +77,22 @@ static void _app_time_render(renderer *r, hud *h, const sim *s, const gpu_prof *
         v->style = (render_style)style;
         v->show_hud = run % 2 == 0;
         for (int k = 0; k < WARM; k++) app_render_frame(r, h, s, prof, v, t.fbo, w, h_px, NULL);
+        glFinish();
+        double t0 = now_seconds();
         for (int k = 0; k < REPS; k++) {
             glBeginQuery(GL_TIME_ELAPSED, q[k]);
             app_render_frame(r, h, s, prof, v, t.fbo, w, h_px, NULL);
             glEndQuery(GL_TIME_ELAPSED);
         }
-        double sum = 0;
+        glFinish();
+        double wall_us = (now_seconds() - t0) * 1e6 / REPS, sum = 0;
         for (int k = 0; k < REPS; k++) {
             GLuint64 ns = 0;
             glGetQueryObjectui64v(q[k], GL_QUERY_RESULT, &ns);
             sum += (double)ns;
         }
-        printf("render %-8s %9.1f us gpu (%dx%d, %s, mean of %d)\n", render_style_names[style], sum / REPS / 1e3, w,
-               h_px, v->show_hud ? "HUD included" : "no HUD", REPS);
+        printf("render %-8s %9.1f us gpu %9.1f us wall (%dx%d, %s, mean of %d)\n", render_style_names[style],
+               sum / REPS / 1e3, wall_us, w, h_px, v->show_hud ? "HUD included" : "no HUD", REPS);
     }
     glDeleteQueries(REPS, q);
     render_target_destroy(&t);
