@@ -271,6 +271,13 @@ int cmd_run(int argc, char **argv) {
         fputs(_run_usage, stdout);
         return 0;
     }
+    if (!o.headless && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
+        /* No display to open a window on: show what a headless run can, a picture and the times. */
+        o.headless = true;
+        if (!o.screenshot_path) o.screenshot_path = "fluid-headless.png";
+        log_info("CLI", "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless; the last frame "
+                        "goes to %s (a window needs a display, or xvfb-run)", o.screenshot_path);
+    }
     if (!o.headless) return app_window_run(&o);
     return _run_headless(&o);
 }
