@@ -41,7 +41,7 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
     if (!v->show_hud) return;
     overlay_info info = {.width = w, .height = h_px, .fps = v->fps, .frame_ms = v->frame_ms,
                          .particles = sim_particle_count(s), .scene = sim_scene_name(s), .sort = sim_sort_name(s),
-                         .sim_time = sim_time(s), .steps_per_frame = v->steps_per_frame, .paused = v->paused,
+                         .sim_time = sim_time(s), .steps_per_frame = v->steps_per_frame, .realtime_steps = v->realtime_steps, .paused = v->paused,
                          .vsync = v->vsync, .headless = v->headless, .color = v->color, .style = v->style,
                          .prof = prof, .frame_ms_history = v->frame_hist, .frame_history_count = v->frame_hist_count,
                          .message = v->message, .help = v->help, .show_help = v->show_help};

@@ -24,6 +24,7 @@ typedef struct app_view {
     render_style style;
     bool show_hud, show_help, paused, vsync, headless;
     int steps_per_frame;
+    int realtime_steps;                    /* what real time needs; the window adapts steps_per_frame */
     double fps, frame_ms;                  /* 0: not known */
     float frame_hist[APP_FRAME_HISTORY];   /* CPU frame times, ms, oldest first */
     int frame_hist_count;

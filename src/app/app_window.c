@@ -515,6 +515,23 @@ static void _app_destroy(app *a) {
     free(a->steps);
 }
 
+/* Without --substeps the window aims at real time (1/60 s simulated a frame) but keeps at least
+ * APP_MIN_FPS: past that budget it takes fewer steps a frame (slow motion, shown in the HUD) and
+ * climbs back when there is room. Re-aimed whenever the fluid is rebuilt (dt changes). */
+#define APP_MIN_FPS 30.0
+static void _app_adapt_steps(app *a) {
+    app_view *v = &a->view;
+    v->realtime_steps = sim_steps_per_frame(a->s);
+    if (a->o->substeps > 0 || v->paused || v->fps <= 0) return;
+    double budget_ms = 1e3 / APP_MIN_FPS, ms = 1e3 / v->fps;
+    int k = v->steps_per_frame;
+    if (ms > budget_ms && k > 1)
+        k = (int)fmax(1.0, k * budget_ms / ms * 0.9);
+    else if (ms < 0.75 * budget_ms)
+        k = k + k / 4 + 1;
+    v->steps_per_frame = k < v->realtime_steps ? k : v->realtime_steps;
+}
+
 static void _app_frame_time(app *a, double *last, double *fps_t0, int *fps_frames) {
     double t = now_seconds();
     app_view_push_frame_time(&a->view, (float)((t - *last) * 1e3));
@@ -523,6 +540,7 @@ static void _app_frame_time(app *a, double *last, double *fps_t0, int *fps_frame
     if (t - *fps_t0 >= 0.25) {
         a->view.fps = *fps_frames / (t - *fps_t0);
         a->view.frame_ms = 1e3 / a->view.fps;
+        _app_adapt_steps(a);
         *fps_t0 = t;
         *fps_frames = 0;
         char title[160];
@@ -587,6 +605,7 @@ int app_window_run(const run_opts *o) {
     a->view.help = _app_help;
     /* Real time by default: about 1/60 s of simulated time per frame. */
     a->view.steps_per_frame = o->substeps > 0 ? o->substeps : sim_steps_per_frame(a->s);
+    a->view.realtime_steps = sim_steps_per_frame(a->s);
     log_info("APP", "%s, %u particles, sort %s, %s; GPU stage times: %s", a->scene, sim_particle_count(a->s), a->sort,
              a->caps->renderer, prof_get_mode(a->prof) == PROF_NONE ? "unavailable (timer queries read 0)" : "GL timer queries");
 

@@ -89,8 +89,11 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
         _ov_add(lines, &n, max, OV_TEXT, 0, "fluid  %s", o->headless ? "headless" : "");
     _ov_add(lines, &n, max, OV_TEXT, 0, "%s particles  scene %s", count, o->scene ? o->scene : "-");
     _ov_add(lines, &n, max, OV_TEXT, 0, "sort: %s", o->sort ? o->sort : "-");
-    _ov_add(lines, &n, max, o->paused ? OV_WARN : OV_DIM, 0, "t = %.3f s  %d step%s/frame%s", o->sim_time, o->steps_per_frame,
-            o->steps_per_frame == 1 ? "" : "s", o->paused ? "  PAUSED" : "");
+    char speed[32] = "";
+    if (o->realtime_steps > 0 && o->steps_per_frame < o->realtime_steps)
+        snprintf(speed, sizeof speed, "  slow motion %.0f%%", 100.0 * o->steps_per_frame / o->realtime_steps);
+    _ov_add(lines, &n, max, o->paused ? OV_WARN : OV_DIM, 0, "t = %.3f s  %d step%s/frame%s%s", o->sim_time,
+            o->steps_per_frame, o->steps_per_frame == 1 ? "" : "s", speed, o->paused ? "  PAUSED" : "");
     prof_mode mode = o->prof ? prof_get_mode(o->prof) : PROF_NONE;
     if (!o->prof) {
         _ov_add(lines, &n, max, OV_DIM, 0, "no stage timings");

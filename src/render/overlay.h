@@ -28,6 +28,7 @@ typedef struct overlay_info {
     const char *scene, *sort;   /* NULL: not shown */
     double sim_time;            /* simulated seconds */
     int steps_per_frame;
+    int realtime_steps;          /* steps per frame that keep up with real time (0: not shown) */
     bool paused, vsync, headless;
     render_color color;
     render_style style;
