@@ -271,7 +271,7 @@ int cmd_run(int argc, char **argv) {
         fputs(_run_usage, stdout);
         return 0;
     }
-    if (!o.headless && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
+    if (!o.headless && !o.script && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
         /* No display to open a window on: show what a headless run can, a picture and the times. */
         o.headless = true;
         if (!o.screenshot_path) o.screenshot_path = "fluid-headless.png";
