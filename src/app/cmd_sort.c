@@ -40,7 +40,7 @@ static void _sort_usage(FILE *f) {
             "  --algo NAME  radix (default; stable), bitonic (by key, then value) or cpu (reference)\n"
             "  --bits B     keys fit in B bits, 1..32 (default: the bits of the largest key)\n"
             "  --in FILE    the pairs to sort\n"
-            "  --out FILE   where to write the sorted pairs; removed if the command fails\n"
+            "  --out FILE   where to write the sorted pairs; written only when the sort succeeds\n"
             "  --data DIR   the folder holding shaders/ (default: found beside the binary)\n");
 }
 
