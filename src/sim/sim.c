@@ -33,12 +33,7 @@ struct sim {
     const gpu_caps *caps;
     double time;
     uint64_t steps;
-    sim_hash *hash;
-    sim_ranges *ranges;
-    sim_reorder *reorder;
-    sim_density *density;
-    sim_forces *forces;
-    sim_integrate *integrate;
+    GLuint hash, ranges, reorder, density, forces, integrate; /* the stages' programs */
 };
 
 /* --- shared by the stage modules --- */
@@ -243,9 +238,9 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     sim_layout_fill(&s->layout, SIM_G / ((double)s->params.c0 * s->params.c0), s->init_pos);
     s->params.n = s->g.capacity;
     s->params.dims[3] = s->g.cells;
-    bool ok = _sim_buffers_make(s, err) && (s->hash = sim_hash_make(err)) && (s->ranges = sim_ranges_make(err)) &&
-              (s->reorder = sim_reorder_make(err)) && (s->density = sim_density_make(err)) &&
-              (s->forces = sim_forces_make(err)) && (s->integrate = sim_integrate_make(err)) &&
+    bool ok = _sim_buffers_make(s, err) && (s->hash = sim_program_make("sim/hash.comp", "sim.hash", err)) && (s->ranges = sim_program_make("sim/ranges.comp", "sim.ranges", err)) &&
+              (s->reorder = sim_program_make("sim/reorder.comp", "sim.reorder", err)) && (s->density = sim_program_make("sim/density.comp", "sim.density", err)) &&
+              (s->forces = sim_program_make("sim/forces.comp", "sim.forces", err)) && (s->integrate = sim_program_make("sim/integrate.comp", "sim.integrate", err)) &&
               (s->sorter = _sim_sorter_make(s, sort_name, err));
     if (!ok) {
         sim_destroy(s);
@@ -260,12 +255,12 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
 
 void sim_destroy(sim *s) {
     if (!s) return;
-    sim_hash_destroy(s->hash);
-    sim_ranges_destroy(s->ranges);
-    sim_reorder_destroy(s->reorder);
-    sim_density_destroy(s->density);
-    sim_forces_destroy(s->forces);
-    sim_integrate_destroy(s->integrate);
+    shader_destroy(&s->hash);
+    shader_destroy(&s->ranges);
+    shader_destroy(&s->reorder);
+    shader_destroy(&s->density);
+    shader_destroy(&s->forces);
+    shader_destroy(&s->integrate);
     if (s->sorter) sort_destroy(s->sorter);
     _sim_buffers_destroy(&s->g);
     free(s->init_pos);

@@ -24,35 +24,14 @@ typedef struct sim_gpu {
     uint32_t n, capacity, cells, bits;
 } sim_gpu;
 
-typedef struct sim_hash sim_hash;
-sim_hash *sim_hash_make(char *err);
-void sim_hash_destroy(sim_hash *st);
-void sim_hash_run(sim_hash *st, const sim_gpu *g);
-
-typedef struct sim_ranges sim_ranges;
-sim_ranges *sim_ranges_make(char *err);
-void sim_ranges_destroy(sim_ranges *st);
-void sim_ranges_run(sim_ranges *st, const sim_gpu *g);
-
-typedef struct sim_reorder sim_reorder;
-sim_reorder *sim_reorder_make(char *err);
-void sim_reorder_destroy(sim_reorder *st);
-void sim_reorder_run(sim_reorder *st, sim_gpu *g); /* flips g->cur */
-
-typedef struct sim_density sim_density;
-sim_density *sim_density_make(char *err);
-void sim_density_destroy(sim_density *st);
-void sim_density_run(sim_density *st, const sim_gpu *g);
-
-typedef struct sim_forces sim_forces;
-sim_forces *sim_forces_make(char *err);
-void sim_forces_destroy(sim_forces *st);
-void sim_forces_run(sim_forces *st, const sim_gpu *g);
-
-typedef struct sim_integrate sim_integrate;
-sim_integrate *sim_integrate_make(char *err);
-void sim_integrate_destroy(sim_integrate *st);
-void sim_integrate_run(sim_integrate *st, const sim_gpu *g);
+/* The stage modules: each binds its buffers and dispatches its program (made by sim.c with
+ * sim_program_make from shaders/sim/NAME.comp). */
+void sim_hash_run(GLuint prog, const sim_gpu *g);
+void sim_ranges_run(GLuint prog, const sim_gpu *g);
+void sim_reorder_run(GLuint prog, sim_gpu *g); /* flips g->cur */
+void sim_density_run(GLuint prog, const sim_gpu *g);
+void sim_forces_run(GLuint prog, const sim_gpu *g);
+void sim_integrate_run(GLuint prog, const sim_gpu *g);
 
 /* One compute program per stage module: build, and one dispatch of `groups` plus a barrier. */
 GLuint sim_program_make(const char *path, const char *label, char *err);
