@@ -8,6 +8,13 @@
 #define RENDER_BIND_DENSITIES 2   // float per particle, kg/m^3
 #define RENDER_BIND_CELL_KEYS 3   // uint per particle, grid cell
 #define RENDER_BIND_HUD_QUADS 4   // hud_quad per quad
+#define RENDER_BIND_SPLAT_DEPTH 5 // uint per pixel: the nearest sphere's window depth, as float bits
+#define RENDER_BIND_SPLAT_IDS 6   // uint per pixel: the index of the sphere nearest there
+
+// The compute splat (render_splat.c): spheres a work group takes, and the cleared pixel values.
+#define RENDER_SPLAT_GROUP 64
+#define RENDER_SPLAT_NONE 0xFFFFFFFFu  // no sphere
+#define RENDER_SPLAT_FAR 0x3F800000u   // 1.0 as float bits: the far plane
 
 // Colour modes (render_color in C).
 #define RENDER_COLOR_SPEED 0

@@ -4,11 +4,7 @@
 // each way, which covers the sphere's silhouette in perspective (it needs r*sqrt((d-r)/(d+r))).
 #include "render/render_common.glsl"
 #include "render/colormap.glsl"
-
-layout(std430, binding = RENDER_BIND_POSITIONS) readonly buffer Positions { vec4 positions[]; };
-layout(std430, binding = RENDER_BIND_VELOCITIES) readonly buffer Velocities { vec4 velocities[]; };
-layout(std430, binding = RENDER_BIND_DENSITIES) readonly buffer Densities { float densities[]; };
-layout(std430, binding = RENDER_BIND_CELL_KEYS) readonly buffer CellKeys { uint cell_keys[]; };
+#include "render/particles.glsl"
 
 layout(location = 0) uniform mat4 u_view;
 layout(location = 1) uniform mat4 u_proj;
@@ -38,12 +34,5 @@ void main() {
     v_pos = c + to_eye * u_radius + (corner.x * u + corner.y * v) * u_radius;
     v_center = c;
     gl_Position = u_proj * vec4(v_pos, 1.0);
-    if (u_mode == RENDER_COLOR_SPEED)
-        v_color = colormap_speed((length(velocities[id].xyz) - u_range.x) / (u_range.y - u_range.x));
-    else if (u_mode == RENDER_COLOR_DENSITY)
-        v_color = colormap_density((densities[id] - u_range.x) / (u_range.y - u_range.x));
-    else if (u_mode == RENDER_COLOR_CELL)
-        v_color = colormap_cell(cell_keys[id]);
-    else
-        v_color = vec3(1.0);
+    v_color = particle_color(uint(id), u_mode, u_range);
 }

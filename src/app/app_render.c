@@ -91,7 +91,7 @@ static void _app_time_render(renderer *r, hud *h, const sim *s, const gpu_prof *
             glGetQueryObjectui64v(q[k], GL_QUERY_RESULT, &ns);
             sum += (double)ns;
         }
-        printf("render %-8s %9.1f us gpu %9.1f us wall (%dx%d, %s, mean of %d)\n", render_style_names[style],
+        printf("render %-14s %9.1f us gpu %9.1f us wall (%dx%d, %s, mean of %d)\n", render_style_names[style],
                sum / REPS / 1e3, wall_us, w, h_px, v->show_hud ? "HUD included" : "no HUD", REPS);
     }
     glDeleteQueries(REPS, q);

@@ -66,7 +66,7 @@ bool run_opts_parse(int argc, char **argv, run_opts *o, bool *help, char *err) {
     o->frames = -1;
     *help = false;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
+        const char *a = argv[i], *v = NULL;
         uint64_t u;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             *help = true;

@@ -1,6 +1,7 @@
 #include "render/render.h"
 #include "gpu/shader.h"
 #include "render/render_common.h"
+#include "render/render_splat.h"
 #include "render/render_surface.h"
 #include "core/util.h"
 #include <stdio.h>
@@ -8,13 +9,15 @@
 #include <string.h>
 
 const char *const render_color_names[RENDER_COLOR_COUNT] = {"speed", "density", "cell hash"};
-const char *const render_style_names[RENDER_STYLE_COUNT] = {"spheres", "surface"};
+const char *const render_style_names[RENDER_STYLE_COUNT] = {"spheres", "surface", "raster spheres"};
 
 struct renderer {
     GLuint spheres, tank, ring;
     GLuint vao;         /* empty: every draw reads its data from buffers in the shader */
     GLuint dummy;       /* bound where a colour buffer is not given */
     render_surface *surface;
+    render_splat *splat;
+    render_target scene; /* RENDER_STYLE_SPHERES draws here (the splat writes a texture), then blits */
 };
 
 void render_color_range(render_color c, float *lo, float *hi) {
@@ -34,7 +37,8 @@ renderer *render_make(char *err) {
     if (r->tank) r->ring = shader_make_graphics("render/ring.vert", "render/tank.frag", NULL, err);
     if (r->ring) r->dummy = gpu_buffer_make(16, NULL, "render-dummy", err);
     if (r->dummy) r->surface = render_surface_make(err);
-    if (!r->surface) {
+    if (r->surface) r->splat = render_splat_make(err);
+    if (!r->splat) {
         render_destroy(r);
         return NULL;
     }
@@ -51,6 +55,8 @@ void render_destroy(renderer *r) {
     shader_destroy(&r->ring);
     gpu_buffer_destroy(&r->dummy);
     render_surface_destroy(r->surface);
+    render_splat_destroy(r->splat);
+    render_target_destroy(&r->scene);
     if (r->vao) {
         glDeleteVertexArrays(1, &r->vao);
         gpu_count_object(-1);
@@ -62,26 +68,37 @@ static void _render_bind(GLuint index, GLuint buffer, GLuint dummy) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, index, buffer ? buffer : dummy);
 }
 
-void render_draw_spheres(renderer *r, GLuint program, const render_particles *p, const render_view *v, int mode,
-                         float radius_scale) {
-    if (!p->count || !p->positions) return;
-    float lo = v->value_lo, hi = v->value_hi;
-    if (lo == 0 && hi == 0) render_color_range(v->color, &lo, &hi);
-    if (hi <= lo) hi = lo + 1;
-    glUseProgram(program ? program : r->spheres);
-    glBindVertexArray(r->vao);
+/* Binds the particle buffers for colour mode `mode` (-1: none) and returns the mode the shaders
+ * should use: -1 where the mode's buffer is missing (a dummy bound there would colour every
+ * particle by its first element; white is honest). */
+static int _render_bind_particles(renderer *r, const render_particles *p, int mode) {
     _render_bind(RENDER_BIND_POSITIONS, p->positions, r->dummy);
     _render_bind(RENDER_BIND_VELOCITIES, mode == RENDER_COLOR_SPEED ? p->velocities : 0, r->dummy);
     _render_bind(RENDER_BIND_DENSITIES, mode == RENDER_COLOR_DENSITY ? p->densities : 0, r->dummy);
     _render_bind(RENDER_BIND_CELL_KEYS, mode == RENDER_COLOR_CELL ? p->cell_keys : 0, r->dummy);
-    /* A colour buffer that is missing reads as the dummy's first element for every particle: keep
-     * the shader in bounds by colouring with a constant instead. */
-    bool have = mode < 0 || (mode == RENDER_COLOR_SPEED && p->velocities) ||
-                (mode == RENDER_COLOR_DENSITY && p->densities) || (mode == RENDER_COLOR_CELL && p->cell_keys);
+    bool have = (mode == RENDER_COLOR_SPEED && p->velocities) || (mode == RENDER_COLOR_DENSITY && p->densities) ||
+                (mode == RENDER_COLOR_CELL && p->cell_keys);
+    return have ? mode : -1;
+}
+
+static void _render_value_range(const render_view *v, float *lo, float *hi) {
+    *lo = v->value_lo, *hi = v->value_hi;
+    if (*lo == 0 && *hi == 0) render_color_range(v->color, lo, hi);
+    if (*hi <= *lo) *hi = *lo + 1;
+}
+
+void render_draw_spheres(renderer *r, GLuint program, const render_particles *p, const render_view *v, int mode,
+                         float radius_scale) {
+    if (!p->count || !p->positions) return;
+    float lo, hi;
+    _render_value_range(v, &lo, &hi);
+    glUseProgram(program ? program : r->spheres);
+    glBindVertexArray(r->vao);
+    int use = _render_bind_particles(r, p, mode);
     glUniformMatrix4fv(0, 1, GL_FALSE, (const float *)v->view);
     glUniformMatrix4fv(1, 1, GL_FALSE, (const float *)v->proj);
     glUniform1f(2, p->radius * radius_scale);
-    glUniform1i(3, have ? mode : -1);
+    glUniform1i(3, use);
     glUniform2f(4, lo, hi);
     glDrawArrays(GL_TRIANGLES, 0, (GLsizei)(6 * p->count));
 }
@@ -96,36 +113,71 @@ static void _render_tank(renderer *r, const render_particles *p, const render_vi
     glUniform3fv(2, 1, p->hi);
     glUniform4f(3, 0.62f, 0.68f, 0.78f, 1.0f);
     glDrawArrays(GL_LINES, 0, 24);
-    if (v->poke[3] > 0) {
-        vec4 c = {v->poke[0], v->poke[1], v->poke[2], 1}, cv;
-        glm_mat4_mulv((vec4 *)v->view, c, cv);
-        glDisable(GL_DEPTH_TEST);
-        glUseProgram(r->ring);
-        glUniformMatrix4fv(0, 1, GL_FALSE, (const float *)v->proj);
-        glUniform3fv(1, 1, cv);
-        glUniform1f(2, v->poke[3]);
-        glUniform4f(3, 1.0f, 0.85f, 0.3f, 1.0f);
-        glDrawArrays(GL_LINES, 0, 128);
-    }
 }
 
-void render_scene(renderer *r, const render_particles *p, const render_view *v) {
-    if (v->width <= 0 || v->height <= 0) return;
-    glBindFramebuffer(GL_FRAMEBUFFER, v->framebuffer);
-    glViewport(0, 0, v->width, v->height);
-    glDisable(GL_BLEND);
-    glDisable(GL_CULL_FACE);
+/* The mouse's push/pull ring, over everything. */
+static void _render_ring(renderer *r, const render_view *v) {
+    if (v->poke[3] <= 0) return;
+    vec4 c = {v->poke[0], v->poke[1], v->poke[2], 1}, cv;
+    glm_mat4_mulv((vec4 *)v->view, c, cv);
+    glDisable(GL_DEPTH_TEST);
+    glUseProgram(r->ring);
+    glBindVertexArray(r->vao);
+    glUniformMatrix4fv(0, 1, GL_FALSE, (const float *)v->proj);
+    glUniform3fv(1, 1, cv);
+    glUniform1f(2, v->poke[3]);
+    glUniform4f(3, 1.0f, 0.85f, 0.3f, 1.0f);
+    glDrawArrays(GL_LINES, 0, 128);
+}
+
+static void _render_clear(GLuint fbo, int w, int h) {
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glViewport(0, 0, w, h);
     glDepthMask(GL_TRUE);
     glClearColor(RENDER_CLEAR_R, RENDER_CLEAR_G, RENDER_CLEAR_B, 1.0f);
     glClearDepth(1.0);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
-    if (v->style == RENDER_STYLE_SURFACE)
-        render_surface_draw(r->surface, r, p, v);
-    else
-        render_draw_spheres(r, 0, p, v, (int)v->color, 1.0f);
+}
+
+/* RENDER_STYLE_SPHERES: the tank into the renderer's own target (its depth is what the spheres
+ * are tested against), the spheres by compute into its colour, then a blit to the view's
+ * framebuffer. False when that target cannot be made at this size. */
+static bool _render_splat_spheres(renderer *r, const render_particles *p, const render_view *v) {
+    if (r->scene.width != v->width || r->scene.height != v->height) {
+        char err[ERR_LEN];
+        render_target_destroy(&r->scene);
+        if (!render_target_make(&r->scene, v->width, v->height, "scene", err)) return false;
+    }
+    _render_clear(r->scene.fbo, v->width, v->height);
     _render_tank(r, p, v);
+    if (p->count && p->positions) {
+        float lo, hi;
+        _render_value_range(v, &lo, &hi);
+        int mode = _render_bind_particles(r, p, (int)v->color);
+        render_splat_visibility(r->splat, p, v);
+        render_splat_resolve(r->splat, p, v, mode, lo, hi, r->scene.color, r->scene.depth);
+    }
+    _render_clear(v->framebuffer, v->width, v->height);
+    glBlitNamedFramebuffer(r->scene.fbo, v->framebuffer, 0, 0, v->width, v->height, 0, 0, v->width, v->height,
+                           GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    return true;
+}
+
+void render_scene(renderer *r, const render_particles *p, const render_view *v) {
+    if (v->width <= 0 || v->height <= 0) return;
+    glDisable(GL_BLEND);
+    glDisable(GL_CULL_FACE);
+    if (v->style != RENDER_STYLE_SPHERES || !_render_splat_spheres(r, p, v)) {
+        _render_clear(v->framebuffer, v->width, v->height);
+        if (v->style == RENDER_STYLE_SURFACE)
+            render_surface_draw(r->surface, r, p, v);
+        else
+            render_draw_spheres(r, 0, p, v, (int)v->color, 1.0f);
+        _render_tank(r, p, v);
+    }
+    _render_ring(r, v);
     glDisable(GL_DEPTH_TEST);
     glBindVertexArray(0);
     glUseProgram(0);

@@ -10,9 +10,18 @@
  *     ...then the HUD (hud.h) on top, into the same framebuffer
  *   render_destroy(r);
  *
- * One draw for the particles (6 vertices each from gl_VertexID, positions read from the shader-
- * storage buffer: no vertex buffers, no copies) and one for the tank's 12 edges. render_scene
- * clears the framebuffer (colour RENDER_CLEAR_RGB and depth) and leaves depth testing off.
+ * Positions and colour data are read from the shader-storage buffers as they are: no vertex
+ * buffers, no copies. render_scene clears the framebuffer (colour RENDER_CLEAR_RGB and depth),
+ * draws the tank's 12 edges and the particles in one of three styles, and leaves depth testing off:
+ *
+ * RENDER_STYLE_SPHERES (the default) draws lit sphere impostors by compute (render_splat.h): on a
+ * GPU with few graphics units (the H100) that is many times faster than the same impostors drawn
+ * as triangles. It renders into a target the renderer owns and blits it to v->framebuffer, whose
+ * depth it leaves cleared.
+ *
+ * RENDER_STYLE_RASTER draws the same impostors through the graphics pipeline: 6 vertices a
+ * particle from gl_VertexID, a ray-sphere hit per fragment writing its depth. Kept for comparison
+ * (both give the same picture) and as the surface style's sphere passes.
  *
  * RENDER_STYLE_SURFACE is screen-space fluid rendering: sphere depth -> bilateral smoothing ->
  * normals from depth -> shading with thickness-based colour; it renders into targets the renderer
@@ -37,9 +46,9 @@
 #define RENDER_CLEAR_B 0.098f
 
 typedef enum render_color { RENDER_COLOR_SPEED, RENDER_COLOR_DENSITY, RENDER_COLOR_CELL, RENDER_COLOR_COUNT } render_color;
-typedef enum render_style { RENDER_STYLE_SPHERES, RENDER_STYLE_SURFACE, RENDER_STYLE_COUNT } render_style;
+typedef enum render_style { RENDER_STYLE_SPHERES, RENDER_STYLE_SURFACE, RENDER_STYLE_RASTER, RENDER_STYLE_COUNT } render_style;
 extern const char *const render_color_names[RENDER_COLOR_COUNT]; /* "speed", "density", "cell hash" */
-extern const char *const render_style_names[RENDER_STYLE_COUNT]; /* "spheres", "surface" */
+extern const char *const render_style_names[RENDER_STYLE_COUNT]; /* "spheres", "surface", "raster spheres" */
 
 typedef struct render_particles {
     GLuint positions;   /* vec4 per particle, xyz metres (required) */

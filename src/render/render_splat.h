@@ -1,0 +1,42 @@
+/* render_splat: the sphere impostors rasterised in compute (RENDER_STYLE_SPHERES; private to
+ * src/render).
+ *
+ * Why: on a GPU whose graphics pipeline is a sliver of the chip (the H100 is one: its 3D units
+ * are few, its SMs many) a draw of 6 vertices per particle costs far more than the same spheres
+ * drawn by compute threads. Three dispatches, no vertices, no fragments:
+ *   1. visibility, depth: each pixel whose centre ray hits a sphere keeps the nearest window depth
+ *      (atomicMin on its float bits in a per-pixel buffer);
+ *   2. visibility, index: the sphere whose depth equals the kept one writes its index (lowest wins
+ *      a tie, so the image is deterministic);
+ *   3. resolve: a thread a pixel shades the winning sphere (the same lighting and colour as the
+ *      raster impostor) into the colour texture where it is nearer than the depth texture already
+ *      holds, and clears the pixel's depth and index for the next frame.
+ * Coverage and depth are the raster impostor's, so both paths draw the same picture.
+ *
+ *   render_splat *s = render_splat_make(err);
+ *   each frame:
+ *     render_splat_visibility(s, p, v);      // 1 and 2: reads p->positions
+ *     bind the buffer of the colour mode (render.c binds them all at RENDER_BIND_*), then
+ *     render_splat_resolve(s, p, v, mode, lo, hi, color_tex, depth_tex);  // 3
+ *
+ * Errors: render_splat_make returns NULL with err when a shader does not build.
+ * It does NOT clear the colour texture or draw anything but the spheres.
+ */
+#ifndef FLUID_RENDER_SPLAT_H
+#define FLUID_RENDER_SPLAT_H
+#include "render/render.h"
+
+typedef struct render_splat render_splat;
+render_splat *render_splat_make(char *err);
+void render_splat_destroy(render_splat *s);
+/* Passes 1 and 2 over v's width x height (the per-pixel buffers follow the size). */
+void render_splat_visibility(render_splat *s, const render_particles *p, const render_view *v);
+/* Pass 3 into color_tex (RGBA8) against depth_tex (window depth), both v's size. mode: a colour
+ * mode or -1 (white); lo, hi: the colour map's range. */
+void render_splat_resolve(render_splat *s, const render_particles *p, const render_view *v, int mode, float lo, float hi,
+                          GLuint color_tex, GLuint depth_tex);
+/* The per-pixel buffers after render_splat_visibility (row 0 at the bottom): the nearest depth as
+ * float bits (RENDER_SPLAT_FAR where none) and the sphere's index (RENDER_SPLAT_NONE). For tests. */
+void render_splat_buffers(const render_splat *s, GLuint *depth_bits, GLuint *ids);
+
+#endif
