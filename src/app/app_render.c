@@ -63,10 +63,12 @@ bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, con
     return ok;
 }
 
-/* GPU time of one frame of the view, each style, with and without the HUD: the mean of 20 after 3 warm-ups,
+/* GPU time of one frame of the view, each style, with and without the HUD: the mean of 20 after
+ * RENDER_SPINUP_S of rendering (the GPU's clocks rise under load), then the spheres style's passes;
  * printed on stdout beside the headless run's stage table. Needs working timer queries. */
+#define RENDER_SPINUP_S 0.25
 static void _app_time_render(renderer *r, hud *h, const sim *s, const gpu_prof *prof, app_view *v, int w, int h_px) {
-    enum { WARM = 3, REPS = 20 };
+    enum { REPS = 20 };
     char err[ERR_LEN];
     render_target t;
     if (!render_target_make(&t, w, h_px, "render timing", err)) return;
@@ -76,9 +78,12 @@ static void _app_time_render(renderer *r, hud *h, const sim *s, const gpu_prof *
         int style = run / 2;
         v->style = (render_style)style;
         v->show_hud = run % 2 == 0;
-        for (int k = 0; k < WARM; k++) app_render_frame(r, h, s, prof, v, t.fbo, w, h_px, NULL);
-        glFinish();
         double t0 = now_seconds();
+        do {
+            app_render_frame(r, h, s, prof, v, t.fbo, w, h_px, NULL);
+            glFinish();
+        } while (now_seconds() - t0 < RENDER_SPINUP_S);
+        t0 = now_seconds();
         for (int k = 0; k < REPS; k++) {
             glBeginQuery(GL_TIME_ELAPSED, q[k]);
             app_render_frame(r, h, s, prof, v, t.fbo, w, h_px, NULL);
@@ -94,6 +99,19 @@ static void _app_time_render(renderer *r, hud *h, const sim *s, const gpu_prof *
         printf("render %-14s %9.1f us gpu %9.1f us wall (%dx%d, %s, mean of %d)\n", render_style_names[style],
                sum / REPS / 1e3, wall_us, w, h_px, v->show_hud ? "HUD included" : "no HUD", REPS);
     }
+    /* Where the spheres style's time goes. */
+    v->style = RENDER_STYLE_SPHERES;
+    v->show_hud = false;
+    render_time_passes(r, true);
+    double sum[RENDER_PASSES] = {0}, us[RENDER_PASSES];
+    for (int k = 0; k < REPS; k++) {
+        app_render_frame(r, h, s, prof, v, t.fbo, w, h_px, NULL);
+        render_pass_times(r, us);
+        for (int p = 0; p < RENDER_PASSES; p++) sum[p] += us[p];
+    }
+    render_time_passes(r, false);
+    printf("render spheres passes:");
+    for (int p = 0; p < RENDER_PASSES; p++) printf(" %s %.1f us%s", render_pass_names[p], sum[p] / REPS, p + 1 < RENDER_PASSES ? "," : "\n");
     glDeleteQueries(REPS, q);
     render_target_destroy(&t);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);

@@ -18,7 +18,28 @@ struct renderer {
     render_surface *surface;
     render_splat *splat;
     render_target scene; /* RENDER_STYLE_SPHERES draws here (the splat writes a texture), then blits */
+    GLuint marks[RENDER_PASSES + 1]; /* GL_TIMESTAMP queries between the spheres style's passes */
+    bool timing;
 };
+
+const char *const render_pass_names[RENDER_PASSES] = {"clear + tank", "visibility", "resolve", "blit"};
+
+void render_time_passes(renderer *r, bool on) {
+    if (on && !r->marks[0]) glGenQueries(RENDER_PASSES + 1, r->marks);
+    r->timing = on;
+}
+
+bool render_pass_times(renderer *r, double us[RENDER_PASSES]) {
+    if (!r->timing) return false;
+    GLuint64 t[RENDER_PASSES + 1];
+    for (int k = 0; k <= RENDER_PASSES; k++) glGetQueryObjectui64v(r->marks[k], GL_QUERY_RESULT, &t[k]);
+    for (int k = 0; k < RENDER_PASSES; k++) us[k] = (double)(t[k + 1] - t[k]) / 1e3;
+    return true;
+}
+
+static void _render_mark(renderer *r, int k) {
+    if (r->timing) glQueryCounter(r->marks[k], GL_TIMESTAMP);
+}
 
 void render_color_range(render_color c, float *lo, float *hi) {
     if (c == RENDER_COLOR_SPEED) *lo = 0, *hi = 3;
@@ -57,6 +78,7 @@ void render_destroy(renderer *r) {
     render_surface_destroy(r->surface);
     render_splat_destroy(r->splat);
     render_target_destroy(&r->scene);
+    if (r->marks[0]) glDeleteQueries(RENDER_PASSES + 1, r->marks);
     if (r->vao) {
         glDeleteVertexArrays(1, &r->vao);
         gpu_count_object(-1);
@@ -150,18 +172,21 @@ static bool _render_splat_spheres(renderer *r, const render_particles *p, const 
         render_target_destroy(&r->scene);
         if (!render_target_make(&r->scene, v->width, v->height, "scene", err)) return false;
     }
+    _render_mark(r, 0);
     _render_clear(r->scene.fbo, v->width, v->height);
     _render_tank(r, p, v);
-    if (p->count && p->positions) {
-        float lo, hi;
-        _render_value_range(v, &lo, &hi);
-        int mode = _render_bind_particles(r, p, (int)v->color);
-        render_splat_visibility(r->splat, p, v);
-        render_splat_resolve(r->splat, p, v, mode, lo, hi, r->scene.color, r->scene.depth);
-    }
+    _render_mark(r, 1);
+    float lo, hi;
+    _render_value_range(v, &lo, &hi);
+    int mode = _render_bind_particles(r, p, (int)v->color);
+    if (p->count && p->positions) render_splat_visibility(r->splat, p, v);
+    _render_mark(r, 2);
+    if (p->count && p->positions) render_splat_resolve(r->splat, p, v, mode, lo, hi, r->scene.color, r->scene.depth);
+    _render_mark(r, 3);
     _render_clear(v->framebuffer, v->width, v->height);
     glBlitNamedFramebuffer(r->scene.fbo, v->framebuffer, 0, 0, v->width, v->height, 0, 0, v->width, v->height,
                            GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    _render_mark(r, 4);
     return true;
 }
 

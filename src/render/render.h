@@ -80,6 +80,13 @@ renderer *render_make(char *err);
 void render_destroy(renderer *r);
 void render_scene(renderer *r, const render_particles *p, const render_view *v);
 
+/* The GPU time of each pass of the spheres style (GL_TIMESTAMP queries; for profiling): turn it on,
+ * draw a frame, read (waits for the GPU). False when off. Where timer queries read 0, so do these. */
+#define RENDER_PASSES 4
+extern const char *const render_pass_names[RENDER_PASSES]; /* "clear + tank", "visibility", "resolve", "blit" */
+void render_time_passes(renderer *r, bool on);
+bool render_pass_times(renderer *r, double us[RENDER_PASSES]);
+
 typedef struct render_target {
     GLuint fbo, color, depth;
     int width, height;
