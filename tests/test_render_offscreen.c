@@ -89,7 +89,7 @@ static void scene_destroy(scene *s) {
 }
 
 static render_view view_for(const scene *s, const render_target *t, render_color c, render_style st) {
-    render_view v = {.framebuffer = t->fbo, .width = t->width, .height = t->height, .color = c, .style = st};
+    render_view v = {.framebuffer = t->fbo, .color_texture = t->color, .width = t->width, .height = t->height, .color = c, .style = st};
     camera_matrices(&s->cam, t->width, t->height, v.view, v.proj);
     return v;
 }
@@ -128,6 +128,17 @@ static int count_drawn_outside(const uint8_t *img, const float (*keep)[4], int n
 }
 
 static overlay_layout layout;
+
+/* Pixels where two pictures differ by more than 16 of 255 in a channel, and pixels drawn in either. */
+static int count_differ(const uint8_t *a, const uint8_t *b, int *drawn) {
+    int n = 0;
+    *drawn = 0;
+    for (int i = 0; i < W * H; i++, a += 4, b += 4) {
+        *drawn += !image_is_background(a) || !image_is_background(b);
+        n += abs(a[0] - b[0]) > 16 || abs(a[1] - b[1]) > 16 || abs(a[2] - b[2]) > 16;
+    }
+    return n;
+}
 
 static void draw(renderer *r, hud *h, const scene *s, const render_target *t, render_color c, render_style st,
                  const overlay_info *info) {
@@ -183,16 +194,29 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
     CHECK(abs((int)slow[2] - (int)fast[2]) + abs((int)slow[0] - (int)fast[0]) > 60, "speed colours do not vary: (%d %d %d) vs (%d %d %d)",
           slow[0], slow[1], slow[2], fast[0], fast[1], fast[2]);
 
+    /* The tank's 12 edges are drawn (sampled along each, away from the block and its ends). */
+    int samples = 0, on_edge = 0;
+    for (int c = 0; c < 8; c++)
+        for (int axis = 0; axis < 3; axis++) {
+            if (c & (1 << axis)) continue;
+            int d = c | (1 << axis);
+            float a[3] = {c & 1 ? k_hi[0] : k_lo[0], c & 2 ? k_hi[1] : k_lo[1], c & 4 ? k_hi[2] : k_lo[2]};
+            float b[3] = {d & 1 ? k_hi[0] : k_lo[0], d & 2 ? k_hi[1] : k_lo[1], d & 4 ? k_hi[2] : k_lo[2]};
+            for (int k = 1; k < 20; k++) {
+                float f = (float)k / 20, q[3] = {a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]), a[2] + f * (b[2] - a[2])}, sp[3];
+                project(&v, q, sp);
+                if (sp[0] > block[0] - 8 && sp[0] < block[2] + 8 && sp[1] > block[1] - 8 && sp[1] < block[3] + 8) continue;
+                samples++;
+                on_edge += image_count_drawn(bare, W, H, (int)sp[0] - 1, (int)sp[1] - 1, (int)sp[0] + 2, (int)sp[1] + 2) > 0;
+            }
+        }
+    CHECK(samples > 150 && on_edge == samples, "tank edges drawn at %d of %d sample points", on_edge, samples);
+
     /* The same spheres through the graphics pipeline: the same picture, but for a few pixels on
      * silhouettes where the two paths round a ray that grazes a sphere differently. */
     draw(r, h, s, t, RENDER_COLOR_SPEED, RENDER_STYLE_RASTER, NULL);
     render_target_read(t, other);
-    int drawn = 0, differ_px = 0;
-    for (int i = 0; i < W * H; i++) {
-        const uint8_t *a = bare + 4 * i, *b = other + 4 * i;
-        drawn += !image_is_background(a) || !image_is_background(b);
-        differ_px += abs(a[0] - b[0]) > 16 || abs(a[1] - b[1]) > 16 || abs(a[2] - b[2]) > 16;
-    }
+    int drawn, differ_px = count_differ(bare, other, &drawn);
     char path[512];
     printf("compute vs raster spheres: %d of %d drawn pixels differ\n", differ_px, drawn);
     CHECK(drawn > area && differ_px <= drawn / 200, "compute and raster spheres differ at %d of %d drawn pixels", differ_px, drawn);
@@ -310,6 +334,26 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
     free(img), free(bare), free(other);
 }
 
+/* The eye inside the tank, facing the block: the tank's edges are cut by the near plane. Compute
+ * and raster draw the same picture. */
+static void test_eye_inside(renderer *r, scene *s, render_target *t, const char *png_dir) {
+    uint8_t *a = malloc(W * H * 4), *b = malloc(W * H * 4);
+    scene in = *s;
+    in.cam.target[0] = 0.8f, in.cam.target[1] = 0.17f, in.cam.target[2] = 0.27f;
+    in.cam.distance = 0.7f, in.cam.yaw = 1.5707963f, in.cam.pitch = 0.1f; /* the eye at (0.10 0.27 0.27), facing +x */
+    draw(r, NULL, &in, t, RENDER_COLOR_CELL, RENDER_STYLE_SPHERES, NULL);
+    render_target_read(t, a);
+    draw(r, NULL, &in, t, RENDER_COLOR_CELL, RENDER_STYLE_RASTER, NULL);
+    render_target_read(t, b);
+    int drawn, differ = count_differ(a, b, &drawn);
+    printf("eye inside the tank: compute vs raster differ at %d of %d drawn pixels\n", differ, drawn);
+    CHECK(drawn > W * H / 4 && differ <= drawn / 100, "eye inside the tank: compute and raster differ at %d of %d drawn pixels", differ, drawn);
+    char path[512];
+    snprintf(path, sizeof path, "%s/render-eye-inside.png", png_dir);
+    image_write_png(path, a, W, H, err_buf);
+    free(a), free(b);
+}
+
 /* The raster impostors (the graphics pipeline) on one sphere: its depth off-centre is the CPU
  * ray-sphere hit's, not the flat quad's; outside its
  * silhouette the depth stays cleared. Two spheres: the nearer one wins where they overlap. */
@@ -412,6 +456,7 @@ int main(void) {
     s.gpu = gpu;
     const char *png_dir = getenv("FLUID_TEST_OUT") ? getenv("FLUID_TEST_OUT") : ".";
     test_spheres_and_hud(r, h, &s, &t, png_dir);
+    test_eye_inside(r, &s, &t, png_dir);
     test_depth(r, &s, &t);
     test_camera(&s);
     render_target_destroy(&t);

@@ -111,7 +111,7 @@ static void check_layout(render_splat *s, const layout *L) {
     /* The resolve pass leaves the per-pixel buffers cleared for the next frame. */
     render_target t;
     CHECK(render_target_make(&t, L->w, L->h, "test-splat-target", err), "%s", err);
-    render_splat_resolve(s, &p, &v, -1, 0, 1, t.color, t.depth);
+    render_splat_resolve(s, &p, &v, -1, 0, 1, t.color);
     glGetNamedBufferSubData(db, 0, (GLsizeiptr)(npx * 4), depth);
     glGetNamedBufferSubData(ib, 0, (GLsizeiptr)(npx * 4), ids);
     int dirty = 0;

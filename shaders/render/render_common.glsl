@@ -11,10 +11,20 @@
 #define RENDER_BIND_SPLAT_DEPTH 5 // uint per pixel: the nearest sphere's window depth, as float bits
 #define RENDER_BIND_SPLAT_IDS 6   // uint per pixel: the index of the sphere nearest there
 
-// The compute splat (render_splat.c): spheres a work group takes, and the cleared pixel values.
+// The compute splat (render_splat.c): threads a work group has, and the cleared pixel values.
 #define RENDER_SPLAT_GROUP 64
+#define RENDER_SPLAT_SPHERES 8  // spheres a work group takes
 #define RENDER_SPLAT_NONE 0xFFFFFFFFu  // no sphere
 #define RENDER_SPLAT_FAR 0x3F800000u   // 1.0 as float bits: the far plane
+#define RENDER_SPLAT_EDGES 12          // tank edges the resolve pass draws
+
+// The background (RENDER_CLEAR_* in render.h) and the tank's edges.
+#define RENDER_CLEAR_R 0.075
+#define RENDER_CLEAR_G 0.082
+#define RENDER_CLEAR_B 0.098
+#define RENDER_TANK_R 0.62
+#define RENDER_TANK_G 0.68
+#define RENDER_TANK_B 0.78
 
 // Colour modes (render_color in C).
 #define RENDER_COLOR_SPEED 0

@@ -7,8 +7,10 @@
 //             from run to run).
 // The same program runs both passes, so a depth is computed by the same instructions each time and
 // the equality of pass 1 is exact. Coverage is the raster impostor's: the pixel's centre ray hits
-// the sphere. A work group takes 64 spheres and walks each one's pixel box with all 64 threads, so a
-// sphere close to the eye that covers much of the screen is shared out instead of stalling a thread.
+// the sphere. A work group takes RENDER_SPLAT_SPHERES spheres and deals the pixels of their boxes,
+// laid end to end, to its RENDER_SPLAT_GROUP threads: a thread walks few pixels (so many groups
+// are in flight to hide memory latency), and a sphere close to the eye that covers much of the
+// screen is shared out instead of stalling one thread.
 #include "render/render_common.glsl"
 #include "render/sphere_hit.glsl"
 
@@ -26,8 +28,9 @@ layout(location = 4) uniform ivec2 u_size;
 layout(location = 5) uniform mat4 u_inv_proj;
 layout(location = 6) uniform int u_pass;
 
-shared vec3 s_center[RENDER_SPLAT_GROUP];
-shared ivec4 s_box[RENDER_SPLAT_GROUP];  // pixels x0, y0 (inclusive), x1, y1 (exclusive)
+shared vec3 s_center[RENDER_SPLAT_SPHERES];
+shared ivec4 s_box[RENDER_SPLAT_SPHERES];     // pixels x0, y0 (inclusive), x1, y1 (exclusive)
+shared int s_end[RENDER_SPLAT_SPHERES];       // where each sphere's pixels end in the group's run
 
 // The pixel box of sphere c (view space): that of its raster impostor's quad (spheres.vert).
 ivec4 sphere_box(vec3 c) {
@@ -50,36 +53,39 @@ ivec4 sphere_box(vec3 c) {
 }
 
 void main() {
-    uint lid = gl_LocalInvocationID.x, first = gl_WorkGroupID.x * RENDER_SPLAT_GROUP;
-    uint i = first + lid;
-    vec3 c = vec3(0.0);
-    ivec4 box = ivec4(0);
-    if (i < u_count) {
-        c = (u_view * vec4(positions[i].xyz, 1.0)).xyz;
-        box = sphere_box(c);
-    }
-    s_center[lid] = c;
-    s_box[lid] = box;
-    barrier();
-    uint n = min(uint(RENDER_SPLAT_GROUP), u_count - first);
-    for (uint k = 0; k < n; k++) {
-        ivec4 b = s_box[k];
-        int w = b.z - b.x, area = w * (b.w - b.y);
-        vec3 center = s_center[k];
-        for (int p = int(lid); p < area; p += RENDER_SPLAT_GROUP) {
-            ivec2 px = ivec2(b.x + p % w, b.y + p / w);
-            vec2 ndc = (vec2(px) + 0.5) / vec2(u_size) * 2.0 - 1.0;
-            vec4 near = u_inv_proj * vec4(ndc, -1.0, 1.0);
-            vec3 hit, normal;
-            if (!sphere_hit(near.xyz / near.w, center, u_radius, hit, normal) || hit.z >= 0.0) continue;
-            precise float z = sphere_depth(u_proj, hit);
-            if (z < 0.0 || z >= 1.0) continue;  // outside the depth range, as the raster path clips
-            uint zb = floatBitsToUint(z), at = uint(px.y * u_size.x + px.x);
-            if (u_pass == 0) {
-                if (zb < depth_bits[at]) atomicMin(depth_bits[at], zb);
-            } else if (zb == depth_bits[at]) {
-                atomicMin(ids[at], first + k);
-            }
+    uint lid = gl_LocalInvocationID.x, first = gl_WorkGroupID.x * RENDER_SPLAT_SPHERES;
+    if (lid < RENDER_SPLAT_SPHERES) {
+        uint i = first + lid;
+        vec3 c = vec3(0.0);
+        ivec4 box = ivec4(0);
+        if (i < u_count) {
+            c = (u_view * vec4(positions[i].xyz, 1.0)).xyz;
+            box = sphere_box(c);
         }
+        s_center[lid] = c;
+        s_box[lid] = box;
+        s_end[lid] = (box.z - box.x) * (box.w - box.y);
+    }
+    barrier();
+    if (lid == 0)
+        for (int k = 1; k < RENDER_SPLAT_SPHERES; k++) s_end[k] += s_end[k - 1];
+    barrier();
+    int total = s_end[RENDER_SPLAT_SPHERES - 1], k = 0;
+    for (int p = int(lid); p < total; p += RENDER_SPLAT_GROUP) {
+        while (p >= s_end[k]) k++;  // p only grows, so k does too
+        ivec4 b = s_box[k];
+        int local = p - (k > 0 ? s_end[k - 1] : 0), w = b.z - b.x;
+        ivec2 px = ivec2(b.x + local % w, b.y + local / w);
+        vec2 ndc = (vec2(px) + 0.5) / vec2(u_size) * 2.0 - 1.0;
+        vec4 near = u_inv_proj * vec4(ndc, -1.0, 1.0);
+        vec3 hit, normal;
+        if (!sphere_hit(near.xyz / near.w, s_center[k], u_radius, hit, normal) || hit.z >= 0.0) continue;
+        precise float z = sphere_depth(u_proj, hit);
+        if (z < 0.0 || z >= 1.0) continue;  // outside the depth range, as the raster path clips
+        uint zb = floatBitsToUint(z), at = uint(px.y * u_size.x + px.x);
+        if (u_pass == 0)
+            atomicMin(depth_bits[at], zb);
+        else if (zb == depth_bits[at])
+            atomicMin(ids[at], first + uint(k));
     }
 }

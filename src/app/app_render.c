@@ -27,14 +27,16 @@ void app_view_push_frame_time(app_view *v, float ms) {
     v->frame_hist[v->frame_hist_count++] = ms;
 }
 
-void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, GLuint fbo, int w,
-                      int h_px, overlay_layout *layout) {
+void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v,
+                      const render_target *target, int w, int h_px, overlay_layout *layout) {
+    GLuint fbo = target ? target->fbo : 0;
     if (layout) memset(layout, 0, sizeof *layout);
     if (w <= 0 || h_px <= 0) return;
     render_particles p = {.positions = sim_positions(s), .velocities = sim_velocities(s), .densities = sim_densities(s),
                           .cell_keys = sim_cell_keys(s), .count = sim_particle_count(s), .radius = sim_particle_radius(s)};
     sim_domain(s, p.lo, p.hi);
-    render_view rv = {.framebuffer = fbo, .width = w, .height = h_px, .color = v->color, .style = v->style};
+    render_view rv = {.framebuffer = fbo, .color_texture = target ? target->color : 0, .width = w, .height = h_px,
+                      .color = v->color, .style = v->style};
     memcpy(rv.poke, v->poke, sizeof rv.poke);
     camera_matrices(&v->cam, w, h_px, rv.view, rv.proj);
     render_scene(r, &p, &rv);
@@ -53,7 +55,7 @@ bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, con
                     const char *path, overlay_layout *layout, char *err) {
     render_target t;
     if (!render_target_make(&t, w, h_px, "screenshot", err)) return false;
-    app_render_frame(r, h, s, prof, v, t.fbo, w, h_px, layout);
+    app_render_frame(r, h, s, prof, v, &t, w, h_px, layout);
     uint8_t *rgba = malloc((size_t)w * (size_t)h_px * 4);
     render_target_read(&t, rgba);
     render_target_destroy(&t);
@@ -80,13 +82,13 @@ static void _app_time_render(renderer *r, hud *h, const sim *s, const gpu_prof *
         v->show_hud = run % 2 == 0;
         double t0 = now_seconds();
         do {
-            app_render_frame(r, h, s, prof, v, t.fbo, w, h_px, NULL);
+            app_render_frame(r, h, s, prof, v, &t, w, h_px, NULL);
             glFinish();
         } while (now_seconds() - t0 < RENDER_SPINUP_S);
         t0 = now_seconds();
         for (int k = 0; k < REPS; k++) {
             glBeginQuery(GL_TIME_ELAPSED, q[k]);
-            app_render_frame(r, h, s, prof, v, t.fbo, w, h_px, NULL);
+            app_render_frame(r, h, s, prof, v, &t, w, h_px, NULL);
             glEndQuery(GL_TIME_ELAPSED);
         }
         glFinish();
@@ -105,7 +107,7 @@ static void _app_time_render(renderer *r, hud *h, const sim *s, const gpu_prof *
     render_time_passes(r, true);
     double sum[RENDER_PASSES] = {0}, us[RENDER_PASSES];
     for (int k = 0; k < REPS; k++) {
-        app_render_frame(r, h, s, prof, v, t.fbo, w, h_px, NULL);
+        app_render_frame(r, h, s, prof, v, &t, w, h_px, NULL);
         render_pass_times(r, us);
         for (int p = 0; p < RENDER_PASSES; p++) sum[p] += us[p];
     }

@@ -2,7 +2,7 @@
  * window app and the headless screenshot, so both show exactly the same thing.
  *
  *   app_view v;  app_view_init(&v, s);             // camera fitted to the tank, defaults
- *   app_render_frame(r, h, s, prof, &v, fbo, w, h, &layout);
+ *   app_render_frame(r, h, s, prof, &v, NULL, w, h, &layout);     // the window (or a render_target)
  *   app_render_png(r, h, s, prof, &v, w, h, "shot.png", &layout, err);  // offscreen, atomically
  *
  * It does NOT step the simulation or read input.
@@ -35,9 +35,9 @@ typedef struct app_view {
 
 void app_view_init(app_view *v, const sim *s);
 void app_view_push_frame_time(app_view *v, float ms);
-/* Draws into fbo (0: the window) at w x h; layout (may be NULL) gets where the HUD went. */
-void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, GLuint fbo, int w,
-                      int h_px, overlay_layout *layout);
+/* Draws into target (NULL: the window) at w x h; layout (may be NULL) gets where the HUD went. */
+void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v,
+                      const render_target *target, int w, int h_px, overlay_layout *layout);
 /* Renders offscreen at w x h and writes a PNG atomically. */
 bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
                     const char *path, overlay_layout *layout, char *err);

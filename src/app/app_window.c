@@ -628,7 +628,7 @@ int app_window_run(const run_opts *o) {
         }
         if (shown) {
             prof_begin(a->prof, APP_STAGE_RENDER);
-            app_render_frame(a->r, a->h, a->s, a->prof, &a->view, 0, fw, fh, NULL);
+            app_render_frame(a->r, a->h, a->s, a->prof, &a->view, NULL, fw, fh, NULL);
             prof_end(a->prof, APP_STAGE_RENDER);
             prof_frame(a->prof);
             glfwSwapBuffers(a->win);

@@ -22,7 +22,7 @@ struct renderer {
     bool timing;
 };
 
-const char *const render_pass_names[RENDER_PASSES] = {"clear + tank", "visibility", "resolve", "blit"};
+const char *const render_pass_names[RENDER_PASSES] = {"visibility", "resolve", "blit"};
 
 void render_time_passes(renderer *r, bool on) {
     if (on && !r->marks[0]) glGenQueries(RENDER_PASSES + 1, r->marks);
@@ -133,7 +133,7 @@ static void _render_tank(renderer *r, const render_particles *p, const render_vi
     glUniformMatrix4fv(0, 1, GL_FALSE, (const float *)vp);
     glUniform3fv(1, 1, p->lo);
     glUniform3fv(2, 1, p->hi);
-    glUniform4f(3, 0.62f, 0.68f, 0.78f, 1.0f);
+    glUniform4f(3, RENDER_TANK_R, RENDER_TANK_G, RENDER_TANK_B, 1.0f);
     glDrawArrays(GL_LINES, 0, 24);
 }
 
@@ -163,30 +163,31 @@ static void _render_clear(GLuint fbo, int w, int h) {
     glDepthFunc(GL_LESS);
 }
 
-/* RENDER_STYLE_SPHERES: the tank into the renderer's own target (its depth is what the spheres
- * are tested against), the spheres by compute into its colour, then a blit to the view's
- * framebuffer. False when that target cannot be made at this size. */
+/* RENDER_STYLE_SPHERES: the whole picture by compute, straight into v->color_texture, or into the
+ * renderer's own texture and then blitted to v->framebuffer (the window). False when that texture
+ * cannot be made at this size. */
 static bool _render_splat_spheres(renderer *r, const render_particles *p, const render_view *v) {
-    if (r->scene.width != v->width || r->scene.height != v->height) {
+    GLuint color = v->color_texture;
+    if (!color && (r->scene.width != v->width || r->scene.height != v->height)) {
         char err[ERR_LEN];
         render_target_destroy(&r->scene);
         if (!render_target_make(&r->scene, v->width, v->height, "scene", err)) return false;
     }
+    if (!color) color = r->scene.color;
     _render_mark(r, 0);
-    _render_clear(r->scene.fbo, v->width, v->height);
-    _render_tank(r, p, v);
-    _render_mark(r, 1);
     float lo, hi;
     _render_value_range(v, &lo, &hi);
     int mode = _render_bind_particles(r, p, (int)v->color);
     if (p->count && p->positions) render_splat_visibility(r->splat, p, v);
+    _render_mark(r, 1);
+    render_splat_resolve(r->splat, p, v, mode, lo, hi, color);
     _render_mark(r, 2);
-    if (p->count && p->positions) render_splat_resolve(r->splat, p, v, mode, lo, hi, r->scene.color, r->scene.depth);
+    glBindFramebuffer(GL_FRAMEBUFFER, v->framebuffer);
+    glViewport(0, 0, v->width, v->height);
+    if (!v->color_texture)
+        glBlitNamedFramebuffer(r->scene.fbo, v->framebuffer, 0, 0, v->width, v->height, 0, 0, v->width, v->height,
+                               GL_COLOR_BUFFER_BIT, GL_NEAREST);
     _render_mark(r, 3);
-    _render_clear(v->framebuffer, v->width, v->height);
-    glBlitNamedFramebuffer(r->scene.fbo, v->framebuffer, 0, 0, v->width, v->height, 0, 0, v->width, v->height,
-                           GL_COLOR_BUFFER_BIT, GL_NEAREST);
-    _render_mark(r, 4);
     return true;
 }
 

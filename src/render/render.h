@@ -14,10 +14,10 @@
  * buffers, no copies. render_scene clears the framebuffer (colour RENDER_CLEAR_RGB and depth),
  * draws the tank's 12 edges and the particles in one of three styles, and leaves depth testing off:
  *
- * RENDER_STYLE_SPHERES (the default) draws lit sphere impostors by compute (render_splat.h): on a
+ * RENDER_STYLE_SPHERES (the default) draws the whole picture by compute (render_splat.h): on a
  * GPU with few graphics units (the H100) that is many times faster than the same impostors drawn
- * as triangles. It renders into a target the renderer owns and blits it to v->framebuffer, whose
- * depth it leaves cleared.
+ * as triangles. It writes v->color_texture directly when given (else its own texture, blitted to
+ * v->framebuffer) and leaves the framebuffer's depth as it was.
  *
  * RENDER_STYLE_RASTER draws the same impostors through the graphics pipeline: 6 vertices a
  * particle from gl_VertexID, a ray-sphere hit per fragment writing its depth. Kept for comparison
@@ -40,7 +40,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The background; render_image_check (image.h) tells the background from drawn pixels by it. */
+/* The background; render_image_check (image.h) tells the background from drawn pixels by it.
+ * GLSL twin in shaders/render/render_common.glsl (keep in step). */
 #define RENDER_CLEAR_R 0.075f
 #define RENDER_CLEAR_G 0.082f
 #define RENDER_CLEAR_B 0.098f
@@ -62,6 +63,7 @@ typedef struct render_particles {
 
 typedef struct render_view {
     GLuint framebuffer;   /* 0: the window */
+    GLuint color_texture; /* framebuffer's colour texture (RGBA8, the view's size) if it has one, else 0 */
     int width, height;    /* pixels; nothing is drawn when either is 0 */
     mat4 view, proj;
     render_color color;
@@ -82,8 +84,8 @@ void render_scene(renderer *r, const render_particles *p, const render_view *v);
 
 /* The GPU time of each pass of the spheres style (GL_TIMESTAMP queries; for profiling): turn it on,
  * draw a frame, read (waits for the GPU). False when off. Where timer queries read 0, so do these. */
-#define RENDER_PASSES 4
-extern const char *const render_pass_names[RENDER_PASSES]; /* "clear + tank", "visibility", "resolve", "blit" */
+#define RENDER_PASSES 3
+extern const char *const render_pass_names[RENDER_PASSES]; /* "visibility", "resolve", "blit" (0 without one) */
 void render_time_passes(renderer *r, bool on);
 bool render_pass_times(renderer *r, double us[RENDER_PASSES]);
 

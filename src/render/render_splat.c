@@ -3,6 +3,7 @@
 #include "core/util.h"
 #include "gpu/shader.h"
 #include "render/render_common.h"
+#include <math.h>
 #include <stdlib.h>
 
 struct render_splat {
@@ -78,7 +79,7 @@ void render_splat_visibility(render_splat *s, const render_particles *p, const r
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_POSITIONS, p->positions);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_DEPTH, s->depth_bits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_IDS, s->ids);
-    GLuint groups = (p->count + RENDER_SPLAT_GROUP - 1) / RENDER_SPLAT_GROUP;
+    GLuint groups = (p->count + RENDER_SPLAT_SPHERES - 1) / RENDER_SPLAT_SPHERES;
     for (int pass = 0; pass < 2; pass++) {
         glUniform1i(6, pass);
         glDispatchCompute(groups, 1, 1);
@@ -86,22 +87,56 @@ void render_splat_visibility(render_splat *s, const render_particles *p, const r
     }
 }
 
+/* The tank's edges in window coordinates (x, y in pixels, window depth), cut at the near plane;
+ * edges that fall on a point are left out. Returns how many. */
+static int _splat_edges(const render_particles *p, const render_view *v, float a[][3], float b[][3]) {
+    mat4 vp;
+    glm_mat4_mul((vec4 *)v->proj, (vec4 *)v->view, vp);
+    vec4 corner[8];
+    for (int c = 0; c < 8; c++) {
+        vec4 w = {c & 1 ? p->hi[0] : p->lo[0], c & 2 ? p->hi[1] : p->lo[1], c & 4 ? p->hi[2] : p->lo[2], 1};
+        glm_mat4_mulv(vp, w, corner[c]);
+    }
+    int n = 0;
+    for (int c = 0; c < 8; c++)
+        for (int axis = 0; axis < 3; axis++) {
+            if (c & (1 << axis)) continue;
+            vec4 e[2];
+            glm_vec4_copy(corner[c], e[0]);
+            glm_vec4_copy(corner[c | (1 << axis)], e[1]);
+            float f0 = e[0][2] + e[0][3], f1 = e[1][2] + e[1][3]; /* >= 0 in front of the near plane */
+            if (f0 < 0 && f1 < 0) continue;
+            if (f0 < 0 || f1 < 0) glm_vec4_lerp(e[0], e[1], f0 / (f0 - f1), e[f0 < 0 ? 0 : 1]);
+            float *out[2] = {a[n], b[n]};
+            for (int k = 0; k < 2; k++) {
+                out[k][0] = (e[k][0] / e[k][3] * 0.5f + 0.5f) * (float)v->width;
+                out[k][1] = (e[k][1] / e[k][3] * 0.5f + 0.5f) * (float)v->height;
+                out[k][2] = e[k][2] / e[k][3] * 0.5f + 0.5f;
+            }
+            n += fmaxf(fabsf(b[n][0] - a[n][0]), fabsf(b[n][1] - a[n][1])) > 1e-3f;
+        }
+    return n;
+}
+
 void render_splat_resolve(render_splat *s, const render_particles *p, const render_view *v, int mode, float lo, float hi,
-                          GLuint color_tex, GLuint depth_tex) {
+                          GLuint color_tex) {
     if (!_splat_resize(s, v->width, v->height)) return;
+    float a[RENDER_SPLAT_EDGES][3], b[RENDER_SPLAT_EDGES][3];
+    int edges = _splat_edges(p, v, a, b);
     glUseProgram(s->resolve);
     _splat_uniforms(v, p->radius);
     glUniform1i(3, mode);
     glUniform2f(6, lo, hi);
+    glUniform1i(7, edges);
+    glUniform3fv(8, RENDER_SPLAT_EDGES, &a[0][0]);
+    glUniform3fv(8 + RENDER_SPLAT_EDGES, RENDER_SPLAT_EDGES, &b[0][0]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_DEPTH, s->depth_bits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_IDS, s->ids);
-    glBindTextureUnit(0, depth_tex);
     glBindImageTexture(0, color_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
     glDispatchCompute((GLuint)(v->width + 15) / 16, (GLuint)(v->height + 15) / 16, 1);
     /* The colour is read next by blits, blending and readbacks; the buffers by the next frame. */
     glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
                     GL_SHADER_STORAGE_BARRIER_BIT);
-    glBindTextureUnit(0, 0);
     glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
 }
 

@@ -8,19 +8,20 @@
  *      (atomicMin on its float bits in a per-pixel buffer);
  *   2. visibility, index: the sphere whose depth equals the kept one writes its index (lowest wins
  *      a tie, so the image is deterministic);
- *   3. resolve: a thread a pixel shades the winning sphere (the same lighting and colour as the
- *      raster impostor) into the colour texture where it is nearer than the depth texture already
- *      holds, and clears the pixel's depth and index for the next frame.
- * Coverage and depth are the raster impostor's, so both paths draw the same picture.
+ *   3. resolve: a thread a pixel writes the whole picture into the colour texture: background,
+ *      the tank's edges, and the winning sphere shaded as the raster impostor is where it is
+ *      nearer than an edge; it clears the pixel's depth and index for the next frame.
+ * Coverage and depth are the raster impostor's, so both paths draw the same spheres. Nothing goes
+ * through the graphics pipeline: no clear, no blit, no depth buffer.
  *
  *   render_splat *s = render_splat_make(err);
  *   each frame:
  *     render_splat_visibility(s, p, v);      // 1 and 2: reads p->positions
  *     bind the buffer of the colour mode (render.c binds them all at RENDER_BIND_*), then
- *     render_splat_resolve(s, p, v, mode, lo, hi, color_tex, depth_tex);  // 3
+ *     render_splat_resolve(s, p, v, mode, lo, hi, color_tex);  // 3
  *
  * Errors: render_splat_make returns NULL with err when a shader does not build.
- * It does NOT clear the colour texture or draw anything but the spheres.
+ * It does NOT draw the mouse's ring or the HUD (render.c and hud.c draw those over it).
  */
 #ifndef FLUID_RENDER_SPLAT_H
 #define FLUID_RENDER_SPLAT_H
@@ -31,10 +32,10 @@ render_splat *render_splat_make(char *err);
 void render_splat_destroy(render_splat *s);
 /* Passes 1 and 2 over v's width x height (the per-pixel buffers follow the size). */
 void render_splat_visibility(render_splat *s, const render_particles *p, const render_view *v);
-/* Pass 3 into color_tex (RGBA8) against depth_tex (window depth), both v's size. mode: a colour
- * mode or -1 (white); lo, hi: the colour map's range. */
+/* Pass 3: every pixel of color_tex (RGBA8, v's size). mode: a colour mode or -1 (white); lo, hi:
+ * the colour map's range; the tank is p->lo..p->hi. */
 void render_splat_resolve(render_splat *s, const render_particles *p, const render_view *v, int mode, float lo, float hi,
-                          GLuint color_tex, GLuint depth_tex);
+                          GLuint color_tex);
 /* The per-pixel buffers after render_splat_visibility (row 0 at the bottom): the nearest depth as
  * float bits (RENDER_SPLAT_FAR where none) and the sphere's index (RENDER_SPLAT_NONE). For tests. */
 void render_splat_buffers(const render_splat *s, GLuint *depth_bits, GLuint *ids);
