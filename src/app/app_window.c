@@ -515,15 +515,25 @@ static void _app_destroy(app *a) {
     free(a->steps);
 }
 
-/* Without --substeps the window aims at real time (1/60 s simulated a frame) but keeps at least
- * APP_MIN_FPS: past that budget it takes fewer steps a frame (slow motion, shown in the HUD) and
- * climbs back when there is room. Re-aimed whenever the fluid is rebuilt (dt changes). */
+/* Without --substeps the window aims at real time (1/60 s simulated a frame) but puts the frame
+ * rate first: past a budget it takes fewer steps a frame (slow motion, shown in the HUD) and climbs
+ * back when there is room. With GPU timers the budget is the GPU time of a frame (every stage and
+ * the render) against 1/APP_GPU_FPS, so the window runs well above 60 fps with vsync off; without
+ * them (a software renderer) it is the wall-clock frame rate, APP_MIN_FPS. Re-aimed whenever the
+ * fluid is rebuilt (dt changes). */
+#define APP_GPU_FPS 120.0
 #define APP_MIN_FPS 30.0
 static void _app_adapt_steps(app *a) {
     app_view *v = &a->view;
     v->realtime_steps = sim_steps_per_frame(a->s);
     if (a->o->substeps > 0 || v->paused || v->fps <= 0) return;
     double budget_ms = 1e3 / APP_MIN_FPS, ms = 1e3 / v->fps;
+    if (prof_get_mode(a->prof) == PROF_GPU_QUERY) {
+        double us = 0;
+        for (int st = 0; st <= APP_STAGE_RENDER; st++) us += prof_avg_us(a->prof, st);
+        if (isnan(us)) return; /* no frame timed yet */
+        budget_ms = 1e3 / APP_GPU_FPS, ms = us / 1e3;
+    }
     int k = v->steps_per_frame;
     if (ms > budget_ms && k > 1)
         k = (int)fmax(1.0, k * budget_ms / ms * 0.9);
