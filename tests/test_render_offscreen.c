@@ -2,9 +2,6 @@
  * as sphere impostors (and as a fluid surface) with the HUD, read back and checked against the
  * CPU projection of the same camera; impostor depth against a CPU ray-sphere hit; the image check
  * on good and bad images; PNG round trip; no GL object left alive after destroy. */
-#if defined(__SANITIZE_ADDRESS__)
-#define _GNU_SOURCE /* dl_iterate_phdr */
-#endif
 #include "check.h"
 #include "gpu/prof.h"
 #include "render/camera.h"
@@ -15,24 +12,6 @@
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
-#if defined(__SANITIZE_ADDRESS__)
-#include <dlfcn.h>
-#include <link.h>
-
-/* Under AddressSanitizer: Mesa's llvmpipe keeps ~112 bytes of its first draw in global caches
- * that it never frees; when the driver is unloaded at exit LeakSanitizer can no longer see the
- * globals pointing at them and reports an "indirect leak" in <unknown module> (any draw at all,
- * even one line, does it; compute-only programs do not). Keeping the driver mapped at exit
- * (RTLD_NODELETE) lets LSan see those references, so leaks of our own still show. */
-static int _keep_dri(struct dl_phdr_info *info, size_t size, void *user) {
-    size_t n = strlen(info->dlpi_name);
-    if (n > 7 && strcmp(info->dlpi_name + n - 7, "_dri.so") == 0) dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
-    return 0;
-}
-static void keep_driver_mapped(void) { dl_iterate_phdr(_keep_dri, NULL); }
-#else
-static void keep_driver_mapped(void) {}
-#endif
 
 #define W 800
 #define H 500
@@ -441,7 +420,6 @@ static void test_camera(scene *s) {
 
 int main(void) {
     gpu_ctx *gpu = check_gpu();
-    keep_driver_mapped();
     int live0 = gpu_live_objects();
     char err[ERR_LEN] = "";
     renderer *r = render_make(err);

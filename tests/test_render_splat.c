@@ -128,12 +128,15 @@ static void put(layout *L, float x, float y, float z) {
 }
 
 int main(void) {
-    check_gpu();
+    gpu_ctx *gpu = check_gpu();
     int live0 = gpu_live_objects();
     char err[ERR_LEN] = "";
     render_splat *s = render_splat_make(err);
     CHECK(s != NULL, "render_splat_make: %s", err);
-    if (!s) return check_done();
+    if (!s) {
+        gpu_destroy(gpu);
+        return check_done();
+    }
     static layout L;
     uint32_t rng = 12345;
 #define RND(lo, hi) ((lo) + ((hi) - (lo)) * (float)(check_rand(&rng) & 0xFFFFFF) / 16777216.0f)
@@ -183,5 +186,6 @@ int main(void) {
 
     render_splat_destroy(s);
     CHECK(gpu_live_objects() == live0, "%d GL objects left alive", gpu_live_objects() - live0);
+    gpu_destroy(gpu);
     return check_done();
 }
