@@ -23,6 +23,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
+
 // NVIDIA: unroll the loops over each invocation's KPT keys so the per-key arrays stay in
 // registers (others ignore the pragma).
 #pragma optionNV(unroll all)
@@ -63,7 +64,6 @@ shared uint s_tmp[WG]; // emulated shuffles and the work-group scan
 #define rx_ballot_msb subgroupBallotFindMSB
 #define rx_shuffle subgroupShuffle
 #define rx_inclusive_add subgroupInclusiveAdd
-#define rx_sg_sync() subgroupMemoryBarrierShared(); subgroupBarrier()
 #elif USE_SUBGROUP
 shared uint s_sgemu[WG];
 #define rx_sg_size uint(SG)
@@ -119,7 +119,6 @@ uint rx_inclusive_add(uint v) {
     barrier();
     return sum;
 }
-#define rx_sg_sync() barrier()
 #endif
 
 uint rx_sg_id(void) {
@@ -149,7 +148,8 @@ void rx_clear_whist(void) {
 // into s_whist[sg][*].
 uint rx_rank_round(uint d, uint sg) {
 #if USE_SUBGROUP
-    // Peers: the lanes whose digit equals ours, found with one ballot per digit bit.
+    // Peers: the lanes whose digit equals ours, found with one ballot per digit bit. (NVIDIA's
+    // subgroupPartitionNV finds them in one call; on the H100 it made no difference.)
     uvec4 peers = rx_ballot(true);
     for (uint b = 0u; b < uint(RADIX_BITS); b++) {
         bool bit = ((d >> b) & 1u) != 0u;
@@ -161,11 +161,12 @@ uint rx_rank_round(uint d, uint sg) {
     uint leader = rx_ballot_msb(peers);
     // The highest peer adds the round's count for this digit; only one lane per digit touches the
     // counter in a round, so the old value is what came before, and it is handed to every peer.
+    // No barrier before the next round: every lane waits at this shuffle for the leaders' atomics
+    // to return, so the next round's atomics come after them. (A subgroupBarrier() here is a full
+    // memory barrier on NVIDIA, MEMBAR.GL, and cost ~1 us a round: most of the scatter's time.)
     uint old = 0u;
     if (rx_sg_lane == leader) old = atomicAdd(s_whist[sg * uint(RADIX) + d], count);
-    old = rx_shuffle(old, leader);
-    rx_sg_sync(); // the next round's leader reads this round's counter
-    return old + below;
+    return rx_shuffle(old, leader) + below;
 #else
     uint lid = gl_LocalInvocationIndex;
     s_emu[lid] = d;

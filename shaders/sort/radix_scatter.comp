@@ -50,6 +50,10 @@ void main() {
     uint sg = rx_sg_id();
     uint first = base + sg * uint(KPT * SG) + rx_lane();
 
+    // This tile's column of the scanned table and the digit totals, loaded first so that their
+    // latency hides behind the ranking.
+    uint tile_before = lid < uint(RADIX) ? table[lid * u_tiles + tile] : 0u;
+    uint digit_total = lid < uint(RADIX) ? totals[lid] : 0u;
     uint keys[KPT], vals[KPT], ranked[KPT];
     for (uint k = 0u; k < uint(KPT); k++) {
         uint i = first + k * uint(SG);
@@ -67,10 +71,10 @@ void main() {
     // Where each digit starts in the tile, and in the output.
     uint count = rx_streams_to_offsets(), unused;
     uint start = rx_wg_exclusive_scan(count, unused);
-    uint global_start = rx_wg_exclusive_scan(lid < uint(RADIX) ? totals[lid] : 0u, unused);
+    uint global_start = rx_wg_exclusive_scan(digit_total, unused);
     if (lid < uint(RADIX)) {
         s_dstart[lid] = start;
-        s_dest[lid] = global_start + table[lid * u_tiles + tile] - start;
+        s_dest[lid] = global_start + tile_before - start;
         if (u_fused != 0u) table[lid * u_tiles + tile] = 0u;
     }
     barrier();

@@ -153,6 +153,32 @@ static GLuint _shader_compile(GLenum stage, const char *path, const char *define
     return s;
 }
 
+/* FLUID_DUMP_PROGRAMS=DIR: every linked program's driver binary goes to DIR/<file>-<n>.bin, for
+ * profiling (NVIDIA's binaries hold the assembly it compiled: registers, local memory). */
+static void _shader_dump_binary(GLuint prog, const char *label) {
+    static int serial;
+    const char *dir = getenv("FLUID_DUMP_PROGRAMS");
+    if (!dir || !*dir) return;
+    GLint len = 0;
+    glGetProgramiv(prog, GL_PROGRAM_BINARY_LENGTH, &len);
+    if (len <= 0) return;
+    char *bin = malloc((size_t)len), path[512], name[128];
+    GLenum format;
+    glGetProgramBinary(prog, len, NULL, &format, bin);
+    snprintf(name, sizeof name, "%s", label);
+    for (char *c = name; *c; c++)
+        if (*c == '/') *c = '-';
+    snprintf(path, sizeof path, "%s/%s-%d.bin", dir, name, serial++);
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(bin, 1, (size_t)len, f);
+        fclose(f);
+    } else {
+        log_warn("SHADER", "FLUID_DUMP_PROGRAMS: cannot write %s", path);
+    }
+    free(bin);
+}
+
 static GLuint _shader_link(GLuint *stages, int n, const char *label, char *err) {
     GLuint prog = glCreateProgram();
     for (int i = 0; i < n; i++) glAttachShader(prog, stages[i]);
@@ -169,6 +195,7 @@ static GLuint _shader_link(GLuint *stages, int n, const char *label, char *err) 
         return 0;
     }
     glObjectLabel(GL_PROGRAM, prog, -1, label);
+    _shader_dump_binary(prog, label);
     gpu_count_object(1);
     return prog;
 }
