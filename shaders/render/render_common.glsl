@@ -10,6 +10,9 @@
 #define RENDER_BIND_HUD_QUADS 4   // hud_quad per quad
 #define RENDER_BIND_SPLAT_DEPTH 5 // uint per pixel: the nearest sphere's window depth, as float bits
 #define RENDER_BIND_SPLAT_IDS 6   // uint per pixel: the index of the sphere nearest there
+#define RENDER_BIND_SPLAT_THICK 7 // uint per pixel: metres of fluid along the ray / RENDER_SPLAT_THICK_UNIT
+#define RENDER_BIND_SURFACE_SRC 8 // float per pixel: view distance (0: none), read by a smoothing pass
+#define RENDER_BIND_SURFACE_DST 9 // float per pixel: its output
 
 // The compute splat (render_splat.c): threads a work group has, and the cleared pixel values.
 #define RENDER_SPLAT_GROUP 64
@@ -17,6 +20,7 @@
 #define RENDER_SPLAT_NONE 0xFFFFFFFFu  // no sphere
 #define RENDER_SPLAT_FAR 0x3F800000u   // 1.0 as float bits: the far plane
 #define RENDER_SPLAT_EDGES 12          // tank edges the resolve pass draws
+#define RENDER_SPLAT_THICK_UNIT 1e-6   // metres
 
 // The background (RENDER_CLEAR_* in render.h) and the tank's edges.
 #define RENDER_CLEAR_R 0.075

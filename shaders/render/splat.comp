@@ -5,6 +5,8 @@
 //   u_pass 1: every sphere whose depth at a pixel equals the kept one writes its index there
 //             (atomicMin again, so a tie always goes to the lowest index: the image is the same
 //             from run to run).
+//   u_pass 2: (the surface style) every sphere adds its chord, the ray's path through it, to the
+//             pixel's thickness, in fixed point of RENDER_SPLAT_THICK_UNIT metres.
 // The same program runs both passes, so a depth is computed by the same instructions each time and
 // the equality of pass 1 is exact. Coverage is the raster impostor's: the pixel's centre ray hits
 // the sphere. A work group takes RENDER_SPLAT_SPHERES spheres and deals the pixels of their boxes,
@@ -19,6 +21,7 @@ layout(local_size_x = RENDER_SPLAT_GROUP) in;
 layout(std430, binding = RENDER_BIND_POSITIONS) readonly buffer Positions { vec4 positions[]; };
 layout(std430, binding = RENDER_BIND_SPLAT_DEPTH) buffer Depth { uint depth_bits[]; };
 layout(std430, binding = RENDER_BIND_SPLAT_IDS) buffer Ids { uint ids[]; };
+layout(std430, binding = RENDER_BIND_SPLAT_THICK) buffer Thickness { uint thickness[]; };
 
 layout(location = 0) uniform mat4 u_view;
 layout(location = 1) uniform mat4 u_proj;
@@ -85,7 +88,9 @@ void main() {
         uint zb = floatBitsToUint(z), at = uint(px.y * u_size.x + px.x);
         if (u_pass == 0)
             atomicMin(depth_bits[at], zb);
-        else if (zb == depth_bits[at])
+        else if (u_pass == 1 && zb == depth_bits[at])
             atomicMin(ids[at], first + uint(k));
+        else if (u_pass == 2)
+            atomicAdd(thickness[at], uint(2.0 * max(dot(s_center[k] - hit, normalize(hit)), 0.0) / RENDER_SPLAT_THICK_UNIT + 0.5));
     }
 }

@@ -10,6 +10,7 @@
 #include "render/colormap.glsl"
 #include "render/particles.glsl"
 #include "render/sphere_hit.glsl"
+#include "render/splat_edges.glsl"
 
 layout(local_size_x = 16, local_size_y = 16) in;
 
@@ -24,24 +25,6 @@ layout(location = 3) uniform int u_mode;
 layout(location = 4) uniform ivec2 u_size;
 layout(location = 5) uniform mat4 u_inv_proj;
 layout(location = 6) uniform vec2 u_range;
-layout(location = 7) uniform int u_edges;                       // how many of the edges below
-layout(location = 8) uniform vec3 u_edge_a[RENDER_SPLAT_EDGES];  // window x, y (pixels), depth
-layout(location = 8 + RENDER_SPLAT_EDGES) uniform vec3 u_edge_b[RENDER_SPLAT_EDGES];
-
-// The window depth of the nearest edge through pixel centre q, 1.0 (far) where none.
-float edge_depth(vec2 q) {
-    float best = 1.0;
-    for (int e = 0; e < u_edges; e++) {
-        vec3 a = u_edge_a[e], d = u_edge_b[e] - a;
-        bool x_major = abs(d.x) >= abs(d.y);
-        float t = x_major ? (q.x - a.x) / d.x : (q.y - a.y) / d.y;  // d's major part is never 0 (render_splat.c)
-        vec2 on = a.xy + t * d.xy;
-        float off = x_major ? q.y - on.y : q.x - on.x;
-        if (t >= 0.0 && t <= 1.0 && off > -0.5 && off <= 0.5) best = min(best, a.z + t * d.z);
-    }
-    return best;
-}
-
 void main() {
     ivec2 px = ivec2(gl_GlobalInvocationID.xy);
     if (px.x >= u_size.x || px.y >= u_size.y) return;

@@ -163,10 +163,10 @@ static void _render_clear(GLuint fbo, int w, int h) {
     glDepthFunc(GL_LESS);
 }
 
-/* RENDER_STYLE_SPHERES: the whole picture by compute, straight into v->color_texture, or into the
- * renderer's own texture and then blitted to v->framebuffer (the window). False when that texture
- * cannot be made at this size. */
-static bool _render_splat_spheres(renderer *r, const render_particles *p, const render_view *v) {
+/* The compute styles (spheres, surface): the whole picture straight into v->color_texture, or into
+ * the renderer's own texture and then blitted to v->framebuffer (the window). False when that
+ * texture cannot be made at this size. */
+static bool _render_compute(renderer *r, const render_particles *p, const render_view *v) {
     GLuint color = v->color_texture;
     if (!color && (r->scene.width != v->width || r->scene.height != v->height)) {
         char err[ERR_LEN];
@@ -174,13 +174,20 @@ static bool _render_splat_spheres(renderer *r, const render_particles *p, const 
         if (!render_target_make(&r->scene, v->width, v->height, "scene", err)) return false;
     }
     if (!color) color = r->scene.color;
+    render_particles none = *p;
+    if (!p->positions) none.count = 0;
     _render_mark(r, 0);
-    float lo, hi;
-    _render_value_range(v, &lo, &hi);
-    int mode = _render_bind_particles(r, p, (int)v->color);
-    if (p->count && p->positions) render_splat_visibility(r->splat, p, v);
-    _render_mark(r, 1);
-    render_splat_resolve(r->splat, p, v, mode, lo, hi, color);
+    if (v->style == RENDER_STYLE_SURFACE) {
+        render_surface_draw(r->surface, r->splat, &none, v, color);
+        _render_mark(r, 1);
+    } else {
+        float lo, hi;
+        _render_value_range(v, &lo, &hi);
+        int mode = _render_bind_particles(r, p, (int)v->color);
+        render_splat_visibility(r->splat, &none, v);
+        _render_mark(r, 1);
+        render_splat_resolve(r->splat, &none, v, mode, lo, hi, color);
+    }
     _render_mark(r, 2);
     glBindFramebuffer(GL_FRAMEBUFFER, v->framebuffer);
     glViewport(0, 0, v->width, v->height);
@@ -195,12 +202,9 @@ void render_scene(renderer *r, const render_particles *p, const render_view *v) 
     if (v->width <= 0 || v->height <= 0) return;
     glDisable(GL_BLEND);
     glDisable(GL_CULL_FACE);
-    if (v->style != RENDER_STYLE_SPHERES || !_render_splat_spheres(r, p, v)) {
+    if (v->style == RENDER_STYLE_RASTER || !_render_compute(r, p, v)) {
         _render_clear(v->framebuffer, v->width, v->height);
-        if (v->style == RENDER_STYLE_SURFACE)
-            render_surface_draw(r->surface, r, p, v);
-        else
-            render_draw_spheres(r, 0, p, v, (int)v->color, 1.0f);
+        render_draw_spheres(r, 0, p, v, (int)v->color, 1.0f);
         _render_tank(r, p, v);
     }
     _render_ring(r, v);

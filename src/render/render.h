@@ -23,9 +23,9 @@
  * particle from gl_VertexID, a ray-sphere hit per fragment writing its depth. Kept for comparison
  * (both give the same picture) and as the surface style's sphere passes.
  *
- * RENDER_STYLE_SURFACE is screen-space fluid rendering: sphere depth -> bilateral smoothing ->
- * normals from depth -> shading with thickness-based colour; it renders into targets the renderer
- * owns (resized to the view on demand) and composites into v->framebuffer.
+ * RENDER_STYLE_SURFACE is screen-space fluid rendering (render_surface.h): sphere depth and
+ * thickness -> bilateral smoothing -> normals from depth -> shading with thickness-based colour,
+ * all by compute as the spheres style is, into v->color_texture (or blitted to v->framebuffer).
  *
  * Render targets (render_target_*) are offscreen framebuffers with an RGBA8 colour texture and a
  * depth texture, for screenshots and tests.
@@ -82,7 +82,8 @@ renderer *render_make(char *err);
 void render_destroy(renderer *r);
 void render_scene(renderer *r, const render_particles *p, const render_view *v);
 
-/* The GPU time of each pass of the spheres style (GL_TIMESTAMP queries; for profiling): turn it on,
+/* The GPU time of each pass of the spheres style (GL_TIMESTAMP queries; for profiling; with the
+ * surface style the first holds all its passes): turn it on,
  * draw a frame, read (waits for the GPU). False when off. Where timer queries read 0, so do these. */
 #define RENDER_PASSES 3
 extern const char *const render_pass_names[RENDER_PASSES]; /* "visibility", "resolve", "blit" (0 without one) */

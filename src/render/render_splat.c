@@ -71,20 +71,33 @@ static void _splat_uniforms(const render_view *v, float radius) {
     glUniformMatrix4fv(5, 1, GL_FALSE, (const float *)inv);
 }
 
-void render_splat_visibility(render_splat *s, const render_particles *p, const render_view *v) {
-    if (!_splat_resize(s, v->width, v->height) || !p->count) return;
+/* The visibility program over p's spheres at `radius`, for each of `passes` (0, 1, 2: splat.comp). */
+static void _splat_passes(render_splat *s, const render_particles *p, const render_view *v, float radius,
+                          const int *passes, int n_passes) {
     glUseProgram(s->visibility);
-    _splat_uniforms(v, p->radius);
+    _splat_uniforms(v, radius);
     glUniform1ui(3, p->count);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_POSITIONS, p->positions);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_DEPTH, s->depth_bits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_IDS, s->ids);
     GLuint groups = (p->count + RENDER_SPLAT_SPHERES - 1) / RENDER_SPLAT_SPHERES;
-    for (int pass = 0; pass < 2; pass++) {
-        glUniform1i(6, pass);
+    for (int i = 0; i < n_passes; i++) {
+        glUniform1i(6, passes[i]);
         glDispatchCompute(groups, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
+}
+
+void render_splat_visibility(render_splat *s, const render_particles *p, const render_view *v) {
+    if (!_splat_resize(s, v->width, v->height) || !p->count) return;
+    _splat_passes(s, p, v, p->radius, (const int[]){0, 1}, 2);
+}
+
+void render_splat_depth_thickness(render_splat *s, const render_particles *p, const render_view *v, float radius,
+                                  GLuint thickness) {
+    if (!_splat_resize(s, v->width, v->height) || !p->count) return;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_THICK, thickness);
+    _splat_passes(s, p, v, radius, (const int[]){0, 2}, 2);
 }
 
 /* The tank's edges in window coordinates (x, y in pixels, window depth), cut at the near plane;
@@ -118,18 +131,22 @@ static int _splat_edges(const render_particles *p, const render_view *v, float a
     return n;
 }
 
+void render_splat_set_edges(const render_particles *p, const render_view *v) {
+    float a[RENDER_SPLAT_EDGES][3], b[RENDER_SPLAT_EDGES][3];
+    int edges = _splat_edges(p, v, a, b);
+    glUniform1i(7, edges);
+    glUniform3fv(8, RENDER_SPLAT_EDGES, &a[0][0]);
+    glUniform3fv(8 + RENDER_SPLAT_EDGES, RENDER_SPLAT_EDGES, &b[0][0]);
+}
+
 void render_splat_resolve(render_splat *s, const render_particles *p, const render_view *v, int mode, float lo, float hi,
                           GLuint color_tex) {
     if (!_splat_resize(s, v->width, v->height)) return;
-    float a[RENDER_SPLAT_EDGES][3], b[RENDER_SPLAT_EDGES][3];
-    int edges = _splat_edges(p, v, a, b);
     glUseProgram(s->resolve);
     _splat_uniforms(v, p->radius);
     glUniform1i(3, mode);
     glUniform2f(6, lo, hi);
-    glUniform1i(7, edges);
-    glUniform3fv(8, RENDER_SPLAT_EDGES, &a[0][0]);
-    glUniform3fv(8 + RENDER_SPLAT_EDGES, RENDER_SPLAT_EDGES, &b[0][0]);
+    render_splat_set_edges(p, v);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_DEPTH, s->depth_bits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_IDS, s->ids);
     glBindImageTexture(0, color_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);

@@ -36,6 +36,14 @@ void render_splat_visibility(render_splat *s, const render_particles *p, const r
  * the colour map's range; the tank is p->lo..p->hi. */
 void render_splat_resolve(render_splat *s, const render_particles *p, const render_view *v, int mode, float lo, float hi,
                           GLuint color_tex);
+/* The surface style (render_surface.c): pass 1 for spheres of `radius` (the nearest window depth),
+ * and the sum of their chords through each pixel, in RENDER_SPLAT_THICK_UNIT metres, added to
+ * `thickness` (a uint per pixel, zero before). The depth stays for the surface's passes, which
+ * must clear it (to RENDER_SPLAT_FAR) as the resolve pass does. */
+void render_splat_depth_thickness(render_splat *s, const render_particles *p, const render_view *v, float radius,
+                                  GLuint thickness);
+/* Sets the tank's edges (splat_edges.glsl) on the current program. */
+void render_splat_set_edges(const render_particles *p, const render_view *v);
 /* The per-pixel buffers after render_splat_visibility (row 0 at the bottom): the nearest depth as
  * float bits (RENDER_SPLAT_FAR where none) and the sphere's index (RENDER_SPLAT_NONE). For tests. */
 void render_splat_buffers(const render_splat *s, GLuint *depth_bits, GLuint *ids);
