@@ -3,7 +3,8 @@
  * CPU search over all spheres finds, in layouts built to break it: overlapping spheres, exact
  * duplicates (the lowest index must win), spheres cut by the view's edges, one so near it covers
  * most of the view, one behind the eye, one around the eye, one straddling the eye's plane, counts
- * around the work-group size. After the resolve pass the per-pixel buffers are cleared again. */
+ * around the work-group size. After the resolve pass the per-pixel buffers are cleared again. The
+ * surface style's thickness pass: each pixel's sum of chords through the spheres, against the CPU's. */
 #include "check.h"
 #include "render/render_common.h"
 #include "render/render_splat.h"
@@ -117,6 +118,42 @@ static void check_layout(render_splat *s, const layout *L) {
     int dirty = 0;
     for (size_t i = 0; i < npx; i++) dirty += depth[i] != RENDER_SPLAT_FAR || ids[i] != RENDER_SPLAT_NONE;
     CHECK(dirty == 0, "%s: %d pixels not cleared after the resolve", L->name, dirty);
+
+    /* The surface style's pass: every sphere's chord summed per pixel, against the CPU's sum. */
+    GLuint thick = gpu_buffer_make(npx * 4, NULL, "test-splat-thickness", err);
+    render_splat_depth_thickness(s, &p, &v, L->radius, thick);
+    glGetNamedBufferSubData(thick, 0, (GLsizeiptr)(npx * 4), ids);
+    double worst = 0, total = 0;
+    int off = 0;
+    for (int y = 0; y < L->h; y++)
+        for (int x = 0; x < L->w; x++) {
+            double sum = 0, slack = 0;
+            int hits = 0;
+            for (int i = 0; i < L->n; i++) {
+                double z, m;
+                if (cpu_ray(v.proj, inv, L->w, L->h, x, y, L->pos[i], L->radius, &z, &m)) {
+                    /* The GPU's float discriminant b^2 - (|c|^2 - r^2) loses a few 1e-7 |c|^2 to
+                     * cancellation (its ray, b and |c|^2 each round): its chord is that much /
+                     * sqrt(disc) off, at most the chord. A sphere missed or counted twice is not. */
+                    const float *c = L->pos[i];
+                    double chord = 2.0 * sqrt(m) * L->radius, cc = (double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2];
+                    sum += chord, hits++;
+                    slack += fmin(chord, 1e-6 * cc / (0.5 * chord + 1e-12));
+                    if (m < 1e-3) slack += chord; /* a grazing ray the GPU may miss */
+                } else if (m > -1e-3 && m < 1e-3) {
+                    slack += 0.07 * L->radius; /* or count */
+                }
+            }
+            double got = ids[(size_t)y * (size_t)L->w + (size_t)x] * RENDER_SPLAT_THICK_UNIT, e = fabs(got - sum);
+            total += sum;
+            worst = fmax(worst, e);
+            off += e > 4e-6 * (hits + 1) + slack;
+        }
+    printf("%-22s thickness: sum %.4f m over the view, worst pixel off by %.2e m\n", L->name, total, worst);
+    CHECK(off == 0, "%s: %d pixels' thickness differs from the CPU's chord sum (worst %.2e m)", L->name, off, worst);
+    CHECK(L->n == 0 || total > 0, "%s: no thickness at all", L->name);
+    render_splat_resolve(s, &p, &v, -1, 0, 1, t.color); /* clears the depth for the next layout */
+    gpu_buffer_destroy(&thick);
     render_target_destroy(&t);
     free(depth), free(ids);
     gpu_buffer_destroy(&pos);
