@@ -71,10 +71,18 @@ bad "--frames" --headless --frames
 bad "--frames" --headless --frames ten
 bad "--size" --headless --size 12by5
 bad "--substeps" --headless --substeps 0
+bad "--style blob" --headless --style blob
+
+# --style picks how the screenshot is drawn
+for st in surface raster; do
+    "$FLUID" --headless --particles 500 --frames 1 --substeps 2 --style $st --screenshot "$TMP/$st.png" >/dev/null 2>"$TMP/err" ||
+        fail "--style $st: $(cat "$TMP/err")"
+    [ -s "$TMP/$st.png" ] || fail "--style $st wrote no screenshot"
+done
 
 # --help names every command and the run options
 "$FLUID" --help >"$TMP/help" 2>&1 || fail "--help exited non-zero"
-for w in "fluid sort" "fluid bench" --headless --scene --particles --sort --frames --substeps --stats --dump --screenshot --size --vsync --data --debug; do
+for w in "fluid sort" "fluid bench" --headless --scene --particles --sort --frames --substeps --stats --dump --screenshot --style --size --vsync --data --debug; do
     grep -q -- "$w" "$TMP/help" || fail "--help does not mention $w"
 done
 

@@ -132,6 +132,7 @@ bool app_render_screenshot(const run_opts *o, sim *s, gpu_prof *prof, const gpu_
     }
     app_view v;
     app_view_init(&v, s);
+    v.style = (render_style)o->style;
     v.headless = gpu_is_headless(gpu);
     v.steps_per_frame = o->substeps > 0 ? o->substeps : sim_steps_per_frame(s);
     bool ok = app_render_png(r, h, s, prof, &v, w, h_px, o->screenshot_path, NULL, err);

@@ -611,6 +611,7 @@ int app_window_run(const run_opts *o) {
     snprintf(a->scene, sizeof a->scene, "%s", sim_scene_name(a->s));
     snprintf(a->sort, sizeof a->sort, "%s", sim_sort_name(a->s));
     app_view_init(&a->view, a->s);
+    a->view.style = (render_style)o->style;
     a->view.vsync = o->vsync_given ? o->vsync : true;
     a->view.help = _app_help;
     /* Real time by default: about 1/60 s of simulated time per frame. */

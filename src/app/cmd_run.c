@@ -9,6 +9,7 @@
 #include "app/cmd.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "render/render.h"
 #include "sort/sort.h"
 #include <math.h>
 #include <stdarg.h>
@@ -34,6 +35,8 @@ static const char *_run_usage =
     "  --stats FILE        CSV, a row per step: time, front, density, energies, each stage's time\n"
     "  --dump FILE         CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density\n"
     "  --screenshot FILE   PNG of the last frame (needs the renderer)\n"
+    "  --style NAME        spheres (default), surface or raster (the spheres through the graphics\n"
+    "                      pipeline): how the window starts and the screenshot is drawn\n"
     "  --size WxH          window or screenshot size (default 1280x720)\n"
     "  --vsync, --no-vsync wait for the display's refresh or not\n"
     "  --data DIR          the folder holding shaders/ and assets/\n"
@@ -108,6 +111,13 @@ bool run_opts_parse(int argc, char **argv, run_opts *o, bool *help, char *err) {
             if (!_run_value(argc, argv, &i, &o->dump_path, err)) return false;
         } else if (!strcmp(a, "--screenshot")) {
             if (!_run_value(argc, argv, &i, &o->screenshot_path, err)) return false;
+        } else if (!strcmp(a, "--style")) {
+            if (!_run_value(argc, argv, &i, &v, err)) return false;
+            int st = -1;
+            for (int k = 0; k < RENDER_STYLE_COUNT; k++)
+                if (!strcmp(v, render_style_keys[k])) st = k;
+            if (st < 0) return fail(err, "--style %s: unknown style; choose spheres, surface or raster", v);
+            o->style = st;
         } else if (!strcmp(a, "--script")) {
             if (!_run_value(argc, argv, &i, &o->script, err)) return false;
         } else if (!strcmp(a, "--data")) {

@@ -17,6 +17,7 @@ typedef struct run_opts {
     const char *dump_path;       /* --dump FILE: final state, CSV row per particle */
     const char *screenshot_path; /* --screenshot FILE.png: the last frame's view, HUD included */
     int width, height;           /* --size WxH (default 1280x720) */
+    int style;                   /* --style spheres|surface|raster: a render_style (default spheres) */
     bool vsync;                  /* --vsync / --no-vsync */
     const char *data;            /* --data DIR: the folder holding shaders/ and assets/ */
     bool debug;                  /* --debug: KHR_debug context, GL messages logged */

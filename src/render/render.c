@@ -10,6 +10,7 @@
 
 const char *const render_color_names[RENDER_COLOR_COUNT] = {"speed", "density", "cell hash"};
 const char *const render_style_names[RENDER_STYLE_COUNT] = {"spheres", "surface", "raster spheres"};
+const char *const render_style_keys[RENDER_STYLE_COUNT] = {"spheres", "surface", "raster"};
 
 struct renderer {
     GLuint spheres, tank, ring;

@@ -50,6 +50,7 @@ typedef enum render_color { RENDER_COLOR_SPEED, RENDER_COLOR_DENSITY, RENDER_COL
 typedef enum render_style { RENDER_STYLE_SPHERES, RENDER_STYLE_SURFACE, RENDER_STYLE_RASTER, RENDER_STYLE_COUNT } render_style;
 extern const char *const render_color_names[RENDER_COLOR_COUNT]; /* "speed", "density", "cell hash" */
 extern const char *const render_style_names[RENDER_STYLE_COUNT]; /* "spheres", "surface", "raster spheres" */
+extern const char *const render_style_keys[RENDER_STYLE_COUNT];  /* "spheres", "surface", "raster" (--style) */
 
 typedef struct render_particles {
     GLuint positions;   /* vec4 per particle, xyz metres (required) */

@@ -84,6 +84,7 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
     glUseProgram(s->shade);
     glUniform2i(0, v->width, v->height);
     glUniformMatrix4fv(1, 1, GL_FALSE, (const float *)v->proj);
+    glUniform1f(5, p->radius * 1.5f);
     render_splat_set_edges(p, v);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_THICK, s->thickness);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SURFACE_SRC, s->dist[1]);
