@@ -45,5 +45,7 @@ done
 # A later moment of the default dam break (1 s simulated), for the docs' picture.
 timeout 120 "$fluid" --headless --frames 60 --screenshot "$out/shot-dambreak-1s.png" >"$out/sim-dambreak-1s.txt" 2>&1
 echo "sim dambreak 1 s rc $?" >>"$summary"
+timeout 120 "$fluid" --headless --frames 60 --style surface --screenshot "$out/shot-dambreak-1s-surface.png" >"$out/sim-dambreak-1s-surface.txt" 2>&1
+echo "sim dambreak 1 s surface rc $?" >>"$summary"
 cat "$summary"
 tar czf "$out/../h100.tgz" -C "$out" . && rm -rf "$out"
