@@ -175,19 +175,19 @@ static bool _render_compute(renderer *r, const render_particles *p, const render
         if (!render_target_make(&r->scene, v->width, v->height, "scene", err)) return false;
     }
     if (!color) color = r->scene.color;
-    render_particles none = *p;
-    if (!p->positions) none.count = 0;
+    render_particles drawn = *p; /* nothing to draw without positions */
+    if (!p->positions) drawn.count = 0;
     _render_mark(r, 0);
     if (v->style == RENDER_STYLE_SURFACE) {
-        render_surface_draw(r->surface, r->splat, &none, v, color);
+        render_surface_draw(r->surface, r->splat, &drawn, v, color);
         _render_mark(r, 1);
     } else {
         float lo, hi;
         _render_value_range(v, &lo, &hi);
         int mode = _render_bind_particles(r, p, (int)v->color);
-        render_splat_visibility(r->splat, &none, v);
+        render_splat_visibility(r->splat, &drawn, v);
         _render_mark(r, 1);
-        render_splat_resolve(r->splat, &none, v, mode, lo, hi, color);
+        render_splat_resolve(r->splat, &drawn, v, mode, lo, hi, color);
     }
     _render_mark(r, 2);
     glBindFramebuffer(GL_FRAMEBUFFER, v->framebuffer);

@@ -47,6 +47,10 @@ static bool _splat_resize(render_splat *s, int w, int h) {
     size_t n = (size_t)w * (size_t)h;
     uint32_t *init = malloc(n * sizeof *init);
     char err[ERR_LEN];
+    if (!init) {
+        log_error("RENDER", "out of host memory for a %dx%d view", w, h);
+        return false;
+    }
     for (size_t i = 0; i < n; i++) init[i] = RENDER_SPLAT_FAR;
     s->depth_bits = gpu_buffer_make(n * sizeof *init, init, "splat-depth", err);
     for (size_t i = 0; i < n; i++) init[i] = RENDER_SPLAT_NONE;
