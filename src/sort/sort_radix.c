@@ -56,9 +56,10 @@
  * (FLUID_RADIX_ONEGROUP_MAX=32768 turns it on). */
 #define RADIX_ONEGROUP_MAX 0
 /* The most tiles (of RADIX_TILE keys) sorted by the fused path; past it, reduce-then-scan.
- * Measured on the H100: the fused path wins while its last group's scan of tiles x 256 counts is
- * short (27,648 16-bit pairs, 7 tiles: 57 us against 62 us, before the ranking lost its barriers) and loses past that (1,048,576
- * 32-bit pairs, 256 tiles: 661 us against 193 us; 65,536 pairs, 16 tiles: even). */
+ * Measured on the H100 (before the ranking lost its barriers): the fused path wins while its last
+ * group's scan of tiles x 256 counts is short (27,648 16-bit pairs, 7 tiles: 57 us against 62 us)
+ * and loses past that (1,048,576 32-bit pairs, 256 tiles: 661 us against 193 us; 65,536 pairs,
+ * 16 tiles: even). */
 #define RADIX_FUSED_TILES 16
 /* Emulated subgroup sizes of the shared path (tile kernels, one-group kernel): the shared memory
  * for per-stream digit counters is (WG / EMU_SG) KiB, which must fit llvmpipe's 32 KiB. */
