@@ -9,7 +9,7 @@
 layout(location = 0) uniform mat4 u_view;
 layout(location = 1) uniform mat4 u_proj;
 layout(location = 2) uniform float u_radius;
-layout(location = 3) uniform int u_mode;     // RENDER_COLOR_*, or -1: no colour (depth/thickness passes)
+layout(location = 3) uniform int u_mode;     // RENDER_COLOR_*, or -1: white (the mode's buffer is missing)
 layout(location = 4) uniform vec2 u_range;   // value mapped to 0 and to 1 of the colour map
 
 out vec3 v_pos;              // view-space position on the quad

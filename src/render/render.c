@@ -110,17 +110,17 @@ static void _render_value_range(const render_view *v, float *lo, float *hi) {
     if (*hi <= *lo) *hi = *lo + 1;
 }
 
-void render_draw_spheres(renderer *r, GLuint program, const render_particles *p, const render_view *v, int mode,
-                         float radius_scale) {
+/* RENDER_STYLE_RASTER: the impostors through the graphics pipeline, 6 vertices a particle. */
+static void _render_raster_spheres(renderer *r, const render_particles *p, const render_view *v) {
     if (!p->count || !p->positions) return;
     float lo, hi;
     _render_value_range(v, &lo, &hi);
-    glUseProgram(program ? program : r->spheres);
+    glUseProgram(r->spheres);
     glBindVertexArray(r->vao);
-    int use = _render_bind_particles(r, p, mode);
+    int use = _render_bind_particles(r, p, (int)v->color);
     glUniformMatrix4fv(0, 1, GL_FALSE, (const float *)v->view);
     glUniformMatrix4fv(1, 1, GL_FALSE, (const float *)v->proj);
-    glUniform1f(2, p->radius * radius_scale);
+    glUniform1f(2, p->radius);
     glUniform1i(3, use);
     glUniform2f(4, lo, hi);
     glDrawArrays(GL_TRIANGLES, 0, (GLsizei)(6 * p->count));
@@ -205,7 +205,7 @@ void render_scene(renderer *r, const render_particles *p, const render_view *v) 
     glDisable(GL_CULL_FACE);
     if (v->style == RENDER_STYLE_RASTER || !_render_compute(r, p, v)) {
         _render_clear(v->framebuffer, v->width, v->height);
-        render_draw_spheres(r, 0, p, v, (int)v->color, 1.0f);
+        _render_raster_spheres(r, p, v);
         _render_tank(r, p, v);
     }
     _render_ring(r, v);

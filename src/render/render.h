@@ -11,8 +11,8 @@
  *   render_destroy(r);
  *
  * Positions and colour data are read from the shader-storage buffers as they are: no vertex
- * buffers, no copies. render_scene clears the framebuffer (colour RENDER_CLEAR_RGB and depth),
- * draws the tank's 12 edges and the particles in one of three styles, and leaves depth testing off:
+ * buffers, no copies. render_scene fills the view with the background (RENDER_CLEAR_RGB), the
+ * tank's 12 edges and the particles in one of three styles, and leaves depth testing off:
  *
  * RENDER_STYLE_SPHERES (the default) draws the whole picture by compute (render_splat.h): on a
  * GPU with few graphics units (the H100) that is many times faster than the same impostors drawn
@@ -20,8 +20,8 @@
  * v->framebuffer) and leaves the framebuffer's depth as it was.
  *
  * RENDER_STYLE_RASTER draws the same impostors through the graphics pipeline: 6 vertices a
- * particle from gl_VertexID, a ray-sphere hit per fragment writing its depth. Kept for comparison
- * (both give the same picture) and as the surface style's sphere passes.
+ * particle from gl_VertexID, a ray-sphere hit per fragment writing its depth (it clears the
+ * framebuffer's colour and depth first). Kept for comparison: both give the same picture.
  *
  * RENDER_STYLE_SURFACE is screen-space fluid rendering (render_surface.h): sphere depth and
  * thickness -> bilateral smoothing -> normals from depth -> shading with thickness-based colour,
@@ -83,9 +83,9 @@ renderer *render_make(char *err);
 void render_destroy(renderer *r);
 void render_scene(renderer *r, const render_particles *p, const render_view *v);
 
-/* The GPU time of each pass of the spheres style (GL_TIMESTAMP queries; for profiling; with the
- * surface style the first holds all its passes): turn it on,
- * draw a frame, read (waits for the GPU). False when off. Where timer queries read 0, so do these. */
+/* The GPU time of each pass of the spheres style (GL_TIMESTAMP queries, for profiling; with the
+ * surface style the first holds all its passes): turn it on, draw a frame, read (waits for the
+ * GPU). False when off. Where timer queries read 0, so do these. */
 #define RENDER_PASSES 3
 extern const char *const render_pass_names[RENDER_PASSES]; /* "visibility", "resolve", "blit" (0 without one) */
 void render_time_passes(renderer *r, bool on);

@@ -21,9 +21,4 @@ void render_surface_destroy(render_surface *s);
 void render_surface_draw(render_surface *s, render_splat *splat, const render_particles *p, const render_view *v,
                          GLuint color_tex);
 
-/* render.c: the raster impostors with `program` (0: the renderer's own lit spheres), colour mode
- * RENDER_COLOR_* or -1 (none), the radius times radius_scale. */
-void render_draw_spheres(renderer *r, GLuint program, const render_particles *p, const render_view *v, int mode,
-                         float radius_scale);
-
 #endif
