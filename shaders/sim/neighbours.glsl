@@ -20,16 +20,48 @@ uvec2 sim_row_run(ivec3 c, int y, int z) {
     return uvec2(s, e);
 }
 
+// SIM_LANES threads share a particle (the sim's defines set it from the particle count): lane l
+// takes the candidates l, l + SIM_LANES, ... of the 9 runs taken end to end, so a particle's walk is
+// SIM_LANES times shorter and the GPU holds SIM_LANES times more threads. The lanes' sums are then
+// added up with sim_lanes_sum (every lane gets the total; call it from uniform control flow, so
+// passes do not return early). The order of the additions is fixed, so results do not depend on
+// the sort.
+#ifndef SIM_LANES
+#define SIM_LANES 1
+#endif
+#define SIM_PARTICLE (gl_GlobalInvocationID.x / uint(SIM_LANES))
+#define SIM_LANE (gl_LocalInvocationID.x % uint(SIM_LANES))
+
 #define SIM_NEIGHBOURS_BEGIN(xi, j)                                                          \
     {                                                                                        \
         ivec3 c_ = sim_cell_of(xi);                                                          \
+        uint seen_ = 0u;                                                                     \
         for (int z_ = max(c_.z - 1, 0); z_ <= min(c_.z + 1, int(P.dims.z) - 1); z_++)        \
             for (int y_ = max(c_.y - 1, 0); y_ <= min(c_.y + 1, int(P.dims.y) - 1); y_++) {  \
                 uvec2 run_ = sim_row_run(c_, y_, z_);                                        \
-                for (uint j = run_.x; j < run_.y; j++) {
+                if (run_.y <= run_.x) continue;                                              \
+                uint first_ = run_.x + (SIM_LANE + uint(SIM_LANES) - seen_ % uint(SIM_LANES)) % uint(SIM_LANES); \
+                seen_ += run_.y - run_.x;                                                    \
+                for (uint j = first_; j < run_.y; j += uint(SIM_LANES)) {
 #define SIM_NEIGHBOURS_END \
                 }          \
             }              \
     }
+
+#if SIM_LANES > 1
+shared vec4 s_lanes[SIM_WG];
+// The sum of v over the lanes of this thread's particle, in lane order.
+vec4 sim_lanes_sum(vec4 v) {
+    uint lid = gl_LocalInvocationID.x, base = lid - lid % uint(SIM_LANES);
+    barrier();
+    s_lanes[lid] = v;
+    barrier();
+    vec4 t = vec4(0.0);
+    for (uint k = 0u; k < uint(SIM_LANES); k++) t += s_lanes[base + k];
+    return t;
+}
+#else
+vec4 sim_lanes_sum(vec4 v) { return v; }
+#endif
 
 #endif

@@ -313,6 +313,8 @@ static double _bench_cpu(const uint32_t *keys, const uint32_t *vals, uint32_t n)
 }
 
 int cmd_bench(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--sim")) return cmd_bench_sim(argc, argv);
     _bench_opts o = {.reps = 0, .warmup = 5, .seed = 12345};
     bool help = false;
     if (!_bench_parse(argc, argv, &o, &help)) return 2;

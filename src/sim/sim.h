@@ -32,6 +32,7 @@ typedef struct sim_desc {
     const char *sort;    /* "radix" (default), "bitonic", "cpu" */
     const char *solver;  /* "dfsph" (default), "wcsph" */
     bool strict;         /* dfsph: mean density error 0.01% instead of 0.05% */
+    uint32_t lanes;      /* threads a particle in the neighbour passes: 1, 2, 4, 8, 16; 0 picks (tests) */
 } sim_desc;
 
 typedef struct sim sim;

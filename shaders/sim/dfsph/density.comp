@@ -16,12 +16,12 @@ layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };
 #include "sim/neighbours.glsl"
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i >= P.n) return;
-    vec3 xi = pos[i].xyz;
+    uint i = SIM_PARTICLE;
+    bool live = i < P.n;
+    vec3 xi = live ? pos[i].xyz : vec3(0.0);
     float h2 = P.h * P.h, sum_w = 0.0, sum_g2 = 0.0;
     vec3 sum_g = vec3(0.0);
-    SIM_NEIGHBOURS_BEGIN(xi, j)
+    if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
         vec3 d = xi - pos[j].xyz;
         float r2 = dot(d, d);
         if (r2 >= h2) continue;
@@ -32,6 +32,11 @@ void main() {
         sum_g += g;
         sum_g2 += dot(g, g);
     SIM_NEIGHBOURS_END
+    vec4 g4 = sim_lanes_sum(vec4(sum_g, sum_g2));
+    sum_w = sim_lanes_sum(vec4(sum_w)).x;
+    sum_g = g4.xyz;
+    sum_g2 = g4.w;
+    if (!live || SIM_LANE != 0u) return;
     vec4 wall = dfsph_wall(xi);
     sum_g += P.rho0 * wall.yzw;
     float s = dot(sum_g, sum_g) + sum_g2;

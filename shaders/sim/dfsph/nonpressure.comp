@@ -19,13 +19,13 @@ layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };
 #include "sim/neighbours.glsl"
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
+    uint i = SIM_PARTICLE;
+    bool live = i < P.n;
     float speed = 0.0;
-    if (i < P.n) {
-        vec3 xi = pos[i].xyz, vi = vel[i].xyz;
-        float rhoi = dens[i], h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
-        vec3 a = vec3(0.0);
-        SIM_NEIGHBOURS_BEGIN(xi, j)
+    vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
+    float rhoi = live ? dens[i] : 1.0, h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
+    vec3 a = vec3(0.0);
+    if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
             vec3 d = xi - pos[j].xyz;
             float r2 = dot(d, d);
             if (r2 >= h2 || r2 == 0.0) continue;
@@ -34,6 +34,8 @@ void main() {
             float r = sqrt(r2);
             a -= visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + dens[j])) * (sim_dw(r, P.hs) / r) * d;
         SIM_NEIGHBOURS_END
+    a = sim_lanes_sum(vec4(a, 0.0)).xyz;
+    if (live && SIM_LANE == 0u) {
         a *= P.mass;
         if (P.wall_friction > 0.0) {
             float ww = 0.0;

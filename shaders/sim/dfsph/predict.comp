@@ -23,27 +23,27 @@ layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };
 #include "sim/neighbours.glsl"
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
-    float err = 0.0;
-    if (i < P.n) {
-        vec3 xi = pos[i].xyz, vi = vel[i].xyz;
-        float h2 = P.h * P.h, drho = 0.0;
-        uint neighbours = 0u;
-        SIM_NEIGHBOURS_BEGIN(xi, j)
+    uint i = SIM_PARTICLE;
+    bool live = i < P.n;
+    float err = 0.0, h2 = P.h * P.h, drho = 0.0, neighbours = 0.0;
+    vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
+    if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
             vec3 d = xi - pos[j].xyz;
             float r2 = dot(d, d);
             if (r2 >= h2 || r2 == 0.0) continue;
             float r = sqrt(r2);
             drho += P.mass * dot(vi - vel[j].xyz, sim_dw(r, P.hs) / r * d);
-            neighbours++;
+            neighbours += 1.0;
         SIM_NEIGHBOURS_END
-        drho += P.rho0 * dot(vi, dfsph_wall(xi).yzw);
+    vec4 sums = sim_lanes_sum(vec4(drho, neighbours, 0.0, 0.0));
+    if (live && SIM_LANE == 0u) {
+        drho = sums.x + P.rho0 * dot(vi, dfsph_wall(xi).yzw);
         float dt = C.dt, e;
 #if DFSPH_DENSITY
         e = max(dens[i] + dt * drho - P.rho0, 0.0);
         kappa[i] = e * factor[i] / (dt * dt);
 #else
-        e = neighbours < P.min_neighbours ? 0.0 : max(drho, 0.0) * dt;
+        e = sums.y < float(P.min_neighbours) ? 0.0 : max(drho, 0.0) * dt;
         kappa[i] = e * factor[i] / (dt * dt);
 #endif
         err = e / P.rho0;

@@ -20,21 +20,23 @@ layout(std430, binding = B_ACCEL) readonly buffer Accel { vec4 accel[]; };
 #include "sim/neighbours.glsl"
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
+    uint i = SIM_PARTICLE;
 #if DFSPH_WARM
-    if (i == 0u) C.iter = 0u;
+    if (gl_GlobalInvocationID.x == 0u) C.iter = 0u;
 #endif
-    if (i >= P.n) return;
-    vec3 xi = pos[i].xyz;
-    float ki = kappa[i], h2 = P.h * P.h;
+    bool live = i < P.n;
+    vec3 xi = live ? pos[i].xyz : vec3(0.0);
+    float ki = live ? kappa[i] : 0.0, h2 = P.h * P.h;
     vec3 dv = vec3(0.0);
-    SIM_NEIGHBOURS_BEGIN(xi, j)
+    if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
         vec3 d = xi - pos[j].xyz;
         float r2 = dot(d, d);
         if (r2 >= h2 || r2 == 0.0) continue;
         float r = sqrt(r2);
         dv += (ki + kappa[j]) * (P.mass * sim_dw(r, P.hs) / r) * d;
     SIM_NEIGHBOURS_END
+    dv = sim_lanes_sum(vec4(dv, 0.0)).xyz;
+    if (!live || SIM_LANE != 0u) return;
     dv += ki * P.rho0 * dfsph_wall(xi).yzw;
     float dt = C.dt;
     vec4 v = vel[i];

@@ -19,6 +19,7 @@
 #include "sim/solver.h"
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,15 +118,18 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     (void)caps;
     dfsph *d = calloc(1, sizeof *d);
     size_t n = p->capacity ? p->capacity : 1;
-    d->n_groups_max = gpu_groups(n, SIM_WG);
+    d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
     d->dt_max = params->dt_max;
     d->dt0 = params->dt_max;
     d->cap_div = 10;
     d->cap_dens = 20;
     d->buf = malloc(sizeof(dfsph_record) * DFSPH_RECORDS);
     bool ok = d->buf != NULL;
-    for (int i = 0; ok && i < P_COUNT; i++)
-        ok = (d->prog[i] = sim_program_make(_dfsph_programs[i].file, _dfsph_programs[i].defines, _dfsph_programs[i].label, err)) != 0;
+    for (int i = 0; ok && i < P_COUNT; i++) {
+        char defines[256];
+        snprintf(defines, sizeof defines, "%s%s", p->lane_define, _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
+        ok = (d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, err)) != 0;
+    }
     ok = ok && (d->factor = gpu_buffer_make(4 * n, NULL, "sim.dfsph.factor", err)) &&
          (d->kappa = gpu_buffer_make(4 * n, NULL, "sim.dfsph.kappa", err)) &&
          (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
@@ -207,7 +211,7 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     d->dt_cfl_recent = 0;
     _dfsph_ctl_reset(d);
     _dfsph_bind(d, q);
-    sim_dispatch(d->prog[P_DENSITY], p->n);
+    sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
     float zero = 0;
     glClearNamedBufferData(d->kappa, GL_R32F, GL_RED, GL_FLOAT, &zero);
 }
@@ -241,9 +245,9 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
 
 /* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
  * pairs whose group counts the predicts write (0 once converged). */
-static void _dfsph_solve(dfsph *d, int warm, int update, int predict, GLintptr args, uint32_t cap, uint32_t n) {
-    sim_dispatch(d->prog[warm], n);
-    sim_dispatch(d->prog[predict], n);
+static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t cap) {
+    sim_dispatch_neighbours(p, d->prog[warm]);
+    sim_dispatch_neighbours(p, d->prog[predict]);
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
     for (uint32_t k = 0; k < cap; k++) {
         glUseProgram(d->prog[update]);
@@ -260,16 +264,16 @@ static void _dfsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_p
     uint32_t n = p->n;
     _dfsph_bind(d, q);
     if (prof) prof_begin(prof, first + 0);
-    sim_dispatch(d->prog[P_DENSITY], n);
+    sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
     if (prof) prof_end(prof, first + 0);
     if (prof) prof_begin(prof, first + 1);
-    _dfsph_solve(d, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div, n);
+    _dfsph_solve(d, p, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div);
     if (prof) prof_end(prof, first + 1);
     if (prof) prof_begin(prof, first + 2);
-    sim_dispatch(d->prog[P_NONPRESSURE], n);
+    sim_dispatch_neighbours(p, d->prog[P_NONPRESSURE]);
     if (prof) prof_end(prof, first + 2);
     if (prof) prof_begin(prof, first + 3);
-    _dfsph_solve(d, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->cap_dens, n);
+    _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->cap_dens);
     if (prof) prof_end(prof, first + 3);
     if (prof) prof_begin(prof, first + 4);
     sim_dispatch(d->prog[P_INTEGRATE], n);
