@@ -8,6 +8,7 @@
 //   SIM_NEIGHBOURS_END
 #ifndef FLUID_SIM_NEIGHBOURS_GLSL
 #define FLUID_SIM_NEIGHBOURS_GLSL
+#include "sim/lanes.glsl"
 
 // The sorted-order run of the row (cx-1 .. cx+1, y, z): start in .x, end in .y (empty: x >= y).
 uvec2 sim_row_run(ivec3 c, int y, int z) {
@@ -19,18 +20,6 @@ uvec2 sim_row_run(ivec3 c, int y, int z) {
     }
     return uvec2(s, e);
 }
-
-// SIM_LANES threads share a particle (the sim's defines set it from the particle count): lane l
-// takes the candidates l, l + SIM_LANES, ... of the 9 runs taken end to end, so a particle's walk is
-// SIM_LANES times shorter and the GPU holds SIM_LANES times more threads. The lanes' sums are then
-// added up with sim_lanes_sum (every lane gets the total; call it from uniform control flow, so
-// passes do not return early). The order of the additions is fixed, so results do not depend on
-// the sort.
-#ifndef SIM_LANES
-#define SIM_LANES 1
-#endif
-#define SIM_PARTICLE (gl_GlobalInvocationID.x / uint(SIM_LANES))
-#define SIM_LANE (gl_LocalInvocationID.x % uint(SIM_LANES))
 
 #define SIM_NEIGHBOURS_BEGIN(xi, j)                                                          \
     {                                                                                        \
@@ -47,21 +36,5 @@ uvec2 sim_row_run(ivec3 c, int y, int z) {
                 }          \
             }              \
     }
-
-#if SIM_LANES > 1
-shared vec4 s_lanes[SIM_WG];
-// The sum of v over the lanes of this thread's particle, in lane order.
-vec4 sim_lanes_sum(vec4 v) {
-    uint lid = gl_LocalInvocationID.x, base = lid - lid % uint(SIM_LANES);
-    barrier();
-    s_lanes[lid] = v;
-    barrier();
-    vec4 t = vec4(0.0);
-    for (uint k = 0u; k < uint(SIM_LANES); k++) t += s_lanes[base + k];
-    return t;
-}
-#else
-vec4 sim_lanes_sum(vec4 v) { return v; }
-#endif
 
 #endif

@@ -104,7 +104,7 @@ typedef struct _bsim_row {
     uint32_t particles;
     int frames, timed;
     double ms_mean, ms_worst, steps_per_frame, it_div, it_density, err_mean, err_max, cfl_max, realtime;
-    uint64_t capped;
+    uint64_t capped, dropped;
     int nst;
     char stage_names[16][16];
     double stage_us[16];
@@ -158,6 +158,7 @@ static bool _bsim_run(const _bsim_opts *o, const char *solver, const char *sort,
     row->err_max = sum.err_density_max;
     row->cfl_max = sum.cfl_max;
     row->capped = sum.capped;
+    row->dropped = sum.dropped;
     /* simulated seconds per second of GPU time, from the mean frame and the mean frame's fluid time */
     row->realtime = sum.time / frames / (row->ms_mean / 1e3);
     row->nst = nst < 16 ? nst : 16;
@@ -232,12 +233,12 @@ int cmd_bench_sim(int argc, char **argv) {
         size_t cap = 4096 + (size_t)nrows * 1024, len = 0;
         char *csv = malloc(cap);
         len += (size_t)snprintf(csv + len, cap - len, "solver,sort,particles,clock,ms_per_60th_mean,ms_per_60th_worst,steps_per_60th,"
-                                                      "it_div,it_density,err_density_mean,err_density_max,cfl_max,capped,realtime,stages\n");
+                                                      "it_div,it_density,err_density_mean,err_density_max,cfl_max,capped,dropped,realtime,stages\n");
         for (int i = 0; i < nrows; i++) {
             _bsim_row *r = &rows[i];
-            len += (size_t)snprintf(csv + len, cap - len, "%s,%s,%u,%s,%.4f,%.4f,%.2f,%.3f,%.3f,%.6g,%.6g,%.4f,%llu,%.4f,", r->solver,
+            len += (size_t)snprintf(csv + len, cap - len, "%s,%s,%u,%s,%.4f,%.4f,%.2f,%.3f,%.3f,%.6g,%.6g,%.4f,%llu,%llu,%.4f,", r->solver,
                                     r->sort, r->particles, clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density,
-                                    r->err_mean, r->err_max, r->cfl_max, (unsigned long long)r->capped, r->realtime);
+                                    r->err_mean, r->err_max, r->cfl_max, (unsigned long long)r->capped, (unsigned long long)r->dropped, r->realtime);
             for (int k = 0; k < r->nst; k++) len += (size_t)snprintf(csv + len, cap - len, "%s%s=%.2f", k ? ";" : "", r->stage_names[k], r->stage_us[k]);
             len += (size_t)snprintf(csv + len, cap - len, "\n");
         }

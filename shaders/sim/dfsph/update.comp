@@ -14,10 +14,11 @@
 layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) buffer Vel { vec4 vel[]; };
-layout(std430, binding = B_RANGES) readonly buffer Ranges { uvec2 ranges[]; };
+layout(std430, binding = B_NBR) readonly buffer Nbr { uint nbr[]; };
+layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_KAPPA) readonly buffer Kappa { float kappa[]; };
 layout(std430, binding = B_ACCEL) readonly buffer Accel { vec4 accel[]; };
-#include "sim/neighbours.glsl"
+#include "sim/lanes.glsl"
 
 void main() {
     uint i = SIM_PARTICLE;
@@ -28,13 +29,12 @@ void main() {
     vec3 xi = live ? pos[i].xyz : vec3(0.0);
     float ki = live ? kappa[i] : 0.0, h2 = P.h * P.h;
     vec3 dv = vec3(0.0);
-    if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
+    DFSPH_LIST_BEGIN(j)
         vec3 d = xi - pos[j].xyz;
         float r2 = dot(d, d);
-        if (r2 >= h2 || r2 == 0.0) continue;
         float r = sqrt(r2);
         dv += (ki + kappa[j]) * (P.mass * sim_dw(r, P.hs) / r) * d;
-    SIM_NEIGHBOURS_END
+    DFSPH_LIST_END
     dv = sim_lanes_sum(vec4(dv, 0.0)).xyz;
     if (!live || SIM_LANE != 0u) return;
     dv += ki * P.rho0 * dfsph_wall(xi).yzw;

@@ -39,7 +39,9 @@ typedef struct dfsph_ctl {
     float dt, dt_cfl;
     uint32_t done, iter, it_div, it_dens;
     float err_div, err_dens;
-    uint32_t capped, step, cap_div, cap_dens, pad0, pad1;
+    uint32_t capped, step, cap_div, cap_dens;
+    float v_post;
+    uint32_t dropped;
     /* float partial[]: one per work group */
 } dfsph_ctl;
 _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, t_rem) == 32, "Ctl's indirect arguments");
@@ -49,9 +51,13 @@ _Static_assert(sizeof(dfsph_ctl) == 96, "Ctl's partial[] starts at 96");
 /* Twin of Record in shaders/sim/dfsph/integrate.comp. */
 typedef struct dfsph_record {
     float dt, dt_cfl, cfl, err_div, err_dens;
-    uint32_t it_div, it_dens, capped;
+    uint32_t it_div, it_dens, capped, dropped;
 } dfsph_record;
-_Static_assert(sizeof(dfsph_record) == 32, "Record is 8 scalars");
+_Static_assert(sizeof(dfsph_record) == 36, "Record is 9 scalars (std430: stride 36)");
+
+/* Each lane's neighbour list holds this many (the lanes of a particle share its neighbours, about
+ * 33 at rest and 50 where the fluid is squeezed): twin of DFSPH_LIST_CAP in the shaders. */
+static uint32_t _dfsph_list_cap(uint32_t lanes) { return 48 / lanes + 8; }
 
 enum { P_DENSITY, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, P_NONPRESSURE, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, P_INTEGRATE, P_COUNT };
 
@@ -71,7 +77,7 @@ static const struct {
 
 typedef struct dfsph {
     GLuint prog[P_COUNT];
-    GLuint factor, kappa, accel, ctl, records; /* buffers */
+    GLuint factor, kappa, accel, ctl, records, nbr, nbr_count; /* buffers */
     float dt_max, dt0;
     uint32_t n_groups_max;
     /* What the CPU knows, from records DFSPH_LAG frames old. */
@@ -100,7 +106,7 @@ static void _dfsph_destroy(void *impl) {
     dfsph *d = impl;
     if (!d) return;
     for (int i = 0; i < P_COUNT; i++) shader_destroy(&d->prog[i]);
-    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records};
+    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
     for (int i = 0; i < DFSPH_FRAMES; i++)
         if (d->fence[i]) glDeleteSync(d->fence[i]);
@@ -115,7 +121,6 @@ static void _dfsph_ctl_reset(dfsph *d) {
 }
 
 static void *_dfsph_make(const sim_particles *p, const sim_params *params, const gpu_caps *caps, char *err) {
-    (void)caps;
     dfsph *d = calloc(1, sizeof *d);
     size_t n = p->capacity ? p->capacity : 1;
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
@@ -125,16 +130,26 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     d->cap_dens = 20;
     d->buf = malloc(sizeof(dfsph_record) * DFSPH_RECORDS);
     bool ok = d->buf != NULL;
+    size_t stride = n * p->lanes, cap = _dfsph_list_cap(p->lanes);
+    if (4 * stride * cap > (size_t)caps->max_ssbo_bytes) {
+        _dfsph_destroy(d);
+        fail(err, "%u particles need %zu MB of neighbour lists, more than one GPU buffer holds here; ask for fewer particles",
+             p->capacity, 4 * stride * cap >> 20);
+        return NULL;
+    }
     for (int i = 0; ok && i < P_COUNT; i++) {
         char defines[256];
-        snprintf(defines, sizeof defines, "%s%s", p->lane_define, _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
+        snprintf(defines, sizeof defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n%s", p->lane_define, cap, stride,
+                 _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
         ok = (d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, err)) != 0;
     }
     ok = ok && (d->factor = gpu_buffer_make(4 * n, NULL, "sim.dfsph.factor", err)) &&
          (d->kappa = gpu_buffer_make(4 * n, NULL, "sim.dfsph.kappa", err)) &&
          (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
          (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 4ull * d->n_groups_max, NULL, "sim.dfsph.ctl", err)) &&
-         (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err));
+         (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err)) &&
+         (d->nbr = gpu_buffer_make(4 * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&
+         (d->nbr_count = gpu_buffer_make(4 * stride, NULL, "sim.dfsph.neighbour_counts", err));
     if (!ok) {
         if (!d->buf) fail(err, "out of host memory");
         _dfsph_destroy(d);
@@ -151,6 +166,8 @@ static void _dfsph_bind(dfsph *d, const sim_search *q) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ACCEL, d->accel);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_CTL, d->ctl);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RECORDS, d->records);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_NBR, d->nbr);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_NBR_COUNT, d->nbr_count);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, d->ctl);
 }
 
@@ -171,7 +188,7 @@ static void _dfsph_collect(dfsph *d, int lag) {
             if (d->ready_count < DFSPH_RECORDS) {
                 d->ready[(d->ready_head + d->ready_count++) % DFSPH_RECORDS] =
                     (sim_step_record){.dt = r.dt, .dt_cfl = r.dt_cfl, .cfl = r.cfl, .it_div = r.it_div, .it_density = r.it_dens,
-                                      .err_div = r.err_div, .err_density = r.err_dens, .capped = r.capped};
+                                      .err_div = r.err_div, .err_density = r.err_dens, .capped = r.capped, .dropped = r.dropped};
             }
             if (!dt_cfl_min || r.dt_cfl < dt_cfl_min) dt_cfl_min = r.dt_cfl;
             if (r.it_div > it_div_max) it_div_max = r.it_div;
