@@ -1,6 +1,6 @@
 // dfsph density: rho_i = sum_j m W_ij + rho0 Phi_i (the walls as ghost fluid at rest density), and
-// the factor 1 / (|sum_j m grad W_ij + rho0 grad Phi_i|^2 + sum_j |m grad W_ij|^2) that turns a
-// density error into the pressure value that removes it (Bender & Koschier's alpha_i / rho_i).
+// the factor 1 / S_i that turns a density error into the pressure value that removes it (Bender &
+// Koschier's alpha_i / rho_i, with the walls' share as update.comp applies it).
 // Also loads the divergence solve's warm start: half the last step's total, as k = kappa / rho, and
 // writes each lane's neighbour list for the rest of the step (dfsph_common.glsl).
 #version 450
@@ -46,8 +46,11 @@ void main() {
     sum_g2 = g4.w;
     if (!live || SIM_LANE != 0u) return;
     vec4 wall = dfsph_wall(xi);
-    sum_g += P.rho0 * wall.yzw;
-    float s = dot(sum_g, sum_g) + sum_g2;
+    // The walls push with the particle's own value twice over (update.comp), as a mirrored ghost of
+    // the same pressure would: S = (A + B) . (A + 2 B) + sum_j |m grad W_ij|^2, A the fluid's sum of
+    // m grad W, B = rho0 grad Phi.
+    vec3 b = P.rho0 * wall.yzw;
+    float s = dot(sum_g + b, sum_g + 2.0 * b) + sum_g2;
     dens[i] = P.mass * sum_w + P.rho0 * wall.x;
     factor[i] = s > 0.0 ? 1.0 / s : 0.0;
     // vel.w: the divergence solve's impulse k dt summed over the last step (reordered with it)

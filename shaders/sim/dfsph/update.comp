@@ -1,8 +1,8 @@
 // dfsph update: the other half of a solver iteration: every particle's velocity takes the
 // pressure impulse of the values k = kappa / rho that predict computed,
-//   v_i -= dt (sum_j m (k_i + k_j) grad W_ij + k_i rho0 grad Phi_i)
-// (symmetric, so the pair impulses conserve momentum; the walls push with the particle's own
-// value). The totals of the step are summed for the next step's warm start, carried with the
+//   v_i -= dt (sum_j m (k_i + k_j) grad W_ij + 2 k_i rho0 grad Phi_i)
+// (symmetric, so the pair impulses conserve momentum; the walls' ghosts mirror the particle, its
+// value on both sides, as wcsph's walls mirror its pressure). The totals of the step are summed for the next step's warm start, carried with the
 // particle through the reorder: the divergence solve's impulse k dt in vel.w, the pressure solve's
 // k in pos.w.
 //   DFSPH_WARM 1: the warm start: the first update of a solve, from the loaded values; the sums
@@ -37,7 +37,7 @@ void main() {
     DFSPH_LIST_END
     dv = sim_lanes_sum(vec4(dv, 0.0)).xyz;
     if (!live || SIM_LANE != 0u) return;
-    dv += ki * P.rho0 * dfsph_wall(xi).yzw;
+    dv += 2.0 * ki * P.rho0 * dfsph_wall(xi).yzw; // the wall as a mirrored ghost of the same pressure
     float dt = C.dt;
     vec4 v = vel[i];
 #if DFSPH_DENSITY
