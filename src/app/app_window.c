@@ -569,7 +569,7 @@ int app_window_run(const run_opts *o) {
         log_error("CLI", "%s", err);
         free(a->steps);
         free(a);
-        return 2;
+        return 1;
     }
     if (!data_dir_init(o->data, err)) {
         log_error("APP", "%s", err);
@@ -578,7 +578,7 @@ int app_window_run(const run_opts *o) {
         return 1;
     }
     int w = o->width > 0 ? o->width : 1280, h = o->height > 0 ? o->height : 720;
-    a->gpu = gpu_make(&(gpu_desc){.width = w, .height = h, .title = "fluid", .vsync = o->vsync_given ? o->vsync : true, .debug = o->debug}, err);
+    a->gpu = gpu_make(&(gpu_desc){.width = w, .height = h, .title = "fluid", .vsync = o->vsync != 0, .debug = o->debug}, err);
     if (!a->gpu) {
         log_error("GPU", "%s", err);
         free(a->steps);
@@ -612,7 +612,7 @@ int app_window_run(const run_opts *o) {
     snprintf(a->sort, sizeof a->sort, "%s", sim_sort_name(a->s));
     app_view_init(&a->view, a->s);
     a->view.style = (render_style)o->style;
-    a->view.vsync = o->vsync_given ? o->vsync : true;
+    a->view.vsync = o->vsync != 0;
     a->view.help = _app_help;
     /* Real time by default: about 1/60 s of simulated time per frame. */
     a->view.steps_per_frame = o->substeps > 0 ? o->substeps : sim_steps_per_frame(a->s);
