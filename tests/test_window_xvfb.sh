@@ -65,10 +65,10 @@ rc=$?
 if grep -E '^fluid: GL:' "$out/stderr2" > /dev/null; then fail "GL errors with --frames 5"; fi
 [ -s "$out/frames.png" ] && [ "$(png_size "$out/frames.png")" = "640x360" ] || fail "--frames 5 --size 640x360 gave no 640x360 screenshot"
 
-# 3. A bad script: one line naming the step, status 2, before any window (no Xvfb needed).
+# 3. A bad script: one line naming the step, status 1 (a user error), before any window (no Xvfb needed).
 "$fluid" --script "frames:3;warp:9" > /dev/null 2> "$out/stderr3"
 rc=$?
-[ "$rc" -eq 2 ] || fail "a bad --script exited with status $rc, expected 2"
+[ "$rc" -eq 1 ] || fail "a bad --script exited with status $rc, expected 1"
 grep -q "warp" "$out/stderr3" || fail "the bad step is not named: $(cat "$out/stderr3")"
 [ "$(wc -l < "$out/stderr3")" -eq 1 ] || fail "a bad --script printed $(wc -l < "$out/stderr3") lines, expected 1"
 
