@@ -13,6 +13,7 @@
 #include "check.h"
 #include "gpu/shader.h"
 #include "render/render_common.h"
+#include "sim/particles.h"
 #include "sim/sim_params.h"
 #include "sort/sort_layout.h"
 #include <string.h>
@@ -34,6 +35,9 @@ static const layout_member _sim_params_members[] = {
     MEMBER(sim_params, tait_b),    MEMBER(sim_params, c0),       MEMBER(sim_params, alpha),
     MEMBER(sim_params, dt),        MEMBER(sim_params, margin),   MEMBER(sim_params, restitution),
     MEMBER(sim_params, poke_strength), MEMBER(sim_params, wall_friction), MEMBER(sim_params, dx),
+    MEMBER(sim_params, dt_max),    MEMBER(sim_params, dt_min),   MEMBER(sim_params, cfl),
+    MEMBER(sim_params, eta_density), MEMBER(sim_params, eta_divergence), MEMBER(sim_params, min_it_density),
+    MEMBER(sim_params, min_it_divergence), MEMBER(sim_params, min_neighbours),
 };
 
 /* struct hud_quad in shaders/render/hud.vert <-> hud_quad in src/render/render_common.h. */
@@ -119,7 +123,9 @@ static void _layout_check_block(const char *what, GLuint prog, GLenum block_if, 
 
 static void test_sim_params(void) {
     char err[ERR_LEN] = "";
-    GLuint p = shader_make_compute("tests/layout_sim.comp", NULL, err);
+    char defines[2048];
+    sim_shader_defines(defines, sizeof defines); /* what every sim program is given (SIM_WG, the bindings) */
+    GLuint p = shader_make_compute("tests/layout_sim.comp", defines, err);
     CHECK(p, "tests/layout_sim.comp: %s", err);
     if (!p) return;
     _layout_check_block("SimParams", p, GL_UNIFORM_BLOCK, GL_UNIFORM, "SimParams", "SimParams.", _sim_params_members,

@@ -50,6 +50,7 @@ typedef enum app_action {
     APP_PAN_DOWN,
     APP_ZOOM_IN,
     APP_ZOOM_OUT,
+    APP_SOLVER_NEXT,
     APP_ACTION_COUNT
 } app_action;
 

@@ -46,6 +46,15 @@ static bool _run_sort(const args_opt *opt, void *field, const char *v, char *err
     return true;
 }
 
+static bool _run_solver(const args_opt *opt, void *field, const char *v, char *err) {
+    for (int k = 0; sim_solver_names[k]; k++)
+        if (!strcmp(sim_solver_names[k], v)) {
+            *(const char **)field = v;
+            return true;
+        }
+    return fail(err, "--solver %s: unknown solver; choose dfsph or wcsph", v);
+}
+
 static bool _run_style(const args_opt *opt, void *field, const char *v, char *err) {
     for (int k = 0; k < RENDER_STYLE_COUNT; k++)
         if (!strcmp(v, render_style_keys[k])) {
@@ -65,10 +74,12 @@ static const args_opt _run_args[] = {
     {"--particles", "N", ARGS_AT(run_opts, particles), args_u32, 1, RUN_MAX_PARTICLES,
      "about N particles (default 27648; k and M multiply by 1024 and 1048576); the scene\nkeeps its size in metres and the spacing changes; the count is rounded to whole\nblocks (printed); the GPU may hold fewer"},
     {"--sort", "NAME", ARGS_AT(run_opts, sort), _run_sort, 0, 0, "radix (default), bitonic, or cpu (read back, sort on the CPU)"},
-    {"--frames", "N", ARGS_AT(run_opts, frames), args_int, 0, 1000000000, "run N frames, then exit (0: none; the initial state)"},
-    {"--substeps", "K", ARGS_AT(run_opts, substeps), args_int, 1, 100000, "simulation steps per frame (default: about 1/60 s of simulated time)"},
+    {"--solver", "NAME", ARGS_AT(run_opts, solver), _run_solver, 0, 0, "dfsph (default: incompressible, large steps) or wcsph (weakly compressible)"},
+    {"--strict", NULL, ARGS_AT(run_opts, strict), args_flag, 0, 0, "dfsph: mean density error 0.01% (default 0.05%)"},
+    {"--frames", "N", ARGS_AT(run_opts, frames), args_int, 0, 1000000000, "run N frames of 1/60 s of fluid each, then exit (0: none; the initial state)"},
+    {"--substeps", "K", ARGS_AT(run_opts, substeps), args_int, 1, 100000, "exactly K steps a frame (default: as many as the solver needs for 1/60 s)"},
     {"--stats", "FILE", ARGS_AT(run_opts, stats_path), args_string, 0, 0,
-     "headless: CSV, a row per step (time, front, density, energies, each stage's time),\nstreamed as it runs and kept on Ctrl-C; - for stdout"},
+     "headless: CSV, a row per step: time, dt, iterations, errors; the fluid's front,\ndensity and energies on each frame's last step; stage times on its first;\nstreamed as it runs and kept on Ctrl-C; - for stdout"},
     {"--dump", "FILE", ARGS_AT(run_opts, dump_path), args_string, 0, 0, "headless: CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density;\n- for stdout"},
     {"--screenshot", "FILE", ARGS_AT(run_opts, screenshot_path), args_string, 0, 0, "PNG of the last frame, HUD included"},
     {"--style", "NAME", ARGS_AT(run_opts, style), _run_style, 0, 0,
@@ -183,7 +194,8 @@ static int _run_headless(const run_opts *o) {
         return 1;
     }
     const gpu_caps *caps = gpu_get_caps(gpu);
-    sim *s = sim_make(&(sim_desc){.scene = o->scene, .particles = o->particles, .sort = o->sort}, caps, err);
+    sim *s = sim_make(&(sim_desc){.scene = o->scene, .particles = o->particles, .sort = o->sort, .solver = o->solver, .strict = o->strict},
+                      caps, err);
     if (!s) {
         log_error("SIM", "%s", err);
         _run_outs_abort(out);
@@ -191,42 +203,59 @@ static int _run_headless(const run_opts *o) {
         return 1;
     }
     int frames = o->frames < 0 ? 1 : o->frames;
-    int substeps = o->substeps ? o->substeps : sim_steps_per_frame(s);
-    gpu_prof *prof = prof_make(&(prof_desc){.names = sim_stage_names, .stages = SIM_STAGE_COUNT, .cpu_fallback = true,
-                                            .sync = true},
-                               caps);
+    /* The profiler: the stages of each frame's first step, then the frame's whole simulation. */
+    int nst = sim_stage_count(s);
+    const char *names[PROF_MAX_STAGES];
+    for (int st = 0; st < nst; st++) names[st] = sim_stage_name(s, st);
+    names[nst] = "simulation";
+    gpu_prof *prof = prof_make(&(prof_desc){.names = names, .stages = nst + 1, .cpu_fallback = true, .sync = true}, caps);
     const char *clock = prof_clock_name(prof);
-    log_info("CLI", "%s: %u particles, %d frames of %d steps (dt %.3g s), sort %s, stage times by the %s clock",
-             sim_scene_name(s), sim_particle_count(s), frames, substeps, sim_dt(s), sim_sort_name(s), clock);
+    log_info("CLI", "%s: %u particles, %d frames of 1/60 s%s, solver %s, sort %s, stage times by the %s clock", sim_scene_name(s),
+             sim_particle_count(s), frames, o->substeps ? " (fixed steps a frame)" : "", sim_solver_name(s), sim_sort_name(s), clock);
 
     outfile *stats = out[RUN_OUT_STATS];
     if (stats) {
-        outfile_printf(stats, "step,time,particles,front_x,density_ratio,density_max_dev,kinetic_energy,potential_energy");
-        for (int st = 0; st < SIM_STAGE_COUNT; st++) outfile_printf(stats, ",%s_%s_us", sim_stage_names[st], clock);
+        outfile_printf(stats, "step,time,dt,dt_cfl,cfl,it_div,it_density,err_div,err_density,capped,particles,front_x,density_ratio,"
+                              "density_max_dev,kinetic_energy,potential_energy");
+        for (int st = 0; st < nst; st++) outfile_printf(stats, ",%s_%s_us", names[st], clock);
         outfile_printf(stats, "\n");
         outfile_flush(stats);
     }
-    double sum_us[SIM_STAGE_COUNT] = {0};
+    double sum_us[PROF_MAX_STAGES] = {0}, frame_us_max = 0;
     long long steps = 0;
+    int done = 0; /* frames run (fewer than asked when interrupted) */
     double t0 = now_seconds();
-    for (int f = 0; f < frames && !_run_stop; f++) {
-        for (int k = 0; k < substeps && !_run_stop; k++) {
-            sim_step(s, prof);
-            prof_frame(prof);
-            steps++;
-            double us[SIM_STAGE_COUNT];
-            for (int st = 0; st < SIM_STAGE_COUNT; st++) sum_us[st] += us[st] = prof_last_us(prof, st);
-            if (stats) {
-                sim_stats ss;
-                sim_read_stats(s, &ss);
-                outfile_printf(stats, "%lld,%.9g,%u,%.9g,%.9g,%.9g,%.9g,%.9g", steps, ss.time, ss.particles, ss.front_x,
-                               ss.density_ratio, ss.density_max_dev, ss.kinetic_energy, ss.potential_energy);
-                for (int st = 0; st < SIM_STAGE_COUNT; st++) outfile_printf(stats, ",%.3f", us[st]);
+    for (int f = 0; f < frames && !_run_stop; f++, done++) {
+        prof_begin(prof, nst);
+        int k = sim_frame(s, 1.0 / 60, o->substeps, prof);
+        prof_end(prof, nst);
+        prof_frame(prof);
+        for (int st = 0; st <= nst; st++) sum_us[st] += prof_last_us(prof, st);
+        if (prof_last_us(prof, nst) > frame_us_max) frame_us_max = prof_last_us(prof, nst);
+        if (stats) {
+            /* The frame's steps, one row each; the fluid's state on its last step, the stage times
+             * on its first (the sampled one). */
+            sim_stats ss;
+            sim_read_stats(s, &ss); /* waits: every record of the frame is in */
+            sim_step_record r;
+            for (int i = 0; i < k && sim_records(s, &r, 1) == 1; i++) {
+                outfile_printf(stats, "%lld,%.9g,%.6g,%.6g,%.4g,%u,%u,%.4g,%.4g,%u", steps + i + 1, r.time, r.dt, r.dt_cfl, r.cfl,
+                               r.it_div, r.it_density, r.err_div, r.err_density, r.capped);
+                if (i == k - 1)
+                    outfile_printf(stats, ",%u,%.9g,%.9g,%.9g,%.9g,%.9g", ss.particles, ss.front_x, ss.density_ratio,
+                                   ss.density_max_dev, ss.kinetic_energy, ss.potential_energy);
+                else
+                    outfile_printf(stats, ",,,,,,");
+                for (int st = 0; st < nst; st++)
+                    if (i == 0) outfile_printf(stats, ",%.3f", prof_last_us(prof, st));
+                    else outfile_printf(stats, ",");
                 outfile_printf(stats, "\n");
             }
+            outfile_flush(stats); /* a frame's rows reach the file as the run goes */
         }
-        if (stats) outfile_flush(stats); /* a frame's rows reach the file as the run goes */
+        steps += k;
     }
+    sim_sync(s);
     glFinish();
     double wall = now_seconds() - t0;
 
@@ -269,20 +298,35 @@ static int _run_headless(const run_opts *o) {
     }
     _run_outs_abort(out);
 
-    fprintf(table, "%s, %u particles, %lld steps of %.4g s (%.4g s simulated), sort %s\n", sim_scene_name(s),
-            sim_particle_count(s), steps, sim_dt(s), sim_time(s), sim_sort_name(s));
-    fprintf(table, "%-10s %12s\n", "stage", steps ? (strcmp(clock, "gpu") ? "mean us cpu" : "mean us gpu") : "mean us");
+    sim_summary sum;
+    sim_get_summary(s, &sum);
+    fprintf(table, "%s, %u particles, solver %s, sort %s: %d frames, %lld steps (%.1f a frame), %.4g s simulated\n",
+            sim_scene_name(s), sim_particle_count(s), sim_solver_name(s), sim_sort_name(s), done, steps,
+            done ? (double)steps / done : 0.0, sum.time);
+    if (sum.it_density_mean + sum.it_div_mean > 0)
+        fprintf(table,
+                "iterations a step: %.2f divergence, %.2f pressure; density error %.4f%% mean, %.4f%% worst; largest v dt / dx %.3f; "
+                "%llu capped solves\n",
+                sum.it_div_mean, sum.it_density_mean, 100 * sum.err_density_mean, 100 * sum.err_density_max, sum.cfl_max,
+                (unsigned long long)sum.capped);
+    fprintf(table, "%-12s %12s\n", "stage", done ? (strcmp(clock, "gpu") ? "mean us cpu" : "mean us gpu") : "mean us");
     double total = 0;
-    for (int st = 0; st < SIM_STAGE_COUNT; st++) {
-        double m = steps ? sum_us[st] / steps : NAN;
+    for (int st = 0; st < nst; st++) {
+        double m = done ? sum_us[st] / done : NAN;
         total += m;
-        fprintf(table, "%-10s %12.1f\n", sim_stage_names[st], m);
+        fprintf(table, "%-12s %12.1f\n", names[st], m);
     }
-    fprintf(table, "%-10s %12.1f\n", "step", total);
-    if (steps)
-        fprintf(table, "wall clock: %.3f ms per step (%s, with %s)\n", wall * 1e3 / steps,
-                strcmp(clock, "gpu") ? "stage clocks wait for the GPU" : "timer queries read each step",
-                o->stats_path ? "the stats read-back" : "no read-back");
+    fprintf(table, "%-12s %12.1f   (one step: the first of each frame, timed)\n", "step", total);
+    if (done) {
+        double mean_ms = sum_us[nst] / done / 1e3;
+        fprintf(table, "%-12s %12.1f   (a whole frame of %.1f steps; worst %.1f us)\n", "frame", sum_us[nst] / done,
+                (double)steps / done, frame_us_max);
+        if (sum.time > 0)
+            fprintf(table, "%s time per simulated 1/60 s: %.3f ms; real-time factor %.2f\n", strcmp(clock, "gpu") ? "CPU clock" : "GPU",
+                    mean_ms * (1.0 / 60) / (sum.time / done), (sum.time / done) / (mean_ms / 1e3));
+        fprintf(table, "wall clock: %.3f ms per frame (%s)\n", wall * 1e3 / done,
+                strcmp(clock, "gpu") ? "stage clocks wait for the GPU" : "timer queries read each frame");
+    }
     prof_destroy(prof);
     sim_destroy(s);
     gpu_destroy(gpu);
