@@ -41,6 +41,7 @@ typedef struct _bench_opts {
     const char *csv_path;
     const char *data;
     bool detail;
+    FILE *table;                 /* where the table goes: stdout, or stderr when the CSV is on stdout */
 } _bench_opts;
 
 /* A comma list of numbers, each in [lo, hi]. */
@@ -253,9 +254,9 @@ static bool _bench_one(const char *algo_name, uint32_t n, uint32_t bits, const _
             _bench_detail_collect(&d);
         }
         glDeleteQueries(256, d.queries);
-        printf("    %s, %u bits, %u pairs: %d dispatches per sort\n", algo_name, bits, n, d.dispatches);
+        fprintf(o->table, "    %s, %u bits, %u pairs: %d dispatches per sort\n", algo_name, bits, n, d.dispatches);
         for (int k = 0; k < d.count; k++)
-            printf("      %-28s %4d calls/sort  %9.2f us/sort  %8.2f us/call\n", d.names[k], d.calls[k] / reps,
+            fprintf(o->table, "      %-28s %4d calls/sort  %9.2f us/sort  %8.2f us/call\n", d.names[k], d.calls[k] / reps,
                    d.total_us[k] / reps, d.calls[k] ? d.total_us[k] / d.calls[k] : 0.0);
     }
     gpu_buffer_destroy(&src_k);
@@ -334,7 +335,7 @@ int cmd_bench(int argc, char **argv) {
         gpu_destroy(gpu);
         return 1;
     }
-    FILE *tab = csv && !outfile_write_path(csv) ? stderr : stdout;
+    FILE *tab = o.table = csv && !outfile_write_path(csv) ? stderr : stdout;
     if (!o.sizes.count) {
         const uint64_t all[] = {27648, 65536, 262144, 1048576, 4194304, 16777216};
         for (size_t i = 0; i < ARRAY_LEN(all); i++)
