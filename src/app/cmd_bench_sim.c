@@ -10,10 +10,13 @@
  * second of GPU time), and each stage's time in one step. --csv writes the same rows.
  */
 #include "app/cmd.h"
+#include "core/args.h"
 #include "core/log.h"
+#include "core/outfile.h"
 #include "core/util.h"
 #include "gpu/gpu.h"
 #include "gpu/prof.h"
+#include "sim/scene.h"
 #include "sim/sim.h"
 #include "sort/sort.h"
 #include <math.h>
@@ -25,77 +28,74 @@
 #define BSIM_STAGE_EVERY 4 /* every Nth frame times its first step's stages instead of the frame */
 
 typedef struct _bsim_opts {
-    char solvers[BSIM_MAX][16], sorts[BSIM_MAX][32];
+    const char *solvers, *sorts, *counts_text, *seconds_text, *scene, *csv_path, *data;
+    bool sim;
+    char solver[BSIM_MAX][16], sort[BSIM_MAX][32];
     int nsolvers, nsorts, ncounts;
     uint64_t counts[BSIM_MAX];
     double seconds;
-    const char *scene, *csv_path, *data;
 } _bsim_opts;
 
+static const args_opt _bsim_args[] = {
+    {"--sim", NULL, ARGS_AT(_bsim_opts, sim), args_flag, 0, 0, "time the simulation (this command)"},
+    {"--solvers", "LIST", ARGS_AT(_bsim_opts, solvers), args_string, 0, 0, "comma list of dfsph, wcsph (default dfsph,wcsph)"},
+    {"--sorts", "LIST", ARGS_AT(_bsim_opts, sorts), args_string, 0, 0, "comma list of sorts (default radix)"},
+    {"--particles", "LIST", ARGS_AT(_bsim_opts, counts_text), args_string, 0, 0,
+     "comma list of counts (default 27648,110592,442368,1000000; 4096 where GPU\ntimer queries read zero)"},
+    {"--seconds", "S", ARGS_AT(_bsim_opts, seconds_text), args_string, 0, 0, "seconds of fluid from t = 0, 0 to 60 (default 1)"},
+    {"--scene", "NAME", ARGS_AT(_bsim_opts, scene), args_string, 0, 0, "dambreak (default), drop, double-dambreak, pool"},
+    {"--csv", "FILE", ARGS_AT(_bsim_opts, csv_path), args_string, 0, 0, "also write the rows to FILE (- for stdout); a failed run leaves no file"},
+    {"--data", "DIR", ARGS_AT(_bsim_opts, data), args_string, 0, 0, "the folder holding shaders/"},
+};
+
 static void _bsim_usage(FILE *f) {
-    fprintf(f, "usage: fluid bench --sim [--solvers LIST] [--sorts LIST] [--particles LIST] [--seconds S] [--scene NAME]\n"
-               "                         [--csv FILE] [--data DIR]\n"
-               "  the dam break (or --scene) from t = 0 for S seconds of fluid (default 1) in frames of 1/60 s\n"
-               "  --solvers   comma list of dfsph, wcsph (default dfsph,wcsph)\n"
-               "  --sorts     comma list of sorts (default radix)\n"
-               "  --particles comma list (default 27648,110592,442368,1000000; 4096 where GPU timers read zero)\n");
+    fprintf(f, "usage: fluid bench --sim [options]\n"
+               "  the dam break (or --scene) from t = 0 for S seconds of fluid in frames of 1/60 s, headless, for each\n"
+               "  solver, sort and particle count: GPU ms per simulated 1/60 s (mean, worst), steps, iterations,\n"
+               "  density error, real-time factor and the time of each stage\n");
+    args_help(f, _bsim_args, ARRAY_LEN(_bsim_args));
 }
 
-static bool _bsim_names(const char *v, char (*out)[32], int *n, size_t width) {
+/* Splits a comma list into out (each shorter than width); false if empty, too long or too many. */
+static bool _bsim_split(const char *v, char *out, size_t width, int *n) {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", v);
     *n = 0;
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (*n == BSIM_MAX || strlen(tok) >= width) return false;
-        snprintf(out[(*n)++], width, "%s", tok);
+        snprintf(out + width * (size_t)(*n)++, width, "%s", tok);
     }
     return *n > 0;
 }
 
-static bool _bsim_parse(int argc, char **argv, _bsim_opts *o, bool *help, char *err) {
-    char solvers[BSIM_MAX][32];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--sim")) continue;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            *help = true;
-            return true;
-        }
-        if (!v || !strncmp(v, "--", 2)) return fail(err, "%s needs a value; see fluid bench --sim --help", a);
-        i++;
-        if (!strcmp(a, "--solvers")) {
-            if (!_bsim_names(v, solvers, &o->nsolvers, 16)) return fail(err, "--solvers %s: expected a comma list of dfsph, wcsph", v);
-            for (int k = 0; k < o->nsolvers; k++) {
-                bool known = false;
-                for (int q = 0; sim_solver_names[q]; q++) known = known || !strcmp(sim_solver_names[q], solvers[k]);
-                if (!known) return fail(err, "--solvers: unknown solver '%s'; choose dfsph or wcsph", solvers[k]);
-                snprintf(o->solvers[k], sizeof o->solvers[k], "%s", solvers[k]);
-            }
-        } else if (!strcmp(a, "--sorts")) {
-            if (!_bsim_names(v, o->sorts, &o->nsorts, 32)) return fail(err, "--sorts %s: expected a comma list of sorts", v);
-            for (int k = 0; k < o->nsorts; k++)
-                if (!sort_algo_find(o->sorts[k])) return fail(err, "--sorts: unknown sort '%s'", o->sorts[k]);
-        } else if (!strcmp(a, "--particles")) {
-            char buf[256];
-            snprintf(buf, sizeof buf, "%s", v);
-            o->ncounts = 0;
-            for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","))
-                if (o->ncounts == BSIM_MAX || !parse_u64(tok, 1, 1u << 30, &o->counts[o->ncounts++]))
-                    return fail(err, "--particles %s: expected up to %d counts from 1 to %u", v, BSIM_MAX, 1u << 30);
-        } else if (!strcmp(a, "--seconds")) {
-            char *end;
-            o->seconds = strtod(v, &end);
-            if (*end || !(o->seconds > 0 && o->seconds <= 60)) return fail(err, "--seconds %s: expected a number from 0 to 60", v);
-        } else if (!strcmp(a, "--scene")) {
-            o->scene = v;
-        } else if (!strcmp(a, "--csv")) {
-            o->csv_path = v;
-        } else if (!strcmp(a, "--data")) {
-            o->data = v;
-        } else {
-            return fail(err, "unknown option '%s'; see fluid bench --sim --help", a);
-        }
+/* The lists and numbers of the table's strings, checked. */
+static bool _bsim_check(_bsim_opts *o, char *err) {
+    if (!_bsim_split(o->solvers ? o->solvers : "dfsph,wcsph", &o->solver[0][0], 16, &o->nsolvers))
+        return fail(err, "--solvers %s: expected a comma list of dfsph, wcsph", o->solvers);
+    for (int k = 0; k < o->nsolvers; k++) {
+        bool known = false;
+        for (int q = 0; sim_solver_names[q]; q++) known = known || !strcmp(sim_solver_names[q], o->solver[k]);
+        if (!known) return fail(err, "--solvers: unknown solver '%s'; choose dfsph or wcsph", o->solver[k]);
     }
+    if (!_bsim_split(o->sorts ? o->sorts : "radix", &o->sort[0][0], 32, &o->nsorts))
+        return fail(err, "--sorts %s: expected a comma list of sorts", o->sorts);
+    for (int k = 0; k < o->nsorts; k++)
+        if (!sort_algo_find(o->sort[k])) return fail(err, "--sorts: unknown sort '%s'", o->sort[k]);
+    if (o->counts_text) {
+        char names[BSIM_MAX][32];
+        if (!_bsim_split(o->counts_text, &names[0][0], 32, &o->ncounts))
+            return fail(err, "--particles %s: expected up to %d counts", o->counts_text, BSIM_MAX);
+        for (int k = 0; k < o->ncounts; k++)
+            if (!parse_u64(names[k], 1, 1u << 30, &o->counts[k]))
+                return fail(err, "--particles: '%s' is not a whole number from 1 to %u", names[k], 1u << 30);
+    }
+    o->seconds = 1;
+    if (o->seconds_text) {
+        char *end;
+        o->seconds = strtod(o->seconds_text, &end);
+        if (*end || !(o->seconds > 0 && o->seconds <= 60)) return fail(err, "--seconds %s: expected a number above 0, at most 60", o->seconds_text);
+    }
+    if (o->scene && !strcmp(o->scene, "")) return fail(err, "--scene needs a name");
     return true;
 }
 
@@ -172,10 +172,10 @@ static bool _bsim_run(const _bsim_opts *o, const char *solver, const char *sort,
 }
 
 int cmd_bench_sim(int argc, char **argv) {
-    _bsim_opts o = {.seconds = 1.0, .scene = "dambreak"};
+    _bsim_opts o = {.scene = "dambreak"};
     bool help = false;
     char err[ERR_LEN];
-    if (!_bsim_parse(argc, argv, &o, &help, err)) {
+    if (!args_parse("fluid bench --sim", _bsim_args, ARRAY_LEN(_bsim_args), &o, argc, argv, &help, err) || (!help && !_bsim_check(&o, err))) {
         log_error("BENCH", "%s", err);
         return 1;
     }
@@ -183,10 +183,15 @@ int cmd_bench_sim(int argc, char **argv) {
         _bsim_usage(stdout);
         return 0;
     }
-    if (!o.nsolvers) {
-        for (int q = 0; sim_solver_names[q] && q < BSIM_MAX; q++) snprintf(o.solvers[o.nsolvers++], 16, "%s", sim_solver_names[q]);
+    if (!sim_scene_find(o.scene)) {
+        log_error("BENCH", "--scene %s: unknown scene; choose dambreak, drop, double-dambreak or pool", o.scene);
+        return 1;
     }
-    if (!o.nsorts) snprintf(o.sorts[o.nsorts++], 32, "radix");
+    /* Every output is checked before the GPU is touched. */
+    if (o.csv_path && !outfile_check("--csv", o.csv_path, OUTFILE_DASH, err)) {
+        log_error("BENCH", "%s", err);
+        return 1;
+    }
     if (!data_dir_init(o.data, err)) {
         log_error("BENCH", "%s", err);
         return 1;
@@ -216,8 +221,8 @@ int cmd_bench_sim(int argc, char **argv) {
         for (int q = 0; q < o.nsolvers; q++)
             for (int k = 0; k < o.nsorts; k++) {
                 _bsim_row *r = &rows[nrows];
-                if (!_bsim_run(&o, o.solvers[q], o.sorts[k], (uint32_t)o.counts[c], caps, r, err)) {
-                    log_error("BENCH", "%s %s %llu: %s", o.solvers[q], o.sorts[k], (unsigned long long)o.counts[c], err);
+                if (!_bsim_run(&o, o.solver[q], o.sort[k], (uint32_t)o.counts[c], caps, r, err)) {
+                    log_error("BENCH", "%s %s %llu: %s", o.solver[q], o.sort[k], (unsigned long long)o.counts[c], err);
                     rc = 1;
                     continue;
                 }
@@ -229,24 +234,27 @@ int cmd_bench_sim(int argc, char **argv) {
                 printf("\n");
                 fflush(stdout);
             }
-    if (o.csv_path) {
-        size_t cap = 4096 + (size_t)nrows * 1024, len = 0;
-        char *csv = malloc(cap);
-        len += (size_t)snprintf(csv + len, cap - len, "solver,sort,particles,clock,ms_per_60th_mean,ms_per_60th_worst,steps_per_60th,"
-                                                      "it_div,it_density,err_density_mean,err_density_max,cfl_max,capped,dropped,realtime,stages\n");
-        for (int i = 0; i < nrows; i++) {
-            _bsim_row *r = &rows[i];
-            len += (size_t)snprintf(csv + len, cap - len, "%s,%s,%u,%s,%.4f,%.4f,%.2f,%.3f,%.3f,%.6g,%.6g,%.4f,%llu,%llu,%.4f,", r->solver,
-                                    r->sort, r->particles, clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density,
-                                    r->err_mean, r->err_max, r->cfl_max, (unsigned long long)r->capped, (unsigned long long)r->dropped, r->realtime);
-            for (int k = 0; k < r->nst; k++) len += (size_t)snprintf(csv + len, cap - len, "%s%s=%.2f", k ? ";" : "", r->stage_names[k], r->stage_us[k]);
-            len += (size_t)snprintf(csv + len, cap - len, "\n");
-        }
-        if (!file_write_atomic(o.csv_path, csv, len, err)) {
+    if (o.csv_path && !rc) {
+        outfile *f = outfile_open("--csv", o.csv_path, OUTFILE_DASH, err);
+        if (!f) {
             log_error("BENCH", "%s", err);
             rc = 1;
+        } else {
+            outfile_printf(f, "solver,sort,particles,clock,ms_per_60th_mean,ms_per_60th_worst,steps_per_60th,it_div,it_density,"
+                              "err_density_mean,err_density_max,cfl_max,capped,dropped,realtime,stages\n");
+            for (int i = 0; i < nrows; i++) {
+                _bsim_row *r = &rows[i];
+                outfile_printf(f, "%s,%s,%u,%s,%.4f,%.4f,%.2f,%.3f,%.3f,%.6g,%.6g,%.4f,%llu,%llu,%.4f,", r->solver, r->sort, r->particles,
+                               clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density, r->err_mean, r->err_max,
+                               r->cfl_max, (unsigned long long)r->capped, (unsigned long long)r->dropped, r->realtime);
+                for (int k = 0; k < r->nst; k++) outfile_printf(f, "%s%s=%.2f", k ? ";" : "", r->stage_names[k], r->stage_us[k]);
+                outfile_printf(f, "\n");
+            }
+            if (!outfile_commit(f, err)) {
+                log_error("BENCH", "%s", err);
+                rc = 1;
+            }
         }
-        free(csv);
     }
     free(rows);
     gpu_destroy(gpu);
