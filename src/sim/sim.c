@@ -281,6 +281,7 @@ static void _sim_take(sim *s, const sim_step_record *r) {
     if (r->cfl > u->cfl_max) u->cfl_max = r->cfl;
     u->capped += r->capped;
     u->dropped += r->dropped;
+    u->limited += r->limited;
     sim_step_record *slot = &s->rec[(s->rec_head + s->rec_count) % SIM_RECORDS];
     *slot = *r;
     slot->time = u->time;
