@@ -1,7 +1,7 @@
 /* cmd_sort: `fluid sort`, sorting a file of (key, value) pairs on the GPU with one of the sort
  * library's algorithms, so they can be checked and compared from the shell.
  *
- *   fluid sort --algo radix|bitonic|cpu [--bits B] --in FILE --out FILE [--data DIR]
+ *   fluid sort --algo radix|onesweep|counting|bitonic|cpu [--bits B] --in FILE --out FILE [--data DIR]
  *
  * FILE holds little-endian uint32 pairs laid out key0 value0 key1 value1 ...; the result is
  * written in the same layout, atomically (file_write_atomic). A headless EGL context is made for
@@ -34,10 +34,12 @@ typedef struct _sort_opts {
 
 static void _sort_usage(FILE *f) {
     fprintf(f,
-            "usage: fluid sort [--algo radix|bitonic|cpu] [--bits B] --in FILE --out FILE [--data DIR]\n"
+            "usage: fluid sort [--algo radix|onesweep|counting|bitonic|cpu] [--bits B] --in FILE --out FILE [--data DIR]\n"
             "Sorts a file of little-endian uint32 (key, value) pairs, laid out key0 value0 key1 value1 ...,\n"
             "by key on the GPU, and writes them in the same layout.\n"
-            "  --algo NAME  radix (default; stable), bitonic (by key, then value) or cpu (reference)\n"
+            "  --algo NAME  radix (default; stable; onesweep or reduce-then-scan by driver), onesweep (radix\n"
+            "               forced onto its onesweep path), counting (keys of at most 22 bits; by key, then\n"
+            "               value), bitonic (by key, then value) or cpu (reference)\n"
             "  --bits B     keys fit in B bits, 1..32 (default: the bits of the largest key)\n"
             "  --in FILE    the pairs to sort\n"
             "  --out FILE   where to write the sorted pairs; written only when the sort succeeds\n"
@@ -76,7 +78,7 @@ static bool _sort_parse(int argc, char **argv, _sort_opts *o, char *err) {
         }
     }
     if (!sort_algo_find(o->algo))
-        return fail(err, "unknown sort algorithm '%s'; choose radix, bitonic or cpu", o->algo);
+        return fail(err, "unknown sort algorithm '%s'; choose %s", o->algo, sort_algo_names());
     if (!o->in) return fail(err, "no input file; give one with --in FILE");
     if (!o->out) return fail(err, "no output file; give one with --out FILE");
     return true;
@@ -122,7 +124,8 @@ static bool _sort_on_gpu(const char *algo, uint32_t *keys, uint32_t *vals, uint3
     if (!gpu) return false;
     bool ok = false;
     GLuint kb = 0, vb = 0;
-    sorter *s = sort_make(algo, &(sort_desc){.capacity = n ? n : 1, .label = "sort-cli"}, gpu_get_caps(gpu), err);
+    sorter *s = sort_make(algo, &(sort_desc){.capacity = n ? n : 1, .key_bits = bits, .label = "sort-cli"},
+                          gpu_get_caps(gpu), err);
     if (s) {
         kb = gpu_buffer_make(4ull * n, keys, "sort-cli.keys", err);
         if (kb) vb = gpu_buffer_make(4ull * n, vals, "sort-cli.vals", err);
@@ -189,6 +192,10 @@ static bool _sort_file(const _sort_opts *o, char *err) {
                           i, keys[i], keys[i], bits, sort_bits_for(keys[i]));
     }
     if (!bits) bits = sort_bits_for(max_key);
+    uint32_t max_bits = sort_algo_max_bits(sort_algo_find(o->algo));
+    if (ok && bits > max_bits)
+        ok = fail(err, "--algo %s sorts keys of at most %u bits, and these need %u (largest key %u); use --algo radix",
+                  o->algo, max_bits, bits, max_key);
     if (ok) ok = _sort_on_gpu(o->algo, keys, vals, n, bits, err);
     if (ok) {
         for (uint32_t i = 0; i < n; i++) {
