@@ -12,10 +12,11 @@ export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 step() { # NAME SECONDS CMD...: runs CMD, output to OUT/NAME.txt, and its status and time
     local name=$1 secs=$2
     shift 2
-    local t0=$(date +%s.%N)
+    local t0=$(date +%s%N)
     timeout "$secs" "$@" >"$out/$name.txt" 2>&1
     local rc=$?
-    printf '%-28s rc=%-3s %6.1f s\n' "$name" "$rc" "$(echo "$(date +%s.%N) - $t0" | bc)" | tee -a "$out/steps.txt"
+    local ms=$((($(date +%s%N) - t0) / 1000000))
+    printf '%-28s rc=%-3s %6d ms\n' "$name" "$rc" "$ms" | tee -a "$out/steps.txt"
 }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$out/gpu.txt" 2>&1
 step test_sort_counting 60 ./tests/test_sort_counting
