@@ -100,6 +100,26 @@ static void test_fused(const char *name, bool no_subgroup, const gpu_caps *caps)
     printf("%s: %.1f s\n", name, now_seconds() - t0);
 }
 
+/* Look-back over per-tile counts only (FLUID_ONESWEEP_TEST_AGG_ONLY): every tile adds the AGG
+ * words of all tiles before it back to tile 0, the path a look-back takes when its predecessors
+ * have not finished theirs (which one llvmpipe thread never shows). */
+static void test_agg_only(const char *name, bool no_subgroup, const char *window, const gpu_caps *caps) {
+    double t0 = now_seconds();
+    rig r;
+    setenv("FLUID_ONESWEEP_TEST_AGG_ONLY", "1", 1);
+    setenv("FLUID_ONESWEEP_WINDOW", window, 1);
+    bool ok = os_rig(&r, name, 3 * 768 * 40 + 11, no_subgroup, "1000000", "3", NULL, caps);
+    unsetenv("FLUID_ONESWEEP_TEST_AGG_ONLY");
+    unsetenv("FLUID_ONESWEEP_WINDOW");
+    if (!ok) return;
+    case_of(&r, 3 * 768 * 40 + 11, 32, IN_RANDOM); /* 121 tiles of 768 */
+    case_of(&r, 3 * 768 * 40 + 11, 16, IN_AND2);
+    case_of(&r, 5000, 12, IN_FEW);
+    case_of(&r, 769, 8, IN_RANDOM);
+    rig_destroy(&r);
+    printf("%s: %.1f s\n", name, now_seconds() - t0);
+}
+
 /* 16,777,217 pairs: 4 passes on a GPU, 1 on llvmpipe (time). */
 static void test_big(const gpu_caps *caps) {
     double t0 = now_seconds();
@@ -115,11 +135,16 @@ static void test_big(const gpu_caps *caps) {
 static void test_errors(const gpu_caps *caps) {
     char err[ERR_LEN] = "";
     int live = gpu_live_objects();
-    setenv("FLUID_ONESWEEP_KPT", "99", 1);
-    sorter *s = sort_make("onesweep", &(sort_desc){.capacity = 100}, caps, err);
-    unsetenv("FLUID_ONESWEEP_KPT");
-    CHECK(s == NULL && strstr(err, "FLUID_ONESWEEP_KPT") != NULL, "a bad FLUID_ONESWEEP_KPT: err '%s'", err);
-    printf("  bad tuning variable: %s\n", err);
+    static const char *const bad[][2] = {{"FLUID_ONESWEEP_KPT", "99"}, {"FLUID_ONESWEEP_WINDOW", "0"},
+                                         {"FLUID_ONESWEEP_MAX", "many"}, {"FLUID_RADIX_PATH", "fast"}};
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        setenv(bad[i][0], bad[i][1], 1);
+        sorter *s = sort_make("onesweep", &(sort_desc){.capacity = 100}, caps, err);
+        unsetenv(bad[i][0]);
+        CHECK(s == NULL && strstr(err, bad[i][0]) != NULL, "a bad %s: err '%s'", bad[i][0], err);
+        sort_destroy(s);
+        printf("  bad tuning variable: %s\n", err);
+    }
     CHECK(gpu_live_objects() == live, "failed sort_make left %d GL objects", gpu_live_objects() - live);
 }
 
@@ -146,6 +171,11 @@ int main(void) {
         test_tiles(name, no_sg, small_tile, "3", RADIX_WG * 3, caps);
         snprintf(name, sizeof name, "onesweep-fused/%s", v);
         test_fused(name, no_sg, caps);
+        static const char *const windows[] = {"1", "7", "32"}; /* 7: windows end mid-way */
+        for (size_t w = 0; w < ARRAY_LEN(windows); w++) {
+            snprintf(name, sizeof name, "onesweep-agg-only-window-%s/%s", windows[w], v);
+            test_agg_only(name, no_sg, windows[w], caps);
+        }
     }
     if (!caps->subgroup) test_default("onesweep/emulated-32", false, "32", caps);
     test_big(caps);

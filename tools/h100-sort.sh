@@ -3,10 +3,15 @@
 # tile sizes swept with the tuning variables. The safe paths first, so that their figures come
 # back even if the look-back were to hang there (each step has its own time limit).
 #   usage: bash tools/h100-sort.sh PACK_DIR OUT_DIR      (PACK_DIR from tools/pack-h100.sh)
+# Everything lands in OUT_DIR/sort-run.tar.gz (the device tool brings back at most 8 files), with
+# steps.txt and bench.txt beside it.
 set -u
 pack=$(cd "${1:?pack dir}" && pwd)
-out=${2:?out dir}
+final=${2:?out dir}
+mkdir -p "$final"
+out=$(mktemp -d)/sort-run
 mkdir -p "$out"
+trap 'tar czf "$final/sort-run.tar.gz" -C "$(dirname "$out")" sort-run; cp "$out/steps.txt" "$out/bench.txt" "$final/" 2>/dev/null' EXIT
 cd "$pack"
 export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 step() { # NAME SECONDS CMD...: runs CMD, output to OUT/NAME.txt, and its status and time

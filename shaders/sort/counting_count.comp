@@ -8,7 +8,7 @@
 // Loader defines: KPT (keys per invocation) and the COUNTING_* constants of src/sort/sort_layout.h.
 #include "sort/counting_common.glsl"
 
-layout(local_size_x = COUNTING_WG) in;
+layout(local_size_x = COUNTING_SCAN_WG) in;
 
 layout(std430, binding = COUNTING_BIND_KEYS_IN) readonly buffer KeysIn { uint keys_in[]; };
 layout(std430, binding = COUNTING_BIND_COUNTS) coherent buffer Counts { uint counts[]; };
@@ -20,36 +20,32 @@ layout(location = COUNTING_LOC_MASK) uniform uint u_mask;
 layout(location = COUNTING_LOC_SCAN) uniform uint u_scan;
 
 shared uint s_ticket;
-shared uint s_scan[COUNTING_WG];
+shared uint s_scan[COUNTING_SCAN_WG];
 
-// The exclusive prefix sums of counts[0 .. K) into starts[0 .. K], by one group, COUNTING_WG x
-// COUNTING_SCAN_IPT entries a step. Uniform control flow.
+// The exclusive prefix sums of counts[0 .. K) into starts[0 .. K], by one group: invocation i sums
+// its own contiguous chunk of ceil(K / COUNTING_SCAN_WG) counts, the group scans those sums once,
+// and each invocation writes its chunk's prefix sums. Uniform control flow.
 void ct_scan(void) {
-    uint lid = gl_LocalInvocationIndex, keys = u_mask + 1u, carry = 0u;
-    for (uint base = 0u; base < keys; base += uint(COUNTING_WG * COUNTING_SCAN_IPT)) {
-        uint first = base + lid * uint(COUNTING_SCAN_IPT), v[COUNTING_SCAN_IPT], sum = 0u;
-        for (uint j = 0u; j < uint(COUNTING_SCAN_IPT); j++) {
-            v[j] = first + j < keys ? counts[first + j] : 0u;
-            sum += v[j];
-        }
-        s_scan[lid] = sum;
+    uint lid = gl_LocalInvocationIndex, keys = u_mask + 1u;
+    uint chunk = (keys + uint(COUNTING_SCAN_WG) - 1u) / uint(COUNTING_SCAN_WG);
+    uint first = min(lid * chunk, keys), last = min(first + chunk, keys), sum = 0u;
+    for (uint i = first; i < last; i++) sum += counts[i];
+    s_scan[lid] = sum;
+    barrier();
+    for (uint off = 1u; off < uint(COUNTING_SCAN_WG); off <<= 1) {
+        uint add = lid >= off ? s_scan[lid - off] : 0u;
         barrier();
-        for (uint off = 1u; off < uint(COUNTING_WG); off <<= 1) {
-            uint add = lid >= off ? s_scan[lid - off] : 0u;
-            barrier();
-            s_scan[lid] += add;
-            barrier();
-        }
-        uint run = carry + s_scan[lid] - sum, total = s_scan[COUNTING_WG - 1];
+        s_scan[lid] += add;
         barrier();
-        for (uint j = 0u; j < uint(COUNTING_SCAN_IPT); j++) {
-            if (first + j < keys) starts[first + j] = run;
-            run += v[j];
-        }
-        carry += total;
     }
-    if (lid == 0u) {
-        starts[keys] = carry;
+    uint run = s_scan[lid] - sum;
+    for (uint i = first; i < last; i++) {
+        uint c = counts[i];
+        starts[i] = run;
+        run += c;
+    }
+    if (lid == uint(COUNTING_SCAN_WG) - 1u) {
+        starts[keys] = s_scan[lid];
         ticket = 0u;
     }
 }
@@ -57,9 +53,9 @@ void ct_scan(void) {
 void main() {
     uint lid = gl_LocalInvocationIndex;
     if (u_scan != 2u) {
-        uint base = ct_group() * uint(COUNTING_WG * KPT);
+        uint base = ct_group() * uint(COUNTING_SCAN_WG * KPT);
         for (uint k = 0u; k < uint(KPT); k++) {
-            uint i = base + k * uint(COUNTING_WG) + lid;
+            uint i = base + k * uint(COUNTING_SCAN_WG) + lid;
             if (i < u_n) atomicAdd(counts[keys_in[i] & u_mask], 1u);
         }
         if (u_scan == 0u) return;

@@ -20,7 +20,9 @@
 // clears the other set's first u_clear_rows tile rows and resets its ticket; pass 0 also clears
 // the other histogram buffer, which the next sort (or its producer's fused count) fills.
 // Loader defines: WG = RADIX_WG, KPT (keys per invocation: a tile is WG * KPT keys), USE_SUBGROUP,
-// SG_SIZE or EMU_SG, and the RADIX_* constants of src/sort/sort_layout.h.
+// SG_SIZE or EMU_SG, LB_WINDOW (look-back words read at a time), OS_AGG_ONLY (tests: 1 = no tile
+// but tile 0 publishes a PREFIX word, so every look-back adds AGG words back to tile 0), and the
+// RADIX_* constants of src/sort/sort_layout.h.
 #include "sort/radix_common.glsl"
 
 layout(local_size_x = WG) in;
@@ -105,19 +107,31 @@ void main() {
         s_x[ranked[k]] = keys[k];
     }
 
-    // Decoupled look-back, one invocation per digit.
+    // Decoupled look-back, one invocation per digit, reading LB_WINDOW earlier tiles' words at a
+    // time (loads in flight together) and adding them in order up to the nearest PREFIX word; a
+    // word not yet published stops the step, and the next step reads again from it.
     if (lid < uint(RADIX)) {
         uint before = 0u;
         if (tile > 0u) {
-            uint t = tile - 1u;
+            int t = int(tile) - 1;
             for (;;) {
-                uint w = status[t * uint(RADIX) + lid];
-                if ((w & (OS_AGG | OS_PREFIX)) == 0u) continue; // not published yet: wait
-                before += w & OS_VALUE;
-                if ((w & OS_PREFIX) != 0u) break;
-                t--;
+                uint w[LB_WINDOW];
+                for (int j = 0; j < LB_WINDOW; j++) // before tile 0 (never reached): an empty PREFIX
+                    w[j] = t - j >= 0 ? status[uint(t - j) * uint(RADIX) + lid] : OS_PREFIX;
+                int used = 0;
+                bool done = false;
+                for (int j = 0; j < LB_WINDOW; j++) {
+                    if (done || (w[j] & (OS_AGG | OS_PREFIX)) == 0u) break; // not published yet: wait
+                    before += w[j] & OS_VALUE;
+                    done = (w[j] & OS_PREFIX) != 0u;
+                    used++;
+                }
+                if (done) break;
+                t -= used;
             }
+#if !OS_AGG_ONLY
             status[tile * uint(RADIX) + lid] = OS_PREFIX | (before + count);
+#endif
         }
         s_dest[lid] = global_start + before - start;
     }

@@ -7,8 +7,9 @@
  *                                 decoupled look-back (a work group waits on earlier ones);
  *               reduce-then-scan  count, scan, scatter per digit: no group ever waits on another.
  *             GL promises no forward progress between work groups, so onesweep is taken only on
- *             drivers known to give it (GL_VENDOR NVIDIA, AMD, ATI or Intel); elsewhere (Mesa
- *             llvmpipe) reduce-then-scan. sort_desc.radix_path or FLUID_RADIX_PATH forces either.
+ *             drivers known to give it (GL_VENDOR NVIDIA, AMD, ATI or Intel), and there only up to
+ *             262,144 pairs, where it measured faster on the H100; elsewhere (Mesa llvmpipe) and
+ *             past that, reduce-then-scan. sort_desc.radix_path or FLUID_RADIX_PATH forces either.
  *             Subgroup ranking where the driver has GL_KHR_shader_subgroup, shared memory elsewhere.
  *   onesweep  the radix sort forced onto its onesweep path (sort_radix.c)
  *   counting  counting sort for dense keys: count per key with atomics, scan the counts, scatter
@@ -48,8 +49,10 @@
  *     buffer changes from sort to sort) at binding b; after it, issue the storage barrier the keys
  *     need anyway, call sort_fused_ready(s), then sort_run with the same n and bits.
  * sort_fused_buffer is 0 (and sort_fused_defines gives SORT_FUSED_MODE 0, where the include's
- * functions do nothing) for a sorter that takes no fused count: radix on its reduce-then-scan
- * path, bitonic, cpu. The counted buffer is consumed by the next sort_run only.
+ * functions do nothing) for a sorter that takes no fused count: radix unless it takes onesweep
+ * for every n up to its capacity (a forward-progress driver and capacity <= 262,144, or onesweep
+ * forced), bitonic, cpu. Radix then skips its histogram dispatch; counting's count dispatch
+ * becomes a one-group scan. The counted buffer is consumed by the next sort_run only.
  *
  * Errors: sort_make returns NULL with err when the algorithm is unknown, the capacity is more than
  * the GPU can hold, key_bits is more than the algorithm takes (counting), a tuning variable is

@@ -18,7 +18,7 @@
     X(RADIX, 256)                                                                                 \
     /* Work-group shapes: tile kernels (count, scatter) RADIX_WG invocations x RADIX_KPT keys;    \
      * scan RADIX_WG x RADIX_SCAN_IPT entries a step; one-group kernel RADIX_OG_WG x RADIX_OG_KPT; \
-     * onesweep histogram RADIX_HIST_WG x RADIX_HIST_KPT keys a group. */                         \
+     * onesweep histogram RADIX_HIST_WG x (a loader define, sort_radix.c) keys a group. */       \
     X(RADIX_WG, 256)                                                                              \
     X(RADIX_KPT, 16)                                                                              \
     X(RADIX_TILE, 4096)                                                                           \
@@ -26,7 +26,6 @@
     X(RADIX_OG_WG, 1024)                                                                          \
     X(RADIX_OG_KPT, 32)                                                                           \
     X(RADIX_HIST_WG, 256)                                                                         \
-    X(RADIX_HIST_KPT, 32)                                                                         \
     X(RADIX_MAX_PASSES, 4)                                                                        \
     /* Buffer binding points of the radix kernels. */                                            \
     X(RADIX_BIND_KEYS_IN, 0)                                                                      \
@@ -59,8 +58,8 @@
      * many tiles (the C code chooses the fused path only below it). */                          \
     X(RADIX_FUSED_MAX_TILES, 512)                                                                 \
     /* Counting sort. */                                                                          \
-    X(COUNTING_WG, 256)                                                                           \
-    X(COUNTING_SCAN_IPT, 8)       /* entries of the count array per invocation per scan step */   \
+    X(COUNTING_WG, 256)           /* scatter and order kernels */                                 \
+    X(COUNTING_SCAN_WG, 1024)     /* count kernel: its last group scans the whole count array */  \
     X(COUNTING_BIND_KEYS_IN, 0)                                                                   \
     X(COUNTING_BIND_VALS_IN, 1)                                                                   \
     X(COUNTING_BIND_KEYS_OUT, 2)                                                                  \
@@ -90,6 +89,6 @@ _Static_assert(RADIX_WG >= RADIX && RADIX_OG_WG >= RADIX && RADIX_HIST_WG >= RAD
                "the kernels give each digit one invocation");
 _Static_assert(RADIX_TILE <= 1 << 16 && RADIX_OG_KPT * 128 < 1 << 24, "ranks are packed with the digit in a uint");
 _Static_assert(RADIX_MAX_PASSES * RADIX_BITS == 32, "four passes cover a 32-bit key");
-_Static_assert(COUNTING_WG >= 64, "the counting kernels' scan");
+_Static_assert(COUNTING_SCAN_WG >= 64 && (COUNTING_SCAN_WG & (COUNTING_SCAN_WG - 1)) == 0, "the counting scan");
 
 #endif

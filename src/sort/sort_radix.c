@@ -42,6 +42,11 @@
  *   FLUID_ONESWEEP_KPT=K            keys per invocation of the onesweep tiles (4 .. 24, default
  *                                   RADIX_OS_KPT); FLUID_ONESWEEP_SMALL_KPT=K the same up to
  *                                   FLUID_ONESWEEP_SMALL_MAX=N pairs (defaults RADIX_OS_SMALL_*).
+ *   FLUID_ONESWEEP_MAX=N            the most pairs radix sorts by onesweep on a forward-progress
+ *                                   driver (default RADIX_OS_AUTO_MAX; forced onesweep: all).
+ *   FLUID_ONESWEEP_WINDOW=W         look-back words read at a time (1 .. 32, default RADIX_OS_WINDOW).
+ *   FLUID_ONESWEEP_TEST_AGG_ONLY=1  tests: only tile 0 publishes an inclusive count, so every
+ *                                   look-back adds up the per-tile counts back to tile 0.
  *   FLUID_RADIX_ONEGROUP_MAX=N      replaces RADIX_ONEGROUP_MAX; 0 sends every n down the tiles path
  *                                   (the tests use it to reach tile edges at small n).
  *   FLUID_RADIX_FUSED_TILES=T       replaces RADIX_FUSED_TILES (0 .. RADIX_FUSED_MAX_TILES); 0 turns
@@ -85,18 +90,34 @@
 #define RADIX_OS_SMALL_KPT 8
 #define RADIX_OS_SMALL_MAX 131072
 #define RADIX_OS_MAX_KPT 24
+/* Look-back words each digit's invocation reads at a time. 1 is what the H100 measured (one L2
+ * round trip per earlier tile, 8.7 us of the 33 us scatter at 1M pairs); FLUID_ONESWEEP_WINDOW=8
+ * or 16 reads that many at once: tested here for correctness, not yet measured there. */
+#define RADIX_OS_WINDOW 1
+#define RADIX_OS_MAX_WINDOW 32
+/* Keys per invocation of the onesweep histogram (RADIX_HIST_WG invocations a group): few up to
+ * os_small_max pairs (more groups: less latency), many past it (fewer global atomics). Measured on
+ * the H100 with 32 throughout: 16.9 us for 27,648 16-bit keys in 4 groups, 67 us for 16,777,216. */
+#define RADIX_HIST_KPT_SMALL 8
+#define RADIX_HIST_KPT 32
+/* radix on a forward-progress driver takes onesweep up to this many pairs and reduce-then-scan past
+ * it. Measured on the H100 (docs/bench/2026-11-23-sort/): onesweep wins at 27,648 .. 65,536 pairs
+ * (16-bit keys: 37.8 us against 43.0 at 27,648), ties at 262,144, and loses from 1,048,576 on (77.1
+ * against 68.7 us, 16-bit keys), its look-back costing more than the count and scan it saves. */
+#define RADIX_OS_AUTO_MAX 262144
 
 _Static_assert(RADIX_FUSED_TILES <= RADIX_FUSED_MAX_TILES, "the fused tables are sized for RADIX_FUSED_MAX_TILES");
 _Static_assert(RADIX_ONEGROUP_MAX <= RADIX_OG_WG * RADIX_OG_KPT, "the one-group kernel holds RADIX_OG_KPT keys per invocation");
 
-enum { _RADIX_ONEGROUP, _RADIX_COUNT, _RADIX_SCAN, _RADIX_SCATTER, _RADIX_HISTOGRAM, _RADIX_ONESWEEP,
-       _RADIX_ONESWEEP_SMALL, _RADIX_PROGRAMS };
+enum { _RADIX_ONEGROUP, _RADIX_COUNT, _RADIX_SCAN, _RADIX_SCATTER, _RADIX_HISTOGRAM, _RADIX_HISTOGRAM_SMALL,
+       _RADIX_ONESWEEP, _RADIX_ONESWEEP_SMALL, _RADIX_PROGRAMS };
 static const char *const _radix_files[_RADIX_PROGRAMS] = {
-    "sort/radix_onegroup.comp", "sort/radix_count.comp",    "sort/radix_scan.comp",    "sort/radix_scatter.comp",
-    "sort/radix_histogram.comp", "sort/radix_onesweep.comp", "sort/radix_onesweep.comp"};
-static const char *const _radix_names[_RADIX_PROGRAMS] = {"radix.onegroup",  "radix.count",    "radix.scan",
-                                                          "radix.scatter",   "radix.histogram", "radix.onesweep",
-                                                          "radix.onesweep"};
+    "sort/radix_onegroup.comp",  "sort/radix_count.comp",     "sort/radix_scan.comp",
+    "sort/radix_scatter.comp",   "sort/radix_histogram.comp", "sort/radix_histogram.comp",
+    "sort/radix_onesweep.comp",  "sort/radix_onesweep.comp"};
+static const char *const _radix_names[_RADIX_PROGRAMS] = {
+    "radix.onegroup",  "radix.count",     "radix.scan",     "radix.scatter",
+    "radix.histogram", "radix.histogram", "radix.onesweep", "radix.onesweep"};
 
 /* GL_VENDOR strings of drivers known to keep running work groups running (so that a group may
  * wait on an earlier one): NVIDIA, AMD (and its older ATI name), Intel. Matched as substrings. */
@@ -107,12 +128,15 @@ typedef struct _sort_radix {
     bool onesweep;          /* the onesweep path (else reduce-then-scan) */
     char path_why[96];      /* why that path: for describe */
     uint32_t os_kpt, os_kpt_small, os_small_max;
+    uint32_t os_window;     /* look-back words read at a time */
+    uint32_t os_max;        /* the largest n sorted by onesweep (when onesweep is on); reduce-then-scan past it */
     GLuint hist[2];         /* onesweep: every pass's digit counts, alternate sorts */
     GLuint status[2];       /* onesweep: look-back words, alternate scatters */
     GLuint tickets;         /* onesweep: tile-id counters, [parity] */
     uint32_t hist_parity, scatter_parity;
     uint32_t dirty_rows[2]; /* tile rows of status[i] that may be non-zero */
     bool fused_ready;       /* the producer made hist[hist_parity] (sort_fused_ready) */
+    bool agg_only;          /* tests: FLUID_ONESWEEP_TEST_AGG_ONLY, see radix_onesweep.comp */
     char fused_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
     int subgroup_size;
     uint32_t capacity, max_tiles, onegroup_max, fused_tiles;
@@ -140,9 +164,13 @@ static uint32_t _radix_os_tiles(const _sort_radix *r, uint32_t n) {
     return (uint32_t)(((uint64_t)n + tile - 1) / tile);
 }
 
+static bool _radix_is_os(const _sort_radix *r, uint32_t n) { return r->onesweep && n <= r->os_max; }
+/* Onesweep for every n this sorter takes: the condition for taking a fused count. */
+static bool _radix_all_os(const _sort_radix *r) { return r->onesweep && r->capacity <= r->os_max; }
+
 static uint32_t _radix_dispatches(const _sort_radix *r, uint32_t n, uint32_t bits) {
     if (n == 0) return 0;
-    if (r->onesweep) return _radix_passes(bits) + 1;
+    if (_radix_is_os(r, n)) return _radix_passes(bits) + 1;
     if (_radix_is_onegroup(r, n)) return 1;
     return _radix_is_fused(r, n) ? _radix_passes(bits) + 1 : 3 * _radix_passes(bits);
 }
@@ -178,13 +206,15 @@ static GLuint _radix_program(const _sort_radix *r, int which, const char *label,
                  r->subgroup_size);
     else
         snprintf(sg, sizeof sg, "#define USE_SUBGROUP 0\n#define EMU_SG %d\n", og ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
-    snprintf(defines, sizeof defines, "%s#define WG %d\n#define KPT %u\n%s", SORT_LAYOUT_GLSL_TEXT,
-             og ? RADIX_OG_WG : RADIX_WG, kpt, sg);
+    uint32_t hkpt = which == _RADIX_HISTOGRAM_SMALL ? RADIX_HIST_KPT_SMALL : RADIX_HIST_KPT;
+    snprintf(defines, sizeof defines,
+             "%s#define WG %d\n#define KPT %u\n#define HKPT %u\n#define OS_AGG_ONLY %d\n#define LB_WINDOW %u\n%s",
+             SORT_LAYOUT_GLSL_TEXT, og ? RADIX_OG_WG : RADIX_WG, kpt, hkpt, r->agg_only, r->os_window, sg);
     GLuint p = shader_make_compute(_radix_files[which], defines, err);
     if (p) {
         char name[128];
         snprintf(name, sizeof name, "%s.%s.%s%s", label, _radix_names[which] + 6, r->subgroup ? "subgroup" : "shared",
-                 which == _RADIX_ONESWEEP_SMALL ? ".small" : "");
+                 which == _RADIX_ONESWEEP_SMALL || which == _RADIX_HISTOGRAM_SMALL ? ".small" : "");
         glObjectLabel(GL_PROGRAM, p, -1, name);
     }
     return p;
@@ -263,6 +293,7 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     bool progress = false;
     for (size_t i = 0; i < ARRAY_LEN(_radix_progress_vendors); i++)
         progress |= strstr(vendor, _radix_progress_vendors[i]) != NULL;
+    r->os_max = path == SORT_RADIX_AUTO ? RADIX_OS_AUTO_MAX : UINT32_MAX;
     if (path == SORT_RADIX_AUTO) {
         r->onesweep = progress;
         snprintf(r->path_why, sizeof r->path_why, "driver '%.40s' %s the forward-progress list", vendor,
@@ -275,13 +306,18 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         r->onesweep = false;
         snprintf(r->path_why, sizeof r->path_why, "capacity of 2^30 pairs or more");
     }
+    env = getenv("FLUID_ONESWEEP_TEST_AGG_ONLY");
+    r->agg_only = env && strcmp(env, "1") == 0;
     r->os_kpt = RADIX_OS_KPT;
+    r->os_window = RADIX_OS_WINDOW;
     r->os_kpt_small = RADIX_OS_SMALL_KPT;
     r->os_small_max = RADIX_OS_SMALL_MAX;
     struct { const char *var; uint32_t *dst; uint64_t lo, hi; const char *what; } knobs[] = {
         {"FLUID_ONESWEEP_KPT", &r->os_kpt, 1, RADIX_OS_MAX_KPT, "keys per invocation"},
         {"FLUID_ONESWEEP_SMALL_KPT", &r->os_kpt_small, 1, RADIX_OS_MAX_KPT, "keys per invocation"},
-        {"FLUID_ONESWEEP_SMALL_MAX", &r->os_small_max, 0, 1u << 30, "number of pairs"}};
+        {"FLUID_ONESWEEP_SMALL_MAX", &r->os_small_max, 0, 1u << 30, "number of pairs"},
+        {"FLUID_ONESWEEP_MAX", &r->os_max, 0, 1u << 30, "number of pairs"},
+        {"FLUID_ONESWEEP_WINDOW", &r->os_window, 1, RADIX_OS_MAX_WINDOW, "number of look-back words"}};
     for (size_t i = 0; i < ARRAY_LEN(knobs); i++) {
         env = getenv(knobs[i].var);
         if (!env || !*env) continue;
@@ -294,7 +330,7 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         *knobs[i].dst = (uint32_t)v;
     }
     snprintf(r->fused_defines, sizeof r->fused_defines, "%s#define SORT_FUSED_MODE %d\n", SORT_LAYOUT_GLSL_TEXT,
-             r->onesweep ? SORT_FUSED_RADIX : 0);
+             _radix_all_os(r) ? SORT_FUSED_RADIX : 0);
     const char *label = desc->label ? desc->label : "radix";
 
     /* Shared memory the kernels declare, against the GPU's limit (the driver would refuse to link):
@@ -311,10 +347,12 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     }
 
     for (int i = 0; i < _RADIX_PROGRAMS; i++) {
-        bool os_prog = i == _RADIX_HISTOGRAM || i == _RADIX_ONESWEEP || i == _RADIX_ONESWEEP_SMALL;
-        if (os_prog != r->onesweep) continue;
+        bool os_prog = i == _RADIX_HISTOGRAM || i == _RADIX_HISTOGRAM_SMALL || i == _RADIX_ONESWEEP ||
+                       i == _RADIX_ONESWEEP_SMALL;
+        bool large = i == _RADIX_HISTOGRAM || i == _RADIX_ONESWEEP;
+        if (os_prog && (!r->onesweep || (large && desc->capacity <= r->os_small_max))) continue;
+        if (!os_prog && r->onesweep && desc->capacity <= r->os_max) continue; /* reduce-then-scan never taken */
         if (i == _RADIX_ONEGROUP && r->onegroup_max == 0) continue;
-        if (i == _RADIX_ONESWEEP && desc->capacity <= r->os_small_max) continue;
         r->prog[i] = _radix_program(r, i, label, err);
         if (!r->prog[i]) {
             _radix_destroy(r);
@@ -335,11 +373,14 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     uint32_t small_cap = desc->capacity < r->os_small_max ? desc->capacity : r->os_small_max;
     uint64_t os_rows = 1;
     if (r->onesweep) {
-        uint64_t a = _radix_os_tiles(r, desc->capacity), b = _radix_os_tiles(r, small_cap);
+        uint32_t os_cap = desc->capacity < r->os_max ? desc->capacity : r->os_max;
+        uint64_t a = _radix_os_tiles(r, os_cap), b = _radix_os_tiles(r, small_cap);
         os_rows = a > b ? a : b;
         if (os_rows < 1) os_rows = 1;
-        table_bytes = 4; /* the reduce-then-scan tables are not used */
-        fused_tiles = 1;
+        if (_radix_all_os(r)) {
+            table_bytes = 4; /* the reduce-then-scan tables are not used */
+            fused_tiles = 1;
+        }
     }
     struct { GLuint *buf; uint64_t size; const char *what; } bufs[] = {
         {&r->keys2, pair_bytes, "keys-scratch"}, {&r->vals2, pair_bytes, "vals-scratch"},
@@ -393,11 +434,12 @@ static sort_pairs _radix_run_onesweep(_sort_radix *r, sort_pairs io, uint32_t n,
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_HIST_NEXT, r->hist[1 - r->hist_parity]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TICKETS, r->tickets);
     if (!r->fused_ready) {
-        GLuint hp = r->prog[_RADIX_HISTOGRAM];
-        glProgramUniform1ui(hp, RADIX_LOC_N, n);
-        glProgramUniform1ui(hp, RADIX_LOC_BITS, bits);
+        bool small = n <= r->os_small_max;
+        int h = small ? _RADIX_HISTOGRAM_SMALL : _RADIX_HISTOGRAM;
+        glProgramUniform1ui(r->prog[h], RADIX_LOC_N, n);
+        glProgramUniform1ui(r->prog[h], RADIX_LOC_BITS, bits);
         _radix_bind(src, dst);
-        _radix_dispatch(r, _RADIX_HISTOGRAM, gpu_groups(n, RADIX_HIST_WG * RADIX_HIST_KPT), trace);
+        _radix_dispatch(r, h, gpu_groups(n, RADIX_HIST_WG * (small ? RADIX_HIST_KPT_SMALL : RADIX_HIST_KPT)), trace);
     }
     r->fused_ready = false;
     GLuint sp = r->prog[which];
@@ -438,7 +480,7 @@ static sort_pairs _radix_run(void *p, sort_pairs io, uint32_t n, uint32_t bits, 
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
         return io;
     }
-    if (r->onesweep) {
+    if (_radix_is_os(r, n)) {
         result = _radix_run_onesweep(r, io, n, bits, trace);
     } else if (_radix_is_onegroup(r, n)) {
         GLuint prog = r->prog[_RADIX_ONEGROUP];
@@ -503,7 +545,12 @@ static void _radix_describe(void *p, uint32_t n, uint32_t bits, char *out, size_
     else
         snprintf(path, sizeof path, "shared path (emulated subgroups of %d)", n <= r->onegroup_max ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
     const char *plural = passes == 1 ? "" : "es";
-    if (r->onesweep) {
+    char why[128];
+    if (r->onesweep && n > r->os_max)
+        snprintf(why, sizeof why, "past onesweep's %u pairs", r->os_max);
+    else
+        snprintf(why, sizeof why, "%s", r->path_why);
+    if (_radix_is_os(r, n)) {
         uint32_t kpt = _radix_os_kpt(r, n);
         snprintf(out, len,
                  "radix: %u pass%s of %d-bit digits, onesweep (%s), tiles of %u keys (%d x %u) x %u, %s, %u dispatch%s "
@@ -517,19 +564,19 @@ static void _radix_describe(void *p, uint32_t n, uint32_t bits, char *out, size_
                  passes, plural, RADIX_BITS, RADIX_OG_WG, RADIX_OG_KPT, path, d, d == 1 ? "" : "es");
     else
         snprintf(out, len, "radix: %u pass%s of %d-bit digits, %s (%s), tiles of %d keys (%d x %d) x %u, %s, %u dispatches (%s)",
-                 passes, plural, RADIX_BITS, _radix_is_fused(r, n) ? "fused" : "reduce-then-scan", r->path_why, RADIX_TILE, RADIX_WG,
+                 passes, plural, RADIX_BITS, _radix_is_fused(r, n) ? "fused" : "reduce-then-scan", why, RADIX_TILE, RADIX_WG,
                  RADIX_KPT, _radix_tiles(n), path, d,
                  _radix_is_fused(r, n) ? "count, then a scatter per pass" : "count, scan, scatter per pass");
 }
 
 static GLuint _radix_fused_buffer(void *p) {
     _sort_radix *r = p;
-    return r->onesweep ? r->hist[r->hist_parity] : 0;
+    return _radix_all_os(r) ? r->hist[r->hist_parity] : 0;
 }
 static const char *_radix_fused_defines(void *p) { return ((_sort_radix *)p)->fused_defines; }
 static void _radix_fused_ready(void *p) {
     _sort_radix *r = p;
-    if (r->onesweep) r->fused_ready = true;
+    if (_radix_all_os(r)) r->fused_ready = true;
 }
 
 static void *_onesweep_make(const sort_desc *desc, const gpu_caps *caps, char *err) {
