@@ -17,6 +17,8 @@ void app_view_init(app_view *v, const sim *s) {
     v->style = RENDER_STYLE_SPHERES;
     v->show_hud = true;
     v->steps_per_frame = 1;
+    v->frame_seconds = 1.0 / 60;
+    v->realtime = -1;
 }
 
 void app_view_push_frame_time(app_view *v, float ms) {
@@ -41,9 +43,13 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
     camera_matrices(&v->cam, w, h_px, rv.view, rv.proj);
     render_scene(r, &p, &rv);
     if (!v->show_hud) return;
+    sim_summary sum;
+    sim_get_summary(s, &sum);
     overlay_info info = {.width = w, .height = h_px, .fps = v->fps, .frame_ms = v->frame_ms,
                          .particles = sim_particle_count(s), .scene = sim_scene_name(s), .sort = sim_sort_name(s),
-                         .sim_time = sim_time(s), .steps_per_frame = v->steps_per_frame, .realtime_steps = v->realtime_steps, .paused = v->paused,
+                         .sim_time = sim_time(s), .steps_per_frame = v->steps_per_frame, .realtime = v->realtime, .paused = v->paused,
+                         .solver = sim_solver_name(s), .it_div = sum.it_div_mean, .it_density = sum.it_density_mean, .dt = sum.dt_last,
+                         .step_stages = sim_stage_count(s),
                          .vsync = v->vsync, .headless = v->headless, .color = v->color, .style = v->style,
                          .prof = prof, .frame_ms_history = v->frame_hist, .frame_history_count = v->frame_hist_count,
                          .message = v->message, .help = v->help, .show_help = v->show_help};
@@ -134,7 +140,6 @@ bool app_render_screenshot(const run_opts *o, sim *s, gpu_prof *prof, const gpu_
     app_view_init(&v, s);
     v.style = (render_style)o->style;
     v.headless = gpu_is_headless(gpu);
-    v.steps_per_frame = o->substeps > 0 ? o->substeps : sim_steps_per_frame(s);
     bool ok = app_render_png(r, h, s, prof, &v, w, h_px, o->screenshot_path, NULL, err);
     if (ok) log_info("APP", "screenshot %dx%d written to %s", w, h_px, o->screenshot_path);
     if (ok && caps->timer_queries) _app_time_render(r, h, s, prof, &v, w, h_px);

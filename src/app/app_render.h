@@ -23,8 +23,9 @@ typedef struct app_view {
     render_color color;
     render_style style;
     bool show_hud, show_help, paused, vsync, headless;
-    int steps_per_frame;
-    int realtime_steps;                    /* what real time needs; the window adapts steps_per_frame */
+    int steps_per_frame;                   /* steps the last frame took */
+    double frame_seconds;                  /* simulated seconds a frame (1/60: real time); the window adapts it */
+    double realtime;                       /* measured simulated / wall seconds (< 0: not known) */
     double fps, frame_ms;                  /* 0: not known */
     float frame_hist[APP_FRAME_HISTORY];   /* CPU frame times, ms, oldest first */
     int frame_hist_count;

@@ -13,48 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#define APP_STAGE_RENDER SIM_STAGE_COUNT
 #define APP_POKE_RADIUS 0.08f        /* of the tank's diagonal */
 #define APP_POKE_STRENGTH 60.0f      /* passed to sim_poke, + push, - pull */
 #define APP_MESSAGE_SECONDS 4.0
-
-const char *const app_action_names[APP_ACTION_COUNT] = {
-    [APP_QUIT] = "quit",           [APP_HELP] = "help",           [APP_PAUSE] = "pause",
-    [APP_STEP] = "step",           [APP_RESET] = "reset",         [APP_SORT_NEXT] = "sort-next",
-    [APP_SORT_RADIX] = "sort-radix", [APP_SORT_BITONIC] = "sort-bitonic", [APP_SCENE_1] = "scene-1",
-    [APP_SCENE_2] = "scene-2",     [APP_SCENE_3] = "scene-3",     [APP_MORE] = "more",
-    [APP_FEWER] = "fewer",         [APP_COLOR] = "color",         [APP_STYLE] = "style",
-    [APP_VSYNC] = "vsync",         [APP_SCREENSHOT] = "screenshot", [APP_HUD] = "hud",
-    [APP_CAMERA_RESET] = "camera-reset", [APP_PAN_LEFT] = "pan-left", [APP_PAN_RIGHT] = "pan-right",
-    [APP_PAN_UP] = "pan-up",       [APP_PAN_DOWN] = "pan-down",   [APP_ZOOM_IN] = "zoom-in",
-    [APP_ZOOM_OUT] = "zoom-out",
-};
-
-/* The key table; docs/CONTROLS.md lists the same keys (keep the two in step). */
-static const char *const _app_help[] = {
-    "Keys (H closes this)",
-    "left drag          orbit the camera",
-    "wheel, Q / E       zoom out / in",
-    "right drag, WASD   pan (arrow keys too)",
-    "Shift + left drag  push the fluid",
-    "Ctrl + left drag   pull the fluid",
-    "Space              pause / resume",
-    "N or .             one step (pauses)",
-    "R or Backspace     reset the scene",
-    "Tab                switch sort: radix <-> bitonic",
-    "1 / 2              sort: radix / bitonic",
-    "F1-F3 or 3 4 5     scene: dambreak, drop, double-dambreak",
-    "+ / -              more / fewer particles",
-    "C                  colour: speed, density, cell hash",
-    "F                  spheres / fluid surface",
-    "V                  vsync on / off",
-    "F12 or P           screenshot: fluid-YYYYMMDD-HHMMSS.png",
-    "U                  hide / show the HUD",
-    "0 or Home          reset the camera",
-    "Esc                quit",
-    NULL,
-};
 
 static const char *const _app_sorts[] = {"radix", "bitonic"};
 static const uint32_t _app_counts[] = {4096, 8192, 13824, 27648, 55296, 110592, 221184, 442368, 884736};
@@ -77,8 +40,10 @@ struct app {
     renderer *r;
     hud *h;
     app_view view;
-    const char *stage_names[SIM_STAGE_COUNT + 1];
-    char scene[64], sort[32];
+    const char *stage_names[PROF_MAX_STAGES];
+    int stage_sim, stage_render; /* the profiler's whole-frame entries, after the step's stages */
+    char scene[64], sort[32], solver[16];
+    double rt_sim0, rt_wall0;    /* the last real-time measurement: simulated and wall seconds */
     uint32_t particles;      /* asked for; 0: the scene's default */
     int sim_objects;         /* GL objects the sim holds (gpu_live_objects deltas of its calls) */
     bool quit, step_once;
@@ -110,7 +75,8 @@ static void _app_message(app *a, const char *fmt, ...) {
 
 static sim *_app_sim_make(app *a, const char *scene, uint32_t particles, const char *sort, char *err) {
     int before = gpu_live_objects();
-    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = sort}, a->caps, err);
+    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = sort, .solver = a->solver, .strict = a->o->strict},
+                      a->caps, err);
     if (s) a->sim_objects = gpu_live_objects() - before;
     return s;
 }
@@ -173,6 +139,36 @@ static bool _app_set_sort(app *a, const char *name) {
     return true;
 }
 
+/* The profiler times the stages of one step a frame (the sim's names) and two whole-frame entries,
+ * the simulation and the render; remade when the solver (and so the stages) changes. */
+static void _app_prof_remake(app *a) {
+    prof_destroy(a->prof);
+    int n = sim_stage_count(a->s);
+    if (n > PROF_MAX_STAGES - 2) n = PROF_MAX_STAGES - 2;
+    for (int i = 0; i < n; i++) a->stage_names[i] = sim_stage_name(a->s, i);
+    a->stage_sim = n;
+    a->stage_render = n + 1;
+    a->stage_names[a->stage_sim] = "simulation";
+    a->stage_names[a->stage_render] = "render";
+    a->prof = prof_make(&(prof_desc){.names = a->stage_names, .stages = n + 2}, a->caps);
+}
+
+static bool _app_set_solver(app *a, const char *name) {
+    char err[ERR_LEN];
+    int before = gpu_live_objects();
+    if (!sim_set_solver(a->s, name, err)) {
+        log_error("APP", "%s", err);
+        _app_message(a, "solver %s: %.200s", name, err);
+        return false;
+    }
+    a->sim_objects += gpu_live_objects() - before;
+    snprintf(a->solver, sizeof a->solver, "%s", sim_solver_name(a->s));
+    _app_prof_remake(a);
+    _app_message(a, "solver: %s (the fluid is kept)", a->solver);
+    log_info("APP", "solver switched to %s at t = %.3f s", a->solver, sim_time(a->s));
+    return true;
+}
+
 static uint32_t _app_next_count(uint32_t n, int dir) {
     int k = (int)ARRAY_LEN(_app_counts);
     if (dir > 0) {
@@ -194,10 +190,19 @@ static void _app_size(app *a, int *w, int *h) {
 
 static bool _app_screenshot(app *a, const char *path_in) {
     char name[PATH_MAX], err[ERR_LEN];
-    if (path_in)
+    if (path_in) {
         snprintf(name, sizeof name, "%s", path_in);
-    else
-        image_timestamp_name(name, sizeof name);
+    } else {
+        /* fluid-YYYYMMDD-HHMMSS.png, then -2, -3, ... within the same second: never overwritten. */
+        char base[PATH_MAX];
+        image_timestamp_name(base, sizeof base);
+        snprintf(name, sizeof name, "%s", base);
+        struct stat st;
+        for (int k = 2; lstat(name, &st) == 0 && k < 1000; k++) {
+            char *dot = strrchr(base, '.');
+            snprintf(name, sizeof name, "%.*s-%d%s", (int)(dot - base), base, k, dot);
+        }
+    }
     int w, h;
     _app_size(a, &w, &h);
     if (w <= 0 || h <= 0) { /* minimised: the size it was asked to open at */
@@ -257,9 +262,15 @@ bool app_handle_action(app *a, app_action act) {
     }
     case APP_MORE:
     case APP_FEWER: {
-        uint32_t n = _app_next_count(sim_particle_count(a->s), act == APP_MORE ? 1 : -1);
+        /* The ladder steps from the count asked for (the sim rounds it to whole blocks: 4,096
+         * asked gives 4,394, and stepping down from 4,394 would rebuild 4,096 again). */
+        uint32_t asked = a->particles ? a->particles : sim_particle_count(a->s);
+        uint32_t n = _app_next_count(asked, act == APP_MORE ? 1 : -1);
         if (!n) {
-            _app_message(a, "no %s particle count on the ladder", act == APP_MORE ? "larger" : "smaller");
+            _app_message(a, "already at the %s particle count (%u); the fluid is kept", act == APP_MORE ? "largest" : "smallest",
+                         sim_particle_count(a->s));
+            log_info("APP", "%s: already at the %s particle count; nothing rebuilt", app_action_name(act),
+                     act == APP_MORE ? "largest" : "smallest");
             return false;
         }
         bool ok = _app_rebuild(a, a->scene, n);
@@ -285,6 +296,7 @@ bool app_handle_action(app *a, app_action act) {
     case APP_PAN_DOWN: camera_pan(&a->view.cam, 0, 6, 720); return true;
     case APP_ZOOM_IN: camera_zoom(&a->view.cam, 0.15f); return true;
     case APP_ZOOM_OUT: camera_zoom(&a->view.cam, -0.15f); return true;
+    case APP_SOLVER_NEXT: return _app_set_solver(a, strcmp(a->solver, "dfsph") == 0 ? "wcsph" : "dfsph");
     case APP_ACTION_COUNT: break;
     }
     return false;
@@ -292,58 +304,26 @@ bool app_handle_action(app *a, app_action act) {
 
 /* ---- input ---- */
 
-static bool _app_key_action(int key, app_action *out) {
-    switch (key) {
-    case GLFW_KEY_ESCAPE: *out = APP_QUIT; return true;
-    case GLFW_KEY_H: *out = APP_HELP; return true;
-    case GLFW_KEY_SPACE: *out = APP_PAUSE; return true;
-    case GLFW_KEY_N:
-    case GLFW_KEY_PERIOD: *out = APP_STEP; return true;
-    case GLFW_KEY_R:
-    case GLFW_KEY_BACKSPACE: *out = APP_RESET; return true;
-    case GLFW_KEY_TAB: *out = APP_SORT_NEXT; return true;
-    case GLFW_KEY_1: *out = APP_SORT_RADIX; return true;
-    case GLFW_KEY_2: *out = APP_SORT_BITONIC; return true;
-    case GLFW_KEY_F1:
-    case GLFW_KEY_3: *out = APP_SCENE_1; return true;
-    case GLFW_KEY_F2:
-    case GLFW_KEY_4: *out = APP_SCENE_2; return true;
-    case GLFW_KEY_F3:
-    case GLFW_KEY_5: *out = APP_SCENE_3; return true;
-    case GLFW_KEY_EQUAL:
-    case GLFW_KEY_KP_ADD: *out = APP_MORE; return true;
-    case GLFW_KEY_MINUS:
-    case GLFW_KEY_KP_SUBTRACT: *out = APP_FEWER; return true;
-    case GLFW_KEY_C: *out = APP_COLOR; return true;
-    case GLFW_KEY_F: *out = APP_STYLE; return true;
-    case GLFW_KEY_V: *out = APP_VSYNC; return true;
-    case GLFW_KEY_F12:
-    case GLFW_KEY_P: *out = APP_SCREENSHOT; return true;
-    case GLFW_KEY_U: *out = APP_HUD; return true;
-    case GLFW_KEY_0:
-    case GLFW_KEY_HOME: *out = APP_CAMERA_RESET; return true;
-    default: return false;
-    }
-}
-
 static void _app_on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
     app *a = glfwGetWindowUserPointer(w);
     app_action act;
-    if (!_app_key_action(key, &act)) return;
-    if (action == GLFW_PRESS || (action == GLFW_REPEAT && (act == APP_STEP)))
-        app_handle_action(a, act);
+    unsigned flags = 0;
+    if (!app_key_action(key, &act, &flags) || (flags & APP_HELD)) return; /* held keys: _app_held_keys */
+    if (action == GLFW_PRESS || (action == GLFW_REPEAT && (flags & APP_REPEAT))) app_handle_action(a, act);
 }
 
-/* Keys held down act every frame (pan, zoom); each goes through app_handle_action too. */
+/* Keys held down act every frame (pan, zoom: the table's APP_HELD rows); each goes through
+ * app_handle_action too. */
 static void _app_held_keys(app *a) {
-    static const struct { int key; app_action act; } held[] = {
-        {GLFW_KEY_A, APP_PAN_LEFT},  {GLFW_KEY_LEFT, APP_PAN_LEFT}, {GLFW_KEY_D, APP_PAN_RIGHT},
-        {GLFW_KEY_RIGHT, APP_PAN_RIGHT}, {GLFW_KEY_W, APP_PAN_UP}, {GLFW_KEY_UP, APP_PAN_UP},
-        {GLFW_KEY_S, APP_PAN_DOWN},  {GLFW_KEY_DOWN, APP_PAN_DOWN}, {GLFW_KEY_E, APP_ZOOM_IN},
-        {GLFW_KEY_Q, APP_ZOOM_OUT},
-    };
-    for (size_t i = 0; i < ARRAY_LEN(held); i++)
-        if (glfwGetKey(a->win, held[i].key) == GLFW_PRESS) app_handle_action(a, held[i].act);
+    for (int r = 0; r < app_binding_count; r++) {
+        if (!(app_bindings[r].flags & APP_HELD)) continue;
+        for (int k = 0; k < APP_BINDING_ACTS && app_bindings[r].acts[k].name; k++) {
+            const app_binding_act *b = &app_bindings[r].acts[k];
+            bool down = false;
+            for (int i = 0; i < APP_BINDING_KEYS && b->keys[i]; i++) down |= glfwGetKey(a->win, b->keys[i]) == GLFW_PRESS;
+            if (down) app_handle_action(a, b->action);
+        }
+    }
 }
 
 static void _app_on_button(GLFWwindow *w, int button, int action, int mods) {
@@ -392,13 +372,12 @@ static void _app_poke(app *a) {
 
 /* ---- script ---- */
 
-static bool _app_action_by_name(const char *name, app_action *out) {
-    for (int i = 0; i < APP_ACTION_COUNT; i++)
-        if (strcmp(app_action_names[i], name) == 0) {
-            *out = (app_action)i;
-            return true;
-        }
-    return false;
+/* "pause, step, reset, ...": every action's script name, from the table. */
+static void _app_action_list(char *out, size_t len) {
+    out[0] = 0;
+    for (int r = 0; r < app_binding_count; r++)
+        for (int k = 0; k < APP_BINDING_ACTS && app_bindings[r].acts[k].name; k++)
+            snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? ", " : "", app_bindings[r].acts[k].name);
 }
 
 static bool _app_script_parse(app *a, const char *text, char *err) {
@@ -418,7 +397,9 @@ static bool _app_script_parse(app *a, const char *text, char *err) {
         uint64_t n = 0;
         if (!arg) {
             st->kind = SCRIPT_ACTION;
-            ok = _app_action_by_name(tok, &st->action) || fail(err, "--script: unknown action '%s'; actions: quit, help, pause, step, reset, sort-next, more, fewer, color, style, vsync, screenshot, hud, camera-reset, ...", tok);
+            char list[512];
+            _app_action_list(list, sizeof list);
+            ok = app_action_by_name(tok, &st->action) || fail(err, "--script: unknown action '%s'; actions: %s", tok, list);
         } else if (strcmp(tok, "frames") == 0) {
             st->kind = SCRIPT_FRAMES;
             ok = parse_u64(arg, 0, 1000000, &n) || fail(err, "--script: frames:%s is not a count of frames", arg);
@@ -426,7 +407,7 @@ static bool _app_script_parse(app *a, const char *text, char *err) {
         } else if (strcmp(tok, "sort") == 0 || strcmp(tok, "scene") == 0) {
             st->kind = SCRIPT_ACTION;
             snprintf(name, sizeof name, "%s-%s", tok, arg);
-            ok = _app_action_by_name(name, &st->action) || fail(err, "--script: no action %s (sort:radix, sort:bitonic, scene:1..3)", name);
+            ok = app_action_by_name(name, &st->action) || fail(err, "--script: no action %s (sort:radix, sort:bitonic, scene:1..3)", name);
         } else if (strcmp(tok, "resize") == 0) {
             st->kind = SCRIPT_RESIZE;
             ok = sscanf(arg, "%dx%d", &st->a, &st->b) == 2 && st->a >= 0 && st->b >= 0 && st->a <= 16384 && st->b <= 16384;
@@ -515,31 +496,30 @@ static void _app_destroy(app *a) {
     free(a->steps);
 }
 
-/* Without --substeps the window aims at real time (1/60 s simulated a frame) but puts the frame
- * rate first: past a budget it takes fewer steps a frame (slow motion, shown in the HUD) and climbs
- * back when there is room. With GPU timers the budget is the GPU time of a frame (every stage and
- * the render) against 1/APP_GPU_FPS, so the window runs well above 60 fps with vsync off; without
- * them (a software renderer) it is the wall-clock frame rate, APP_MIN_FPS. Re-aimed whenever the
- * fluid is rebuilt (dt changes). */
+/* Without --substeps the window aims at real time (1/60 s of fluid a frame) but puts the frame rate
+ * first: past a budget it simulates less time a frame (slow motion, shown in the HUD with the
+ * measured ratio of simulated to wall time) and climbs back when there is room. With GPU timers the
+ * budget is the GPU time of a frame (the whole simulation and the render, one query pair each)
+ * against 1/APP_GPU_FPS, so the window runs well above 60 fps with vsync off; without them (a
+ * software renderer) it is the wall-clock frame rate, APP_MIN_FPS. */
 #define APP_GPU_FPS 120.0
 #define APP_MIN_FPS 30.0
+#define APP_FRAME_SECONDS (1.0 / 60.0)
 static void _app_adapt_steps(app *a) {
     app_view *v = &a->view;
-    v->realtime_steps = sim_steps_per_frame(a->s);
     if (a->o->substeps > 0 || v->paused || v->fps <= 0) return;
     double budget_ms = 1e3 / APP_MIN_FPS, ms = 1e3 / v->fps;
     if (prof_get_mode(a->prof) == PROF_GPU_QUERY) {
-        double us = 0;
-        for (int st = 0; st <= APP_STAGE_RENDER; st++) us += prof_avg_us(a->prof, st);
+        double us = prof_avg_us(a->prof, a->stage_sim) + prof_avg_us(a->prof, a->stage_render);
         if (isnan(us)) return; /* no frame timed yet */
         budget_ms = 1e3 / APP_GPU_FPS, ms = us / 1e3;
     }
-    int k = v->steps_per_frame;
-    if (ms > budget_ms && k > 1)
-        k = (int)fmax(1.0, k * budget_ms / ms * 0.9);
+    double f = v->frame_seconds;
+    if (ms > budget_ms)
+        f *= fmax(0.05, budget_ms / ms * 0.9);
     else if (ms < 0.75 * budget_ms)
-        k = k + k / 4 + 1;
-    v->steps_per_frame = k < v->realtime_steps ? k : v->realtime_steps;
+        f *= 1.25;
+    v->frame_seconds = fmin(APP_FRAME_SECONDS, fmax(f, 1e-5));
 }
 
 static void _app_frame_time(app *a, double *last, double *fps_t0, int *fps_frames) {
@@ -549,13 +529,19 @@ static void _app_frame_time(app *a, double *last, double *fps_t0, int *fps_frame
     (*fps_frames)++;
     if (t - *fps_t0 >= 0.25) {
         a->view.fps = *fps_frames / (t - *fps_t0);
+        /* Real time, measured: simulated seconds over wall seconds (the records arrive a few
+         * frames late, which a 0.25 s window hardly notices). */
+        double st = sim_time(a->s);
+        a->view.realtime = a->view.paused || st < a->rt_sim0 ? -1 : (st - a->rt_sim0) / (t - a->rt_wall0);
+        a->rt_sim0 = st;
+        a->rt_wall0 = t;
         a->view.frame_ms = 1e3 / a->view.fps;
         _app_adapt_steps(a);
         *fps_t0 = t;
         *fps_frames = 0;
         char title[160];
-        snprintf(title, sizeof title, "fluid - %s - %u particles - sort %s - %.0f fps", a->scene, sim_particle_count(a->s),
-                 a->sort, a->view.fps);
+        snprintf(title, sizeof title, "fluid - %s - %u particles - %s - sort %s - %.0f fps", a->scene, sim_particle_count(a->s),
+                 a->solver, a->sort, a->view.fps);
         glfwSetWindowTitle(a->win, title);
     }
     if (a->view.message[0] && t > a->message_until) a->view.message[0] = 0;
@@ -569,7 +555,7 @@ int app_window_run(const run_opts *o) {
         log_error("CLI", "%s", err);
         free(a->steps);
         free(a);
-        return 2;
+        return 1;
     }
     if (!data_dir_init(o->data, err)) {
         log_error("APP", "%s", err);
@@ -578,7 +564,7 @@ int app_window_run(const run_opts *o) {
         return 1;
     }
     int w = o->width > 0 ? o->width : 1280, h = o->height > 0 ? o->height : 720;
-    a->gpu = gpu_make(&(gpu_desc){.width = w, .height = h, .title = "fluid", .vsync = o->vsync_given ? o->vsync : true, .debug = o->debug}, err);
+    a->gpu = gpu_make(&(gpu_desc){.width = w, .height = h, .title = "fluid", .vsync = o->vsync != 0, .debug = o->debug}, err);
     if (!a->gpu) {
         log_error("GPU", "%s", err);
         free(a->steps);
@@ -593,10 +579,8 @@ int app_window_run(const run_opts *o) {
     glfwSetMouseButtonCallback(a->win, _app_on_button);
     glfwSetCursorPosCallback(a->win, _app_on_cursor);
     glfwSetScrollCallback(a->win, _app_on_scroll);
-    for (int i = 0; i < SIM_STAGE_COUNT; i++) a->stage_names[i] = sim_stage_names[i];
-    a->stage_names[APP_STAGE_RENDER] = "render";
-    a->prof = prof_make(&(prof_desc){.names = a->stage_names, .stages = SIM_STAGE_COUNT + 1}, a->caps);
     snprintf(a->sort, sizeof a->sort, "%s", o->sort ? o->sort : "radix");
+    snprintf(a->solver, sizeof a->solver, "%s", o->solver ? o->solver : sim_solver_names[0]);
     a->particles = o->particles;
     a->r = render_make(err);
     if (a->r) a->h = hud_make(&(hud_desc){0}, err);
@@ -610,13 +594,12 @@ int app_window_run(const run_opts *o) {
     }
     snprintf(a->scene, sizeof a->scene, "%s", sim_scene_name(a->s));
     snprintf(a->sort, sizeof a->sort, "%s", sim_sort_name(a->s));
+    _app_prof_remake(a);
     app_view_init(&a->view, a->s);
     a->view.style = (render_style)o->style;
-    a->view.vsync = o->vsync_given ? o->vsync : true;
-    a->view.help = _app_help;
-    /* Real time by default: about 1/60 s of simulated time per frame. */
-    a->view.steps_per_frame = o->substeps > 0 ? o->substeps : sim_steps_per_frame(a->s);
-    a->view.realtime_steps = sim_steps_per_frame(a->s);
+    a->view.vsync = o->vsync != 0;
+    a->view.help = app_help_lines();
+    a->view.frame_seconds = APP_FRAME_SECONDS; /* real time: 1/60 s of fluid a frame */
     log_info("APP", "%s, %u particles, sort %s, %s; GPU stage times: %s", a->scene, sim_particle_count(a->s), a->sort,
              a->caps->renderer, prof_get_mode(a->prof) == PROF_NONE ? "unavailable (timer queries read 0)" : "GL timer queries");
 
@@ -634,13 +617,18 @@ int app_window_run(const run_opts *o) {
         bool shown = fw > 0 && fh > 0;
         if (shown && (!a->view.paused || a->step_once)) {
             _app_poke(a);
-            for (int k = 0; k < a->view.steps_per_frame && (!a->view.paused || k == 0); k++) sim_step(a->s, a->prof);
+            prof_begin(a->prof, a->stage_sim);
+            if (a->view.paused)
+                sim_step(a->s, a->prof);
+            else
+                a->view.steps_per_frame = sim_frame(a->s, a->view.frame_seconds, o->substeps, a->prof);
+            prof_end(a->prof, a->stage_sim);
             a->step_once = false;
         }
         if (shown) {
-            prof_begin(a->prof, APP_STAGE_RENDER);
+            prof_begin(a->prof, a->stage_render);
             app_render_frame(a->r, a->h, a->s, a->prof, &a->view, NULL, fw, fh, NULL);
-            prof_end(a->prof, APP_STAGE_RENDER);
+            prof_end(a->prof, a->stage_render);
             prof_frame(a->prof);
             glfwSwapBuffers(a->win);
         } else if (!a->nsteps) {

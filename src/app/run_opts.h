@@ -1,27 +1,33 @@
-/* run_opts: what `fluid [options]` was asked to do; parsed by cmd_run.c, read by the headless
- * runner and the window app. Zero means "default" for every field (but frames: see below). */
+/* run_opts: what `fluid [options]` was asked to do; parsed by cmd_run.c (one line of its
+ * _run_args table per flag), read by the headless runner and the window app. Zero means "default"
+ * for every field (but frames and vsync: see below). */
 #ifndef FLUID_RUN_OPTS_H
 #define FLUID_RUN_OPTS_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct run_opts {
     bool headless;               /* --headless: EGL, no window */
     const char *scene;           /* --scene NAME (default "dambreak") */
     uint32_t particles;          /* --particles N (0: the scene's default) */
     const char *sort;            /* --sort radix|bitonic (default "radix") */
+    const char *solver;          /* --solver dfsph|wcsph (default "dfsph") */
+    bool strict;                 /* --strict: dfsph's density error 0.01% instead of 0.05% */
     int frames;                  /* --frames N: run N frames then exit (-1: until closed); the parser
                                     sets -1 when --frames is not given */
     int substeps;                /* simulation steps per frame (0: default) */
     const char *stats_path;      /* --stats FILE: CSV row per step */
     const char *dump_path;       /* --dump FILE: final state, CSV row per particle */
     const char *screenshot_path; /* --screenshot FILE.png: the last frame's view, HUD included */
-    int width, height;           /* --size WxH (default 1280x720) */
+    union {
+        struct { int width, height; }; /* --size WxH (default 1280x720) */
+        int size[2];
+    };
     int style;                   /* --style spheres|surface|raster: a render_style (default spheres) */
-    bool vsync;                  /* --vsync / --no-vsync */
+    int vsync;                   /* --vsync 1, --no-vsync 0; -1 (the parser's default): the app's choice */
     const char *data;            /* --data DIR: the folder holding shaders/ and assets/ */
     bool debug;                  /* --debug: KHR_debug context, GL messages logged */
-    bool vsync_given;            /* --vsync or --no-vsync was given (else the app's default) */
     const char *script;          /* --script "frames:20;sort:bitonic;...": window app, hidden (tests): steps fed
                                     to app_handle_action (see app_window.h); the app quits at its end */
 } run_opts;
@@ -29,5 +35,7 @@ typedef struct run_opts {
 /* Parses argv (argv[0] is the program) into o; on a bad flag returns false with err naming it.
  * Sets *help when --help was asked for. Does not touch the GPU or any file. */
 bool run_opts_parse(int argc, char **argv, run_opts *o, bool *help, char *err);
+/* The help of `fluid`, from the same table. */
+void run_opts_usage(FILE *f);
 
 #endif

@@ -50,7 +50,7 @@ static void _sources_text(_sources *src, _str *out, const char *text) {
         if (*p == '\n') _sources_line(src, 0, 0);
 }
 
-/* Appends `name` to out with its includes expanded, each file announced with #line. */
+/* Appends `name` to out with its includes expanded in place (no #line: the map in src is the record). */
 static bool _shader_expand(const char *name, const char *defines, _sources *src, _str *out, int depth, char *err) {
     if (depth > 8) return fail(err, "SHADER: shaders/%s: #include nested too deep (a cycle?)", name);
     if (src->count == SHADER_MAX_FILES) return fail(err, "SHADER: shaders/%s: too many included files", name);
@@ -81,7 +81,7 @@ static bool _shader_expand(const char *name, const char *defines, _sources *src,
             _str_add(out, p, n);
             _str_add(out, "\n", 1);
             _sources_line(src, id, line);
-            if (depth == 0 && line == 1 && strncmp(q, "#version", 8) == 0 && defines) {
+            if (depth == 0 && strncmp(q, "#version", 8) == 0 && defines) { /* right after it, wherever it is */
                 _sources_text(src, out, defines);
                 if (defines[0] && defines[strlen(defines) - 1] != '\n') _sources_text(src, out, "\n");
             }

@@ -27,8 +27,13 @@ typedef struct overlay_info {
     uint32_t particles;
     const char *scene, *sort;   /* NULL: not shown */
     double sim_time;            /* simulated seconds */
-    int steps_per_frame;
-    int realtime_steps;          /* steps per frame that keep up with real time (0: not shown) */
+    int steps_per_frame;         /* steps the last frame took */
+    double realtime;             /* measured simulated / wall seconds (< 0: not shown) */
+    const char *solver;          /* NULL: not shown */
+    double it_div, it_density;   /* mean solver iterations a step */
+    double dt;                   /* the last step, seconds */
+    int step_stages;             /* prof's first step_stages entries are one sampled step's stages,
+                                    the rest whole-frame totals (0: all are per frame) */
     bool paused, vsync, headless;
     render_color color;
     render_style style;
@@ -41,6 +46,9 @@ typedef struct overlay_info {
     bool show_help;
 } overlay_info;
 
+/* The HUD's scale at a window of width x height: 1 at 1280x720, with the smaller side's ratio,
+ * from 0.55 to 2 (overlay_draw sets it on the hud). */
+float overlay_scale(int width, int height);
 /* The colour of stage i in the panel and the graph. */
 uint32_t overlay_stage_color(int stage);
 /* Where the overlay's panels are (x0, y0, x1, y1 in pixels, y down; all 0 where not drawn). */
