@@ -37,4 +37,8 @@ for k in 8 12 16 20 24; do
     step "tune-kpt-$k" 20 env FLUID_ONESWEEP_KPT=$k ./fluid bench --algos onesweep \
         --sizes 1048576,16777216 --bits 32 --reps 20 --detail
 done
+for w in 1 8 16 32; do
+    step "tune-window-$w" 20 env FLUID_ONESWEEP_WINDOW=$w ./fluid bench --algos onesweep \
+        --sizes 27648,262144,1048576,16777216 --bits 32 --reps 20 --detail
+done
 step test_cli_sort 60 bash ./tests/test_cli_sort.sh ./fluid

@@ -83,7 +83,8 @@ typedef enum sort_radix_path {
 typedef struct sort_desc {
     uint32_t capacity;  /* the largest n this sorter will be given */
     uint32_t key_bits;  /* the widest `bits` sort_run will be given (counting sizes its count array
-                           by it; 0: 16 for counting; the others take any width) */
+                           by it, 2 x 4 x 2^key_bits bytes; 0: SORT_COUNTING_MAX_BITS; the others
+                           take any width) */
     bool no_subgroup;   /* radix: take the shared-memory path even where subgroups exist (tests) */
     sort_radix_path radix_path; /* radix: see sort_radix_path */
     const char *label;  /* prefix of the sorter's GL object labels (default: the algorithm name) */

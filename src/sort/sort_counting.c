@@ -35,7 +35,7 @@
 #include <string.h>
 
 #define COUNTING_KPT 8            /* keys per invocation of the count and scatter dispatches */
-#define COUNTING_DEFAULT_BITS 16  /* key_bits when the description gives 0 */
+#define COUNTING_DEFAULT_BITS SORT_COUNTING_MAX_BITS /* key_bits when the description gives 0: 32 MiB */
 
 enum { _COUNTING_COUNT, _COUNTING_SCATTER, _COUNTING_ORDER, _COUNTING_PROGRAMS };
 static const char *const _counting_files[_COUNTING_PROGRAMS] = {"sort/counting_count.comp", "sort/counting_scatter.comp",
