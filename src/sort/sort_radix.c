@@ -6,7 +6,7 @@
  * that holds the result (the caller's for an even number of passes, the scratch for an odd one).
  *
  * Four ways through. Onesweep where the driver is known to make forward progress between work
- * groups (or where forced), for every n:
+ * groups, up to RADIX_OS_AUTO_MAX pairs (or where forced, for every n):
  *   onesweep   1 + P dispatches: one histogram of every pass's digits (radix_histogram.comp, the
  *              keys read once), then one scatter per pass (radix_onesweep.comp) whose tiles take
  *              their ids from a ticket counter and find the count of each digit in the tiles
@@ -14,7 +14,7 @@
  *              os_kpt_small up to os_small_max pairs, os_kpt past it. A producer can make the
  *              histogram itself (sort_fused_*): P dispatches. Nothing is cleared by a separate
  *              call: see the housekeeping in radix_onesweep.comp.
- * Elsewhere, reduce-then-scan, chosen per call by n (thresholds below, easy to retune):
+ * Elsewhere and past that, reduce-then-scan, chosen per call by n (thresholds below, easy to retune):
  *   one-group  n <= RADIX_ONEGROUP_MAX (off by default, see below): ONE dispatch of one work group of RADIX_OG_WG
  *              invocations that runs every pass itself (shaders/sort/radix_onegroup.comp):
  *              nothing but the GPU's own latency between passes.
@@ -39,7 +39,7 @@
  *
  * Knobs read by make, for tuning without a rebuild and for the tests:
  *   FLUID_RADIX_PATH=P              auto, onesweep or reduce-then-scan: replaces desc->radix_path.
- *   FLUID_ONESWEEP_KPT=K            keys per invocation of the onesweep tiles (4 .. 24, default
+ *   FLUID_ONESWEEP_KPT=K            keys per invocation of the onesweep tiles (1 .. 24, default
  *                                   RADIX_OS_KPT); FLUID_ONESWEEP_SMALL_KPT=K the same up to
  *                                   FLUID_ONESWEEP_SMALL_MAX=N pairs (defaults RADIX_OS_SMALL_*).
  *   FLUID_ONESWEEP_MAX=N            the most pairs radix sorts by onesweep on a forward-progress
