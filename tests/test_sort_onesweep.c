@@ -153,8 +153,18 @@ int main(void) {
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
     double t0 = now_seconds();
-    if (caps->llvmpipe)
+    if (caps->llvmpipe) {
         printf("note: llvmpipe, one thread: look-back runs without waiting (see the top of this file)\n");
+        /* ... and without LP_NUM_THREADS=1 the sorter refuses to be made there, saying why. */
+        char err[ERR_LEN] = "";
+        setenv("LP_NUM_THREADS", "2", 1);
+        sorter *s = sort_make("onesweep", &(sort_desc){.capacity = 100}, caps, err);
+        setenv("LP_NUM_THREADS", "1", 1);
+        CHECK(s == NULL && strstr(err, "LP_NUM_THREADS=1"), "onesweep on llvmpipe, 2 threads: sorter %p, err '%s'",
+              (void *)s, err);
+        sort_destroy(s);
+        printf("  llvmpipe, 2 threads: %s\n", err);
+    }
     test_errors(caps);
     char tile[16], small_tile[16];
     snprintf(tile, sizeof tile, "%d", RADIX_WG * 16);

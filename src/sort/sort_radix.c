@@ -302,6 +302,16 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         r->onesweep = path == SORT_RADIX_ONESWEEP;
         snprintf(r->path_why, sizeof r->path_why, "forced");
     }
+    /* llvmpipe runs groups on threads but stops every shader after 65,535 loop iterations in all, so
+     * a long look-back wait would end early with a wrong count: onesweep there only on one thread
+     * (groups in ticket order, no waits), as the tests run it. */
+    const char *lp_threads = getenv("LP_NUM_THREADS");
+    if (r->onesweep && caps->llvmpipe && !(lp_threads && strcmp(lp_threads, "1") == 0)) {
+        fail(err, "onesweep on llvmpipe needs LP_NUM_THREADS=1 (its loop limit would cut look-back waits short and "
+                  "give wrong results); use radix, or set LP_NUM_THREADS=1");
+        _radix_destroy(r);
+        return NULL;
+    }
     if (r->onesweep && desc->capacity >= (1u << 30)) { /* look-back words hold counts below 2^30 */
         r->onesweep = false;
         snprintf(r->path_why, sizeof r->path_why, "capacity of 2^30 pairs or more");
