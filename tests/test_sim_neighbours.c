@@ -14,6 +14,26 @@ static int cmp_u32(const void *a, const void *b) {
 static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t n) {
     char err[ERR_LEN];
     CHECK(sim_set_particles(s, pos_in, NULL, n, err), "%s: %s", name, err);
+    {   /* the sort sim_set_particles made (its reorder's permutation): a permutation, keys ascending,
+         * and the ids the reorder carried are its values */
+        sort_pairs set = sim_search_sorted(sim_get_search(s));
+        const sim_particles *g0 = sim_get_particles(s);
+        uint32_t *sk = ref_read(set.keys, 4ull * n), *sv = ref_read(set.vals, 4ull * n), *sid = ref_read(g0->id[g0->cur], 4ull * n);
+        uint8_t *seen0 = calloc(n + 1, 1);
+        int past = 0, dup = 0, order = 0, idv = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (sv[i] >= n) past++;
+            else if (seen0[sv[i]]++) dup++;
+            if (i && sk[i] < sk[i - 1]) order++;
+            if (sid[i] != sv[i]) idv++;
+        }
+        CHECK(!past && !dup && !order && !idv, "%s: the set's sort: %d values >= n, %d duplicates, %d keys out of order, %d ids not its values",
+              name, past, dup, order, idv);
+        free(seen0);
+        free(sk);
+        free(sv);
+        free(sid);
+    }
     sim_find_neighbours(s);
     const sim_particles *g = sim_get_particles(s);
     sort_pairs sorted = sim_search_sorted(sim_get_search(s));

@@ -88,6 +88,31 @@ static void test_tiles(const char *name, bool no_subgroup, const char *fused_til
     printf("%s: %.1f s\n", name, now_seconds() - t0);
 }
 
+/* One sorter given a shrinking and growing n, as the simulation does (its first sort at sim_make,
+ * then sim_set_particles with other counts): every sort against the CPU, whatever the sizes before
+ * it. path: the radix path (SORT_RADIX_AUTO: onesweep on NVIDIA, reduce-then-scan on llvmpipe). */
+static void test_resize(const char *name, bool no_subgroup, sort_radix_path path, const gpu_caps *caps) {
+    double t0 = now_seconds();
+    rig r;
+    /* The simulation's sizes (dambreak 3000 asks, 2662 made) */
+    if (!rig_make_desc(&r, "radix", name, 3000, (sort_desc){.no_subgroup = no_subgroup, .radix_path = path}, caps)) return;
+    static const uint32_t small[] = {3000, 2662, 3000, 2662, 2662, 1500, 1288, 2662, 2048, 2049, 2047, 4, 3000};
+    for (size_t i = 0; i < ARRAY_LEN(small); i++) {
+        case_of(&r, small[i], 12, IN_RANDOM);
+        case_of(&r, small[i], 12, IN_FEW);
+    }
+    case_of(&r, 2662, 8, IN_RANDOM);
+    case_of(&r, 2662, 16, IN_RANDOM);
+    rig_destroy(&r);
+    /* Around the path edges: fused tiles (16 tiles of RADIX_TILE), onesweep's small tiles (131,072) */
+    const uint32_t t = RADIX_TILE, big = 131072 + 3000;
+    if (!rig_make_desc(&r, "radix", name, big, (sort_desc){.no_subgroup = no_subgroup, .radix_path = path}, caps)) return;
+    uint32_t sizes[] = {big, 131072, 131073, 16 * t + 1, 16 * t, 16 * t - 1, 3 * t + 5, t + 1, t, 3000, 2662, 16 * t + 1, 2662, big};
+    for (size_t i = 0; i < ARRAY_LEN(sizes); i++) case_of(&r, sizes[i], 12, IN_RANDOM);
+    rig_destroy(&r);
+    printf("%s: %.1f s\n", name, now_seconds() - t0);
+}
+
 static void test_errors(const gpu_caps *caps) {
     char err[ERR_LEN] = "";
     int live = gpu_live_objects();
@@ -170,6 +195,17 @@ int main(void) {
     test_errors(caps);
     /* Where the GPU has subgroups both variants run (each against the CPU); elsewhere both settings
      * take the shared path, so it runs once, and the no_subgroup sorter is checked to say so. */
+    /* Resizing first: cheap, and what the simulation does. */
+    if (caps->subgroup) {
+        test_resize("resize-auto/subgroup", false, SORT_RADIX_AUTO, caps);
+        test_resize("resize-rts/subgroup", false, SORT_RADIX_REDUCE_THEN_SCAN, caps);
+    }
+    test_resize("resize-auto/shared", true, SORT_RADIX_AUTO, caps);
+    test_resize("resize-rts/shared", true, SORT_RADIX_REDUCE_THEN_SCAN, caps);
+    if (getenv("FLUID_TEST_RESIZE_ONLY")) { /* the resizing only (a quick look on a new driver) */
+        gpu_destroy(gpu);
+        return check_done();
+    }
     if (caps->subgroup) {
         test_default("default/subgroup", false, NULL, caps);
         test_tiles("tiles/subgroup", false, "0", NULL, caps);

@@ -167,6 +167,14 @@ static void _sim_upload_particles(sim *s, const float *pos4, const float *vel4, 
     sim_particles *p = &s->p;
     p->n = n;
     p->cur = 0;
+    /* Every earlier command done before the uploads. On the H100 (NVIDIA 580) the positions that
+     * sim_set_particles gave right after sim_make were lost: pos[0] read back as the scene's
+     * initial positions, as if sim_make's upload into the same buffer, still in flight, landed
+     * after this one (see gpu_buffer_make for a like reordering of a clear and an upload). Seen
+     * every time with 1 lane a particle and the radix or counting sort, whose prime reads nothing
+     * back (the cpu sort's read-back waits for the GPU and hid it); tests/test_sim_set.c. Uploads
+     * are rare (sim_make, sim_set_particles, reset): a full wait costs nothing that matters. */
+    glFinish();
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glNamedBufferSubData(p->pos[0], 0, 16ll * n, pos4);
     if (vel4)
