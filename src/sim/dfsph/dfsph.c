@@ -127,8 +127,8 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
     d->dt_max = params->dt_max;
     d->dt0 = params->dt_max;
-    d->cap_div = 10;
-    d->cap_dens = 20;
+    d->cap_div = 4; /* until the first records come back; a solve that needs more hits it once */
+    d->cap_dens = 8;
     const char *slack = getenv("FLUID_DFSPH_SLACK");
     d->slack = slack && slack[0] >= '0' && slack[0] <= '9' && !slack[1] ? (uint32_t)(slack[0] - '0') : 2;
     d->buf = malloc(sizeof(dfsph_record) * DFSPH_RECORDS);
