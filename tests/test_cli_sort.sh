@@ -130,6 +130,12 @@ if mknod "$TMP/null" c 1 3 2>/dev/null; then
     "$FLUID" sort --in "$TMP/w.in" --out "$TMP/null" 2>"$TMP/err" || fail "--out DEVICE exited non-zero: $(cat "$TMP/err")"
     [ -c "$TMP/null" ] || fail "--out DEVICE: the device node was replaced by $(stat -c %F "$TMP/null")"
     rm -f "$TMP/null"
+    # A write that fails (a private /dev/full): exit 1 naming it, the device kept.
+    mknod "$TMP/full" c 1 7
+    "$FLUID" sort --in "$TMP/w.in" --out "$TMP/full" 2>"$TMP/err" && fail "--out FULL DEVICE: exited 0"
+    grep -q "No space left" "$TMP/err" || fail "--out FULL DEVICE: the write error is not named: $(cat "$TMP/err")"
+    [ -c "$TMP/full" ] || fail "--out FULL DEVICE: the device node was replaced"
+    rm -f "$TMP/full"
 else
     echo "note: not root (mknod failed): the device-node case is left out"
 fi

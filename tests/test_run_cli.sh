@@ -188,6 +188,21 @@ awk -F, 'NR > 1 && $1 != NR - 1 { bad++ } END { exit bad ? 1 : 0 }' "$TMP/int.cs
 grep -q "interrupted after" "$TMP/err" || fail "an interrupted run did not say so: $(cat "$TMP/err")"
 ! ls -A "$TMP" | grep -q '^\.' || fail "an interrupted run left a temporary file"
 
+# ... also in the middle of a long frame: one frame of 100,000 steps, interrupted after 2 s, stops
+# after the step in progress (not the frame's end) with that frame's rows so far.
+"$FLUID" --headless --particles 500 --frames 1 --substeps 100000 --stats "$TMP/int2.csv" >/dev/null 2>"$TMP/err" &
+pid=$!
+sleep 2
+start=$(date +%s)
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] || fail "a run interrupted mid-frame exited $rc: $(cat "$TMP/err")"
+[ $(($(date +%s) - start)) -lt 10 ] || fail "a run interrupted mid-frame took $(($(date +%s) - start)) s to stop"
+rows=$(($(wc -l <"$TMP/int2.csv" 2>/dev/null || echo 1) - 1))
+[ "$rows" -ge 1 ] && [ "$rows" -lt 100000 ] || fail "a run interrupted mid-frame kept $rows rows"
+rm -f "$TMP/int2.csv"
+
 # The window honours --stats/--dump or refuses them: it refuses, before any window opens.
 DISPLAY=:999 "$FLUID" --stats "$TMP/w.csv" >/dev/null 2>"$TMP/err"
 rc=$?

@@ -10,7 +10,7 @@
  * files made) before the GPU work, committed together at the end, all removed when the run fails,
  * so a failed run leaves no new file. --stats streams: its rows reach the temporary file (or the
  * FIFO, or stdout) every frame, and Ctrl-C (SIGINT, or SIGTERM) stops the run after the step in
- * progress, puts the stats file in place with every row so far, writes nothing else, and exits 130.
+ * progress (the frame ends there), puts the stats file in place with every row so far, writes nothing else, and exits 130.
  */
 #include "app/app.h"
 #include "app/cmd.h"
@@ -227,7 +227,12 @@ static int _run_headless(const run_opts *o) {
     double t0 = now_seconds();
     for (int f = 0; f < frames && !_run_stop; f++, done++) {
         prof_begin(prof, nst);
-        int k = sim_frame(s, 1.0 / 60, o->substeps, prof);
+        /* Step by step, so Ctrl-C stops a long frame (a big fluid on a CPU rasteriser) after the
+         * step in progress; the frame then ends with the steps it took. */
+        int k = sim_frame_begin(s, 1.0 / 60, o->substeps), taken = 0;
+        for (; taken < k && !_run_stop; taken++) sim_frame_step(s, prof);
+        sim_frame_end(s);
+        k = taken;
         prof_end(prof, nst);
         prof_frame(prof);
         for (int st = 0; st <= nst; st++) sum_us[st] += prof_last_us(prof, st);
