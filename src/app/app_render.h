@@ -1,9 +1,15 @@
-/* app_render: one frame of the fluid view (particles, tank, HUD) from a live sim, shared by the
- * window app and the headless screenshot, so both show exactly the same thing.
+/* app_render: one frame of the fluid view (scene, particles, tank, HUD) from a live sim, shared by
+ * the window app, the headless run and the video recorder, so all show exactly the same thing.
  *
  *   app_view v;  app_view_init(&v, s);             // camera fitted to the tank, defaults
  *   app_render_frame(r, h, s, prof, &v, NULL, w, h, &layout);     // the window (or a render_target)
  *   app_render_png(r, h, s, prof, &v, w, h, "shot.png", &layout, err);  // offscreen, atomically
+ *   app_render_check(r, h, s, prof, &v, "shot.png", &layout, why);  // the shot shows HUD and fluid
+ *
+ *   app_recorder rec = {0};                        // video of the view (video.h)
+ *   app_recorder_start(&rec, "out.mp4", w, h, 60, err);
+ *   each frame: app_recorder_frame(&rec, r, h, s, prof, &v, err);
+ *   app_recorder_stop(&rec, err);                  // or app_recorder_abort(&rec)
  *
  * It does NOT step the simulation or read input.
  */
@@ -14,7 +20,10 @@
 #include "render/hud.h"
 #include "render/overlay.h"
 #include "render/render.h"
+#include "app/run_opts.h"
+#include "gpu/gpu.h"
 #include "sim/sim.h"
+#include "app/video.h"
 
 #define APP_FRAME_HISTORY 512
 
@@ -41,5 +50,35 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
 /* Renders offscreen at w x h and writes a PNG atomically. */
 bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
                     const char *path, overlay_layout *layout, char *err);
+/* Reads the PNG at path back and checks it (render_image_check) against the same view drawn
+ * without particles or HUD: not blank, HUD text, the fluid. False with why. */
+bool app_render_check(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, const char *path,
+                      const overlay_layout *layout, char *why);
+
+/* A video of the view, rendered offscreen at the size it started with (the window may change). */
+typedef struct app_recorder {
+    video *video;          /* NULL: not recording */
+    render_target target;
+    uint8_t *rgba;
+    int width, height;
+} app_recorder;
+bool app_recorder_start(app_recorder *rec, const char *path, int w, int h_px, int fps, char *err);
+bool app_recorder_frame(app_recorder *rec, renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v,
+                        char *err);
+bool app_recorder_stop(app_recorder *rec, char *err); /* the file appears now; false (no file) on failure */
+void app_recorder_abort(app_recorder *rec);           /* nothing is left behind */
+
+/* The headless run's pictures (cmd_run.c): a renderer and HUD, the --video recorder, and at the
+ * end the --screenshot. */
+typedef struct app_headless app_headless;
+app_headless *app_headless_make(const run_opts *o, const sim *s, const gpu_ctx *gpu, char *err);
+bool app_headless_frame(app_headless *a, const sim *s, const gpu_prof *prof, char *err); /* a video frame, if recording */
+/* Writes the screenshot and finishes the video (each only if asked); false with err when either fails. */
+bool app_headless_finish(app_headless *a, const sim *s, const gpu_prof *prof, char *err);
+void app_headless_destroy(app_headless *a); /* an unfinished video is removed */
+
+/* `fluid bench --render`: the GPU time of a frame of each style, with and without the HUD, and of
+ * each pass (render_pass_names), on a dam break run for a while first. Returns the exit status. */
+int app_render_bench(int argc, char **argv);
 
 #endif

@@ -28,7 +28,7 @@ const char *const app_action_names[APP_ACTION_COUNT] = {
     [APP_VSYNC] = "vsync",         [APP_SCREENSHOT] = "screenshot", [APP_HUD] = "hud",
     [APP_CAMERA_RESET] = "camera-reset", [APP_PAN_LEFT] = "pan-left", [APP_PAN_RIGHT] = "pan-right",
     [APP_PAN_UP] = "pan-up",       [APP_PAN_DOWN] = "pan-down",   [APP_ZOOM_IN] = "zoom-in",
-    [APP_ZOOM_OUT] = "zoom-out",
+    [APP_ZOOM_OUT] = "zoom-out",   [APP_RECORD] = "record",
 };
 
 /* The key table; docs/CONTROLS.md lists the same keys (keep the two in step). */
@@ -47,7 +47,8 @@ static const char *const _app_help[] = {
     "F1-F3 or 3 4 5     scene: dambreak, drop, double-dambreak",
     "+ / -              more / fewer particles",
     "C                  colour: speed, density, cell hash",
-    "F                  spheres / fluid surface",
+    "F                  water surface / spheres / raster spheres",
+    "M                  start / stop a video: fluid-YYYYMMDD-HHMMSS.mp4",
     "V                  vsync on / off",
     "F12 or P           screenshot: fluid-YYYYMMDD-HHMMSS.png",
     "U                  hide / show the HUD",
@@ -95,6 +96,7 @@ struct app {
     /* the last screenshot, for check: */
     char shot_path[PATH_MAX];
     overlay_layout shot_layout;
+    app_recorder rec;        /* M or --video */
 };
 
 static void _app_message(app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -217,6 +219,43 @@ static bool _app_screenshot(app *a, const char *path_in) {
     return true;
 }
 
+/* ---- video ---- */
+
+/* Starts recording into path (NULL: a timestamped name) at the window's size, or stops. */
+static bool _app_record(app *a, const char *path_in) {
+    char err[ERR_LEN], name[PATH_MAX];
+    if (a->rec.video) {
+        snprintf(name, sizeof name, "%s", video_path(a->rec.video));
+        int frames = video_frame_count(a->rec.video);
+        if (!app_recorder_stop(&a->rec, err)) {
+            log_error("APP", "%s", err);
+            _app_message(a, "video failed: %.200s", err);
+            return false;
+        }
+        log_info("APP", "video of %d frames written to %s", frames, name);
+        _app_message(a, "video: %s (%d frames)", name, frames);
+        return true;
+    }
+    if (path_in) {
+        snprintf(name, sizeof name, "%s", path_in);
+    } else {
+        image_timestamp_name(name, sizeof name);
+        char *dot = strrchr(name, '.');
+        if (dot) snprintf(dot, sizeof name - (size_t)(dot - name), ".mp4");
+    }
+    int w, h;
+    _app_size(a, &w, &h);
+    if (w <= 0 || h <= 0) w = a->o->width > 0 ? a->o->width : 1280, h = a->o->height > 0 ? a->o->height : 720;
+    if (!app_recorder_start(&a->rec, name, w, h, 60, err)) {
+        log_error("APP", "%s", err);
+        _app_message(a, "no video: %.200s", err);
+        return false;
+    }
+    log_info("APP", "recording %dx%d to %s (M stops)", w, h, name);
+    _app_message(a, "recording %s (M stops)", name);
+    return true;
+}
+
 /* ---- actions ---- */
 
 bool app_handle_action(app *a, app_action act) {
@@ -285,6 +324,7 @@ bool app_handle_action(app *a, app_action act) {
     case APP_PAN_DOWN: camera_pan(&a->view.cam, 0, 6, 720); return true;
     case APP_ZOOM_IN: camera_zoom(&a->view.cam, 0.15f); return true;
     case APP_ZOOM_OUT: camera_zoom(&a->view.cam, -0.15f); return true;
+    case APP_RECORD: return _app_record(a, NULL);
     case APP_ACTION_COUNT: break;
     }
     return false;
@@ -320,6 +360,7 @@ static bool _app_key_action(int key, app_action *out) {
     case GLFW_KEY_F12:
     case GLFW_KEY_P: *out = APP_SCREENSHOT; return true;
     case GLFW_KEY_U: *out = APP_HUD; return true;
+    case GLFW_KEY_M: *out = APP_RECORD; return true;
     case GLFW_KEY_0:
     case GLFW_KEY_HOME: *out = APP_CAMERA_RESET; return true;
     default: return false;
@@ -459,24 +500,16 @@ static void _app_resize(app *a, int w, int h) {
 
 static void _app_check(app *a, const char *path) {
     char why[ERR_LEN];
-    int w = 0, h = 0;
-    uint8_t *rgba = image_read_png(path, &w, &h, why);
-    if (!rgba) {
-        log_error("APP", "check %s: %s", path, why);
-        a->status = 1;
-        return;
-    }
     if (strcmp(path, a->shot_path) != 0) {
         log_error("APP", "check %s: not the last screenshot taken (%s); take it with shot:%s first", path,
                   a->shot_path[0] ? a->shot_path : "none", path);
         a->status = 1;
-    } else if (!render_image_check(rgba, w, h, &a->shot_layout, why)) {
+    } else if (!app_render_check(a->r, a->h, a->s, a->prof, &a->view, path, &a->shot_layout, why)) {
         log_error("APP", "check %s: %s", path, why);
         a->status = 1;
     } else {
-        log_info("APP", "check %s: %dx%d, not blank, HUD text and particles present", path, w, h);
+        log_info("APP", "check %s: not blank, HUD text and particles present", path);
     }
-    free(rgba);
 }
 
 /* Runs script steps until one asks for frames; false when the script is over. */
@@ -508,6 +541,7 @@ static bool _app_script_advance(app *a) {
 /* ---- the window ---- */
 
 static void _app_destroy(app *a) {
+    app_recorder_abort(&a->rec);
     _app_sim_destroy(a);
     hud_destroy(a->h);
     render_destroy(a->r);
@@ -620,6 +654,7 @@ int app_window_run(const run_opts *o) {
     log_info("APP", "%s, %u particles, sort %s, %s; GPU stage times: %s", a->scene, sim_particle_count(a->s), a->sort,
              a->caps->renderer, prof_get_mode(a->prof) == PROF_NONE ? "unavailable (timer queries read 0)" : "GL timer queries");
 
+    if (o->video_path && !_app_record(a, o->video_path)) a->status = 1;
     double last = now_seconds(), fps_t0 = last;
     int fps_frames = 0;
     for (long frame = 0; !a->quit; frame++) {
@@ -642,6 +677,13 @@ int app_window_run(const run_opts *o) {
             app_render_frame(a->r, a->h, a->s, a->prof, &a->view, NULL, fw, fh, NULL);
             prof_end(a->prof, APP_STAGE_RENDER);
             prof_frame(a->prof);
+            char err_video[ERR_LEN];
+            if (a->rec.video && !app_recorder_frame(&a->rec, a->r, a->h, a->s, a->prof, &a->view, err_video)) {
+                log_error("APP", "%s", err_video);
+                _app_message(a, "video stopped: %.200s", err_video);
+                app_recorder_abort(&a->rec);
+                a->status = 1;
+            }
             glfwSwapBuffers(a->win);
         } else if (!a->nsteps) {
             glfwWaitEventsTimeout(0.05); /* minimised: nothing to draw, do not spin */
@@ -649,6 +691,7 @@ int app_window_run(const run_opts *o) {
         _app_frame_time(a, &last, &fps_t0, &fps_frames);
     }
     if (o->screenshot_path && a->s && !_app_screenshot(a, o->screenshot_path)) a->status = 1;
+    if (a->rec.video && !_app_record(a, NULL)) a->status = 1; /* stops it: the file appears now */
     _app_destroy(a);
     if (gpu_live_objects() != live0) {
         log_error("APP", "GL object leak: %d objects alive at exit, %d at start", gpu_live_objects(), live0);

@@ -9,6 +9,7 @@
  *
  * --detail adds, per dispatch, its mean GPU time over separate reps (sort_trace).
  */
+#include "app/app_render.h"
 #include "app/cmd.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -41,6 +42,7 @@ static void _bench_usage(FILE *f) {
     fprintf(f,
             "usage: fluid bench [--algos LIST] [--sizes LIST] [--bits LIST] [--reps R] [--warmup W]\n"
             "                   [--seed S] [--csv FILE] [--detail] [--data DIR]\n"
+            "       fluid bench --render [options]   the renderer instead (fluid bench --render --help)\n"
             "  --algos   comma list of radix, radix-shared (radix forced onto its shared-memory path),\n"
             "            bitonic, cpu (default radix,radix-shared,bitonic)\n"
             "  --sizes   comma list of pair counts (default 27648,65536,262144,1048576,4194304,16777216;\n"
@@ -313,6 +315,7 @@ static double _bench_cpu(const uint32_t *keys, const uint32_t *vals, uint32_t n)
 }
 
 int cmd_bench(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "--render")) return app_render_bench(argc - 1, argv + 1); /* app_render.c */
     _bench_opts o = {.reps = 0, .warmup = 5, .seed = 12345};
     bool help = false;
     if (!_bench_parse(argc, argv, &o, &help)) return 2;

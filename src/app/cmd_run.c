@@ -6,7 +6,9 @@
  * nothing written. Files are built in memory and written atomically at the end.
  */
 #include "app/app.h"
+#include "app/app_render.h"
 #include "app/cmd.h"
+#include "app/video.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "render/render.h"
@@ -35,8 +37,10 @@ static const char *_run_usage =
     "  --stats FILE        CSV, a row per step: time, front, density, energies, each stage's time\n"
     "  --dump FILE         CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density\n"
     "  --screenshot FILE   PNG of the last frame (needs the renderer)\n"
-    "  --style NAME        spheres (default), surface or raster (the spheres through the graphics\n"
-    "                      pipeline): how the window starts and the screenshot is drawn\n"
+    "  --video FILE        MP4 of every frame (60 fps; needs ffmpeg); in the window, from the start\n"
+    "                      until M stops it\n"
+    "  --style NAME        surface (default), spheres or raster (the spheres through the graphics\n"
+    "                      pipeline): how the window starts, the screenshot and video are drawn\n"
     "  --size WxH          window or screenshot size (default 1280x720)\n"
     "  --vsync, --no-vsync wait for the display's refresh or not\n"
     "  --data DIR          the folder holding shaders/ and assets/\n"
@@ -111,12 +115,14 @@ bool run_opts_parse(int argc, char **argv, run_opts *o, bool *help, char *err) {
             if (!_run_value(argc, argv, &i, &o->dump_path, err)) return false;
         } else if (!strcmp(a, "--screenshot")) {
             if (!_run_value(argc, argv, &i, &o->screenshot_path, err)) return false;
+        } else if (!strcmp(a, "--video")) {
+            if (!_run_value(argc, argv, &i, &o->video_path, err)) return false;
         } else if (!strcmp(a, "--style")) {
             if (!_run_value(argc, argv, &i, &v, err)) return false;
             int st = -1;
             for (int k = 0; k < RENDER_STYLE_COUNT; k++)
                 if (!strcmp(v, render_style_keys[k])) st = k;
-            if (st < 0) return fail(err, "--style %s: unknown style; choose spheres, surface or raster", v);
+            if (st < 0) return fail(err, "--style %s: unknown style; choose surface, spheres or raster", v);
             o->style = st;
         } else if (!strcmp(a, "--script")) {
             if (!_run_value(argc, argv, &i, &o->script, err)) return false;
@@ -186,13 +192,26 @@ static int _run_headless(const run_opts *o) {
         return 1;
     }
     const gpu_caps *caps = gpu_get_caps(gpu);
-    sim *s = sim_make(&(sim_desc){.scene = o->scene, .particles = o->particles, .sort = o->sort}, caps, err);
+    uint32_t particles = o->particles;
+    if (o->demo && !particles && caps->llvmpipe) {
+        particles = RUN_DEMO_SOFTWARE_PARTICLES;
+        log_info("CLI", "%s is a software renderer: %u particles, so that a second of the dam break takes minutes, not hours "
+                        "(--particles N to choose)", caps->renderer, particles);
+    }
+    sim *s = sim_make(&(sim_desc){.scene = o->scene, .particles = particles, .sort = o->sort}, caps, err);
     if (!s) {
         log_error("SIM", "%s", err);
         gpu_destroy(gpu);
         return 1;
     }
-    int frames = o->frames < 0 ? 1 : o->frames;
+    int frames = o->frames < 0 ? (o->demo ? RUN_DEMO_FRAMES : 1) : o->frames;
+    app_headless *show = NULL;
+    if ((o->screenshot_path || o->video_path) && !(show = app_headless_make(o, s, gpu, err))) {
+        log_error("CLI", "%s", err);
+        sim_destroy(s);
+        gpu_destroy(gpu);
+        return 1;
+    }
     int substeps = o->substeps ? o->substeps : sim_steps_per_frame(s);
     gpu_prof *prof = prof_make(&(prof_desc){.names = sim_stage_names, .stages = SIM_STAGE_COUNT, .cpu_fallback = true,
                                             .sync = true},
@@ -209,8 +228,9 @@ static int _run_headless(const run_opts *o) {
     }
     double sum_us[SIM_STAGE_COUNT] = {0};
     long long steps = 0;
-    double t0 = now_seconds();
-    for (int f = 0; f < frames; f++)
+    double t0 = now_seconds(), render_s = 0;
+    int rc = 0;
+    for (int f = 0; f < frames && !rc; f++) {
         for (int k = 0; k < substeps; k++) {
             sim_step(s, prof);
             prof_frame(prof);
@@ -226,14 +246,21 @@ static int _run_headless(const run_opts *o) {
                 _run_printf(&stats, "\n");
             }
         }
+        double r0 = now_seconds();
+        if (show && !app_headless_frame(show, s, prof, err)) {
+            log_error("CLI", "%s", err);
+            rc = 1;
+        }
+        render_s += now_seconds() - r0;
+    }
     glFinish();
-    double wall = now_seconds() - t0;
+    double wall = now_seconds() - t0 - render_s;
 
-    int rc = 0;
-    if (o->screenshot_path && !app_render_screenshot(o, s, prof, gpu, err)) {
+    if (!rc && show && !app_headless_finish(show, s, prof, err)) {
         log_error("CLI", "%s", err);
         rc = 1;
     }
+    app_headless_destroy(show);
     if (!rc && o->dump_path) {
         _run_text dump = {0};
         _run_dump(s, &dump);
@@ -282,11 +309,20 @@ int cmd_run(int argc, char **argv) {
         return 0;
     }
     if (!o.headless && !o.script && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
-        /* No display to open a window on: show what a headless run can, a picture and the times. */
+        /* No display to open a window on: show what a headless run can, the fluid in motion (a
+         * second of it, as a video where ffmpeg is installed), the last frame and the times. */
         o.headless = true;
+        o.demo = true;
         if (!o.screenshot_path) o.screenshot_path = "fluid-headless.png";
-        log_info("CLI", "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless; the last frame "
-                        "goes to %s (a window needs a display, or xvfb-run)", o.screenshot_path);
+        if (!o.video_path && video_check("fluid-headless.mp4", err)) o.video_path = "fluid-headless.mp4";
+        else if (!o.video_path) log_info("CLI", "no video: %s", err);
+        log_info("CLI", "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless; %s%s%s the last frame "
+                        "to %s (a window needs a display, or xvfb-run)", o.video_path ? "the video goes to " : "",
+                 o.video_path ? o.video_path : "", o.video_path ? "," : "", o.screenshot_path);
+    }
+    if (o.video_path && !video_check(o.video_path, err)) {
+        log_error("CLI", "%s", err);
+        return 1;
     }
     if (!o.headless) return app_window_run(&o);
     return _run_headless(&o);
