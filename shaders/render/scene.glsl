@@ -21,7 +21,7 @@ const vec3 k_plain = vec3(RENDER_CLEAR_R, RENDER_CLEAR_G, RENDER_CLEAR_B);
 const vec3 k_sun_color = vec3(1.0, 0.95, 0.86);
 // Water's absorption per metre, per channel (Beer-Lambert): red goes first, so a deep column is
 // blue-green and a thin sheet almost clear.
-const vec3 k_absorb = vec3(7.5, 2.6, 1.6);
+const vec3 k_absorb = vec3(12.0, 4.0, 2.2);
 const float k_ior = 1.33;
 
 vec3 scene_sky(vec3 d) {

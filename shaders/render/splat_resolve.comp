@@ -18,7 +18,7 @@ layout(local_size_x = 16, local_size_y = 16) in;
 
 layout(std430, binding = RENDER_BIND_SPLAT_DEPTH) buffer Depth { uint depth_bits[]; };
 layout(std430, binding = RENDER_BIND_SPLAT_IDS) buffer Ids { uint ids[]; };
-layout(binding = 0, rgba8) uniform writeonly image2D u_color;
+layout(location = RENDER_LOC_IMAGE, binding = 0, rgba8) uniform writeonly image2D u_color;
 
 layout(location = RENDER_LOC_VIEW) uniform mat4 u_view;
 layout(location = RENDER_LOC_PROJ) uniform mat4 u_proj;

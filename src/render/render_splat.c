@@ -65,12 +65,11 @@ static bool _splat_resize(render_splat *s, int w, int h) {
     return true;
 }
 
-void render_splat_uniforms(const render_view *v, float radius) {
+void render_splat_uniforms(const render_view *v) {
     mat4 inv;
     glm_mat4_inv((vec4 *)v->proj, inv);
     glUniformMatrix4fv(RENDER_LOC_VIEW, 1, GL_FALSE, (const float *)v->view);
     glUniformMatrix4fv(RENDER_LOC_PROJ, 1, GL_FALSE, (const float *)v->proj);
-    glUniform1f(RENDER_LOC_RADIUS, radius);
     glUniform2i(RENDER_LOC_SIZE, v->width, v->height);
     glUniformMatrix4fv(RENDER_LOC_INV_PROJ, 1, GL_FALSE, (const float *)inv);
 }
@@ -82,7 +81,8 @@ bool render_splat_can_select(const render_particles *p) { return p->densities &&
 static void _splat_passes(render_splat *s, const render_particles *p, const render_view *v, float radius,
                           const int *passes, int n_passes, int select) {
     glUseProgram(s->visibility);
-    render_splat_uniforms(v, radius);
+    render_splat_uniforms(v);
+    glUniform1f(RENDER_LOC_RADIUS, radius);
     glUniform1ui(RENDER_LOC_COUNT, p->count);
     if (!render_splat_can_select(p)) select = RENDER_SELECT_ALL;
     glUniform1i(RENDER_LOC_SELECT, select);
@@ -115,10 +115,10 @@ void render_splat_depth_thickness(render_splat *s, const render_particles *p, co
 }
 
 void render_splat_thickness(render_splat *s, const render_particles *p, const render_view *v, float radius,
-                            GLuint thickness) {
+                            GLuint thickness, int select) {
     if (!p->count) return;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_THICK, thickness);
-    _splat_passes(s, p, v, radius, (const int[]){RENDER_PASS_THICKNESS}, 1, RENDER_SELECT_ALL);
+    _splat_passes(s, p, v, radius, (const int[]){RENDER_PASS_THICKNESS}, 1, select);
 }
 
 void render_splat_spray(render_splat *s, const render_particles *p, const render_view *v, float radius,
@@ -189,7 +189,8 @@ void render_splat_resolve(render_splat *s, const render_particles *p, const rend
                           GLuint color_tex) {
     if (!_splat_resize(s, v->width, v->height)) return;
     glUseProgram(s->resolve);
-    render_splat_uniforms(v, p->radius);
+    render_splat_uniforms(v);
+    glUniform1f(RENDER_LOC_RADIUS, p->radius);
     glUniform1i(RENDER_LOC_MODE, mode);
     glUniform2f(RENDER_LOC_RANGE, lo, hi);
     render_splat_set_edges(p, v);

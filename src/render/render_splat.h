@@ -44,10 +44,10 @@ void render_splat_resolve(render_splat *s, const render_particles *p, const rend
  * must clear it (to RENDER_SPLAT_FAR) as the resolve pass does. */
 void render_splat_depth_thickness(render_splat *s, const render_particles *p, const render_view *v, float radius,
                                   GLuint thickness, int select);
-/* The chord sums alone, of every particle, into `thickness` (the sun's view, for the shadow); the
- * splat's own per-pixel buffers are neither used nor resized. */
+/* The chord sums alone, of the particles `select` takes, into `thickness` (the sun's view, for the
+ * shadow); the splat's own per-pixel buffers are neither used nor resized. */
 void render_splat_thickness(render_splat *s, const render_particles *p, const render_view *v, float radius,
-                            GLuint thickness);
+                            GLuint thickness, int select);
 /* The spray droplets (RENDER_SELECT_SPRAY) at `radius`: nearest depth into spray_bits, its index
  * into spray_ids (a uint per pixel each, RENDER_SPLAT_FAR and RENDER_SPLAT_NONE before). Nothing
  * where p has no densities or velocities. */
@@ -55,10 +55,10 @@ void render_splat_spray(render_splat *s, const render_particles *p, const render
                         GLuint spray_bits, GLuint spray_ids);
 /* Whether p carries what the spray's test needs (densities and velocities). */
 bool render_splat_can_select(const render_particles *p);
-/* On the current program: the view's matrices, size and radius (RENDER_LOC_VIEW ... INV_PROJ);
+/* On the current program: the view's matrices and size (RENDER_LOC_VIEW, _PROJ, _SIZE, _INV_PROJ);
  * the tank's edges (splat_edges.glsl); the scene (scene.glsl: backdrop, sun, tank, and the sun's
  * view-projection where a shadow map is bound, else NULL). */
-void render_splat_uniforms(const render_view *v, float radius);
+void render_splat_uniforms(const render_view *v);
 void render_splat_set_edges(const render_particles *p, const render_view *v);
 void render_splat_set_scene(const render_particles *p, const render_view *v, const float *shadow_vp);
 /* The per-pixel buffers after render_splat_visibility (row 0 at the bottom): the nearest depth as

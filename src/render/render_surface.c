@@ -121,11 +121,11 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
         GLuint zero = 0;
         glClearNamedBufferData(s->shadow, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        render_splat_thickness(s->light, p, &lv, radius, s->shadow);
+        render_splat_thickness(s->light, p, &lv, radius, s->shadow, RENDER_SELECT_BULK); /* the spray casts none */
     }
     /* 2: depth and thickness of the bulk's (enlarged, so neighbours overlap) spheres */
     _surface_mark(marks, 1);
-    render_splat_depth_thickness(splat, p, v, radius, s->thickness, spray ? RENDER_SELECT_BULK : RENDER_SELECT_ALL);
+    render_splat_depth_thickness(splat, p, v, radius, s->thickness, RENDER_SELECT_BULK);
     render_splat_buffers(splat, &depth_bits, &ids);
     if (!depth_bits) return;
     /* 3: the spray droplets */
@@ -152,7 +152,7 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
     /* 5: shade every pixel (the last smoothing pass wrote dist[1]) */
     _surface_mark(marks, 4);
     glUseProgram(s->shade);
-    render_splat_uniforms(v, radius);
+    render_splat_uniforms(v);
     glUniform1f(RENDER_LOC_EDGE_BIAS, radius);
     glUniform1f(RENDER_LOC_SPRAY_RADIUS, p->radius * SURFACE_SPRAY_SCALE);
     glUniform1i(RENDER_LOC_SHOW, (water ? 1 : 0) | (spray ? 2 : 0));

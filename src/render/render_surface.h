@@ -13,7 +13,7 @@
  *      absorption, Fresnel reflection, the sun's highlight, the spray over it, the tank's edges and
  *      glass, every pixel of the colour texture (surface_shade.comp).
  * The per-pixel buffers follow the view's size. It does NOT draw foam on the surface or bubbles
- * inside it, and the shadow is the fluid's only (the spray's thickness is in it; the tank casts none).
+ * inside it, and the shadow is the bulk's only (the spray and the tank cast none).
  */
 #ifndef FLUID_RENDER_SURFACE_H
 #define FLUID_RENDER_SURFACE_H
