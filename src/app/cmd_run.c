@@ -320,6 +320,10 @@ int cmd_run(int argc, char **argv) {
                         "to %s (a window needs a display, or xvfb-run)", o.video_path ? "the video goes to " : "",
                  o.video_path ? o.video_path : "", o.video_path ? "," : "", o.screenshot_path);
     }
+    if (o.video_path && o.headless && o.frames == 0) {
+        log_error("CLI", "--video %s with --frames 0: a video needs at least one frame", o.video_path);
+        return 1;
+    }
     if (o.video_path && !video_check(o.video_path, err)) {
         log_error("CLI", "%s", err);
         return 1;
