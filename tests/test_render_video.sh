@@ -3,7 +3,8 @@
 # frame count and size asked for (an odd size padded to even). Errors before any work, one line,
 # exit 1, no file left (nor a temporary one): ffmpeg missing from PATH, a folder that does not
 # exist, a path under a plain file, a folder as the target, --frames 0. Without a display the plain
-# run writes a video and a screenshot and says where. Run as: bash test_render_video.sh /path/to/fluid
+# run writes a video and a screenshot and says where. In the window (under Xvfb) the record action,
+# key M, starts and stops a video of the frames between. Run as: bash test_render_video.sh /path/to/fluid
 # Skips (77) without GL 4.5 or without ffmpeg and ffprobe (Debian: apt-get install ffmpeg).
 FLUID=$(realpath "${1:?usage: test_render_video.sh /path/to/fluid}")
 TMP=$(mktemp -d)
@@ -65,6 +66,21 @@ grep -q "fluid-headless.mp4" "$TMP/nd.err" || fail "without a display fluid does
 got=$(probe "$TMP/nd/fluid-headless.mp4" 2>&1)
 [ "$got" = "h264,200,150,4" ] || fail "without a display: fluid-headless.mp4 reads '$got', expected h264,200,150,4"
 [ -s "$TMP/nd/fluid-headless.png" ] || fail "without a display: no fluid-headless.png"
+
+# the window: the record action (key M) starts and stops a video of the frames between
+if command -v xvfb-run >/dev/null; then
+    mkdir "$TMP/win"
+    (cd "$TMP/win" && xvfb-run -a -s "-screen 0 640x480x24" "$FLUID" --particles 500 --substeps 1 --size 320x200 \
+        --script "frames:3;record;frames:7;record;frames:2" >"$TMP/win.out" 2>"$TMP/win.err") ||
+        fail "the window's recording session failed: $(cat "$TMP/win.err")"
+    vids=("$TMP"/win/fluid-*.mp4)
+    [ ${#vids[@]} -eq 1 ] && [ -s "${vids[0]}" ] || fail "the window's record action left ${#vids[@]} videos: $(ls "$TMP/win")"
+    got=$(probe "${vids[0]}" 2>&1)
+    [ "$got" = "h264,320,200,7" ] || fail "the window's video reads '$got', expected h264,320,200,7 (the 7 frames between the keys)"
+    grep -q "video of 7 frames written to" "$TMP/win.err" || fail "the window does not say where the video went: $(cat "$TMP/win.err")"
+else
+    echo "(no xvfb-run: the window's recording is not tested)"
+fi
 
 [ $fails = 0 ] && echo "PASS" || echo "FAIL: $fails"
 [ $fails = 0 ]

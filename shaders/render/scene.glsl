@@ -88,7 +88,7 @@ float scene_fresnel(float cos_i, float f0) { return f0 + (1.0 - f0) * pow(1.0 - 
 // The faint reflection of a glass wall with normal n seen along d.
 vec3 scene_glass(vec3 d, vec3 n) {
     vec3 r = reflect(d, n);
-    return scene_sky(r) * (scene_fresnel(abs(dot(d, n)), 0.04) * 0.55 + 0.015);
+    return scene_sky(r) * (scene_fresnel(abs(dot(d, n)), 0.04) * 0.22 + 0.012);
 }
 
 // What the ray o + t d (t > t_min) sees of the scene without the fluid: floor or sky, through the

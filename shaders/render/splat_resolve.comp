@@ -39,9 +39,11 @@ void main() {
     scene_ray(u_inv_proj, px, u_size, o, d, d_view);
     float px_angle = 2.0 / (u_proj[1][1] * float(u_size.y));
     float ze = edge_depth(vec2(px) + 0.5);
-    vec3 col = ze < 1.0 ? vec3(RENDER_TANK_R, RENDER_TANK_G, RENDER_TANK_B) : scene_behind(o, d, 0.0, px_angle);
+    vec3 col = vec3(RENDER_TANK_R, RENDER_TANK_G, RENDER_TANK_B);
     float t_hit = 1e30;
-    if (id != RENDER_SPLAT_NONE && z < ze) {
+    if (id == RENDER_SPLAT_NONE || z >= ze) {
+        if (ze >= 1.0) col = scene_behind(o, d, 0.0, px_angle);  // only where nothing covers it
+    } else {
         vec3 center = (u_view * vec4(positions[id].xyz, 1.0)).xyz;
         vec2 ndc = (vec2(px) + 0.5) / vec2(u_size) * 2.0 - 1.0;
         vec4 near = u_inv_proj * vec4(ndc, -1.0, 1.0);

@@ -72,12 +72,14 @@ void main() {
     scene_ray(u_inv_proj, px, u_size, o, d, d_view);
     float px_angle = 2.0 / (u_proj[1][1] * float(u_size.y));
     float ze = edge_depth(vec2(px) + 0.5);
-    vec3 col = ze < 1.0 ? vec3(RENDER_TANK_R, RENDER_TANK_G, RENDER_TANK_B) : scene_behind(o, d, 0.0, px_angle);
+    vec3 col = vec3(RENDER_TANK_R, RENDER_TANK_G, RENDER_TANK_B);
     // The surface stands out of the tank by the enlarged spheres' radius: the walls' edges would
     // fight it where the fluid touches them, so an edge just behind the surface still shows.
     float edge_distance = ze < 1.0 ? u_proj[3][2] / (ze * 2.0 - 1.0 + u_proj[2][2]) : 1e30;
     float t_hit = 1e30;  // ray distance to what this pixel shows
-    if ((u_show & 1) != 0 && z > 0.0 && z + u_edge_bias < edge_distance) {
+    bool water = (u_show & 1) != 0 && z > 0.0 && z + u_edge_bias < edge_distance;
+    if (!water && ze >= 1.0) col = scene_behind(o, d, 0.0, px_angle);  // the water traces its own
+    if (water) {
         vec3 p = view_pos(px, z);
         vec3 n_view = surface_normal(px, p);
         vec3 n = normalize(mat3(u_inv_view) * n_view), pw = (u_inv_view * vec4(p, 1.0)).xyz;
