@@ -33,10 +33,10 @@ run() { # name, command...
     fi
 }
 export FLUID_TEST_OUT=$(mktemp -d)
-for t in test_gpu test_render_splat test_render_offscreen test_sim_neighbours test_sim_scenes test_sim_sorts test_sort_bitonic; do
+for t in test_gpu test_render_splat test_render_offscreen test_render_water test_sim_neighbours test_sim_scenes test_sim_sorts test_sort_bitonic; do
     run "$t" "$build/tests/$t"
 done
-for t in test_cli_sort test_run_cli test_window_xvfb; do
+for t in test_cli_sort test_run_cli test_window_xvfb test_render_video; do
     run "$t.sh" bash "$src/tests/$t.sh" "$build/fluid"
 done
 rm -rf "$FLUID_TEST_OUT"

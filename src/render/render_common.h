@@ -44,8 +44,8 @@
 /* Spray: a particle that has left the bulk: density below this share of the rest density (few
  * neighbours) and speed above RENDER_SPRAY_SPEED. */
 #define RENDER_REST_DENSITY 1000.0f /* kg/m^3 */
-#define RENDER_SPRAY_DENSITY 0.80f
-#define RENDER_SPRAY_SPEED 0.45f /* m/s */
+#define RENDER_SPRAY_DENSITY 0.72f
+#define RENDER_SPRAY_SPEED 0.5f /* m/s; thresholds from a dump of the dam break: droplets 300-600 kg/m^3, the front's surface 700-900 */
 
 /* The shadow: the sun's view of the fluid's thickness, RENDER_SHADOW_SIZE pixels square. */
 #define RENDER_SHADOW_SIZE 384
