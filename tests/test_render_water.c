@@ -9,6 +9,7 @@
  *   Fresnel: a deep pool seen at a grazing angle is brighter than seen from straight above;
  *   spray: fast particles with few neighbours above a pool are drawn as white droplets (and are
  *     left out of the surface), and a still pool, whose top layer has as few neighbours, has none;
+ *     the simulation's own still pool has none and its dam break in full flow has some;
  *   the screenshot check: the scene's frame with the HUD passes render_image_check against the
  *     empty view, and without the HUD or without the fluid it fails.
  * Each picture is written to $FLUID_TEST_OUT (default .) as water-*.png. */
@@ -19,6 +20,7 @@
 #include "render/overlay.h"
 #include "render/render.h"
 #include "render/render_common.h"
+#include "sim/sim.h"
 #include <math.h>
 #include <string.h>
 
@@ -365,6 +367,39 @@ static void test_spray(renderer *r, const render_target *t) {
     free(with), free(without);
 }
 
+/* The same with the real simulation: its still pool (after some steps) shows no spray, its dam
+ * break in full flow does; so the spray's thresholds fit the densities and speeds it makes. */
+static int sim_spray_pixels(renderer *r, const render_target *t, const gpu_caps *caps, const char *scene, uint32_t n,
+                            double seconds, const char *name) {
+    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = n}, caps, err_buf);
+    CHECK(s != NULL, "sim_make %s: %s", scene, err_buf);
+    if (!s) return -1;
+    while (sim_time(s) < seconds) sim_step(s, NULL);
+    render_particles p = {.positions = sim_positions(s), .velocities = sim_velocities(s), .densities = sim_densities(s),
+                          .count = sim_particle_count(s), .radius = sim_particle_radius(s)};
+    sim_domain(s, p.lo, p.hi);
+    camera c;
+    camera_fit(&c, p.lo, p.hi);
+    gl_parts g = {.p = p};
+    uint8_t *with = malloc(W * H * 4), *without = malloc(W * H * 4);
+    shoot(r, &g, t, &c, RENDER_BACKDROP_SCENE, 0, with, name);
+    shoot(r, &g, t, &c, RENDER_BACKDROP_SCENE, RENDER_HIDE_SPRAY, without, "sim-nospray");
+    int changed, white;
+    spray_pixels(with, without, &changed, &white);
+    printf("spray, the simulation's %s after %.2f s (%u particles): %d pixels change with the spray shown, %d white\n", scene,
+           sim_time(s), sim_particle_count(s), changed, white);
+    free(with), free(without);
+    sim_destroy(s);
+    return white;
+}
+
+static void test_sim_spray(renderer *r, const render_target *t, const gpu_caps *caps) {
+    int still = sim_spray_pixels(r, t, caps, "pool", 1500, 0.05, "sim-pool");
+    CHECK(still == 0, "spray in the simulation's still pool: %d white pixels", still);
+    int flow = sim_spray_pixels(r, t, caps, "dambreak", 2000, 0.45, "sim-dambreak");
+    CHECK(flow > 20, "no spray in the simulation's dam break in full flow: %d white pixels", flow);
+}
+
 static void test_hud_check(renderer *r, hud *h, const render_target *t) {
     P.n = 0;
     pool(0.0f, 0.6f, 0.0f, 0.4f, 3);
@@ -416,6 +451,7 @@ int main(void) {
     test_no_holes(r, &t);
     test_fresnel(r, &t);
     test_spray(r, &t);
+    test_sim_spray(r, &t, gpu_get_caps(gpu));
     test_hud_check(r, h, &t);
     render_target_destroy(&t);
     hud_destroy(h);

@@ -60,10 +60,11 @@ float scene_checker(vec2 p, float w) {
 
 float scene_floor_y() { return u_tank_lo.y; }
 
-// The floor's colour at world point p, seen from distance t (footprint per pixel: px_angle * t).
-vec3 scene_floor(vec3 p, float t, float px_angle) {
+// The floor's colour at world point p, seen from distance t along a ray whose y is dy (a pixel's
+// footprint there: px_angle * t across, stretched by 1 / |dy| along the ray).
+vec3 scene_floor(vec3 p, float t, float dy, float px_angle) {
     float tile = max(u_tank_hi.x - u_tank_lo.x, u_tank_hi.z - u_tank_lo.z) / 6.0;
-    float c = scene_checker(p.xz / tile, px_angle * t / tile * 1.5);
+    float c = scene_checker(p.xz / tile, px_angle * t / (tile * max(abs(dy), 0.08)) * 1.2);
     vec3 albedo = mix(vec3(0.34, 0.33, 0.31), vec3(0.80, 0.77, 0.71), c);
     vec3 light = vec3(0.36, 0.40, 0.46) + k_sun_color * max(u_sun.y, 0.0) * 0.85 * scene_shadow(p);
     vec3 col = albedo * light;
@@ -97,7 +98,7 @@ vec3 scene_behind(vec3 o, vec3 d, float t_min, float px_angle) {
     if (u_backdrop == RENDER_BACKDROP_PLAIN) return k_plain;
     vec3 col;
     float tf = d.y < 0.0 ? (scene_floor_y() - o.y) / d.y : -1.0;
-    if (tf > t_min) col = scene_floor(o + tf * d, tf, px_angle);
+    if (tf > t_min) col = scene_floor(o + tf * d, tf, d.y, px_angle);
     else col = scene_sky(d);
     vec3 n_in, n_out;
     vec2 tb = scene_box(o, d, n_in, n_out);

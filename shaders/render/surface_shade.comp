@@ -91,7 +91,7 @@ void main() {
         float fy = scene_floor_y();
         if (u_backdrop != RENDER_BACKDROP_PLAIN && r.y < 0.0 && q.y < fy) {
             float tf = (fy - pw.y) / r.y;
-            behind = scene_floor(pw + tf * r, length(pw - o) + tf, px_angle);
+            behind = scene_floor(pw + tf * r, length(pw - o) + tf, r.y, px_angle);
         } else {
             behind = scene_behind(q, d, 0.0, px_angle);
         }
