@@ -8,11 +8,11 @@
 #include <math.h>
 #include <string.h>
 
-static inline sim *ref_sim(const char *scene, uint32_t particles, const char *sort, const gpu_caps *caps) {
+static inline sim *ref_sim(const char *scene, uint32_t particles, const char *sort, const char *solver, const gpu_caps *caps) {
     char err[ERR_LEN];
-    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = sort}, caps, err);
+    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = sort, .solver = solver}, caps, err);
     if (!s) {
-        fprintf(stderr, "FAIL: sim_make %s %u %s: %s\n", scene, particles, sort, err);
+        fprintf(stderr, "FAIL: sim_make %s %u %s %s: %s\n", scene, particles, sort, solver ? solver : "(default)", err);
         exit(1);
     }
     return s;

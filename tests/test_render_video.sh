@@ -4,7 +4,7 @@
 # exit 1, no file left (nor a temporary one): ffmpeg missing from PATH, a folder that does not
 # exist, a path under a plain file, a folder as the target, --frames 0. Without a display the plain
 # run writes a video and a screenshot and says where. In the window (under Xvfb) the record action,
-# key M, starts and stops a video of the frames between. Run as: bash test_render_video.sh /path/to/fluid
+# key G, starts and stops a video of the frames between. Run as: bash test_render_video.sh /path/to/fluid
 # Skips (77) without GL 4.5 or without ffmpeg and ffprobe (Debian: apt-get install ffmpeg).
 FLUID=$(realpath "${1:?usage: test_render_video.sh /path/to/fluid}")
 TMP=$(mktemp -d)
@@ -67,7 +67,7 @@ got=$(probe "$TMP/nd/fluid-headless.mp4" 2>&1)
 [ "$got" = "h264,200,150,4" ] || fail "without a display: fluid-headless.mp4 reads '$got', expected h264,200,150,4"
 [ -s "$TMP/nd/fluid-headless.png" ] || fail "without a display: no fluid-headless.png"
 
-# the window: the record action (key M) starts and stops a video of the frames between
+# the window: the record action (key G) starts and stops a video of the frames between
 if command -v xvfb-run >/dev/null; then
     mkdir "$TMP/win"
     (cd "$TMP/win" && xvfb-run -a -s "-screen 0 640x480x24" "$FLUID" --particles 500 --substeps 1 --size 320x200 \

@@ -68,7 +68,7 @@ static void test_kernel_cpu(void) {
 /* Jittered lattice blocks touching the walls and a corner, random velocities: one GPU step against
  * the CPU reference (density, forces, then the integrated positions). */
 static void test_gpu_vs_cpu(const gpu_caps *caps) {
-    sim *s = ref_sim("dambreak", 2000, "cpu", caps);
+    sim *s = ref_sim("dambreak", 2000, "cpu", "wcsph", caps);
     const sim_params *p = sim_get_params(s);
     uint32_t n = 0, state = 12345;
     float *pos = calloc(4 * 2000, sizeof(float)), *vel = calloc(4 * 2000, sizeof(float));
@@ -107,9 +107,9 @@ static void test_gpu_vs_cpu(const gpu_caps *caps) {
 
     ref_forces(p, pos, vel, n, rho, press, acc);
     sim_step(s, NULL);
-    const sim_gpu *g = sim_get_gpu(s);
+    const sim_particles *g = sim_get_particles(s);
     uint32_t *ids = ref_read(g->id[g->cur], 4ull * n);
-    float *gacc = ref_read(g->accel, 16ull * n);
+    float *gacc = ref_read(sim_get_accel(s), 16ull * n);
     float *npos = malloc(16ull * n), *nvel = malloc(16ull * n);
     sim_read_particles(s, npos, nvel, NULL);
     double amax = 0, aerr = 0, perr = 0;

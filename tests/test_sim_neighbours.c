@@ -15,7 +15,8 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
     char err[ERR_LEN];
     CHECK(sim_set_particles(s, pos_in, NULL, n, err), "%s: %s", name, err);
     sim_find_neighbours(s);
-    const sim_gpu *g = sim_get_gpu(s);
+    const sim_particles *g = sim_get_particles(s);
+    sort_pairs sorted = sim_search_sorted(sim_get_search(s));
     /* the particles in the order the hash saw them (sim_set_particles already sorted them once) */
     float *pos = ref_read(g->pos[g->cur], 16ull * n);
     uint32_t *ids = ref_read(g->id[g->cur], 4ull * n);
@@ -24,9 +25,9 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
     CHECK(bad_pos == 0, "%s: %d particles changed position or id when set", name, bad_pos);
     free(ids);
     const sim_params *p = sim_get_params(s);
-    uint32_t cells = g->cells;
-    uint32_t *keys = ref_read(g->sorted.keys, 4ull * n), *vals = ref_read(g->sorted.vals, 4ull * n);
-    uint32_t *ranges = ref_read(g->ranges, 8ull * cells);
+    uint32_t cells = sim_get_cells(s);
+    uint32_t *keys = ref_read(sorted.keys, 4ull * n), *vals = ref_read(sorted.vals, 4ull * n);
+    uint32_t *ranges = ref_read(sim_search_ranges(sim_get_search(s)), 8ull * cells);
     int fails = check_failures;
     /* sorted pairs: keys ascending, values a permutation, each key the particle's cell */
     uint8_t *seen = calloc(n + 1, 1);
@@ -123,7 +124,7 @@ static float frand(uint32_t *st) { return (float)(check_rand(st) % 1000000) / 10
 
 int main(void) {
     gpu_ctx *gpu = check_gpu();
-    sim *s = ref_sim("dambreak", 3000, "cpu", gpu_get_caps(gpu));
+    sim *s = ref_sim("dambreak", 3000, "cpu", NULL, gpu_get_caps(gpu));
     const sim_params *p = sim_get_params(s);
     uint32_t cap = sim_particle_count(s), st = 99, n;
     float *pos = calloc(4ull * cap, sizeof(float));

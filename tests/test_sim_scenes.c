@@ -1,26 +1,44 @@
-/* Every scene at a small count: hundreds of steps with nothing lost, nothing outside the tank, no
- * NaN, no explosion (speeds stay far below the speed of sound), mass conserved; reset restores the
- * initial state exactly; switching the sort keeps the fluid; the poke pushes; bad descriptions
- * fail with a message; nothing leaks. Uses the "cpu" sort. Needs GL 4.5. */
+/* Every scene at a small count, for each solver: hundreds of steps (dfsph: 1,000) with nothing
+ * lost, nothing outside the tank, no NaN, no explosion (speeds stay far below the speed of sound),
+ * mass conserved, energy never growing; dfsph's records: every step within the CFL bound
+ * (|v| dt <= 0.4 dx) and every converged pressure solve within its error criterion; reset restores
+ * the initial state exactly; switching the sort keeps the fluid bit for bit (radix -> bitonic
+ * against radix throughout); switching the solver mid-run keeps every particle and a finite state;
+ * the poke pushes; bad descriptions fail with a message; nothing leaks. Invariants, not a copy of
+ * the shaders' formulas. Needs GL 4.5. */
 #include "sim_ref.h"
 
-static void test_scene(const char *scene, const gpu_caps *caps) {
-    sim *s = ref_sim(scene, 1200, "cpu", caps);
+static void test_scene(const char *scene, const char *solver, const gpu_caps *caps) {
+    bool df = !strcmp(solver, "dfsph");
+    sim *s = ref_sim(scene, df ? 600 : 1200, "cpu", solver, caps);
     uint32_t n = sim_particle_count(s);
     sim_stats st0, st;
     sim_read_stats(s, &st0);
     float *p0 = malloc(16ull * n), *p1 = malloc(16ull * n);
     sim_read_particles(s, p0, NULL, NULL);
-    int steps = 400;
-    double vmax_seen = 0;
+    int steps = df ? 1000 : 400, recs = 0, converged = 0;
+    double vmax_seen = 0, cfl_max = 0, eta = sim_get_params(s)->eta_density, err_worst = 0;
+    sim_step_record rec[256];
     for (int i = 1; i <= steps; i++) {
         sim_step(s, NULL);
+        for (int k = 0, got = sim_records(s, rec, 256); k < got; k++, recs++) {
+            if (rec[k].cfl > cfl_max) cfl_max = rec[k].cfl;
+            if (rec[k].capped) continue;
+            converged++;
+            if (rec[k].err_density > err_worst) err_worst = rec[k].err_density;
+        }
         if (i % 100 == 0) {
             sim_read_stats(s, &st);
             CHECK(st.particles == n && st.non_finite == 0 && st.outside == 0,
                   "%s step %d: %u particles (of %u), %u not finite, %u outside", scene, i, st.particles, n, st.non_finite,
                   st.outside);
             CHECK(fabs(st.mass - st0.mass) <= 1e-9 * st0.mass, "%s: mass %.9g, was %.9g", scene, st.mass, st0.mass);
+            for (int k = 0, got = sim_records(s, rec, 256); k < got; k++, recs++) { /* sim_read_stats waited for them */
+                if (rec[k].cfl > cfl_max) cfl_max = rec[k].cfl;
+                if (rec[k].capped) continue;
+                converged++;
+                if (rec[k].err_density > err_worst) err_worst = rec[k].err_density;
+            }
             float *v = malloc(16ull * n);
             sim_read_particles(s, NULL, v, NULL);
             for (uint32_t k = 0; k < n; k++) {
@@ -35,9 +53,17 @@ static void test_scene(const char *scene, const gpu_caps *caps) {
         }
     }
     CHECK(vmax_seen < 0.3 * sim_sound_speed(s), "%s: a particle reached %.3g m/s (c0 %.3g)", scene, vmax_seen, sim_sound_speed(s));
-    printf("%-16s %5u particles, %d steps (%.3f s): max speed %.3f m/s, density ratio %.4f, energy %.4f -> %.4f J\n", scene,
-           n, steps, sim_time(s), vmax_seen, st.density_ratio, st0.kinetic_energy + st0.potential_energy,
-           st.kinetic_energy + st.potential_energy);
+    CHECK(recs == steps, "%s %s: %d step records for %d steps", solver, scene, recs, steps);
+    if (df) {
+        CHECK(cfl_max <= 0.4, "%s dfsph: a step moved a particle %.3f dx (the CFL bound is 0.4)", scene, cfl_max);
+        CHECK(err_worst <= eta, "%s dfsph: a converged solve left a mean density error of %.4f%% (criterion %.4f%%)", scene,
+              100 * err_worst, 100 * eta);
+        CHECK(converged > steps / 2, "%s dfsph: only %d of %d pressure solves converged", scene, converged, steps);
+    }
+    printf("%-6s %-16s %5u particles, %d steps (%.3f s): max speed %.3f m/s, density ratio %.4f, energy %.4f -> %.4f J, "
+           "largest v dt/dx %.3f, %d of %d solves converged\n",
+           solver, scene, n, steps, sim_time(s), vmax_seen, st.density_ratio, st0.kinetic_energy + st0.potential_energy,
+           st.kinetic_energy + st.potential_energy, cfl_max, converged, recs);
     sim_reset(s);
     sim_read_particles(s, p1, NULL, NULL);
     CHECK(memcmp(p0, p1, 16ull * n) == 0 && sim_time(s) == 0, "%s: reset does not restore the initial state", scene);
@@ -46,9 +72,9 @@ static void test_scene(const char *scene, const gpu_caps *caps) {
     sim_destroy(s);
 }
 
-static void test_switch_and_poke(const gpu_caps *caps) {
+static void test_switch_and_poke(const char *solver, const gpu_caps *caps) {
     char err[ERR_LEN];
-    sim *a = ref_sim("dambreak", 1000, "cpu", caps), *b = ref_sim("dambreak", 1000, "cpu", caps);
+    sim *a = ref_sim("dambreak", 1000, "radix", solver, caps), *b = ref_sim("dambreak", 1000, "radix", solver, caps);
     uint32_t n = sim_particle_count(a);
     for (int i = 0; i < 30; i++) {
         sim_step(a, NULL);
@@ -56,15 +82,15 @@ static void test_switch_and_poke(const gpu_caps *caps) {
     }
     float *pa = malloc(16ull * n), *pb = malloc(16ull * n);
     CHECK(!sim_set_sort(b, "no-such-sort", err) && strstr(err, "no-such-sort"), "an unknown sort was accepted: %s", err);
-    CHECK(sim_set_sort(b, "cpu", err), "sim_set_sort: %s", err);
-    CHECK(strcmp(sim_sort_name(b), "cpu") == 0, "sort is %s", sim_sort_name(b));
+    CHECK(sim_set_sort(b, "bitonic", err), "sim_set_sort: %s", err);
+    CHECK(strcmp(sim_sort_name(b), "bitonic") == 0, "sort is %s", sim_sort_name(b));
     for (int i = 0; i < 30; i++) {
         sim_step(a, NULL);
         sim_step(b, NULL);
     }
     sim_read_particles(a, pa, NULL, NULL);
     sim_read_particles(b, pb, NULL, NULL);
-    CHECK(memcmp(pa, pb, 16ull * n) == 0, "switching the sort changed the fluid");
+    CHECK(memcmp(pa, pb, 16ull * n) == 0, "%s: switching the sort radix -> bitonic changed the fluid", solver);
     /* poke: particles near the point get pushed away from it, for one step only */
     float lo[3], hi[3];
     sim_domain(a, lo, hi);
@@ -98,6 +124,29 @@ static void test_switch_and_poke(const gpu_caps *caps) {
     sim_destroy(b);
 }
 
+/* Switching the solver mid-run, both ways: every particle kept, nothing outside, a finite state. */
+static void test_solver_switch(const gpu_caps *caps) {
+    char err[ERR_LEN];
+    sim *s = ref_sim("dambreak", 1000, "cpu", "dfsph", caps);
+    uint32_t n = sim_particle_count(s);
+    const char *order[] = {"wcsph", "dfsph"};
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < 40; i++) sim_step(s, NULL);
+        double t = (sim_sync(s), sim_time(s));
+        CHECK(sim_set_solver(s, order[k], err), "sim_set_solver(%s): %s", order[k], err);
+        CHECK(!strcmp(sim_solver_name(s), order[k]), "solver is %s, not %s", sim_solver_name(s), order[k]);
+        CHECK(sim_time(s) == t, "switching the solver changed the time from %.6f to %.6f", t, sim_time(s));
+        for (int i = 0; i < 40; i++) sim_step(s, NULL);
+        sim_stats st;
+        sim_read_stats(s, &st);
+        CHECK(st.particles == n && st.non_finite == 0 && st.outside == 0, "after switching to %s: %u of %u particles, %u not finite, %u outside",
+              order[k], st.particles, n, st.non_finite, st.outside);
+        printf("switched to %s at t = %.3f s: %u particles, all finite and inside after 40 steps (t = %.3f s)\n", order[k], t, n, st.time);
+    }
+    CHECK(!sim_set_solver(s, "sph9000", err) && strstr(err, "sph9000"), "an unknown solver was accepted: %s", err);
+    sim_destroy(s);
+}
+
 static void test_errors(const gpu_caps *caps) {
     char err[ERR_LEN] = "";
     CHECK(!sim_make(&(sim_desc){.scene = "lake"}, caps, err) && strstr(err, "lake") && strstr(err, "dambreak"),
@@ -106,7 +155,9 @@ static void test_errors(const gpu_caps *caps) {
               strstr(err, "more than this GPU"),
           "2e9 particles: %s", err);
     CHECK(!sim_make(&(sim_desc){.scene = "dambreak", .sort = "quick"}, caps, err) && strstr(err, "quick"), "unknown sort: %s", err);
-    sim *s = ref_sim("dambreak", 1, "cpu", caps);
+    CHECK(!sim_make(&(sim_desc){.scene = "dambreak", .solver = "pbf"}, caps, err) && strstr(err, "pbf") && strstr(err, "dfsph"),
+          "unknown solver: %s", err);
+    sim *s = ref_sim("dambreak", 1, "cpu", NULL, caps);
     CHECK(sim_particle_count(s) >= 1, "1 particle asked, %u made", sim_particle_count(s));
     sim_step(s, NULL);
     sim_destroy(s);
@@ -115,8 +166,11 @@ static void test_errors(const gpu_caps *caps) {
 int main(void) {
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
-    for (int i = 0; sim_scene_names[i]; i++) test_scene(sim_scene_names[i], caps);
-    test_switch_and_poke(caps);
+    for (int k = 0; sim_solver_names[k]; k++) {
+        for (int i = 0; sim_scene_names[i]; i++) test_scene(sim_scene_names[i], sim_solver_names[k], caps);
+        test_switch_and_poke(sim_solver_names[k], caps);
+    }
+    test_solver_switch(caps);
     test_errors(caps);
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
     gpu_destroy(gpu);

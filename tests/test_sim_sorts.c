@@ -1,6 +1,7 @@
-/* Radix and bitonic give bit-identical simulations: the same scene stepped with each sort (and
- * with the CPU reference sort) must hold exactly the same positions, velocities and densities
- * per particle after the same number of steps, and switching sorts mid-run changes nothing.
+/* Radix and bitonic give bit-identical simulations, for each solver: the same scene stepped with
+ * each sort (and with the CPU reference sort) must hold exactly the same positions, velocities and
+ * densities per particle after the same number of steps, and switching sorts mid-run changes
+ * nothing.
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
 
@@ -10,8 +11,8 @@ typedef struct state {
     float *pos, *vel, *dens;
 } state;
 
-static state run(const char *scene, const char *sort, const char *switch_to, const gpu_caps *caps) {
-    sim *s = ref_sim(scene, 1500, sort, caps);
+static state run(const char *scene, const char *solver, const char *sort, const char *switch_to, const gpu_caps *caps) {
+    sim *s = ref_sim(scene, 1500, sort, solver, caps);
     char err[ERR_LEN];
     for (int i = 0; i < STEPS; i++) {
         if (switch_to && i == STEPS / 2) CHECK(sim_set_sort(s, switch_to, err), "sim_set_sort(%s): %s", switch_to, err);
@@ -41,18 +42,20 @@ int main(void) {
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
     const char *scenes[] = {"dambreak", "drop"};
+    for (int q = 0; sim_solver_names[q]; q++)
     for (int k = 0; k < 2; k++) {
-        sim *probe = ref_sim(scenes[k], 1500, "cpu", caps);
+        const char *sv = sim_solver_names[q];
+        sim *probe = ref_sim(scenes[k], 1500, "cpu", sv, caps);
         uint32_t n = sim_particle_count(probe);
         sim_destroy(probe);
-        state r = run(scenes[k], "radix", NULL, caps), b = run(scenes[k], "bitonic", NULL, caps);
-        state c = run(scenes[k], "cpu", NULL, caps), sw = run(scenes[k], "radix", "bitonic", caps);
+        state r = run(scenes[k], sv, "radix", NULL, caps), b = run(scenes[k], sv, "bitonic", NULL, caps);
+        state c = run(scenes[k], sv, "cpu", NULL, caps), sw = run(scenes[k], sv, "radix", "bitonic", caps);
         char what[128];
-        snprintf(what, sizeof what, "%s: radix vs bitonic", scenes[k]);
+        snprintf(what, sizeof what, "%s %s: radix vs bitonic", sv, scenes[k]);
         same(what, r, b, n);
-        snprintf(what, sizeof what, "%s: radix vs cpu", scenes[k]);
+        snprintf(what, sizeof what, "%s %s: radix vs cpu", sv, scenes[k]);
         same(what, r, c, n);
-        snprintf(what, sizeof what, "%s: radix vs radix->bitonic at step %d", scenes[k], STEPS / 2);
+        snprintf(what, sizeof what, "%s %s: radix vs radix->bitonic at step %d", sv, scenes[k], STEPS / 2);
         same(what, r, sw, n);
         drop(r);
         drop(b);

@@ -1,7 +1,11 @@
-// The neighbour walk shared by density and forces: for the 3 x 3 rows of cells around a particle,
-// the three cells of a row have consecutive keys, so their particles are one contiguous run of the
-// sorted order: [first non-empty start, last non-empty end).
+// The neighbour walk every neighbour pass uses: for the 3 x 3 rows of cells around a particle, the
+// three cells of a row have consecutive keys, so their particles are one contiguous run of the
+// sorted order: [first non-empty start, last non-empty end). 9 runs, not 27 cells.
 // Needs the Ranges buffer bound as `ranges` (uvec2 per cell).
+//
+//   SIM_NEIGHBOURS_BEGIN(xi, j)       // j: the index of each candidate in the sorted order
+//       vec3 d = xi - pos[j].xyz; ...  // candidates include i itself and particles beyond h
+//   SIM_NEIGHBOURS_END
 #ifndef FLUID_SIM_NEIGHBOURS_GLSL
 #define FLUID_SIM_NEIGHBOURS_GLSL
 
@@ -15,5 +19,17 @@ uvec2 sim_row_run(ivec3 c, int y, int z) {
     }
     return uvec2(s, e);
 }
+
+#define SIM_NEIGHBOURS_BEGIN(xi, j)                                                          \
+    {                                                                                        \
+        ivec3 c_ = sim_cell_of(xi);                                                          \
+        for (int z_ = max(c_.z - 1, 0); z_ <= min(c_.z + 1, int(P.dims.z) - 1); z_++)        \
+            for (int y_ = max(c_.y - 1, 0); y_ <= min(c_.y + 1, int(P.dims.y) - 1); y_++) {  \
+                uvec2 run_ = sim_row_run(c_, y_, z_);                                        \
+                for (uint j = run_.x; j < run_.y; j++) {
+#define SIM_NEIGHBOURS_END \
+                }          \
+            }              \
+    }
 
 #endif

@@ -1,26 +1,11 @@
 // Definitions shared by every simulation shader.
-// C twin: src/sim/sim_params.h (struct sim_params == SimParams below, SIM_WG, SIM_B_* == B_*).
+// SIM_WG and the binding points B_* come from src/sim/sim_params.h as #defines (sim_program_make);
+// SimParams below mirrors struct sim_params there member for member (the layout test checks it).
 #ifndef FLUID_SIM_COMMON_GLSL
 #define FLUID_SIM_COMMON_GLSL
 #include "common.glsl"
 
-#define SIM_WG 128
-
-#define B_POS_IN 0
-#define B_VEL_IN 1
-#define B_POS_OUT 2
-#define B_VEL_OUT 3
-#define B_KEYS 4
-#define B_VALS 5
-#define B_RANGES 6
-#define B_DENS 7
-#define B_PTERM 8
-#define B_ACCEL 9
-#define B_ID_IN 10
-#define B_ID_OUT 11
-#define B_CELL_KEYS 12
-
-layout(std140, binding = 0) uniform SimParams {
+layout(std140, binding = SIM_UBO_PARAMS) uniform SimParams {
     vec4 lo;
     vec4 hi;
     uvec4 dims;
@@ -42,10 +27,18 @@ layout(std140, binding = 0) uniform SimParams {
     float poke_strength;
     float wall_friction;
     float dx;
+    float dt_max;
+    float dt_min;
+    float cfl;
+    float eta_density;
+    float eta_divergence;
+    uint min_it_density;
+    uint min_it_divergence;
+    uint min_neighbours;
 } P;
 
 // The grid cell holding p (clamped into the grid, so a particle on the far wall has a cell).
-// Twin: sim_cell_of() in src/sim/sim.c.
+// Twin: sim_cell_of() in src/sim/sim.c (the tests' CPU search uses it).
 ivec3 sim_cell_of(vec3 p) {
     ivec3 c = ivec3(floor((p - P.lo.xyz) * P.inv_cell));
     return clamp(c, ivec3(0), ivec3(P.dims.xyz) - 1);

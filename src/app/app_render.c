@@ -17,6 +17,8 @@ void app_view_init(app_view *v, const sim *s) {
     v->style = RENDER_STYLE_SURFACE;
     v->show_hud = true;
     v->steps_per_frame = 1;
+    v->frame_seconds = 1.0 / 60;
+    v->realtime = -1;
 }
 
 void app_view_push_frame_time(app_view *v, float ms) {
@@ -41,9 +43,13 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
     camera_matrices(&v->cam, w, h_px, rv.view, rv.proj);
     render_scene(r, &p, &rv);
     if (!v->show_hud) return;
+    sim_summary sum;
+    sim_get_summary(s, &sum);
     overlay_info info = {.width = w, .height = h_px, .fps = v->fps, .frame_ms = v->frame_ms,
                          .particles = sim_particle_count(s), .scene = sim_scene_name(s), .sort = sim_sort_name(s),
-                         .sim_time = sim_time(s), .steps_per_frame = v->steps_per_frame, .realtime_steps = v->realtime_steps, .paused = v->paused,
+                         .sim_time = sim_time(s), .steps_per_frame = v->steps_per_frame, .realtime = v->realtime, .paused = v->paused,
+                         .solver = sim_solver_name(s), .it_div = sum.it_div_mean, .it_density = sum.it_density_mean, .dt = sum.dt_last,
+                         .step_stages = sim_stage_count(s),
                          .vsync = v->vsync, .headless = v->headless, .color = v->color, .style = v->style,
                          .prof = prof, .frame_ms_history = v->frame_hist, .frame_history_count = v->frame_hist_count,
                          .message = v->message, .help = v->help, .show_help = v->show_help};
@@ -185,7 +191,6 @@ app_headless *app_headless_make(const run_opts *o, const sim *s, const gpu_ctx *
     app_view_init(&a->view, s);
     a->view.style = (render_style)o->style;
     a->view.headless = gpu_is_headless(gpu);
-    a->view.steps_per_frame = o->substeps > 0 ? o->substeps : sim_steps_per_frame(s);
     if (o->video_path && !app_recorder_start(&a->rec, o->video_path, a->w, a->h_px, APP_VIDEO_FPS, err)) {
         app_headless_destroy(a);
         return NULL;
@@ -193,7 +198,8 @@ app_headless *app_headless_make(const run_opts *o, const sim *s, const gpu_ctx *
     return a;
 }
 
-bool app_headless_frame(app_headless *a, const sim *s, const gpu_prof *prof, char *err) {
+bool app_headless_frame(app_headless *a, const sim *s, const gpu_prof *prof, int steps, char *err) {
+    a->view.steps_per_frame = steps;
     return app_recorder_frame(&a->rec, a->r, a->h, s, prof, &a->view, err);
 }
 
@@ -216,7 +222,8 @@ bool app_headless_finish(app_headless *a, const sim *s, const gpu_prof *prof, ch
 #define RENDER_SPINUP_S 0.25 /* seconds of rendering before each timed row: the GPU's clocks rise under load */
 
 static const char *_bench_render_usage =
-    "usage: fluid bench --render [--particles N] [--size WxH] [--scene NAME] [--frames F] [--reps R] [--data DIR]\n"
+    "usage: fluid bench --render [--particles N] [--size WxH] [--scene NAME] [--solver NAME] [--frames F] [--reps R]\n"
+    "                            [--data DIR]\n"
     "  the GPU time of one frame of each style, with and without the HUD, and of each pass, after F\n"
     "  frames (1/60 s each) of the scene: --particles 27648, --size 1280x720, --scene dambreak,\n"
     "  --frames 60, --reps 20 by default. Needs GPU timer queries (not llvmpipe).\n";
@@ -233,6 +240,7 @@ static bool _bench_render_parse(int argc, char **argv, run_opts *o, int *frames,
         else if (!strcmp(a, "--frames") && parse_u64(v, 0, 100000, &u)) *frames = (int)u;
         else if (!strcmp(a, "--reps") && parse_u64(v, 1, 10000, &u)) *reps = (int)u;
         else if (!strcmp(a, "--scene")) o->scene = v;
+        else if (!strcmp(a, "--solver")) o->solver = v;
         else if (!strcmp(a, "--data")) o->data = v;
         else if (!strcmp(a, "--size")) {
             char tail = 0;
@@ -313,7 +321,7 @@ int app_render_bench(int argc, char **argv) {
     const gpu_caps *caps = gpu_get_caps(gpu);
     bool gpu_clock = caps->timer_queries;
     if (!gpu_clock) log_info("BENCH", "timer queries read 0 on %s: the CPU clock around glFinish, no pass times", caps->renderer);
-    sim *s = sim_make(&(sim_desc){.scene = o.scene, .particles = o.particles}, caps, err);
+    sim *s = sim_make(&(sim_desc){.scene = o.scene, .particles = o.particles, .solver = o.solver}, caps, err);
     renderer *r = s ? render_make(err) : NULL;
     hud *h = r ? hud_make(&(hud_desc){0}, err) : NULL;
     render_target t = {0};
@@ -322,13 +330,13 @@ int app_render_bench(int argc, char **argv) {
         hud_destroy(h), render_destroy(r), sim_destroy(s), gpu_destroy(gpu);
         return 1;
     }
-    int steps = sim_steps_per_frame(s);
-    for (int f = 0; f < frames; f++)
-        for (int k = 0; k < steps; k++) sim_step(s, NULL);
+    int steps = 0;
+    for (int f = 0; f < frames; f++) steps = sim_frame(s, 1.0 / 60, 0, NULL);
+    sim_sync(s);
     glFinish();
-    printf("render, %s, %u particles, %.3f s simulated, %dx%d, %s, %s clock, mean of %d frames after %.2f s of spin-up\n",
-           sim_scene_name(s), sim_particle_count(s), sim_time(s), o.width, o.height, caps->renderer, gpu_clock ? "gpu" : "cpu",
-           reps, RENDER_SPINUP_S);
+    printf("render, %s, %u particles (%s), %.3f s simulated, %dx%d, %s, %s clock, mean of %d frames after %.2f s of spin-up\n",
+           sim_scene_name(s), sim_particle_count(s), sim_solver_name(s), sim_time(s), o.width, o.height, caps->renderer,
+           gpu_clock ? "gpu" : "cpu", reps, RENDER_SPINUP_S);
     app_view v;
     app_view_init(&v, s);
     v.headless = true;

@@ -32,8 +32,9 @@ typedef struct app_view {
     render_color color;
     render_style style;
     bool show_hud, show_help, paused, vsync, headless;
-    int steps_per_frame;
-    int realtime_steps;                    /* what real time needs; the window adapts steps_per_frame */
+    int steps_per_frame;                   /* steps the last frame took */
+    double frame_seconds;                  /* simulated seconds a frame (1/60: real time); the window adapts it */
+    double realtime;                       /* measured simulated / wall seconds (< 0: not known) */
     double fps, frame_ms;                  /* 0: not known */
     float frame_hist[APP_FRAME_HISTORY];   /* CPU frame times, ms, oldest first */
     int frame_hist_count;
@@ -72,7 +73,8 @@ void app_recorder_abort(app_recorder *rec);           /* nothing is left behind 
  * end the --screenshot. */
 typedef struct app_headless app_headless;
 app_headless *app_headless_make(const run_opts *o, const sim *s, const gpu_ctx *gpu, char *err);
-bool app_headless_frame(app_headless *a, const sim *s, const gpu_prof *prof, char *err); /* a video frame, if recording */
+/* A video frame, if recording, of a frame that took `steps` steps (the HUD says so). */
+bool app_headless_frame(app_headless *a, const sim *s, const gpu_prof *prof, int steps, char *err);
 /* Writes the screenshot and finishes the video (each only if asked); false with err when either fails. */
 bool app_headless_finish(app_headless *a, const sim *s, const gpu_prof *prof, char *err);
 void app_headless_destroy(app_headless *a); /* an unfinished video is removed */

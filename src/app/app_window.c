@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define APP_STAGE_RENDER SIM_STAGE_COUNT
 #define APP_POKE_RADIUS 0.08f        /* of the tank's diagonal */
 #define APP_POKE_STRENGTH 60.0f      /* passed to sim_poke, + push, - pull */
 #define APP_MESSAGE_SECONDS 4.0
@@ -28,7 +27,7 @@ const char *const app_action_names[APP_ACTION_COUNT] = {
     [APP_VSYNC] = "vsync",         [APP_SCREENSHOT] = "screenshot", [APP_HUD] = "hud",
     [APP_CAMERA_RESET] = "camera-reset", [APP_PAN_LEFT] = "pan-left", [APP_PAN_RIGHT] = "pan-right",
     [APP_PAN_UP] = "pan-up",       [APP_PAN_DOWN] = "pan-down",   [APP_ZOOM_IN] = "zoom-in",
-    [APP_ZOOM_OUT] = "zoom-out",   [APP_RECORD] = "record",
+    [APP_ZOOM_OUT] = "zoom-out",   [APP_SOLVER_NEXT] = "solver-next", [APP_RECORD] = "record",
 };
 
 /* The key table; docs/CONTROLS.md lists the same keys (keep the two in step). */
@@ -43,12 +42,13 @@ static const char *const _app_help[] = {
     "N or .             one step (pauses)",
     "R or Backspace     reset the scene",
     "Tab                switch sort: radix <-> bitonic",
+    "M                  switch solver: dfsph <-> wcsph (live)",
     "1 / 2              sort: radix / bitonic",
     "F1-F3 or 3 4 5     scene: dambreak, drop, double-dambreak",
     "+ / -              more / fewer particles",
     "C                  colour: speed, density, cell hash",
     "F                  water surface / spheres / raster spheres",
-    "M                  start / stop a video: fluid-YYYYMMDD-HHMMSS.mp4",
+    "G                  start / stop a video: fluid-YYYYMMDD-HHMMSS.mp4",
     "V                  vsync on / off",
     "F12 or P           screenshot: fluid-YYYYMMDD-HHMMSS.png",
     "U                  hide / show the HUD",
@@ -78,8 +78,10 @@ struct app {
     renderer *r;
     hud *h;
     app_view view;
-    const char *stage_names[SIM_STAGE_COUNT + 1];
-    char scene[64], sort[32];
+    const char *stage_names[PROF_MAX_STAGES];
+    int stage_sim, stage_render; /* the profiler's whole-frame entries, after the step's stages */
+    char scene[64], sort[32], solver[16];
+    double rt_sim0, rt_wall0;    /* the last real-time measurement: simulated and wall seconds */
     uint32_t particles;      /* asked for; 0: the scene's default */
     int sim_objects;         /* GL objects the sim holds (gpu_live_objects deltas of its calls) */
     bool quit, step_once;
@@ -96,7 +98,7 @@ struct app {
     /* the last screenshot, for check: */
     char shot_path[PATH_MAX];
     overlay_layout shot_layout;
-    app_recorder rec;        /* M or --video */
+    app_recorder rec;        /* G or --video */
 };
 
 static void _app_message(app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -112,7 +114,8 @@ static void _app_message(app *a, const char *fmt, ...) {
 
 static sim *_app_sim_make(app *a, const char *scene, uint32_t particles, const char *sort, char *err) {
     int before = gpu_live_objects();
-    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = sort}, a->caps, err);
+    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = sort, .solver = a->solver, .strict = a->o->strict},
+                      a->caps, err);
     if (s) a->sim_objects = gpu_live_objects() - before;
     return s;
 }
@@ -172,6 +175,36 @@ static bool _app_set_sort(app *a, const char *name) {
     snprintf(a->sort, sizeof a->sort, "%s", sim_sort_name(a->s));
     _app_message(a, "sort: %s (the fluid is kept)", a->sort);
     log_info("APP", "sort switched to %s at t = %.3f s", a->sort, sim_time(a->s));
+    return true;
+}
+
+/* The profiler times the stages of one step a frame (the sim's names) and two whole-frame entries,
+ * the simulation and the render; remade when the solver (and so the stages) changes. */
+static void _app_prof_remake(app *a) {
+    prof_destroy(a->prof);
+    int n = sim_stage_count(a->s);
+    if (n > PROF_MAX_STAGES - 2) n = PROF_MAX_STAGES - 2;
+    for (int i = 0; i < n; i++) a->stage_names[i] = sim_stage_name(a->s, i);
+    a->stage_sim = n;
+    a->stage_render = n + 1;
+    a->stage_names[a->stage_sim] = "simulation";
+    a->stage_names[a->stage_render] = "render";
+    a->prof = prof_make(&(prof_desc){.names = a->stage_names, .stages = n + 2}, a->caps);
+}
+
+static bool _app_set_solver(app *a, const char *name) {
+    char err[ERR_LEN];
+    int before = gpu_live_objects();
+    if (!sim_set_solver(a->s, name, err)) {
+        log_error("APP", "%s", err);
+        _app_message(a, "solver %s: %.200s", name, err);
+        return false;
+    }
+    a->sim_objects += gpu_live_objects() - before;
+    snprintf(a->solver, sizeof a->solver, "%s", sim_solver_name(a->s));
+    _app_prof_remake(a);
+    _app_message(a, "solver: %s (the fluid is kept)", a->solver);
+    log_info("APP", "solver switched to %s at t = %.3f s", a->solver, sim_time(a->s));
     return true;
 }
 
@@ -251,8 +284,8 @@ static bool _app_record(app *a, const char *path_in) {
         _app_message(a, "no video: %.200s", err);
         return false;
     }
-    log_info("APP", "recording %dx%d to %s (M stops)", w, h, name);
-    _app_message(a, "recording %s (M stops)", name);
+    log_info("APP", "recording %dx%d to %s (G stops)", w, h, name);
+    _app_message(a, "recording %s (G stops)", name);
     return true;
 }
 
@@ -324,6 +357,7 @@ bool app_handle_action(app *a, app_action act) {
     case APP_PAN_DOWN: camera_pan(&a->view.cam, 0, 6, 720); return true;
     case APP_ZOOM_IN: camera_zoom(&a->view.cam, 0.15f); return true;
     case APP_ZOOM_OUT: camera_zoom(&a->view.cam, -0.15f); return true;
+    case APP_SOLVER_NEXT: return _app_set_solver(a, strcmp(a->solver, "dfsph") == 0 ? "wcsph" : "dfsph");
     case APP_RECORD: return _app_record(a, NULL);
     case APP_ACTION_COUNT: break;
     }
@@ -342,6 +376,7 @@ static bool _app_key_action(int key, app_action *out) {
     case GLFW_KEY_R:
     case GLFW_KEY_BACKSPACE: *out = APP_RESET; return true;
     case GLFW_KEY_TAB: *out = APP_SORT_NEXT; return true;
+    case GLFW_KEY_M: *out = APP_SOLVER_NEXT; return true;
     case GLFW_KEY_1: *out = APP_SORT_RADIX; return true;
     case GLFW_KEY_2: *out = APP_SORT_BITONIC; return true;
     case GLFW_KEY_F1:
@@ -360,7 +395,7 @@ static bool _app_key_action(int key, app_action *out) {
     case GLFW_KEY_F12:
     case GLFW_KEY_P: *out = APP_SCREENSHOT; return true;
     case GLFW_KEY_U: *out = APP_HUD; return true;
-    case GLFW_KEY_M: *out = APP_RECORD; return true;
+    case GLFW_KEY_G: *out = APP_RECORD; return true;
     case GLFW_KEY_0:
     case GLFW_KEY_HOME: *out = APP_CAMERA_RESET; return true;
     default: return false;
@@ -549,31 +584,30 @@ static void _app_destroy(app *a) {
     free(a->steps);
 }
 
-/* Without --substeps the window aims at real time (1/60 s simulated a frame) but puts the frame
- * rate first: past a budget it takes fewer steps a frame (slow motion, shown in the HUD) and climbs
- * back when there is room. With GPU timers the budget is the GPU time of a frame (every stage and
- * the render) against 1/APP_GPU_FPS, so the window runs well above 60 fps with vsync off; without
- * them (a software renderer) it is the wall-clock frame rate, APP_MIN_FPS. Re-aimed whenever the
- * fluid is rebuilt (dt changes). */
+/* Without --substeps the window aims at real time (1/60 s of fluid a frame) but puts the frame rate
+ * first: past a budget it simulates less time a frame (slow motion, shown in the HUD with the
+ * measured ratio of simulated to wall time) and climbs back when there is room. With GPU timers the
+ * budget is the GPU time of a frame (the whole simulation and the render, one query pair each)
+ * against 1/APP_GPU_FPS, so the window runs well above 60 fps with vsync off; without them (a
+ * software renderer) it is the wall-clock frame rate, APP_MIN_FPS. */
 #define APP_GPU_FPS 120.0
 #define APP_MIN_FPS 30.0
+#define APP_FRAME_SECONDS (1.0 / 60.0)
 static void _app_adapt_steps(app *a) {
     app_view *v = &a->view;
-    v->realtime_steps = sim_steps_per_frame(a->s);
     if (a->o->substeps > 0 || v->paused || v->fps <= 0) return;
     double budget_ms = 1e3 / APP_MIN_FPS, ms = 1e3 / v->fps;
     if (prof_get_mode(a->prof) == PROF_GPU_QUERY) {
-        double us = 0;
-        for (int st = 0; st <= APP_STAGE_RENDER; st++) us += prof_avg_us(a->prof, st);
+        double us = prof_avg_us(a->prof, a->stage_sim) + prof_avg_us(a->prof, a->stage_render);
         if (isnan(us)) return; /* no frame timed yet */
         budget_ms = 1e3 / APP_GPU_FPS, ms = us / 1e3;
     }
-    int k = v->steps_per_frame;
-    if (ms > budget_ms && k > 1)
-        k = (int)fmax(1.0, k * budget_ms / ms * 0.9);
+    double f = v->frame_seconds;
+    if (ms > budget_ms)
+        f *= fmax(0.05, budget_ms / ms * 0.9);
     else if (ms < 0.75 * budget_ms)
-        k = k + k / 4 + 1;
-    v->steps_per_frame = k < v->realtime_steps ? k : v->realtime_steps;
+        f *= 1.25;
+    v->frame_seconds = fmin(APP_FRAME_SECONDS, fmax(f, 1e-5));
 }
 
 static void _app_frame_time(app *a, double *last, double *fps_t0, int *fps_frames) {
@@ -583,13 +617,19 @@ static void _app_frame_time(app *a, double *last, double *fps_t0, int *fps_frame
     (*fps_frames)++;
     if (t - *fps_t0 >= 0.25) {
         a->view.fps = *fps_frames / (t - *fps_t0);
+        /* Real time, measured: simulated seconds over wall seconds (the records arrive a few
+         * frames late, which a 0.25 s window hardly notices). */
+        double st = sim_time(a->s);
+        a->view.realtime = a->view.paused || st < a->rt_sim0 ? -1 : (st - a->rt_sim0) / (t - a->rt_wall0);
+        a->rt_sim0 = st;
+        a->rt_wall0 = t;
         a->view.frame_ms = 1e3 / a->view.fps;
         _app_adapt_steps(a);
         *fps_t0 = t;
         *fps_frames = 0;
         char title[160];
-        snprintf(title, sizeof title, "fluid - %s - %u particles - sort %s - %.0f fps", a->scene, sim_particle_count(a->s),
-                 a->sort, a->view.fps);
+        snprintf(title, sizeof title, "fluid - %s - %u particles - %s - sort %s - %.0f fps", a->scene, sim_particle_count(a->s),
+                 a->solver, a->sort, a->view.fps);
         glfwSetWindowTitle(a->win, title);
     }
     if (a->view.message[0] && t > a->message_until) a->view.message[0] = 0;
@@ -627,10 +667,8 @@ int app_window_run(const run_opts *o) {
     glfwSetMouseButtonCallback(a->win, _app_on_button);
     glfwSetCursorPosCallback(a->win, _app_on_cursor);
     glfwSetScrollCallback(a->win, _app_on_scroll);
-    for (int i = 0; i < SIM_STAGE_COUNT; i++) a->stage_names[i] = sim_stage_names[i];
-    a->stage_names[APP_STAGE_RENDER] = "render";
-    a->prof = prof_make(&(prof_desc){.names = a->stage_names, .stages = SIM_STAGE_COUNT + 1}, a->caps);
     snprintf(a->sort, sizeof a->sort, "%s", o->sort ? o->sort : "radix");
+    snprintf(a->solver, sizeof a->solver, "%s", o->solver ? o->solver : sim_solver_names[0]);
     a->particles = o->particles;
     a->r = render_make(err);
     if (a->r) a->h = hud_make(&(hud_desc){0}, err);
@@ -644,13 +682,12 @@ int app_window_run(const run_opts *o) {
     }
     snprintf(a->scene, sizeof a->scene, "%s", sim_scene_name(a->s));
     snprintf(a->sort, sizeof a->sort, "%s", sim_sort_name(a->s));
+    _app_prof_remake(a);
     app_view_init(&a->view, a->s);
     a->view.style = (render_style)o->style;
     a->view.vsync = o->vsync_given ? o->vsync : true;
     a->view.help = _app_help;
-    /* Real time by default: about 1/60 s of simulated time per frame. */
-    a->view.steps_per_frame = o->substeps > 0 ? o->substeps : sim_steps_per_frame(a->s);
-    a->view.realtime_steps = sim_steps_per_frame(a->s);
+    a->view.frame_seconds = APP_FRAME_SECONDS; /* real time: 1/60 s of fluid a frame */
     log_info("APP", "%s, %u particles, sort %s, %s; GPU stage times: %s", a->scene, sim_particle_count(a->s), a->sort,
              a->caps->renderer, prof_get_mode(a->prof) == PROF_NONE ? "unavailable (timer queries read 0)" : "GL timer queries");
 
@@ -669,13 +706,18 @@ int app_window_run(const run_opts *o) {
         bool shown = fw > 0 && fh > 0;
         if (shown && (!a->view.paused || a->step_once)) {
             _app_poke(a);
-            for (int k = 0; k < a->view.steps_per_frame && (!a->view.paused || k == 0); k++) sim_step(a->s, a->prof);
+            prof_begin(a->prof, a->stage_sim);
+            if (a->view.paused)
+                sim_step(a->s, a->prof);
+            else
+                a->view.steps_per_frame = sim_frame(a->s, a->view.frame_seconds, o->substeps, a->prof);
+            prof_end(a->prof, a->stage_sim);
             a->step_once = false;
         }
         if (shown) {
-            prof_begin(a->prof, APP_STAGE_RENDER);
+            prof_begin(a->prof, a->stage_render);
             app_render_frame(a->r, a->h, a->s, a->prof, &a->view, NULL, fw, fh, NULL);
-            prof_end(a->prof, APP_STAGE_RENDER);
+            prof_end(a->prof, a->stage_render);
             prof_frame(a->prof);
             char err_video[ERR_LEN];
             if (a->rec.video && !app_recorder_frame(&a->rec, a->r, a->h, a->s, a->prof, &a->view, err_video)) {

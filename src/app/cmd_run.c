@@ -32,13 +32,16 @@ static const char *_run_usage =
     "  --particles N       about N particles (default 27648); the scene keeps its size in metres and\n"
     "                      the spacing changes; the count is rounded to whole blocks (printed)\n"
     "  --sort NAME         radix (default), bitonic, or cpu (read back, sort on the CPU)\n"
-    "  --frames N          run N frames, then exit (0: none; the initial state)\n"
-    "  --substeps K        simulation steps per frame (default: about 1/60 s of simulated time)\n"
-    "  --stats FILE        CSV, a row per step: time, front, density, energies, each stage's time\n"
+    "  --solver NAME       dfsph (default: incompressible, large steps) or wcsph (weakly compressible)\n"
+    "  --strict            dfsph: mean density error 0.01% (default 0.05%)\n"
+    "  --frames N          run N frames of 1/60 s of fluid each, then exit (0: none; the initial state)\n"
+    "  --substeps K        exactly K steps a frame (default: as many as the solver needs for 1/60 s)\n"
+    "  --stats FILE        CSV, a row per step: time, dt, iterations, errors; the fluid's front,\n"
+    "                      density and energies on each frame's last step; stage times on its first\n"
     "  --dump FILE         CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density\n"
     "  --screenshot FILE   PNG of the last frame (needs the renderer)\n"
     "  --video FILE        MP4 of every frame (60 fps; needs ffmpeg); in the window, from the start\n"
-    "                      until M stops it\n"
+    "                      until G stops it\n"
     "  --style NAME        surface (default), spheres or raster (the spheres through the graphics\n"
     "                      pipeline): how the window starts, the screenshot and video are drawn\n"
     "  --size WxH          window or screenshot size (default 1280x720)\n"
@@ -103,6 +106,14 @@ bool run_opts_parse(int argc, char **argv, run_opts *o, bool *help, char *err) {
             if (!_run_value(argc, argv, &i, &v, err)) return false;
             if (!sort_algo_find(v)) return fail(err, "--sort %s: unknown sort; choose radix, bitonic or cpu", v);
             o->sort = v;
+        } else if (!strcmp(a, "--solver")) {
+            if (!_run_value(argc, argv, &i, &v, err)) return false;
+            bool known = false;
+            for (int k = 0; sim_solver_names[k]; k++) known = known || !strcmp(sim_solver_names[k], v);
+            if (!known) return fail(err, "--solver %s: unknown solver; choose dfsph or wcsph", v);
+            o->solver = v;
+        } else if (!strcmp(a, "--strict")) {
+            o->strict = true;
         } else if (!strcmp(a, "--frames")) {
             if (!_run_int(argc, argv, &i, 0, 1000000000, &u, err)) return false;
             o->frames = (int)u;
@@ -198,7 +209,8 @@ static int _run_headless(const run_opts *o) {
         log_info("CLI", "%s is a software renderer: %u particles, so that a second of the dam break takes minutes, not hours "
                         "(--particles N to choose)", caps->renderer, particles);
     }
-    sim *s = sim_make(&(sim_desc){.scene = o->scene, .particles = particles, .sort = o->sort}, caps, err);
+    sim *s = sim_make(&(sim_desc){.scene = o->scene, .particles = particles, .sort = o->sort, .solver = o->solver, .strict = o->strict},
+                      caps, err);
     if (!s) {
         log_error("SIM", "%s", err);
         gpu_destroy(gpu);
@@ -212,47 +224,63 @@ static int _run_headless(const run_opts *o) {
         gpu_destroy(gpu);
         return 1;
     }
-    int substeps = o->substeps ? o->substeps : sim_steps_per_frame(s);
-    gpu_prof *prof = prof_make(&(prof_desc){.names = sim_stage_names, .stages = SIM_STAGE_COUNT, .cpu_fallback = true,
-                                            .sync = true},
-                               caps);
+    /* The profiler: the stages of each frame's first step, then the frame's whole simulation. */
+    int nst = sim_stage_count(s);
+    const char *names[PROF_MAX_STAGES];
+    for (int st = 0; st < nst; st++) names[st] = sim_stage_name(s, st);
+    names[nst] = "simulation";
+    gpu_prof *prof = prof_make(&(prof_desc){.names = names, .stages = nst + 1, .cpu_fallback = true, .sync = true}, caps);
     const char *clock = prof_clock_name(prof);
-    log_info("CLI", "%s: %u particles, %d frames of %d steps (dt %.3g s), sort %s, stage times by the %s clock",
-             sim_scene_name(s), sim_particle_count(s), frames, substeps, sim_dt(s), sim_sort_name(s), clock);
+    log_info("CLI", "%s: %u particles, %d frames of 1/60 s%s, solver %s, sort %s, stage times by the %s clock", sim_scene_name(s),
+             sim_particle_count(s), frames, o->substeps ? " (fixed steps a frame)" : "", sim_solver_name(s), sim_sort_name(s), clock);
 
     _run_text stats = {0};
     if (o->stats_path) {
-        _run_printf(&stats, "step,time,particles,front_x,density_ratio,density_max_dev,kinetic_energy,potential_energy");
-        for (int st = 0; st < SIM_STAGE_COUNT; st++) _run_printf(&stats, ",%s_%s_us", sim_stage_names[st], clock);
+        _run_printf(&stats, "step,time,dt,dt_cfl,cfl,it_div,it_density,err_div,err_density,capped,particles,front_x,density_ratio,"
+                            "density_max_dev,kinetic_energy,potential_energy");
+        for (int st = 0; st < nst; st++) _run_printf(&stats, ",%s_%s_us", names[st], clock);
         _run_printf(&stats, "\n");
     }
-    double sum_us[SIM_STAGE_COUNT] = {0};
+    double sum_us[PROF_MAX_STAGES] = {0}, frame_us_max = 0;
     long long steps = 0;
     double t0 = now_seconds(), render_s = 0;
     int rc = 0;
     for (int f = 0; f < frames && !rc; f++) {
-        for (int k = 0; k < substeps; k++) {
-            sim_step(s, prof);
-            prof_frame(prof);
-            steps++;
-            double us[SIM_STAGE_COUNT];
-            for (int st = 0; st < SIM_STAGE_COUNT; st++) sum_us[st] += us[st] = prof_last_us(prof, st);
-            if (o->stats_path) {
-                sim_stats ss;
-                sim_read_stats(s, &ss);
-                _run_printf(&stats, "%lld,%.9g,%u,%.9g,%.9g,%.9g,%.9g,%.9g", steps, ss.time, ss.particles, ss.front_x,
-                            ss.density_ratio, ss.density_max_dev, ss.kinetic_energy, ss.potential_energy);
-                for (int st = 0; st < SIM_STAGE_COUNT; st++) _run_printf(&stats, ",%.3f", us[st]);
+        prof_begin(prof, nst);
+        int k = sim_frame(s, 1.0 / 60, o->substeps, prof);
+        prof_end(prof, nst);
+        prof_frame(prof);
+        for (int st = 0; st <= nst; st++) sum_us[st] += prof_last_us(prof, st);
+        if (prof_last_us(prof, nst) > frame_us_max) frame_us_max = prof_last_us(prof, nst);
+        if (o->stats_path) {
+            /* The frame's steps, one row each; the fluid's state on its last step, the stage times
+             * on its first (the sampled one). */
+            sim_stats ss;
+            sim_read_stats(s, &ss); /* waits: every record of the frame is in */
+            sim_step_record r;
+            for (int i = 0; i < k && sim_records(s, &r, 1) == 1; i++) {
+                _run_printf(&stats, "%lld,%.9g,%.6g,%.6g,%.4g,%u,%u,%.4g,%.4g,%u", steps + i + 1, r.time, r.dt, r.dt_cfl, r.cfl, r.it_div,
+                            r.it_density, r.err_div, r.err_density, r.capped);
+                if (i == k - 1)
+                    _run_printf(&stats, ",%u,%.9g,%.9g,%.9g,%.9g,%.9g", ss.particles, ss.front_x, ss.density_ratio,
+                                ss.density_max_dev, ss.kinetic_energy, ss.potential_energy);
+                else
+                    _run_printf(&stats, ",,,,,,");
+                for (int st = 0; st < nst; st++)
+                    if (i == 0) _run_printf(&stats, ",%.3f", prof_last_us(prof, st));
+                    else _run_printf(&stats, ",");
                 _run_printf(&stats, "\n");
             }
         }
-        double r0 = now_seconds();
-        if (show && !app_headless_frame(show, s, prof, err)) {
+        steps += k;
+        double r0 = now_seconds(); /* the video's frame, outside the simulation's clocks */
+        if (show && !app_headless_frame(show, s, prof, k, err)) {
             log_error("CLI", "%s", err);
             rc = 1;
         }
         render_s += now_seconds() - r0;
     }
+    sim_sync(s);
     glFinish();
     double wall = now_seconds() - t0 - render_s;
 
@@ -276,20 +304,33 @@ static int _run_headless(const run_opts *o) {
     }
     free(stats.p);
 
-    printf("%s, %u particles, %lld steps of %.4g s (%.4g s simulated), sort %s\n", sim_scene_name(s),
-           sim_particle_count(s), steps, sim_dt(s), sim_time(s), sim_sort_name(s));
-    printf("%-10s %12s\n", "stage", steps ? (strcmp(clock, "gpu") ? "mean us cpu" : "mean us gpu") : "mean us");
+    sim_summary sum;
+    sim_get_summary(s, &sum);
+    printf("%s, %u particles, solver %s, sort %s: %d frames, %lld steps (%.1f a frame), %.4g s simulated\n", sim_scene_name(s),
+           sim_particle_count(s), sim_solver_name(s), sim_sort_name(s), frames, steps, frames ? (double)steps / frames : 0.0, sum.time);
+    if (sum.it_density_mean + sum.it_div_mean > 0)
+        printf("iterations a step: %.2f divergence, %.2f pressure; density error %.4f%% mean, %.4f%% worst; largest v dt / dx %.3f; "
+               "%llu capped solves\n",
+               sum.it_div_mean, sum.it_density_mean, 100 * sum.err_density_mean, 100 * sum.err_density_max, sum.cfl_max,
+               (unsigned long long)sum.capped);
+    printf("%-12s %12s\n", "stage", frames ? (strcmp(clock, "gpu") ? "mean us cpu" : "mean us gpu") : "mean us");
     double total = 0;
-    for (int st = 0; st < SIM_STAGE_COUNT; st++) {
-        double m = steps ? sum_us[st] / steps : NAN;
+    for (int st = 0; st < nst; st++) {
+        double m = frames ? sum_us[st] / frames : NAN;
         total += m;
-        printf("%-10s %12.1f\n", sim_stage_names[st], m);
+        printf("%-12s %12.1f\n", names[st], m);
     }
-    printf("%-10s %12.1f\n", "step", total);
-    if (steps)
-        printf("wall clock: %.3f ms per step (%s, with %s)\n", wall * 1e3 / steps,
-               strcmp(clock, "gpu") ? "stage clocks wait for the GPU" : "timer queries read each step",
-               o->stats_path ? "the stats read-back" : "no read-back");
+    printf("%-12s %12.1f   (one step: the first of each frame, timed)\n", "step", total);
+    if (frames) {
+        double mean_ms = sum_us[nst] / frames / 1e3;
+        printf("%-12s %12.1f   (a whole frame of %.1f steps; worst %.1f us)\n", "frame", sum_us[nst] / frames, (double)steps / frames,
+               frame_us_max);
+        if (sum.time > 0)
+            printf("%s time per simulated 1/60 s: %.3f ms; real-time factor %.2f\n", strcmp(clock, "gpu") ? "CPU clock" : "GPU",
+                   mean_ms * (1.0 / 60) / (sum.time / frames), (sum.time / frames) / (mean_ms / 1e3));
+        printf("wall clock: %.3f ms per frame (%s)\n", wall * 1e3 / frames,
+               strcmp(clock, "gpu") ? "stage clocks wait for the GPU" : "timer queries read each frame");
+    }
     prof_destroy(prof);
     sim_destroy(s);
     gpu_destroy(gpu);

@@ -13,6 +13,8 @@ typedef struct run_opts {
     const char *scene;           /* --scene NAME (default "dambreak") */
     uint32_t particles;          /* --particles N (0: the scene's default) */
     const char *sort;            /* --sort radix|bitonic (default "radix") */
+    const char *solver;          /* --solver dfsph|wcsph (default "dfsph") */
+    bool strict;                 /* --strict: dfsph's density error 0.01% instead of 0.05% */
     int frames;                  /* --frames N: run N frames then exit (-1: until closed); the parser
                                     sets -1 when --frames is not given */
     int substeps;                /* simulation steps per frame (0: default) */

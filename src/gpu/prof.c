@@ -8,8 +8,8 @@
 #define PROF_SLOTS 128      /* queries a frame */
 
 typedef struct _prof_frame {
-    GLuint queries[PROF_SLOTS];
-    int stage_of[PROF_SLOTS];
+    GLuint queries[PROF_SLOTS];        /* GL_TIMESTAMP queries, in the order they were issued */
+    int stage_of[PROF_SLOTS];          /* the entry each belongs to: +1 + stage at its begin, -1 - stage at its end */
     int used;
     bool pending;
 } _prof_frame;
@@ -50,9 +50,9 @@ void prof_begin(gpu_prof *p, int stage) {
         p->cpu_start[stage] = now_seconds();
     } else if (p->mode == PROF_GPU_QUERY) {
         _prof_frame *f = &p->frames[p->cur];
-        if (f->used == PROF_SLOTS) return;
-        f->stage_of[f->used] = stage;
-        glBeginQuery(GL_TIME_ELAPSED, f->queries[f->used]);
+        if (f->used >= PROF_SLOTS - 1) return; /* keep room for its end */
+        f->stage_of[f->used] = 1 + stage;
+        glQueryCounter(f->queries[f->used++], GL_TIMESTAMP);
     }
 }
 
@@ -63,8 +63,8 @@ void prof_end(gpu_prof *p, int stage) {
     } else if (p->mode == PROF_GPU_QUERY) {
         _prof_frame *f = &p->frames[p->cur];
         if (f->used == PROF_SLOTS) return;
-        glEndQuery(GL_TIME_ELAPSED);
-        f->used++;
+        f->stage_of[f->used] = -1 - stage;
+        glQueryCounter(f->queries[f->used++], GL_TIMESTAMP);
     }
 }
 
@@ -83,10 +83,15 @@ static bool _prof_collect(gpu_prof *p, _prof_frame *f, bool wait) {
         if (!ready) return false;
     }
     double us[PROF_MAX_STAGES] = {0};
+    GLuint64 open[PROF_MAX_STAGES] = {0};
     for (int i = 0; i < f->used; i++) {
         GLuint64 ns = 0;
         glGetQueryObjectui64v(f->queries[i], GL_QUERY_RESULT, &ns);
-        us[f->stage_of[i]] += (double)ns * 1e-3;
+        int e = f->stage_of[i];
+        if (e > 0)
+            open[e - 1] = ns;
+        else if (open[-1 - e])
+            us[-1 - e] += (double)(ns - open[-1 - e]) * 1e-3;
     }
     _prof_push(p, us);
     f->pending = false;

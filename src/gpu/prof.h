@@ -1,13 +1,14 @@
-/* prof: the time of named stages, measured on the GPU with GL_TIME_ELAPSED queries that are read a
- * few frames late, so the GPU never stalls for them.
+/* prof: the time of named stages, measured on the GPU with GL_TIMESTAMP queries (one at each begin
+ * and end) that are read a few frames late, so the GPU never stalls for them.
  *
  *   gpu_prof *p = prof_make(&(prof_desc){ .names = names, .stages = 8 }, caps);
  *   each frame:  prof_begin(p, STAGE_SORT); ...dispatches...; prof_end(p, STAGE_SORT); ...
  *                prof_frame(p);                  // closes the frame, collects finished results
  *   read:        prof_avg_us(p, STAGE_SORT)      // mean over the last `window` frames
  *
- * A stage may be begun several times a frame (its times add up). Queries do not nest: end one
- * stage before beginning the next.
+ * A stage may be begun several times a frame (its times add up), and stages may nest (a frame's
+ * whole simulation around the stages of its sampled step). Each begin and end costs a query
+ * (about 4 us of GPU time on an H100): time whole frames, and the stages of one step a frame.
  *
  * Where timer queries read zero (llvmpipe: caps->timer_queries false) the profiler either
  *  - PROF_CPU_CLOCK: waits for the GPU (glFinish) around each stage and uses the CPU clock; the

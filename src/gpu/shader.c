@@ -81,7 +81,7 @@ static bool _shader_expand(const char *name, const char *defines, _sources *src,
             _str_add(out, p, n);
             _str_add(out, "\n", 1);
             _sources_line(src, id, line);
-            if (depth == 0 && line == 1 && strncmp(q, "#version", 8) == 0 && defines) {
+            if (depth == 0 && strncmp(q, "#version", 8) == 0 && defines) { /* right after it, wherever it is */
                 _sources_text(src, out, defines);
                 if (defines[0] && defines[strlen(defines) - 1] != '\n') _sources_text(src, out, "\n");
             }

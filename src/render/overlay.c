@@ -88,12 +88,18 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
     else
         _ov_add(lines, &n, max, OV_TEXT, 0, "fluid  %s", o->headless ? "headless" : "");
     _ov_add(lines, &n, max, OV_TEXT, 0, "%s particles  scene %s", count, o->scene ? o->scene : "-");
-    _ov_add(lines, &n, max, OV_TEXT, 0, "sort: %s", o->sort ? o->sort : "-");
-    char speed[32] = "";
-    if (o->realtime_steps > 0 && o->steps_per_frame < o->realtime_steps)
-        snprintf(speed, sizeof speed, "  slow motion %.0f%%", 100.0 * o->steps_per_frame / o->realtime_steps);
-    _ov_add(lines, &n, max, o->paused ? OV_WARN : OV_DIM, 0, "t = %.3f s  %d step%s/frame%s%s", o->sim_time,
-            o->steps_per_frame, o->steps_per_frame == 1 ? "" : "s", speed, o->paused ? "  PAUSED" : "");
+    _ov_add(lines, &n, max, OV_TEXT, 0, "solver: %s  sort: %s", o->solver ? o->solver : "-", o->sort ? o->sort : "-");
+    char speed[48] = "";
+    if (o->realtime >= 0 && o->realtime < 0.95)
+        snprintf(speed, sizeof speed, "  slow motion %.0f%%", 100.0 * o->realtime);
+    else if (o->realtime >= 0.95)
+        snprintf(speed, sizeof speed, "  real time");
+    _ov_add(lines, &n, max, o->paused || (o->realtime >= 0 && o->realtime < 0.95) ? OV_WARN : OV_DIM, 0,
+            "t = %.3f s  %d step%s/frame%s%s", o->sim_time, o->steps_per_frame, o->steps_per_frame == 1 ? "" : "s", speed,
+            o->paused ? "  PAUSED" : "");
+    if (o->solver && o->it_density + o->it_div > 0)
+        _ov_add(lines, &n, max, OV_DIM, 0, "dt %.2f ms  iterations: %.1f divergence, %.1f pressure", o->dt * 1e3, o->it_div,
+                o->it_density);
     prof_mode mode = o->prof ? prof_get_mode(o->prof) : PROF_NONE;
     if (!o->prof) {
         _ov_add(lines, &n, max, OV_DIM, 0, "no stage timings");
@@ -101,23 +107,29 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
         _ov_add(lines, &n, max, OV_WARN, 0, "GPU times unavailable on this driver");
         _ov_add(lines, &n, max, OV_WARN, 0, "(timer queries read 0)");
     } else {
-        if (mode == PROF_GPU_QUERY)
-            _ov_add(lines, &n, max, OV_DIM, 0, "GPU time per frame, \xc2\xb5s (mean)");
-        else
-            _ov_add(lines, &n, max, OV_WARN, 0, "CPU clock per stage, \xc2\xb5s (mean; glFinish)");
-        double total = 0;
-        bool any = false;
-        for (int s = 0; s < prof_stage_count(o->prof); s++) {
-            double us = prof_avg_us(o->prof, s);
-            if (isnan(us))
-                _ov_add(lines, &n, max, OV_DIM, overlay_stage_color(s), "%-10s    ...", prof_stage_name(o->prof, s));
-            else {
-                _ov_add(lines, &n, max, OV_TEXT, overlay_stage_color(s), "%-10s %8.1f", prof_stage_name(o->prof, s), us);
-                total += us;
-                any = true;
+        const char *clock = mode == PROF_GPU_QUERY ? "GPU" : "CPU clock";
+        int lo = 0, entries = prof_stage_count(o->prof), split = o->step_stages > 0 && o->step_stages < entries ? o->step_stages : 0;
+        for (int group = split ? 0 : 1; group < 2; group++) {
+            int hi = group == 0 ? split : entries;
+            if (group == 0)
+                _ov_add(lines, &n, max, OV_DIM, 0, "%s time of one step (the frame's first), \xc2\xb5s", clock);
+            else
+                _ov_add(lines, &n, max, mode == PROF_GPU_QUERY ? OV_DIM : OV_WARN, 0, "%s time per frame, \xc2\xb5s (mean)", clock);
+            double total = 0;
+            bool any = false;
+            for (int s = lo; s < hi; s++) {
+                double us = prof_avg_us(o->prof, s);
+                if (isnan(us))
+                    _ov_add(lines, &n, max, OV_DIM, overlay_stage_color(s), "%-11s    ...", prof_stage_name(o->prof, s));
+                else {
+                    _ov_add(lines, &n, max, OV_TEXT, overlay_stage_color(s), "%-11s %8.1f", prof_stage_name(o->prof, s), us);
+                    total += us;
+                    any = true;
+                }
             }
+            if (any) _ov_add(lines, &n, max, OV_TEXT, 0, "%-11s   %8.1f", group == 0 ? "step" : "frame", total);
+            lo = hi;
         }
-        if (any) _ov_add(lines, &n, max, OV_TEXT, 0, "%-10s   %8.1f", "total", total);
     }
     _ov_add(lines, &n, max, OV_DIM, 0, "H: help");
     _ov_lines(h, OV_MARGIN, OV_MARGIN, lines, n, lay->rect[OVERLAY_STATS]);
@@ -136,17 +148,19 @@ static void _ov_graph(hud *h, const overlay_info *o, overlay_layout *lay) {
     const char *title, *unit;
     bool gpu = o->prof && prof_get_mode(o->prof) != PROF_NONE;
     if (gpu) {
-        stages = prof_stage_count(o->prof);
+        /* The whole-frame entries stack to the frame's time (the step's stages are inside them). */
+        int first = o->step_stages > 0 && o->step_stages < prof_stage_count(o->prof) ? o->step_stages : 0;
+        stages = prof_stage_count(o->prof) - first;
         int got = 0;
         for (int s = 0; s < stages; s++) {
             float *row = series + s * frames;
-            got = prof_history(o->prof, s, row, frames);
+            got = prof_history(o->prof, first + s, row, frames);
             /* right-align: the newest frame at the right edge */
             memmove(row + (frames - got), row, sizeof(float) * (size_t)got);
             for (int f = 0; f < frames - got; f++) row[f] = NAN;
-            colors[s] = overlay_stage_color(s);
+            colors[s] = overlay_stage_color(first + s);
         }
-        title = prof_get_mode(o->prof) == PROF_GPU_QUERY ? "GPU time per frame by stage" : "CPU clock per frame by stage";
+        title = prof_get_mode(o->prof) == PROF_GPU_QUERY ? "GPU time per frame" : "CPU clock per frame";
         unit = "\xc2\xb5s";
     } else {
         stages = 1;

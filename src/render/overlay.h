@@ -27,8 +27,13 @@ typedef struct overlay_info {
     uint32_t particles;
     const char *scene, *sort;   /* NULL: not shown */
     double sim_time;            /* simulated seconds */
-    int steps_per_frame;
-    int realtime_steps;          /* steps per frame that keep up with real time (0: not shown) */
+    int steps_per_frame;         /* steps the last frame took */
+    double realtime;             /* measured simulated / wall seconds (< 0: not shown) */
+    const char *solver;          /* NULL: not shown */
+    double it_div, it_density;   /* mean solver iterations a step */
+    double dt;                   /* the last step, seconds */
+    int step_stages;             /* prof's first step_stages entries are one sampled step's stages,
+                                    the rest whole-frame totals (0: all are per frame) */
     bool paused, vsync, headless;
     render_color color;
     render_style style;

@@ -75,7 +75,7 @@ void sim_layout_fill(const sim_layout *lay, double g_over_c2, float *pos4) {
                     pos4[4 * i + 0] = (float)(bl->lo[0] * lay->L + ((double)x + 0.5) * lay->dx);
                     pos4[4 * i + 1] = (float)ys[yi];
                     pos4[4 * i + 2] = (float)(bl->lo[2] * lay->L + ((double)z + 0.5) * lay->dx);
-                    pos4[4 * i + 3] = 1.0f;
+                    pos4[4 * i + 3] = 0.0f; /* w: the solver's (particles.h) */
                 }
         free(ys);
     }

@@ -45,7 +45,7 @@ typedef struct sim_layout {
 
 const sim_scene *sim_scene_find(const char *name); /* NULL if unknown */
 void sim_layout_plan(const sim_scene *sc, uint64_t target, sim_layout *out);
-/* lay->count vec4s, w = 1. Each block's layers are compressed to hydrostatic balance under the
+/* lay->count vec4s, w = 0. Each block's layers are compressed to hydrostatic balance under the
  * Tait equation (g_over_c2 = g / c0^2; 0: a plain lattice): the pressure is right from the start,
  * so no pressure wave rings through the fluid. */
 void sim_layout_fill(const sim_layout *lay, double g_over_c2, float *pos4);

@@ -1,55 +1,74 @@
-/* sim: the simulation object: the scene's particles in GL buffers, the stage modules, the sorter,
- * and one step as the list of stages it runs. The physics is described in docs/SPH.md. */
+/* sim: the simulation object: the scene's particles, the shared neighbour search, the chosen
+ * solver, and the records of the steps taken. The physics is described in docs/SPH.md. */
 #include "sim/sim_internal.h"
 #include "core/log.h"
 #include "core/util.h"
-#include "gpu/shader.h"
 #include "sim/kernel.h"
+#include "sim/solver.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The model's constants (docs/SPH.md explains each). */
-#define SIM_H_OVER_DX 2.0      /* kernel support radius h (= cell size) per particle spacing */
-#define SIM_RHO0 1000.0        /* kg/m^3, water */
-#define SIM_G 9.81             /* m/s^2 */
-#define SIM_SOUND_FACTOR 10.0  /* c0 = this * sqrt(2 g H), H the highest fluid at the start */
-#define SIM_CFL 0.25           /* dt = SIM_CFL * hs / (c0 + v_max) */
-#define SIM_ALPHA 0.1          /* Monaghan's artificial viscosity */
-#define SIM_MARGIN_OVER_DX 0.25 /* the hard clamp keeps centres this far (in dx) inside the walls */
-#define SIM_RESTITUTION 0.0     /* normal velocity kept (reversed) by the hard clamp */
-#define SIM_NO_SLIP 1           /* walls are no-slip, with the fluid's (artificial) viscosity */
+#define SIM_H_OVER_DX 2.0        /* kernel support radius h (= cell size) per particle spacing */
+#define SIM_RHO0 1000.0          /* kg/m^3, water */
+#define SIM_G 9.81               /* m/s^2 */
+#define SIM_SOUND_FACTOR 10.0    /* c0 = this * sqrt(2 g H), H the highest fluid at the start */
+#define SIM_CFL 0.25             /* wcsph: dt = SIM_CFL * hs / (c0 + v_max) */
+#define SIM_ALPHA 0.1            /* Monaghan's artificial viscosity (both solvers) */
+#define SIM_MARGIN_OVER_DX 0.25  /* the hard clamp keeps centres this far (in dx) inside the walls */
+#define SIM_RESTITUTION 0.0      /* normal velocity kept (reversed) by the hard clamp */
+#define SIM_NO_SLIP 1            /* walls are no-slip, with the fluid's (artificial) viscosity */
+#define SIM_DF_CFL 0.35          /* dfsph: dt = this * dx / v_max, so that the speeds after the
+                                    pressure solve keep v dt <= 0.4 dx (SPlisHSPlasH's bound) */
+#define SIM_DF_DT_MAX 0.005      /* dfsph: the largest step (SPlisHSPlasH's), seconds ... */
+#define SIM_DF_VISC_SAFETY 0.125 /* ... and at most this * hs^2 / nu (explicit viscosity) */
+#define SIM_DF_DT_MIN 1e-5       /* dfsph: the smallest step, seconds */
+#define SIM_DF_ETA 5e-4          /* dfsph: mean density error 0.05% (SPlisHSPlasH's dam break) */
+#define SIM_DF_ETA_STRICT 1e-4   /* dfsph: 0.01% (its default), sim_desc.strict */
+#define SIM_DF_ETA_DIV 1e-3      /* dfsph: density change 0.1% a step from the divergence */
+#define SIM_DF_MIN_NEIGHBOURS 20 /* dfsph: fewer, and the divergence solve leaves a particle be */
+#define SIM_RECORDS 8192         /* step records kept for sim_records */
 
-const char *const sim_stage_names[SIM_STAGE_COUNT] = {"hash", "sort", "ranges", "reorder", "density", "forces", "integrate"};
+const char *const sim_solver_names[] = {"dfsph", "wcsph", NULL};
+const sim_solver *const sim_solvers[] = {&sim_solver_dfsph, &sim_solver_wcsph, NULL};
+
+/* "radix, bitonic, cpu": every sort the library has, for error messages. */
+static const char *_sim_sort_list(void) {
+    static char list[256];
+    list[0] = 0;
+    for (int i = 0; i < sort_algo_count; i++) {
+        if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
+        strncat(list, sort_algos[i]->name, sizeof list - strlen(list) - 1);
+    }
+    return list;
+}
+
+const sim_solver *sim_solver_find(const char *name) {
+    for (int i = 0; name && sim_solvers[i]; i++)
+        if (!strcmp(sim_solvers[i]->name, name)) return sim_solvers[i];
+    return NULL;
+}
 
 struct sim {
     sim_layout layout;
-    float *init_pos;        /* the scene's initial positions (count vec4s) */
+    float *init_pos;      /* the scene's initial positions (count vec4s) */
     sim_params params;
     bool params_dirty;
-    sim_gpu g;
-    sorter *sorter;
+    sim_particles p;
+    sim_search *q;
+    const sim_solver *solver;
+    void *impl;
     const gpu_caps *caps;
-    double time;
-    uint64_t steps;
-    GLuint hash, ranges, reorder, density, forces, integrate; /* the stages' programs */
+    const char *stage_names[SIM_SEARCH_STAGES + SIM_SOLVER_MAX_STAGES];
+    bool in_frame;
+    int first_step;       /* the frame's first step is the profiled one */
+    sim_step_record rec[SIM_RECORDS]; /* read, not yet taken by sim_records */
+    int rec_head, rec_count;
+    sim_summary sum;
+    double it_div_sum, it_density_sum, err_density_sum;
 };
-
-/* --- shared by the stage modules --- */
-
-GLuint sim_program_make(const char *path, const char *label, char *err) {
-    GLuint p = shader_make_compute(path, NULL, err);
-    if (p) glObjectLabel(GL_PROGRAM, p, -1, label);
-    return p;
-}
-
-void sim_dispatch(GLuint program, uint32_t threads) {
-    if (!threads) return;
-    glUseProgram(program);
-    glDispatchCompute(gpu_groups(threads, SIM_WG), 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-}
 
 void sim_cell_of(const sim_params *p, const float pos[3], int cell[3]) {
     for (int a = 0; a < 3; a++) {
@@ -79,11 +98,11 @@ static double _sim_lattice_sum(double dx, double hs) {
     return sum;
 }
 
-static void _sim_params_init(sim *s) {
+static void _sim_params_init(sim *s, bool strict) {
     const sim_layout *lay = &s->layout;
     sim_params *p = &s->params;
     memset(p, 0, sizeof *p);
-    double h = SIM_H_OVER_DX * lay->dx, cell = h * SIM_CELL_MARGIN;
+    double h = SIM_H_OVER_DX * lay->dx, cell = h * SIM_CELL_MARGIN, hs = h / 2;
     for (int a = 0; a < 3; a++) {
         p->lo[a] = (float)lay->lo[a];
         p->hi[a] = (float)lay->hi[a];
@@ -94,122 +113,101 @@ static void _sim_params_init(sim *s) {
     p->h = (float)h;
     p->cell = (float)cell;
     p->inv_cell = (float)(1.0 / cell);
-    p->hs = (float)(h / 2);
+    p->hs = (float)hs;
     p->rho0 = (float)SIM_RHO0;
-    p->mass = (float)(SIM_RHO0 / _sim_lattice_sum(lay->dx, h / 2));
+    p->mass = (float)(SIM_RHO0 / _sim_lattice_sum(lay->dx, hs));
     double vmax = sqrt(2 * SIM_G * lay->top);
     double c0 = SIM_SOUND_FACTOR * vmax;
     p->c0 = (float)c0;
     p->tait_b = (float)(SIM_RHO0 * c0 * c0 / 7);
     p->alpha = (float)SIM_ALPHA;
-    p->dt = (float)(SIM_CFL * (h / 2) / (c0 + vmax));
+    p->dt = (float)(SIM_CFL * hs / (c0 + vmax));
     p->margin = (float)(SIM_MARGIN_OVER_DX * lay->dx);
     p->restitution = (float)SIM_RESTITUTION;
     p->dx = (float)lay->dx;
     /* The kinematic viscosity equivalent to the artificial viscosity (Monaghan 2005, 3D). */
-    p->wall_friction = SIM_NO_SLIP ? (float)(p->alpha * c0 * (h / 2) / 10) : 0.0f;
+    double nu = p->alpha * c0 * hs / 10;
+    p->wall_friction = SIM_NO_SLIP ? (float)nu : 0.0f;
+    double dt_visc = SIM_DF_VISC_SAFETY * hs * hs / nu;
+    p->dt_max = (float)(dt_visc < SIM_DF_DT_MAX ? dt_visc : SIM_DF_DT_MAX);
+    p->dt_min = (float)SIM_DF_DT_MIN;
+    p->cfl = (float)SIM_DF_CFL;
+    p->eta_density = (float)(strict ? SIM_DF_ETA_STRICT : SIM_DF_ETA);
+    p->eta_divergence = (float)SIM_DF_ETA_DIV;
+    p->min_it_density = 2;
+    p->min_it_divergence = 1;
+    p->min_neighbours = SIM_DF_MIN_NEIGHBOURS;
 }
 
-static bool _sim_buffer(GLuint *b, size_t size, const void *data, const char *label, char *err) {
-    *b = gpu_buffer_make(size, data, label, err);
-    return *b != 0;
-}
-
-static bool _sim_buffers_make(sim *s, char *err) {
-    sim_gpu *g = &s->g;
-    size_t n = g->capacity;
-    return _sim_buffer(&g->params, sizeof(sim_params), &s->params, "sim.params", err) &&
-           _sim_buffer(&g->pos[0], 16 * n, NULL, "sim.pos0", err) && _sim_buffer(&g->pos[1], 16 * n, NULL, "sim.pos1", err) &&
-           _sim_buffer(&g->vel[0], 16 * n, NULL, "sim.vel0", err) && _sim_buffer(&g->vel[1], 16 * n, NULL, "sim.vel1", err) &&
-           _sim_buffer(&g->id[0], 4 * n, NULL, "sim.id0", err) && _sim_buffer(&g->id[1], 4 * n, NULL, "sim.id1", err) &&
-           _sim_buffer(&g->keys, 4 * n, NULL, "sim.keys", err) && _sim_buffer(&g->vals, 4 * n, NULL, "sim.vals", err) &&
-           _sim_buffer(&g->ranges, 8 * (size_t)g->cells, NULL, "sim.ranges", err) &&
-           _sim_buffer(&g->dens, 4 * n, NULL, "sim.density", err) && _sim_buffer(&g->pterm, 4 * n, NULL, "sim.pterm", err) &&
-           _sim_buffer(&g->accel, 16 * n, NULL, "sim.accel", err) &&
-           _sim_buffer(&g->cell_keys, 4 * n, NULL, "sim.cell_keys", err);
-}
-
-static void _sim_buffers_destroy(sim_gpu *g) {
-    GLuint *all[] = {&g->params, &g->pos[0], &g->pos[1], &g->vel[0], &g->vel[1], &g->id[0], &g->id[1], &g->keys,
-                     &g->vals, &g->ranges, &g->dens, &g->pterm, &g->accel, &g->cell_keys};
-    for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
-}
-
-static sorter *_sim_sorter_make(sim *s, const char *algo, char *err) {
-    char label[64];
-    snprintf(label, sizeof label, "sim.sort.%s", algo ? algo : "?");
-    char serr[ERR_LEN];
-    sorter *t = sort_make(algo, &(sort_desc){.capacity = s->g.capacity, .label = label}, s->caps, serr);
-    if (!t) fail(err, "sort '%s': %s", algo, serr);
-    return t;
+static void _sim_stage_names(sim *s) {
+    for (int i = 0; i < SIM_SEARCH_STAGES; i++) s->stage_names[i] = sim_search_stage_names[i];
+    for (int i = 0; i < s->solver->stage_count; i++) s->stage_names[SIM_SEARCH_STAGES + i] = s->solver->stages[i];
 }
 
 static void _sim_upload_params(sim *s) {
-    s->params.n = s->g.n;
-    s->params.dims[3] = s->g.cells;
-    glNamedBufferSubData(s->g.params, 0, sizeof s->params, &s->params);
+    s->params.n = s->p.n;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glNamedBufferSubData(s->p.params, 0, sizeof s->params, &s->params);
     s->params_dirty = false;
 }
 
-/* hash -> sort -> ranges (the neighbour search), with the optional profiler. */
-static void _sim_search(sim *s, gpu_prof *prof) {
-    sim_gpu *g = &s->g;
-    if (s->params_dirty) _sim_upload_params(s);
-    glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_PARAMS, g->params);
-    if (prof) prof_begin(prof, SIM_STAGE_HASH);
-    sim_hash_run(s->hash, g);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (prof) prof_end(prof, SIM_STAGE_HASH);
-    if (prof) prof_begin(prof, SIM_STAGE_SORT);
-    g->sorted = sort_run(s->sorter, (sort_pairs){g->keys, g->vals}, g->n, g->bits, NULL);
-    if (prof) prof_end(prof, SIM_STAGE_SORT);
-    if (prof) prof_begin(prof, SIM_STAGE_RANGES);
-    sim_ranges_run(s->ranges, g);
-    if (prof) prof_end(prof, SIM_STAGE_RANGES);
-}
-
-/* The neighbour search, reorder and density without moving anything: the state's densities are
- * valid from the start (the initial --dump shows them). */
+/* The neighbour search and the solver's priming, nothing moved: the densities are valid from the
+ * start (the initial --dump shows them). */
 static void _sim_prime(sim *s) {
-    _sim_search(s, NULL);
-    sim_reorder_run(s->reorder, &s->g);
-    sim_density_run(s->density, &s->g);
+    if (s->params_dirty) _sim_upload_params(s);
+    sim_particles_bind(&s->p);
+    sim_search_run(s->q, &s->p, NULL, 0);
+    sim_particles_bind(&s->p);
+    s->solver->prime(s->impl, &s->p, s->q);
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
 }
 
 static void _sim_upload_particles(sim *s, const float *pos4, const float *vel4, uint32_t n) {
-    sim_gpu *g = &s->g;
-    g->n = n;
-    g->cur = 0;
-    glNamedBufferSubData(g->pos[0], 0, 16ll * n, pos4);
+    sim_particles *p = &s->p;
+    p->n = n;
+    p->cur = 0;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glNamedBufferSubData(p->pos[0], 0, 16ll * n, pos4);
     if (vel4)
-        glNamedBufferSubData(g->vel[0], 0, 16ll * n, vel4);
+        glNamedBufferSubData(p->vel[0], 0, 16ll * n, vel4);
     else {
         float zero = 0;
-        glClearNamedBufferData(g->vel[0], GL_R32F, GL_RED, GL_FLOAT, &zero);
+        glClearNamedBufferData(p->vel[0], GL_R32F, GL_RED, GL_FLOAT, &zero);
     }
     uint32_t *ids = malloc(4ull * (n ? n : 1));
     for (uint32_t i = 0; i < n; i++) ids[i] = i;
-    glNamedBufferSubData(g->id[0], 0, 4ll * n, ids);
+    glNamedBufferSubData(p->id[0], 0, 4ll * n, ids);
     free(ids);
     s->params_dirty = true;
     _sim_prime(s);
 }
 
+static void _sim_layout_fill(sim *s) {
+    sim_layout_fill(&s->layout, s->solver->layout_g_over_c2(&s->params), s->init_pos);
+}
+
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     const char *scene_name = desc->scene ? desc->scene : "dambreak";
     const char *sort_name = desc->sort ? desc->sort : "radix";
+    const char *solver_name = desc->solver ? desc->solver : sim_solver_names[0];
     const sim_scene *sc = sim_scene_find(scene_name);
     if (!sc) {
         fail(err, "unknown scene '%s'; choose dambreak, drop, double-dambreak or pool", scene_name);
         return NULL;
     }
     if (!sort_algo_find(sort_name)) {
-        fail(err, "unknown sort '%s'; choose radix, bitonic or cpu", sort_name);
+        fail(err, "unknown sort '%s'; choose one of: %s", sort_name, _sim_sort_list());
+        return NULL;
+    }
+    const sim_solver *solver = sim_solver_find(solver_name);
+    if (!solver) {
+        fail(err, "unknown solver '%s'; choose dfsph or wcsph", solver_name);
         return NULL;
     }
     sim *s = calloc(1, sizeof *s);
     s->caps = caps;
+    s->solver = solver;
+    _sim_stage_names(s);
     sim_layout_plan(sc, desc->particles, &s->layout);
     uint64_t max = sim_max_particles(caps);
     if (s->layout.count > max) {
@@ -218,7 +216,7 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         free(s);
         return NULL;
     }
-    _sim_params_init(s);
+    _sim_params_init(s, desc->strict);
     uint64_t cells = (uint64_t)s->params.dims[0] * s->params.dims[1] * s->params.dims[2];
     if (cells > (uint64_t)caps->max_groups_x * SIM_WG || 8 * cells > (uint64_t)caps->max_ssbo_bytes) {
         fail(err, "%llu particles need a grid of %llu cells, more than this GPU can hold; ask for fewer particles",
@@ -226,88 +224,159 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         free(s);
         return NULL;
     }
-    s->g.capacity = (uint32_t)s->layout.count;
-    s->g.cells = (uint32_t)cells;
-    s->g.bits = sort_bits_for(s->g.cells - 1);
+    s->params.dims[3] = (uint32_t)cells;
+    s->params.n = (uint32_t)s->layout.count;
     s->init_pos = malloc(16 * s->layout.count);
     if (!s->init_pos) {
         fail(err, "out of host memory for %llu particles; ask for fewer", (unsigned long long)s->layout.count);
         free(s);
         return NULL;
     }
-    sim_layout_fill(&s->layout, SIM_G / ((double)s->params.c0 * s->params.c0), s->init_pos);
-    s->params.n = s->g.capacity;
-    s->params.dims[3] = s->g.cells;
-    bool ok = _sim_buffers_make(s, err) && (s->hash = sim_program_make("sim/hash.comp", "sim.hash", err)) && (s->ranges = sim_program_make("sim/ranges.comp", "sim.ranges", err)) &&
-              (s->reorder = sim_program_make("sim/reorder.comp", "sim.reorder", err)) && (s->density = sim_program_make("sim/density.comp", "sim.density", err)) &&
-              (s->forces = sim_program_make("sim/forces.comp", "sim.forces", err)) && (s->integrate = sim_program_make("sim/integrate.comp", "sim.integrate", err)) &&
-              (s->sorter = _sim_sorter_make(s, sort_name, err));
+    _sim_layout_fill(s);
+    bool ok = sim_particles_make(&s->p, (uint32_t)s->layout.count, &s->params, err) &&
+              (s->q = sim_search_make(&(sim_search_desc){.capacity = (uint32_t)s->layout.count, .cells = (uint32_t)cells, .sort = sort_name}, caps, err)) &&
+              (s->impl = solver->make(&s->p, &s->params, caps, err));
     if (!ok) {
         sim_destroy(s);
         return NULL;
     }
-    _sim_upload_particles(s, s->init_pos, NULL, s->g.capacity);
-    log_info("SIM", "%s: %u particles, dx %.4g m, h %.4g m, %u cells (%ux%ux%u, %u key bits), c0 %.3g m/s, dt %.3g s, sort %s",
-             sc->name, s->g.n, s->layout.dx, s->params.h, s->g.cells, s->params.dims[0], s->params.dims[1],
-             s->params.dims[2], s->g.bits, s->params.c0, s->params.dt, sort_name);
+    _sim_upload_particles(s, s->init_pos, NULL, (uint32_t)s->layout.count);
+    log_info("SIM", "%s: %u particles, dx %.4g m, h %.4g m, %u cells (%ux%ux%u, %u key bits), solver %s, sort %s", sc->name,
+             s->p.n, s->layout.dx, s->params.h, (unsigned)cells, s->params.dims[0], s->params.dims[1], s->params.dims[2],
+             sim_search_bits(s->q), solver->name, sort_name);
     return s;
 }
 
 void sim_destroy(sim *s) {
     if (!s) return;
-    shader_destroy(&s->hash);
-    shader_destroy(&s->ranges);
-    shader_destroy(&s->reorder);
-    shader_destroy(&s->density);
-    shader_destroy(&s->forces);
-    shader_destroy(&s->integrate);
-    if (s->sorter) sort_destroy(s->sorter);
-    _sim_buffers_destroy(&s->g);
+    if (s->impl) s->solver->destroy(s->impl);
+    sim_search_destroy(s->q);
+    sim_particles_destroy(&s->p);
     free(s->init_pos);
     free(s);
 }
 
-/* --- stepping --- */
+/* --- records --- */
 
-void sim_step(sim *s, gpu_prof *prof) {
-    sim_gpu *g = &s->g;
-    _sim_search(s, prof);
-    if (prof) prof_begin(prof, SIM_STAGE_REORDER);
-    sim_reorder_run(s->reorder, g);
-    if (prof) prof_end(prof, SIM_STAGE_REORDER);
-    if (prof) prof_begin(prof, SIM_STAGE_DENSITY);
-    sim_density_run(s->density, g);
-    if (prof) prof_end(prof, SIM_STAGE_DENSITY);
-    if (prof) prof_begin(prof, SIM_STAGE_FORCES);
-    sim_forces_run(s->forces, g);
-    if (prof) prof_end(prof, SIM_STAGE_FORCES);
-    if (prof) prof_begin(prof, SIM_STAGE_INTEGRATE);
-    sim_integrate_run(s->integrate, g);
-    if (prof) prof_end(prof, SIM_STAGE_INTEGRATE);
-    /* Readers of the results: the next step's shaders, the renderer's vertex pulls, read-backs. */
-    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (s->params.poke[3] > 0) {
-        s->params.poke[3] = 0; /* the poke applies to one step */
-        s->params_dirty = true;
-    }
-    s->time += s->params.dt;
-    s->steps++;
+static void _sim_take(sim *s, const sim_step_record *r) {
+    sim_summary *u = &s->sum;
+    u->steps++;
+    u->time += r->dt;
+    u->dt_last = r->dt;
+    s->it_div_sum += r->it_div;
+    s->it_density_sum += r->it_density;
+    s->err_density_sum += r->err_density;
+    u->it_div_mean = s->it_div_sum / (double)u->steps;
+    u->it_density_mean = s->it_density_sum / (double)u->steps;
+    u->err_density_mean = s->err_density_sum / (double)u->steps;
+    if (r->err_density > u->err_density_max) u->err_density_max = r->err_density;
+    if (r->cfl > u->cfl_max) u->cfl_max = r->cfl;
+    u->capped += r->capped;
+    sim_step_record *slot = &s->rec[(s->rec_head + s->rec_count) % SIM_RECORDS];
+    *slot = *r;
+    slot->time = u->time;
+    if (s->rec_count < SIM_RECORDS)
+        s->rec_count++;
+    else
+        s->rec_head = (s->rec_head + 1) % SIM_RECORDS; /* nobody reads them: keep the newest */
 }
 
+static void _sim_poll(sim *s, bool wait) {
+    sim_step_record buf[256];
+    int got;
+    do {
+        got = s->solver->poll(s->impl, wait, buf, (int)ARRAY_LEN(buf));
+        for (int i = 0; i < got; i++) _sim_take(s, &buf[i]);
+    } while (got == (int)ARRAY_LEN(buf));
+}
+
+int sim_records(sim *s, sim_step_record *out, int max) {
+    _sim_poll(s, false);
+    int n = s->rec_count < max ? s->rec_count : max;
+    for (int i = 0; i < n; i++) out[i] = s->rec[(s->rec_head + i) % SIM_RECORDS];
+    s->rec_head = (s->rec_head + n) % SIM_RECORDS;
+    s->rec_count -= n;
+    return n;
+}
+
+void sim_sync(sim *s) {
+    if (s->in_frame) sim_frame_end(s);
+    _sim_poll(s, true);
+}
+
+void sim_get_summary(const sim *s, sim_summary *out) { *out = s->sum; }
+
+/* --- stepping --- */
+
+int sim_frame_begin(sim *s, double seconds, int substeps) {
+    if (s->in_frame) sim_frame_end(s);
+    if (s->params_dirty) _sim_upload_params(s);
+    int steps = s->solver->frame_begin(s->impl, seconds, substeps);
+    _sim_poll(s, false);
+    s->in_frame = true;
+    s->first_step = 1;
+    return steps;
+}
+
+void sim_frame_step(sim *s, gpu_prof *prof) {
+    if (!s->in_frame) sim_frame_begin(s, 0, 1);
+    gpu_prof *timed = s->first_step ? prof : NULL; /* the frame's first step is the sampled one */
+    s->first_step = 0;
+    sim_particles_bind(&s->p);
+    sim_search_run(s->q, &s->p, timed, 0);
+    sim_particles_bind(&s->p);
+    s->solver->step(s->impl, &s->p, s->q, timed, SIM_SEARCH_STAGES);
+}
+
+void sim_frame_end(sim *s) {
+    if (!s->in_frame) return;
+    s->solver->frame_end(s->impl);
+    s->in_frame = false;
+    /* Readers of the results: the renderer's vertex pulls and read-backs. */
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (s->params.poke[3] > 0) {
+        s->params.poke[3] = 0; /* the poke applies to one frame */
+        s->params_dirty = true;
+    }
+}
+
+int sim_frame(sim *s, double seconds, int substeps, gpu_prof *prof) {
+    int steps = sim_frame_begin(s, seconds, substeps);
+    for (int k = 0; k < steps; k++) sim_frame_step(s, prof);
+    sim_frame_end(s);
+    return steps;
+}
+
+void sim_step(sim *s, gpu_prof *prof) { sim_frame(s, 0, 1, prof); }
+
 void sim_reset(sim *s) {
-    s->time = 0;
-    s->steps = 0;
-    _sim_upload_particles(s, s->init_pos, NULL, s->g.capacity);
+    sim_sync(s);
+    memset(&s->sum, 0, sizeof s->sum);
+    s->it_div_sum = s->it_density_sum = s->err_density_sum = 0;
+    s->rec_head = s->rec_count = 0;
+    _sim_layout_fill(s);
+    _sim_upload_particles(s, s->init_pos, NULL, (uint32_t)s->layout.count);
 }
 
 bool sim_set_sort(sim *s, const char *algo, char *err) {
-    if (!sort_algo_find(algo)) return fail(err, "unknown sort '%s'; choose radix, bitonic or cpu", algo ? algo : "(none)");
-    sorter *next = _sim_sorter_make(s, algo, err);
-    if (!next) return false;
-    sort_destroy(s->sorter);
-    s->sorter = next;
-    /* The old sorter's buffers may have held the sorted pairs; search again with the new one. */
-    _sim_search(s, NULL);
+    if (!algo || !sort_algo_find(algo)) return fail(err, "unknown sort '%s'; choose one of: %s", algo ? algo : "(none)", _sim_sort_list());
+    if (!sim_search_set_sort(s->q, algo, err)) return false;
+    sim_search_find(s->q, &s->p); /* the old sorter's buffers may have held the sorted pairs */
+    return true;
+}
+
+bool sim_set_solver(sim *s, const char *name, char *err) {
+    const sim_solver *next = sim_solver_find(name);
+    if (!next) return fail(err, "unknown solver '%s'; choose dfsph or wcsph", name ? name : "(none)");
+    if (next == s->solver) return true;
+    void *impl = next->make(&s->p, &s->params, s->caps, err);
+    if (!impl) return false;
+    sim_sync(s); /* the old solver's last records count */
+    s->solver->destroy(s->impl);
+    s->solver = next;
+    s->impl = impl;
+    _sim_stage_names(s);
+    _sim_prime(s);
     return true;
 }
 
@@ -320,11 +389,12 @@ void sim_poke(sim *s, const float point[3], float radius, float strength) {
 
 /* --- reading --- */
 
-const char *sim_sort_name(const sim *s) { return sort_get_algo(s->sorter)->name; }
+const char *sim_sort_name(const sim *s) { return sim_search_sort_name(s->q); }
+const char *sim_solver_name(const sim *s) { return s->solver->name; }
 const char *sim_scene_name(const sim *s) { return s->layout.scene->name; }
-uint32_t sim_particle_count(const sim *s) { return s->g.n; }
-double sim_time(const sim *s) { return s->time; }
-float sim_dt(const sim *s) { return s->params.dt; }
+uint32_t sim_particle_count(const sim *s) { return s->p.n; }
+double sim_time(const sim *s) { return s->sum.time; }
+float sim_dt(const sim *s) { return s->sum.steps ? (float)s->sum.dt_last : s->params.dt; }
 void sim_domain(const sim *s, float lo[3], float hi[3]) {
     for (int a = 0; a < 3; a++) {
         lo[a] = s->params.lo[a];
@@ -332,50 +402,58 @@ void sim_domain(const sim *s, float lo[3], float hi[3]) {
     }
 }
 float sim_particle_radius(const sim *s) { return (float)(s->layout.dx / 2); }
-uint32_t sim_cell_count(const sim *s) { return s->g.cells; }
-GLuint sim_positions(const sim *s) { return s->g.pos[s->g.cur]; }
-GLuint sim_velocities(const sim *s) { return s->g.vel[s->g.cur]; }
-GLuint sim_densities(const sim *s) { return s->g.dens; }
-GLuint sim_cell_keys(const sim *s) { return s->g.cell_keys; }
-GLuint sim_ids(const sim *s) { return s->g.id[s->g.cur]; }
-float sim_particle_mass(const sim *s) { return s->params.mass; }
-float sim_rest_density(const sim *s) { return s->params.rho0; }
-float sim_support_radius(const sim *s) { return s->params.h; }
 float sim_sound_speed(const sim *s) { return s->params.c0; }
-int sim_steps_per_frame(const sim *s) {
-    double k = ceil((1.0 / 60.0) / s->params.dt - 1e-9);
-    return k < 1 ? 1 : (int)k;
+int sim_stage_count(const sim *s) { return SIM_SEARCH_STAGES + s->solver->stage_count; }
+const char *sim_stage_name(const sim *s, int stage) { return stage >= 0 && stage < sim_stage_count(s) ? s->stage_names[stage] : "?"; }
+const char *const *sim_stage_names(const sim *s) { return s->stage_names; }
+GLuint sim_positions(const sim *s) { return s->p.pos[s->p.cur]; }
+GLuint sim_velocities(const sim *s) { return s->p.vel[s->p.cur]; }
+GLuint sim_densities(const sim *s) { return s->p.dens; }
+GLuint sim_cell_keys(const sim *s) { return sim_search_cell_keys(s->q); }
+
+/* Reads a per-particle buffer of `comps` floats and scatters it by original id. */
+static void _sim_read_by_id(const sim_particles *p, GLuint buf, int comps, const uint32_t *ids, float *out) {
+    uint32_t n = p->n;
+    float *tmp = malloc(4ull * comps * n + 16);
+    glGetNamedBufferSubData(buf, 0, 4ll * comps * n, tmp);
+    for (uint32_t i = 0; i < n; i++) memcpy(out + (size_t)comps * ids[i], tmp + (size_t)comps * i, 4ull * comps);
+    free(tmp);
 }
 
 void sim_read_particles(sim *s, float *pos4, float *vel4, float *density) {
-    sim_gpu *g = &s->g;
-    uint32_t n = g->n;
+    sim_particles *p = &s->p;
+    sim_sync(s);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    uint32_t *ids = malloc(4ull * n + 4);
-    float *tmp = malloc(16ull * n + 16);
-    glGetNamedBufferSubData(g->id[g->cur], 0, 4ll * n, ids);
-    if (pos4) {
-        glGetNamedBufferSubData(g->pos[g->cur], 0, 16ll * n, tmp);
-        for (uint32_t i = 0; i < n; i++) memcpy(pos4 + 4ull * ids[i], tmp + 4ull * i, 16);
-    }
-    if (vel4) {
-        glGetNamedBufferSubData(g->vel[g->cur], 0, 16ll * n, tmp);
-        for (uint32_t i = 0; i < n; i++) memcpy(vel4 + 4ull * ids[i], tmp + 4ull * i, 16);
-    }
-    if (density) {
-        glGetNamedBufferSubData(g->dens, 0, 4ll * n, tmp);
-        for (uint32_t i = 0; i < n; i++) density[ids[i]] = tmp[i];
-    }
-    free(tmp);
+    uint32_t *ids = malloc(4ull * p->n + 4);
+    glGetNamedBufferSubData(p->id[p->cur], 0, 4ll * p->n, ids);
+    if (pos4) _sim_read_by_id(p, p->pos[p->cur], 4, ids, pos4);
+    if (vel4) _sim_read_by_id(p, p->vel[p->cur], 4, ids, vel4);
+    if (density) _sim_read_by_id(p, p->dens, 1, ids, density);
     free(ids);
 }
 
+bool sim_read_pressure(sim *s, float *out) {
+    sim_particles *p = &s->p;
+    sim_sync(s);
+    float *cur = malloc(4ull * p->n + 4);
+    bool ok = s->solver->read_pressure(s->impl, p, cur);
+    if (ok) {
+        uint32_t *ids = malloc(4ull * p->n + 4);
+        glGetNamedBufferSubData(p->id[p->cur], 0, 4ll * p->n, ids);
+        for (uint32_t i = 0; i < p->n; i++) out[ids[i]] = cur[i];
+        free(ids);
+    }
+    free(cur);
+    return ok;
+}
+
 void sim_read_stats(sim *s, sim_stats *out) {
-    sim_gpu *g = &s->g;
+    sim_particles *g = &s->p;
     uint32_t n = g->n;
+    sim_sync(s);
     memset(out, 0, sizeof *out);
     out->particles = n;
-    out->time = s->time;
+    out->time = s->sum.time;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     float *pos = malloc(16ull * n + 16), *vel = malloc(16ull * n + 16), *dens = malloc(4ull * n + 4);
     glGetNamedBufferSubData(g->pos[g->cur], 0, 16ll * n, pos);
@@ -418,16 +496,21 @@ void sim_read_stats(sim *s, sim_stats *out) {
 /* --- test hooks --- */
 
 bool sim_set_particles(sim *s, const float *pos4, const float *vel4, uint32_t n, char *err) {
-    if (n > s->g.capacity) return fail(err, "%u particles, but this simulation was made for at most %u", n, s->g.capacity);
+    if (n > s->p.capacity) return fail(err, "%u particles, but this simulation was made for at most %u", n, s->p.capacity);
+    sim_sync(s);
     _sim_upload_particles(s, pos4, vel4, n);
     return true;
 }
 
 void sim_find_neighbours(sim *s) {
-    _sim_search(s, NULL);
+    if (s->params_dirty) _sim_upload_params(s);
+    sim_search_find(s->q, &s->p);
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
 }
 
-const sim_gpu *sim_get_gpu(const sim *s) { return &s->g; }
+const sim_particles *sim_get_particles(const sim *s) { return &s->p; }
+const sim_search *sim_get_search(const sim *s) { return s->q; }
 const sim_params *sim_get_params(const sim *s) { return &s->params; }
 const sim_layout *sim_get_layout(const sim *s) { return &s->layout; }
+uint32_t sim_get_cells(const sim *s) { return s->params.dims[3]; }
+GLuint sim_get_accel(const sim *s) { return s->solver->accel(s->impl); }

@@ -1,16 +1,23 @@
-/* sim: a weakly compressible SPH fluid in a box, every stage in GL compute, the neighbour search
- * done by sorting (cell, particle) pairs with the sort library.
+/* sim: an SPH fluid in a box, every stage in GL compute, the neighbour search done by sorting
+ * (cell, particle) pairs with the sort library, the pressure by one of the solvers.
  *
- * One step, as stages (each its own module in src/sim/ and shader in shaders/sim/):
- *   hash -> sort -> ranges -> reorder -> density -> forces -> integrate
+ * One step, as stages: the shared neighbour search (hash -> sort -> ranges -> reorder, search.h),
+ * then the solver's own (solver.h): wcsph  density -> forces -> integrate;
+ *                                   dfsph  density+alpha -> divergence solve -> non-pressure + CFL
+ *                                          -> pressure solve -> integrate.
  *
- *   sim *s = sim_make(&(sim_desc){ .scene = "dambreak", .particles = 27648, .sort = "radix" }, caps, err);
- *   each frame: for (k..) sim_step(s, prof);   // prof may be NULL; stage i is timed as SIM_STAGE i
- *   draw:       sim_positions(s), sim_velocities(s), sim_densities(s), sim_cell_keys(s)
+ *   sim *s = sim_make(&(sim_desc){ .scene = "dambreak", .particles = 27648, .solver = "dfsph" }, caps, err);
+ *   each frame:  sim_frame(s, 1.0 / 60, 0, prof);  // 1/60 s of fluid in as many steps as it needs;
+ *                                                  // stages timed on its first step (prof may be NULL)
+ *   one step:    sim_step(s, NULL);                // the solver's own step size
+ *   draw:        sim_positions(s), sim_velocities(s), sim_densities(s), sim_cell_keys(s)
  *   sim_destroy(s);
  *
- * Errors: sim_make returns NULL with err for an unknown scene, a particle count of 0 or past what
- * the GPU holds, or a shader that fails to build.
+ * A dfsph step chooses its dt on the GPU, so the CPU learns the steps' sizes, iterations and errors
+ * a few frames late (sim_records, sim_summary); sim_sync waits for all of them.
+ *
+ * Errors: sim_make returns NULL with err for an unknown scene, sort or solver, a particle count
+ * past what the GPU holds, or a shader that fails to build.
  */
 #ifndef FLUID_SIM_H
 #define FLUID_SIM_H
@@ -19,63 +26,88 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef enum sim_stage {
-    SIM_STAGE_HASH,
-    SIM_STAGE_SORT,
-    SIM_STAGE_RANGES,
-    SIM_STAGE_REORDER,
-    SIM_STAGE_DENSITY,
-    SIM_STAGE_FORCES,
-    SIM_STAGE_INTEGRATE,
-    SIM_STAGE_COUNT
-} sim_stage;
-extern const char *const sim_stage_names[SIM_STAGE_COUNT]; /* "hash", "sort", ... */
-
 typedef struct sim_desc {
-    const char *scene;   /* "dambreak" (default), "drop", "double-dambreak" */
+    const char *scene;   /* "dambreak" (default), "drop", "double-dambreak", "pool" */
     uint32_t particles;  /* 0: the scene's default */
-    const char *sort;    /* "radix" (default), "bitonic" */
+    const char *sort;    /* "radix" (default), "bitonic", "cpu" */
+    const char *solver;  /* "dfsph" (default), "wcsph" */
+    bool strict;         /* dfsph: mean density error 0.01% instead of 0.05% */
 } sim_desc;
 
 typedef struct sim sim;
 
+/* One finished step. */
+typedef struct sim_step_record {
+    double time;           /* simulated seconds at its end */
+    float dt;              /* its size, seconds */
+    float dt_cfl;          /* the CFL limit it was held to (wcsph: its fixed dt) */
+    float cfl;             /* max |v| dt / dx over the particles at its end (wcsph: NAN) */
+    uint32_t it_div;       /* divergence-solve iterations (wcsph: 0) */
+    uint32_t it_density;   /* pressure-solve iterations (wcsph: 0) */
+    float err_div;         /* mean density change over one step the divergence left, relative */
+    float err_density;     /* mean density error the pressure solve left, relative */
+    uint32_t capped;       /* solves that stopped at the iteration cap before converging */
+} sim_step_record;
+
+/* The run so far, from every record read. */
+typedef struct sim_summary {
+    uint64_t steps;
+    double time;                       /* simulated seconds */
+    double it_div_mean, it_density_mean;
+    double err_density_mean, err_density_max;
+    double cfl_max;                    /* the largest |v| dt / dx of any step */
+    double dt_last;
+    uint64_t capped;
+} sim_summary;
+
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err);
 void sim_destroy(sim *s);
+
+/* `seconds` of simulated time in as many steps as the solver needs (substeps > 0: exactly that
+ * many); the stages of the first step are timed (prof may be NULL). Returns the steps issued. */
+int sim_frame(sim *s, double seconds, int substeps, gpu_prof *prof);
+/* The same in pieces, for callers that look between steps: begin returns the steps. */
+int sim_frame_begin(sim *s, double seconds, int substeps);
+void sim_frame_step(sim *s, gpu_prof *prof);
+void sim_frame_end(sim *s);
+/* One step of the solver's own size (dfsph: the CFL step, at most its dt_max). */
 void sim_step(sim *s, gpu_prof *prof);
+void sim_sync(sim *s); /* waits for the GPU: every step's record is read */
+/* Records read since the last call (oldest first), at most max; never waits. */
+int sim_records(sim *s, sim_step_record *out, int max);
+void sim_get_summary(const sim *s, sim_summary *out);
+
 void sim_reset(sim *s);                                    /* back to the scene's initial state */
 bool sim_set_sort(sim *s, const char *algo, char *err);    /* between steps; the fluid is kept */
+bool sim_set_solver(sim *s, const char *name, char *err);  /* between steps; the fluid is kept */
 const char *sim_sort_name(const sim *s);
+const char *sim_solver_name(const sim *s);
 const char *sim_scene_name(const sim *s);
 uint32_t sim_particle_count(const sim *s);
-double sim_time(const sim *s);                             /* simulated seconds */
-float sim_dt(const sim *s);                                /* seconds per step */
+double sim_time(const sim *s);                             /* simulated seconds of the records read */
+float sim_dt(const sim *s);                                /* wcsph: its step; dfsph: the last read */
 void sim_domain(const sim *s, float lo[3], float hi[3]);   /* the tank, metres */
 float sim_particle_radius(const sim *s);                   /* half the initial spacing, metres */
-uint32_t sim_cell_count(const sim *s);                     /* grid cells (keys are < this) */
+float sim_sound_speed(const sim *s);                       /* wcsph's c0 (dfsph: its viscosity's), m/s */
+/* Stages timed by the profiler: the search's, then the solver's. */
+int sim_stage_count(const sim *s);
+const char *sim_stage_name(const sim *s, int stage);
+const char *const *sim_stage_names(const sim *s);
+/* The most particles this GPU can simulate (buffer and dispatch limits). */
+uint64_t sim_max_particles(const gpu_caps *caps);
 
-/* Buffers in the current particle order (they change every step: read them after sim_step). */
-GLuint sim_positions(const sim *s);   /* vec4 per particle: xyz metres, w unused */
+/* Buffers in the current particle order (they change every step: read them after a step). */
+GLuint sim_positions(const sim *s);   /* vec4 per particle: xyz metres */
 GLuint sim_velocities(const sim *s);  /* vec4 per particle: xyz m/s */
 GLuint sim_densities(const sim *s);   /* float per particle: kg/m^3 */
 GLuint sim_cell_keys(const sim *s);   /* uint per particle: its grid cell */
 
 /* Mouse interaction: push (strength > 0) or pull (< 0) particles within radius of a point. Applies
- * to the next step only. */
+ * to the next frame or step. */
 void sim_poke(sim *s, const float point[3], float radius, float strength);
 
 extern const char *const sim_scene_names[]; /* NULL-terminated */
-
-/* --- Added by the sim module (additive; the functions above are unchanged). --- */
-
-GLuint sim_ids(const sim *s);          /* uint per particle, current order: its original index */
-float sim_particle_mass(const sim *s); /* kg */
-float sim_rest_density(const sim *s);  /* kg/m^3 */
-float sim_support_radius(const sim *s);/* h: the kernel's support radius = grid cell size, metres */
-float sim_sound_speed(const sim *s);   /* c0, m/s */
-/* Steps that make about 1/60 s of simulated time (at least 1). */
-int sim_steps_per_frame(const sim *s);
-/* The most particles this GPU can simulate (buffer and dispatch limits). */
-uint64_t sim_max_particles(const gpu_caps *caps);
+extern const char *const sim_solver_names[]; /* NULL-terminated; the first is the default */
 
 /* The whole state read back, each array indexed by the particle's original index (its place in
  * the scene's initial layout), so two runs can be compared row by row. Any pointer may be NULL.

@@ -1,9 +1,11 @@
 /* sim_params: the constants every simulation shader reads, as one std140 uniform block, and the
  * work-group size and binding points of the sim shaders.
  *
- * C twin of shaders/sim/sim_common.glsl: the struct below must match `SimParams` there member for
- * member (std140: the vec4s first, then 4-byte scalars, padded to 16 bytes); the defines must
- * match the GLSL defines of the same names. _Static_asserts check the sizes that C can see.
+ * The defines below are the single source: sim_shader_defines() hands them to every sim shader as
+ * #defines (B_* in GLSL for SIM_B_*), so no shader keeps a copy. The struct is mirrored by
+ * `SimParams` in shaders/sim/sim_common.glsl member for member (std140: the vec4s first, then
+ * 4-byte scalars, padded to 16 bytes); the _Static_asserts check what C can see and the layout
+ * test reads every member's offset back through GL reflection.
  */
 #ifndef FLUID_SIM_PARAMS_H
 #define FLUID_SIM_PARAMS_H
@@ -27,6 +29,10 @@
 #define SIM_B_ID_IN 10
 #define SIM_B_ID_OUT 11
 #define SIM_B_CELL_KEYS 12
+#define SIM_B_FACTOR 13    /* dfsph: 1 / (the solver's stiffness denominator) per particle */
+#define SIM_B_KAPPA 14     /* dfsph: the pressure value kappa / rho of the solve under way */
+#define SIM_B_CTL 15       /* dfsph: the GPU-side control block (indirect args, dt, reductions) */
+#define SIM_B_RECORDS 16   /* dfsph: one record per step, read back a few frames late */
 
 typedef struct sim_params {
     float lo[4];          /* domain (tank) min corner, metres; w unused */
@@ -50,9 +56,18 @@ typedef struct sim_params {
     float poke_strength;  /* m/s^2 at the poke centre */
     float wall_friction;  /* viscosity coefficient of the walls (same alpha form as particles) */
     float dx;             /* particle spacing at the start, metres (the walls' ghost planes) */
+    /* dfsph only */
+    float dt_max;         /* the largest step, seconds */
+    float dt_min;         /* the smallest step, seconds */
+    float cfl;            /* dt = cfl * dx / v_max (0.4 in SPlisHSPlasH's units of the diameter) */
+    float eta_density;    /* mean density error allowed, relative (0.0005: 0.05%) */
+    float eta_divergence; /* mean density change over one step from the divergence, relative */
+    uint32_t min_it_density;    /* at least this many pressure iterations */
+    uint32_t min_it_divergence; /* at least this many divergence iterations */
+    uint32_t min_neighbours;    /* fewer: the divergence solve leaves the particle alone (free surface) */
 } sim_params;
 
-_Static_assert(sizeof(sim_params) == 5 * 16 + 16 * 4, "sim_params must match SimParams in sim_common.glsl");
+_Static_assert(sizeof(sim_params) == 5 * 16 + 24 * 4, "sim_params must match SimParams in sim_common.glsl");
 _Static_assert(sizeof(sim_params) % 16 == 0, "a std140 block is a whole number of vec4s");
 _Static_assert(offsetof(sim_params, n) == 80, "scalars start after the five vec4s");
 

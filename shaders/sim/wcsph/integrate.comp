@@ -18,6 +18,6 @@ void main() {
         if (x[a] < lo[a]) { x[a] = lo[a]; if (v[a] < 0.0) v[a] *= -P.restitution; }
         if (x[a] > hi[a]) { x[a] = hi[a]; if (v[a] > 0.0) v[a] *= -P.restitution; }
     }
-    pos[i] = vec4(x, 1.0);
+    pos[i] = vec4(x, 0.0); // w: the solver's; 0 leaves a dfsph switched to afterwards no warm start
     vel[i] = vec4(v, 0.0);
 }

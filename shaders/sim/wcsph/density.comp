@@ -15,17 +15,12 @@ void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= P.n) return;
     vec3 xi = pos[i].xyz;
-    ivec3 c = sim_cell_of(xi);
     float h2 = P.h * P.h, sum = 0.0;
-    for (int z = max(c.z - 1, 0); z <= min(c.z + 1, int(P.dims.z) - 1); z++)
-        for (int y = max(c.y - 1, 0); y <= min(c.y + 1, int(P.dims.y) - 1); y++) {
-            uvec2 run = sim_row_run(c, y, z);
-            for (uint j = run.x; j < run.y; j++) {
-                vec3 d = xi - pos[j].xyz;
-                float r2 = dot(d, d);
-                if (r2 < h2) sum += sim_w(sqrt(r2), P.hs);
-            }
-        }
+    SIM_NEIGHBOURS_BEGIN(xi, j)
+        vec3 d = xi - pos[j].xyz;
+        float r2 = dot(d, d);
+        if (r2 < h2) sum += sim_w(sqrt(r2), P.hs);
+    SIM_NEIGHBOURS_END
     // The walls mirror the particle: ghost planes of its own density fill the kernel's share Phi
     // beyond the walls, so rho = rho_fluid + rho Phi.
     float phi = sim_wall_fraction(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx, P.mass / (P.rho0 * P.dx * P.dx)).x;

@@ -18,31 +18,26 @@ void main() {
     if (i >= P.n) return;
     vec3 xi = pos[i].xyz, vi = vel[i].xyz;
     float rhoi = dens[i], pti = pterm[i];
-    ivec3 c = sim_cell_of(xi);
     float h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
     vec3 a = vec3(0.0);
     float pi = pti * rhoi * rhoi;
     float w0 = sim_w(0.0, P.hs), sum_w = w0, sum_pw = pi * w0; // Shepard mean of p
     vec3 grad_p = vec3(0.0), moment = vec3(0.0); // sum V_j (p_j - p_i) grad W, diag sum V_j (x_j - x_i) (x) grad W
-    for (int z = max(c.z - 1, 0); z <= min(c.z + 1, int(P.dims.z) - 1); z++)
-        for (int y = max(c.y - 1, 0); y <= min(c.y + 1, int(P.dims.y) - 1); y++) {
-            uvec2 run = sim_row_run(c, y, z);
-            for (uint j = run.x; j < run.y; j++) {
-                vec3 d = xi - pos[j].xyz;
-                float r2 = dot(d, d);
-                if (r2 >= h2 || j == i || r2 == 0.0) continue;
-                float r = sqrt(r2), rhoj = dens[j], ptj = pterm[j], w = sim_w(r, P.hs);
-                vec3 gw = d * (sim_dw(r, P.hs) / r);
-                float vr = dot(vi - vel[j].xyz, d);
-                float visc = vr < 0.0 ? visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + rhoj)) : 0.0;
-                a -= (pti + ptj + visc) * gw;
-                float pj = ptj * rhoj * rhoj, vj = P.mass / rhoj;
-                sum_w += w;
-                sum_pw += pj * w;
-                grad_p += vj * (pj - pi) * gw;
-                moment -= vj * d * gw;
-            }
-        }
+    SIM_NEIGHBOURS_BEGIN(xi, j)
+        vec3 d = xi - pos[j].xyz;
+        float r2 = dot(d, d);
+        if (r2 >= h2 || j == i || r2 == 0.0) continue;
+        float r = sqrt(r2), rhoj = dens[j], ptj = pterm[j], w = sim_w(r, P.hs);
+        vec3 gw = d * (sim_dw(r, P.hs) / r);
+        float vr = dot(vi - vel[j].xyz, d);
+        float visc = vr < 0.0 ? visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + rhoj)) : 0.0;
+        a -= (pti + ptj + visc) * gw;
+        float pj = ptj * rhoj * rhoj, vj = P.mass / rhoj;
+        sum_w += w;
+        sum_pw += pj * w;
+        grad_p += vj * (pj - pi) * gw;
+        moment -= vj * d * gw;
+    SIM_NEIGHBOURS_END
     a *= P.mass;
     // Walls: ghost planes of the particle's density rho_i, whose pressure p_w is the fluid's around
     // it (Shepard mean, as Adami et al. 2012 extrapolate it to their wall particles):

@@ -1,0 +1,334 @@
+/* dfsph: divergence-free SPH (Bender & Koschier 2015, 2017), with SPlisHSPlasH's defaults; the
+ * model and the choices are in docs/SPH.md. A step, after the shared neighbour search:
+ *   density     rho and the solver factor per particle; loads the divergence warm start
+ *   divergence  the divergence solve: warm-start update, predict, then (update, predict) pairs
+ *   nonpressure viscosity, walls, gravity, mouse; the CFL step size; loads the pressure warm start
+ *   pressure    the constant-density solve: warm-start update (also v += dt a), predict, pairs
+ *   integrate   x += dt v, the hard walls; the step's record
+ *
+ * No CPU stall: each predict's last work group writes the next (update, predict) dispatches'
+ * group counts, 0 once the solve has converged, and the CPU records those pairs as indirect
+ * dispatches up to a cap (the most iterations seen lately, plus two; doubled when a solve hits
+ * it). The step size lives on the GPU too: the CPU learns it, the iterations and the errors from
+ * the step records, read a fixed two frames later (so a run is the same every time), and sizes the
+ * next frames' step counts and caps from them.
+ */
+#include "core/log.h"
+#include "core/util.h"
+#include "gpu/shader.h"
+#include "sim/solver.h"
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DFSPH_RECORDS 4096   /* step records on the GPU (a ring) */
+#define DFSPH_LAG 2          /* frames between issuing a step and reading its record */
+#define DFSPH_FRAMES 4       /* frames in flight, with their fences */
+#define DFSPH_MAX_IT 100     /* SPlisHSPlasH's most iterations */
+#define DFSPH_MAX_STEPS 1000 /* steps a frame at most (records in flight stay within the ring) */
+
+static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
+
+/* The GPU's control block: twin of Ctl in shaders/sim/dfsph/dfsph_common.glsl. */
+typedef struct dfsph_ctl {
+    uint32_t args_div[4], args_dens[4];
+    float t_rem;
+    uint32_t steps_left;
+    float dt, dt_cfl;
+    uint32_t done, iter, it_div, it_dens;
+    float err_div, err_dens;
+    uint32_t capped, step, cap_div, cap_dens, pad0, pad1;
+    /* float partial[]: one per work group */
+} dfsph_ctl;
+_Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, t_rem) == 32, "Ctl's indirect arguments");
+_Static_assert(offsetof(dfsph_ctl, done) == 48 && offsetof(dfsph_ctl, cap_div) == 80, "Ctl's scalars");
+_Static_assert(sizeof(dfsph_ctl) == 96, "Ctl's partial[] starts at 96");
+
+/* Twin of Record in shaders/sim/dfsph/integrate.comp. */
+typedef struct dfsph_record {
+    float dt, dt_cfl, cfl, err_div, err_dens;
+    uint32_t it_div, it_dens, capped;
+} dfsph_record;
+_Static_assert(sizeof(dfsph_record) == 32, "Record is 8 scalars");
+
+enum { P_DENSITY, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, P_NONPRESSURE, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, P_INTEGRATE, P_COUNT };
+
+static const struct {
+    const char *file, *defines, *label;
+} _dfsph_programs[P_COUNT] = {
+    [P_DENSITY] = {"sim/dfsph/density.comp", NULL, "sim.dfsph.density"},
+    [P_DIV_WARM] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 1\n", "sim.dfsph.div_warm"},
+    [P_DIV_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 0\n", "sim.dfsph.div_update"},
+    [P_DIV_PREDICT] = {"sim/dfsph/predict.comp", "#define DFSPH_DENSITY 0\n", "sim.dfsph.div_predict"},
+    [P_NONPRESSURE] = {"sim/dfsph/nonpressure.comp", NULL, "sim.dfsph.nonpressure"},
+    [P_DENS_WARM] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 1\n#define DFSPH_WARM 1\n", "sim.dfsph.dens_warm"},
+    [P_DENS_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 1\n#define DFSPH_WARM 0\n", "sim.dfsph.dens_update"},
+    [P_DENS_PREDICT] = {"sim/dfsph/predict.comp", "#define DFSPH_DENSITY 1\n", "sim.dfsph.dens_predict"},
+    [P_INTEGRATE] = {"sim/dfsph/integrate.comp", NULL, "sim.dfsph.integrate"},
+};
+
+typedef struct dfsph {
+    GLuint prog[P_COUNT];
+    GLuint factor, kappa, accel, ctl, records; /* buffers */
+    float dt_max, dt0;
+    uint32_t n_groups_max;
+    /* What the CPU knows, from records DFSPH_LAG frames old. */
+    uint32_t cap_div, cap_dens;  /* iterations recorded per solve */
+    float dt_cfl_recent;         /* the smallest CFL step of the last frame read (0: none yet) */
+    uint32_t it_seen[DFSPH_FRAMES][2]; /* the most iterations (divergence, pressure) of recent frames */
+    int it_seen_head;
+    /* Frames in flight: their fences and the steps they issued. */
+    GLsync fence[DFSPH_FRAMES];
+    uint32_t frame_first[DFSPH_FRAMES], frame_steps[DFSPH_FRAMES];
+    int frames_pending, frame_head;
+    uint32_t issued, read;       /* steps issued, steps whose records were read */
+    uint32_t frame_issued;       /* steps issued in the frame under way */
+    bool in_frame;
+    dfsph_record *buf;           /* the ring copied back */
+    sim_step_record ready[DFSPH_RECORDS]; /* read, not yet polled */
+    int ready_head, ready_count;
+} dfsph;
+
+static double _dfsph_g_over_c2(const sim_params *p) {
+    (void)p;
+    return 0; /* incompressible: a plain lattice at rest density */
+}
+
+static void _dfsph_destroy(void *impl) {
+    dfsph *d = impl;
+    if (!d) return;
+    for (int i = 0; i < P_COUNT; i++) shader_destroy(&d->prog[i]);
+    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records};
+    for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
+    for (int i = 0; i < DFSPH_FRAMES; i++)
+        if (d->fence[i]) glDeleteSync(d->fence[i]);
+    free(d->buf);
+    free(d);
+}
+
+static void _dfsph_ctl_reset(dfsph *d) {
+    dfsph_ctl c = {.dt = d->dt0, .cap_div = d->cap_div, .cap_dens = d->cap_dens};
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glNamedBufferSubData(d->ctl, 0, sizeof c, &c);
+}
+
+static void *_dfsph_make(const sim_particles *p, const sim_params *params, const gpu_caps *caps, char *err) {
+    (void)caps;
+    dfsph *d = calloc(1, sizeof *d);
+    size_t n = p->capacity ? p->capacity : 1;
+    d->n_groups_max = gpu_groups(n, SIM_WG);
+    d->dt_max = params->dt_max;
+    d->dt0 = params->dt_max;
+    d->cap_div = 10;
+    d->cap_dens = 20;
+    d->buf = malloc(sizeof(dfsph_record) * DFSPH_RECORDS);
+    bool ok = d->buf != NULL;
+    for (int i = 0; ok && i < P_COUNT; i++)
+        ok = (d->prog[i] = sim_program_make(_dfsph_programs[i].file, _dfsph_programs[i].defines, _dfsph_programs[i].label, err)) != 0;
+    ok = ok && (d->factor = gpu_buffer_make(4 * n, NULL, "sim.dfsph.factor", err)) &&
+         (d->kappa = gpu_buffer_make(4 * n, NULL, "sim.dfsph.kappa", err)) &&
+         (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
+         (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 4ull * d->n_groups_max, NULL, "sim.dfsph.ctl", err)) &&
+         (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err));
+    if (!ok) {
+        if (!d->buf) fail(err, "out of host memory");
+        _dfsph_destroy(d);
+        return NULL;
+    }
+    _dfsph_ctl_reset(d);
+    return d;
+}
+
+static void _dfsph_bind(dfsph *d, const sim_search *q) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, sim_search_ranges(q));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_FACTOR, d->factor);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KAPPA, d->kappa);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ACCEL, d->accel);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_CTL, d->ctl);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RECORDS, d->records);
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, d->ctl);
+}
+
+/* Reads the records of frames at least `lag` frames old (waiting for their fences). */
+static void _dfsph_collect(dfsph *d, int lag) {
+    while (d->frames_pending > lag) {
+        int f = d->frame_head;
+        glClientWaitSync(d->fence[f], GL_SYNC_FLUSH_COMMANDS_BIT, (GLuint64)60e9);
+        glDeleteSync(d->fence[f]);
+        d->fence[f] = 0;
+        uint32_t first = d->frame_first[f], count = d->frame_steps[f];
+        float dt_cfl_min = 0;
+        uint32_t it_div_max = 0, it_dens_max = 0, capped = 0;
+        for (uint32_t k = 0; k < count; k++) {
+            uint32_t slot = (first + k) % DFSPH_RECORDS;
+            dfsph_record r;
+            glGetNamedBufferSubData(d->records, (GLintptr)(slot * sizeof r), sizeof r, &r);
+            if (d->ready_count < DFSPH_RECORDS) {
+                d->ready[(d->ready_head + d->ready_count++) % DFSPH_RECORDS] =
+                    (sim_step_record){.dt = r.dt, .dt_cfl = r.dt_cfl, .cfl = r.cfl, .it_div = r.it_div, .it_density = r.it_dens,
+                                      .err_div = r.err_div, .err_density = r.err_dens, .capped = r.capped};
+            }
+            if (!dt_cfl_min || r.dt_cfl < dt_cfl_min) dt_cfl_min = r.dt_cfl;
+            if (r.it_div > it_div_max) it_div_max = r.it_div;
+            if (r.it_dens > it_dens_max) it_dens_max = r.it_dens;
+            capped += r.capped;
+        }
+        d->read += count;
+        d->frame_head = (d->frame_head + 1) % DFSPH_FRAMES;
+        d->frames_pending--;
+        if (!count) continue;
+        /* The next frames' caps: the most iterations seen in the last frames, plus two (the work of
+         * two empty dispatch pairs when not needed); doubled after a capped solve. */
+        d->it_seen[d->it_seen_head][0] = it_div_max;
+        d->it_seen[d->it_seen_head][1] = it_dens_max;
+        d->it_seen_head = (d->it_seen_head + 1) % DFSPH_FRAMES;
+        for (int k = 0; k < DFSPH_FRAMES; k++) {
+            if (d->it_seen[k][0] > it_div_max) it_div_max = d->it_seen[k][0];
+            if (d->it_seen[k][1] > it_dens_max) it_dens_max = d->it_seen[k][1];
+        }
+        uint32_t div = it_div_max + 2, dens = it_dens_max + 2;
+        if (capped) {
+            div = d->cap_div * 2 > div ? d->cap_div * 2 : div;
+            dens = d->cap_dens * 2 > dens ? d->cap_dens * 2 : dens;
+        }
+        d->cap_div = div < 1 ? 1 : div > DFSPH_MAX_IT ? DFSPH_MAX_IT : div;
+        d->cap_dens = dens < 2 ? 2 : dens > DFSPH_MAX_IT ? DFSPH_MAX_IT : dens;
+        d->dt_cfl_recent = dt_cfl_min;
+    }
+}
+
+static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
+    dfsph *d = impl;
+    _dfsph_collect(d, 0);
+    d->ready_count = 0; /* new particles or a new solver: earlier steps are not this state's */
+    d->issued = d->read = 0;
+    memset(d->it_seen, 0, sizeof d->it_seen);
+    d->dt_cfl_recent = 0;
+    _dfsph_ctl_reset(d);
+    _dfsph_bind(d, q);
+    sim_dispatch(d->prog[P_DENSITY], p->n);
+    float zero = 0;
+    glClearNamedBufferData(d->kappa, GL_R32F, GL_RED, GL_FLOAT, &zero);
+}
+
+static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
+    dfsph *d = impl;
+    _dfsph_collect(d, DFSPH_LAG);
+    int steps = substeps;
+    if (seconds <= 0) {
+        seconds = d->dt_max; /* one step of its own size */
+        steps = 1;
+    } else if (steps <= 0) {
+        double dt = d->dt_cfl_recent > 0 ? d->dt_cfl_recent : d->dt_max;
+        double k = ceil(seconds / dt - 1e-6) + (d->dt_cfl_recent > 0 && d->dt_cfl_recent < d->dt_max ? 1 : 0);
+        steps = k < 1 ? 1 : k > DFSPH_MAX_STEPS ? DFSPH_MAX_STEPS : (int)k;
+    }
+    if (steps > DFSPH_MAX_STEPS) steps = DFSPH_MAX_STEPS;
+    /* The frame's time, steps and caps, read by the GPU's step-size decision. */
+    struct {
+        float t_rem;
+        uint32_t steps_left;
+    } frame = {(float)seconds, (uint32_t)steps};
+    uint32_t caps[2] = {d->cap_div, d->cap_dens};
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_rem), sizeof frame, &frame);
+    glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, cap_div), sizeof caps, caps);
+    d->frame_issued = 0;
+    d->in_frame = true;
+    return steps;
+}
+
+/* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
+ * pairs whose group counts the predicts write (0 once converged). */
+static void _dfsph_solve(dfsph *d, int warm, int update, int predict, GLintptr args, uint32_t cap, uint32_t n) {
+    sim_dispatch(d->prog[warm], n);
+    sim_dispatch(d->prog[predict], n);
+    glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
+    for (uint32_t k = 0; k < cap; k++) {
+        glUseProgram(d->prog[update]);
+        glDispatchComputeIndirect(args);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glUseProgram(d->prog[predict]);
+        glDispatchComputeIndirect(args);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    }
+}
+
+static void _dfsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_prof *prof, int first) {
+    dfsph *d = impl;
+    uint32_t n = p->n;
+    _dfsph_bind(d, q);
+    if (prof) prof_begin(prof, first + 0);
+    sim_dispatch(d->prog[P_DENSITY], n);
+    if (prof) prof_end(prof, first + 0);
+    if (prof) prof_begin(prof, first + 1);
+    _dfsph_solve(d, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div, n);
+    if (prof) prof_end(prof, first + 1);
+    if (prof) prof_begin(prof, first + 2);
+    sim_dispatch(d->prog[P_NONPRESSURE], n);
+    if (prof) prof_end(prof, first + 2);
+    if (prof) prof_begin(prof, first + 3);
+    _dfsph_solve(d, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->cap_dens, n);
+    if (prof) prof_end(prof, first + 3);
+    if (prof) prof_begin(prof, first + 4);
+    sim_dispatch(d->prog[P_INTEGRATE], n);
+    if (prof) prof_end(prof, first + 4);
+    d->frame_issued++;
+}
+
+static void _dfsph_frame_end(void *impl) {
+    dfsph *d = impl;
+    if (!d->in_frame) return;
+    d->in_frame = false;
+    if (d->frames_pending == DFSPH_FRAMES) _dfsph_collect(d, DFSPH_FRAMES - 1);
+    int f = (d->frame_head + d->frames_pending) % DFSPH_FRAMES;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    d->fence[f] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    d->frame_first[f] = d->issued;
+    d->frame_steps[f] = d->frame_issued;
+    d->issued += d->frame_issued;
+    d->frames_pending++;
+}
+
+static int _dfsph_poll(void *impl, bool wait, sim_step_record *out, int max) {
+    dfsph *d = impl;
+    if (wait) _dfsph_collect(d, 0);
+    int n = d->ready_count < max ? d->ready_count : max;
+    for (int i = 0; i < n; i++) out[i] = d->ready[(d->ready_head + i) % DFSPH_RECORDS];
+    d->ready_head = (d->ready_head + n) % DFSPH_RECORDS;
+    d->ready_count -= n;
+    return n;
+}
+
+static bool _dfsph_read_pressure(void *impl, const sim_particles *p, float *out) {
+    (void)impl;
+    /* The pressure solve's total k = kappa / rho = p / rho^2 of the last step, kept in pos.w. */
+    float *pos = malloc(16ull * p->n + 16), *rho = malloc(4ull * p->n + 4);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(p->pos[p->cur], 0, 16ll * p->n, pos);
+    glGetNamedBufferSubData(p->dens, 0, 4ll * p->n, rho);
+    for (uint32_t i = 0; i < p->n; i++) out[i] = pos[4 * i + 3] * rho[i] * rho[i];
+    free(pos);
+    free(rho);
+    return true;
+}
+
+static GLuint _dfsph_accel(void *impl) { return ((dfsph *)impl)->accel; }
+
+const sim_solver sim_solver_dfsph = {
+    .name = "dfsph",
+    .summary = "divergence-free SPH: divergence and constant-density solves on the GPU, CFL steps",
+    .stages = _dfsph_stages,
+    .stage_count = (int)ARRAY_LEN(_dfsph_stages),
+    .layout_g_over_c2 = _dfsph_g_over_c2,
+    .make = _dfsph_make,
+    .destroy = _dfsph_destroy,
+    .prime = _dfsph_prime,
+    .frame_begin = _dfsph_frame_begin,
+    .step = _dfsph_step,
+    .frame_end = _dfsph_frame_end,
+    .poll = _dfsph_poll,
+    .read_pressure = _dfsph_read_pressure,
+    .accel = _dfsph_accel,
+};

@@ -1,0 +1,84 @@
+/* particles: the shared particle buffers and the sim's shader and dispatch helpers. */
+#include "sim/particles.h"
+#include "core/util.h"
+#include "gpu/shader.h"
+#include <stdio.h>
+#include <string.h>
+
+bool sim_particles_make(sim_particles *p, uint32_t capacity, const sim_params *params, char *err) {
+    memset(p, 0, sizeof *p);
+    p->capacity = capacity;
+    size_t n = capacity ? capacity : 1;
+    struct {
+        GLuint *b;
+        size_t size;
+        const char *label;
+    } all[] = {{&p->pos[0], 16 * n, "sim.pos0"}, {&p->pos[1], 16 * n, "sim.pos1"}, {&p->vel[0], 16 * n, "sim.vel0"},
+               {&p->vel[1], 16 * n, "sim.vel1"}, {&p->id[0], 4 * n, "sim.id0"},    {&p->id[1], 4 * n, "sim.id1"},
+               {&p->dens, 4 * n, "sim.density"}};
+    p->params = gpu_buffer_make(sizeof *params, params, "sim.params", err);
+    if (!p->params) return false;
+    for (size_t i = 0; i < ARRAY_LEN(all); i++)
+        if (!(*all[i].b = gpu_buffer_make(all[i].size, NULL, all[i].label, err))) {
+            sim_particles_destroy(p);
+            return false;
+        }
+    return true;
+}
+
+void sim_particles_destroy(sim_particles *p) {
+    GLuint *all[] = {&p->params, &p->pos[0], &p->pos[1], &p->vel[0], &p->vel[1], &p->id[0], &p->id[1], &p->dens};
+    for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
+}
+
+void sim_particles_bind(const sim_particles *p) {
+    glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_PARAMS, p->params);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[p->cur]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_IN, p->vel[p->cur]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_DENS, p->dens);
+}
+
+void sim_shader_defines(char *out, size_t len) {
+    static const struct {
+        const char *name;
+        int value;
+    } defs[] = {{"SIM_WG", SIM_WG},
+                {"SIM_UBO_PARAMS", SIM_UBO_PARAMS},
+                {"B_POS_IN", SIM_B_POS_IN},
+                {"B_VEL_IN", SIM_B_VEL_IN},
+                {"B_POS_OUT", SIM_B_POS_OUT},
+                {"B_VEL_OUT", SIM_B_VEL_OUT},
+                {"B_KEYS", SIM_B_KEYS},
+                {"B_VALS", SIM_B_VALS},
+                {"B_RANGES", SIM_B_RANGES},
+                {"B_DENS", SIM_B_DENS},
+                {"B_PTERM", SIM_B_PTERM},
+                {"B_ACCEL", SIM_B_ACCEL},
+                {"B_ID_IN", SIM_B_ID_IN},
+                {"B_ID_OUT", SIM_B_ID_OUT},
+                {"B_CELL_KEYS", SIM_B_CELL_KEYS},
+                {"B_FACTOR", SIM_B_FACTOR},
+                {"B_KAPPA", SIM_B_KAPPA},
+                {"B_CTL", SIM_B_CTL},
+                {"B_RECORDS", SIM_B_RECORDS}};
+    size_t used = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < ARRAY_LEN(defs) && used < len; i++)
+        used += (size_t)snprintf(out + used, len - used, "#define %s %d\n", defs[i].name, defs[i].value);
+}
+
+GLuint sim_program_make(const char *path, const char *defines, const char *label, char *err) {
+    char all[2048];
+    sim_shader_defines(all, sizeof all);
+    if (defines) strncat(all, defines, sizeof all - strlen(all) - 1);
+    GLuint p = shader_make_compute(path, all, err);
+    if (p) glObjectLabel(GL_PROGRAM, p, -1, label);
+    return p;
+}
+
+void sim_dispatch(GLuint program, uint32_t threads) {
+    if (!threads) return;
+    glUseProgram(program);
+    glDispatchCompute(gpu_groups(threads, SIM_WG), 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}

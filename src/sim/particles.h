@@ -1,0 +1,46 @@
+/* particles: what every stage of a step shares: the particles' state in GL buffers (positions,
+ * velocities and original ids in ping-pong pairs, densities), the uniform block of constants, and
+ * the helpers that build a sim shader and dispatch it.
+ *
+ *   sim_particles p;
+ *   sim_particles_make(&p, capacity, &params, err);
+ *   GLuint prog = sim_program_make("sim/wcsph/density.comp", NULL, "sim.wcsph.density", err);
+ *   sim_particles_bind(&p);              // params at SIM_UBO_PARAMS, current pos/vel, density
+ *   sim_dispatch(prog, p.n);             // one thread a particle, then a shader-storage barrier
+ *   sim_particles_destroy(&p);
+ *
+ * The search (search.h) reorders the particles every step into cell order and flips `cur`;
+ * solvers read and write the current pair in place. Positions and velocities are vec4: xyz are
+ * metres and m/s; w belongs to the solver (dfsph keeps its warm-start values there, so that the
+ * reorder carries them along); wcsph writes 0. It does NOT know the physics.
+ */
+#ifndef FLUID_SIM_PARTICLES_H
+#define FLUID_SIM_PARTICLES_H
+#include "gpu/gpu.h"
+#include "sim/sim_params.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct sim_particles {
+    GLuint params;                /* UBO: sim_params */
+    GLuint pos[2], vel[2], id[2]; /* ping-pong; [cur] holds the current particle order */
+    int cur;
+    GLuint dens;                  /* float per particle, current order: kg/m^3 */
+    uint32_t n, capacity;
+} sim_particles;
+
+bool sim_particles_make(sim_particles *p, uint32_t capacity, const sim_params *params, char *err);
+void sim_particles_destroy(sim_particles *p);
+/* Binds the uniform block and the current positions (SIM_B_POS_IN), velocities (SIM_B_VEL_IN)
+ * and densities (SIM_B_DENS). */
+void sim_particles_bind(const sim_particles *p);
+
+/* A compute program from shaders/PATH with the sim's constants (sim_params.h) as #defines, then
+ * `defines` (may be NULL); labelled `label`. 0 with err on failure. */
+GLuint sim_program_make(const char *path, const char *defines, const char *label, char *err);
+/* One dispatch of ceil(threads / SIM_WG) groups and a shader-storage barrier; nothing for 0. */
+void sim_dispatch(GLuint program, uint32_t threads);
+/* The #define lines every sim shader gets (SIM_WG, B_*). */
+void sim_shader_defines(char *out, size_t len);
+
+#endif

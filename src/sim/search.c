@@ -1,0 +1,127 @@
+/* search: hash -> sort -> ranges -> reorder, shared by every solver. */
+#include "sim/search.h"
+#include "core/util.h"
+#include "gpu/shader.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+const char *const sim_search_stage_names[SIM_SEARCH_STAGES] = {"hash", "sort", "ranges", "reorder"};
+
+struct sim_search {
+    const gpu_caps *caps;
+    uint32_t capacity, cells, bits;
+    GLuint keys, vals;   /* hash output = sort input */
+    sort_pairs sorted;   /* sort output (the buffers above or the sorter's own) */
+    GLuint ranges;       /* uvec2 (start, end) per cell */
+    GLuint cell_keys;    /* per particle, current order: its cell (for the renderer) */
+    sorter *sorter;
+    GLuint hash, range, reorder; /* programs */
+};
+
+static sorter *_search_sorter_make(sim_search *q, const char *algo, char *err) {
+    char label[64], serr[ERR_LEN];
+    snprintf(label, sizeof label, "sim.sort.%s", algo);
+    sorter *t = sort_make(algo, &(sort_desc){.capacity = q->capacity, .label = label}, q->caps, serr);
+    if (!t) fail(err, "sort '%s': %s", algo, serr);
+    return t;
+}
+
+sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, char *err) {
+    sim_search *q = calloc(1, sizeof *q);
+    q->caps = caps;
+    q->capacity = desc->capacity;
+    q->cells = desc->cells;
+    q->bits = sort_bits_for(desc->cells ? desc->cells - 1 : 0);
+    size_t n = desc->capacity ? desc->capacity : 1;
+    bool ok = (q->keys = gpu_buffer_make(4 * n, NULL, "sim.keys", err)) && (q->vals = gpu_buffer_make(4 * n, NULL, "sim.vals", err)) &&
+              (q->ranges = gpu_buffer_make(8 * (size_t)desc->cells, NULL, "sim.ranges", err)) &&
+              (q->cell_keys = gpu_buffer_make(4 * n, NULL, "sim.cell_keys", err)) &&
+              (q->hash = sim_program_make("sim/search/hash.comp", NULL, "sim.hash", err)) &&
+              (q->range = sim_program_make("sim/search/ranges.comp", NULL, "sim.ranges", err)) &&
+              (q->reorder = sim_program_make("sim/search/reorder.comp", NULL, "sim.reorder", err)) &&
+              (q->sorter = _search_sorter_make(q, desc->sort, err));
+    if (!ok) {
+        sim_search_destroy(q);
+        return NULL;
+    }
+    q->sorted = (sort_pairs){q->keys, q->vals};
+    return q;
+}
+
+void sim_search_destroy(sim_search *q) {
+    if (!q) return;
+    shader_destroy(&q->hash);
+    shader_destroy(&q->range);
+    shader_destroy(&q->reorder);
+    if (q->sorter) sort_destroy(q->sorter);
+    GLuint *all[] = {&q->keys, &q->vals, &q->ranges, &q->cell_keys};
+    for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
+    free(q);
+}
+
+static void _search_mark(gpu_prof *prof, int stage, bool begin) {
+    if (!prof) return;
+    if (begin)
+        prof_begin(prof, stage);
+    else
+        prof_end(prof, stage);
+}
+
+/* hash: clears every cell's range and writes (cell key, index) per particle; one dispatch over
+ * max(particles, cells) threads. ranges: [start, end) of every non-empty cell of the sorted keys. */
+static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, int first) {
+    glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_PARAMS, p->params);
+    _search_mark(prof, first + 0, true);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[p->cur]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->keys);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->vals);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);
+    sim_dispatch(q->hash, p->n > q->cells ? p->n : q->cells);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    _search_mark(prof, first + 0, false);
+    _search_mark(prof, first + 1, true);
+    q->sorted = sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, p->n, q->bits, NULL);
+    _search_mark(prof, first + 1, false);
+    _search_mark(prof, first + 2, true);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);
+    sim_dispatch(q->range, p->n);
+    _search_mark(prof, first + 2, false);
+}
+
+void sim_search_find(sim_search *q, const sim_particles *p) { _search_find(q, p, NULL, 0); }
+
+/* reorder: copies position, velocity and original id of every particle into its sorted place
+ * (the other buffer of each pair) and keeps its cell key for the renderer. */
+void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) {
+    _search_find(q, p, prof, first);
+    _search_mark(prof, first + 3, true);
+    int a = p->cur, b = 1 - p->cur;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[a]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_IN, p->vel[a]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ID_IN, p->id[a]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_OUT, p->pos[b]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_OUT, p->vel[b]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ID_OUT, p->id[b]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->sorted.vals);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_CELL_KEYS, q->cell_keys);
+    sim_dispatch(q->reorder, p->n);
+    p->cur = b;
+    _search_mark(prof, first + 3, false);
+}
+
+bool sim_search_set_sort(sim_search *q, const char *algo, char *err) {
+    sorter *next = _search_sorter_make(q, algo, err);
+    if (!next) return false;
+    sort_destroy(q->sorter);
+    q->sorter = next;
+    q->sorted = (sort_pairs){q->keys, q->vals};
+    return true;
+}
+
+const char *sim_search_sort_name(const sim_search *q) { return sort_get_algo(q->sorter)->name; }
+GLuint sim_search_ranges(const sim_search *q) { return q->ranges; }
+GLuint sim_search_cell_keys(const sim_search *q) { return q->cell_keys; }
+sort_pairs sim_search_sorted(const sim_search *q) { return q->sorted; }
+uint32_t sim_search_bits(const sim_search *q) { return q->bits; }

@@ -1,0 +1,45 @@
+/* search: the neighbour search every solver shares: hash -> sort -> ranges -> reorder.
+ *
+ *   sim_search *q = sim_search_make(&(sim_search_desc){ .capacity = n, .cells = c, .sort = "radix" }, caps, err);
+ *   each step:  sim_search_run(q, &particles, prof, first_stage);
+ *   afterwards: the particles are in cell order (particles.cur flipped) and sim_search_ranges(q)
+ *               holds uvec2 [start, end) per cell of that order; neighbour passes walk the 27
+ *               cells around a particle through it (shaders/sim/neighbours.glsl).
+ *   sim_search_destroy(q);
+ *
+ * It owns the (cell key, particle index) pairs, the sorter, the cell ranges and the sorted keys
+ * kept for the renderer. With a profiler its four stages are timed as first_stage + 0..3
+ * (names: sim_search_stage_names). Errors: make returns NULL with err for an unknown sort or a
+ * shader that fails to build.
+ */
+#ifndef FLUID_SIM_SEARCH_H
+#define FLUID_SIM_SEARCH_H
+#include "gpu/prof.h"
+#include "sim/particles.h"
+#include "sort/sort.h"
+
+#define SIM_SEARCH_STAGES 4
+extern const char *const sim_search_stage_names[SIM_SEARCH_STAGES]; /* hash, sort, ranges, reorder */
+
+typedef struct sim_search_desc {
+    uint32_t capacity; /* particles */
+    uint32_t cells;    /* grid cells: keys are below this */
+    const char *sort;  /* a sort_algos name */
+} sim_search_desc;
+
+typedef struct sim_search sim_search;
+
+sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, char *err);
+void sim_search_destroy(sim_search *q);
+/* hash, sort, ranges and reorder the particles p (bound by the caller with sim_particles_bind). */
+void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first_stage);
+/* hash, sort and ranges only: nothing moves (tests; the first state; after a sort switch). */
+void sim_search_find(sim_search *q, const sim_particles *p);
+bool sim_search_set_sort(sim_search *q, const char *algo, char *err);
+const char *sim_search_sort_name(const sim_search *q);
+GLuint sim_search_ranges(const sim_search *q);    /* uvec2 per cell */
+GLuint sim_search_cell_keys(const sim_search *q); /* uint per particle, current order */
+sort_pairs sim_search_sorted(const sim_search *q); /* the last sort's output (tests) */
+uint32_t sim_search_bits(const sim_search *q);
+
+#endif

@@ -1,0 +1,56 @@
+/* solver: the SPH solvers behind one small interface, chosen by value like the sorts.
+ *
+ *   wcsph  weakly compressible SPH, Tait pressure, a fixed step bound by the speed of sound
+ *          (src/sim/wcsph/, shaders/sim/wcsph/)
+ *   dfsph  divergence-free SPH (Bender & Koschier 2015, 2017): a divergence solve and a constant-
+ *          density solve per step, iterated on the GPU until converged, steps bound by the flow
+ *          speed (CFL) (src/sim/dfsph/, shaders/sim/dfsph/)
+ *
+ * Every step the simulation runs the shared neighbour search (search.h), then the solver's
+ * `step`, which reads and writes the particles (particles.h) in place. A solver names its own
+ * stages; the profiler times them as first_stage + 0 .. stage_count - 1.
+ *
+ * Time: a frame asks for `seconds` of simulated time (frame_begin returns the steps it will
+ * take); a solver whose dt is chosen on the GPU reports every step through `poll` a few frames
+ * later, never by a waiting read-back in the middle of a frame. It does NOT own the particles or
+ * the search.
+ */
+#ifndef FLUID_SIM_SOLVER_H
+#define FLUID_SIM_SOLVER_H
+#include "gpu/prof.h"
+#include "sim/particles.h"
+#include "sim/search.h"
+#include "sim/sim.h"
+
+#define SIM_SOLVER_MAX_STAGES 8
+
+typedef struct sim_solver {
+    const char *name;
+    const char *summary;
+    const char *const *stages; /* its own stage names (after the search's) */
+    int stage_count;
+    /* The scene's initial layout for this solver: g / c^2 of its equation of state (layers
+     * compressed to hydrostatic balance), or 0 for an incompressible solver (a plain lattice). */
+    double (*layout_g_over_c2)(const sim_params *params);
+    void *(*make)(const sim_particles *p, const sim_params *params, const gpu_caps *caps, char *err);
+    void (*destroy)(void *impl);
+    /* New particles or a switch to this solver: the search has run (nothing reordered); make the
+     * densities valid and forget any state of earlier steps. */
+    void (*prime)(void *impl, sim_particles *p, const sim_search *q);
+    /* The steps of the next frame (at least 1); `substeps` > 0 forces that many. */
+    int (*frame_begin)(void *impl, double seconds, int substeps);
+    void (*step)(void *impl, sim_particles *p, const sim_search *q, gpu_prof *prof, int first_stage);
+    void (*frame_end)(void *impl);
+    /* Records of finished steps, oldest first, at most max; `wait`: wait for every step issued. */
+    int (*poll)(void *impl, bool wait, sim_step_record *out, int max);
+    /* Per particle, current order: the pressure in Pa (tests); returns false if not kept. */
+    bool (*read_pressure)(void *impl, const sim_particles *p, float *out);
+    GLuint (*accel)(void *impl); /* the last non-pressure or total acceleration buffer (tests), or 0 */
+} sim_solver;
+
+extern const sim_solver sim_solver_wcsph;
+extern const sim_solver sim_solver_dfsph;
+extern const sim_solver *const sim_solvers[]; /* NULL-terminated; the first is the default */
+const sim_solver *sim_solver_find(const char *name); /* NULL if unknown */
+
+#endif

@@ -1,0 +1,123 @@
+/* wcsph: the weakly compressible solver: summation density and Tait pressure, symmetric pressure
+ * gradient with Monaghan's artificial viscosity, symplectic Euler; a fixed step bound by the speed
+ * of sound (docs/SPH.md). Three dispatches a step:
+ *   density   (shaders/sim/wcsph/density.comp)    rho and p / rho^2 per particle
+ *   forces    (shaders/sim/wcsph/forces.comp)     the acceleration
+ *   integrate (shaders/sim/wcsph/integrate.comp)  v += a dt, x += v dt, the hard walls
+ * Its dt is known on the CPU, so its step records are made there. */
+#include "core/util.h"
+#include "gpu/shader.h"
+#include "sim/solver.h"
+#include <math.h>
+#include <stdlib.h>
+
+static const char *const _wcsph_stages[] = {"density", "forces", "integrate"};
+
+typedef struct wcsph {
+    GLuint density, forces, integrate; /* programs */
+    GLuint pterm, accel;               /* per particle: p / rho^2, acceleration */
+    float dt;
+    uint32_t pending;                  /* steps issued whose records poll has not returned */
+} wcsph;
+
+static double _wcsph_g_over_c2(const sim_params *p) { return -p->gravity[1] / ((double)p->c0 * p->c0); }
+
+static void _wcsph_destroy(void *impl) {
+    wcsph *w = impl;
+    if (!w) return;
+    shader_destroy(&w->density);
+    shader_destroy(&w->forces);
+    shader_destroy(&w->integrate);
+    gpu_buffer_destroy(&w->pterm);
+    gpu_buffer_destroy(&w->accel);
+    free(w);
+}
+
+static void *_wcsph_make(const sim_particles *p, const sim_params *params, const gpu_caps *caps, char *err) {
+    (void)caps;
+    wcsph *w = calloc(1, sizeof *w);
+    size_t n = p->capacity ? p->capacity : 1;
+    w->dt = params->dt;
+    bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", NULL, "sim.wcsph.density", err)) &&
+              (w->forces = sim_program_make("sim/wcsph/forces.comp", NULL, "sim.wcsph.forces", err)) &&
+              (w->integrate = sim_program_make("sim/wcsph/integrate.comp", NULL, "sim.wcsph.integrate", err)) &&
+              (w->pterm = gpu_buffer_make(4 * n, NULL, "sim.wcsph.pterm", err)) &&
+              (w->accel = gpu_buffer_make(16 * n, NULL, "sim.wcsph.accel", err));
+    if (!ok) {
+        _wcsph_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+static void _wcsph_bind(wcsph *w, const sim_search *q) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, sim_search_ranges(q));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_PTERM, w->pterm);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ACCEL, w->accel);
+}
+
+static void _wcsph_prime(void *impl, sim_particles *p, const sim_search *q) {
+    wcsph *w = impl;
+    _wcsph_bind(w, q);
+    sim_dispatch(w->density, p->n);
+}
+
+static int _wcsph_frame_begin(void *impl, double seconds, int substeps) {
+    wcsph *w = impl;
+    if (substeps > 0) return substeps;
+    double k = ceil(seconds / w->dt - 1e-9);
+    return k < 1 ? 1 : (int)k;
+}
+
+static void _wcsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_prof *prof, int first) {
+    wcsph *w = impl;
+    GLuint progs[] = {w->density, w->forces, w->integrate};
+    _wcsph_bind(w, q);
+    for (int st = 0; st < 3; st++) {
+        if (prof) prof_begin(prof, first + st);
+        sim_dispatch(progs[st], p->n);
+        if (prof) prof_end(prof, first + st);
+    }
+    w->pending++;
+}
+
+static void _wcsph_frame_end(void *impl) { (void)impl; }
+
+static int _wcsph_poll(void *impl, bool wait, sim_step_record *out, int max) {
+    (void)wait;
+    wcsph *w = impl;
+    int n = w->pending < (uint32_t)max ? (int)w->pending : max;
+    for (int i = 0; i < n; i++) out[i] = (sim_step_record){.dt = w->dt, .dt_cfl = w->dt, .cfl = NAN};
+    w->pending -= (uint32_t)n;
+    return n;
+}
+
+static bool _wcsph_read_pressure(void *impl, const sim_particles *p, float *out) {
+    wcsph *w = impl;
+    float *rho = malloc(4ull * p->n + 4);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(w->pterm, 0, 4ll * p->n, out);
+    glGetNamedBufferSubData(p->dens, 0, 4ll * p->n, rho);
+    for (uint32_t i = 0; i < p->n; i++) out[i] *= rho[i] * rho[i];
+    free(rho);
+    return true;
+}
+
+static GLuint _wcsph_accel(void *impl) { return ((wcsph *)impl)->accel; }
+
+const sim_solver sim_solver_wcsph = {
+    .name = "wcsph",
+    .summary = "weakly compressible SPH, Tait pressure, fixed step bound by the speed of sound",
+    .stages = _wcsph_stages,
+    .stage_count = (int)ARRAY_LEN(_wcsph_stages),
+    .layout_g_over_c2 = _wcsph_g_over_c2,
+    .make = _wcsph_make,
+    .destroy = _wcsph_destroy,
+    .prime = _wcsph_prime,
+    .frame_begin = _wcsph_frame_begin,
+    .step = _wcsph_step,
+    .frame_end = _wcsph_frame_end,
+    .poll = _wcsph_poll,
+    .read_pressure = _wcsph_read_pressure,
+    .accel = _wcsph_accel,
+};
