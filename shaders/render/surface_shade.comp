@@ -87,13 +87,16 @@ void main() {
         // Through the water: refracted, absorbed by the thickness, a little light scattered back.
         vec3 r = refract(d, n, 1.0 / k_ior);
         if (r == vec3(0.0)) r = d;
-        vec3 q = pw + r * thick, behind;
+        // Where the refracted ray meets the floor within the fluid's thickness (the chord sum,
+        // which counts overlapping spheres more than once, so up to twice it), the floor; where
+        // it would run far past the thickness, it has left the fluid; between, a blend, so the
+        // thickness's noise does not cut the picture into bands.
+        vec3 behind = scene_behind(pw + r * thick, d, 0.0, px_angle);
         float fy = scene_floor_y();
-        if (u_backdrop != RENDER_BACKDROP_PLAIN && r.y < 0.0 && q.y < fy) {
+        if (u_backdrop != RENDER_BACKDROP_PLAIN && r.y < 0.0) {
             float tf = (fy - pw.y) / r.y;
-            behind = scene_floor(pw + tf * r, length(pw - o) + tf, r.y, px_angle);
-        } else {
-            behind = scene_behind(q, d, 0.0, px_angle);
+            float w = 1.0 - smoothstep(1.2, 2.4, tf / max(thick, 1e-4));
+            if (w > 0.0) behind = mix(behind, scene_floor(pw + tf * r, length(pw - o) + tf, r.y, px_angle), w);
         }
         vec3 transmit = exp(-k_absorb * thick);
         vec3 scatter = vec3(0.03, 0.16, 0.22) * (0.45 + 0.55 * max(u_sun.y, 0.0));

@@ -43,10 +43,18 @@ void main() {
     }
     int radius = int(clamp(u_filter_m * u_world_px / z, 1.0, 24.0));
     float inv2s2 = 2.0 / float(radius * radius), sum = 0.0, wsum = 0.0;  // sigma = radius / 2
+    // A surface seen at a slant changes depth along the filter's line, by more than the narrow
+    // range over the kernel: the range follows the slope, measured over half the kernel each way
+    // (wide enough to average out the spheres' bumps), so a tilted plane is not cut into bands.
+    int k = max(radius / 2, 1);
+    float a = view_distance(clamp(px - u_dir * k, ivec2(0), u_size - 1)), b = view_distance(clamp(px + u_dir * k, ivec2(0), u_size - 1));
+    float slope = 0.0;
+    if (a > 0.0 && b > 0.0 && abs(b - z) < float(k) * u_narrow_m && abs(z - a) < float(k) * u_narrow_m)
+        slope = clamp((b - a) / float(2 * k), -u_narrow_m, u_narrow_m);
     for (int i = -radius; i <= radius; i++) {
-        float s = view_distance(clamp(px + u_dir * i, ivec2(0), u_size - 1));
-        if (s <= 0.0 || s > z + u_narrow_m) continue;
-        s = max(s, z - u_narrow_m);
+        float s = view_distance(clamp(px + u_dir * i, ivec2(0), u_size - 1)), zi = z + slope * float(i);
+        if (s <= 0.0 || s > zi + u_narrow_m) continue;
+        s = max(s, zi - u_narrow_m) - slope * float(i);  // about the slope's line: z where no sample is cut
         float w = exp(-float(i * i) * inv2s2);
         sum += s * w;
         wsum += w;
