@@ -6,6 +6,8 @@
  *   absorption: a deep column is darker or more saturated than a thin sheet of the same water, and
  *     blue-green (red is absorbed first);
  *   no holes: every pixel inside a still pool's outline is water (no gap of more than 4 pixels);
+ *   no bleeding: a block of fluid before a wall of it changes the wall's picture only where it
+ *     covers it (the smoothing keeps silhouettes across the depth gap);
  *   Fresnel: a deep pool seen at a grazing angle is brighter than seen from straight above;
  *   spray: fast particles with few neighbours above a pool are drawn as white droplets (and are
  *     left out of the surface), and a still pool, whose top layer has as few neighbours, has none;
@@ -289,6 +291,54 @@ static void test_no_holes(renderer *r, const render_target *t) {
     release(&g);
 }
 
+/* The smoothing keeps silhouettes: a block in front of a wall of fluid, 0.2 m nearer, changes the
+ * wall's picture only where it covers it (and 3 pixels around): the filter does not pull the
+ * wall's depth towards the block's across the gap, nor the block's towards the wall's. */
+static void test_no_bleeding(renderer *r, const render_target *t) {
+    camera c = cam_at(0.3f, 0.16f, 0.2f, 0.0f, 0.0f, 0.7f);
+    uint8_t *wall = malloc(W * H * 4), *both = malloc(W * H * 4);
+    P.n = 0;
+    for (float x = 0.05f; x < 0.55f; x += 2 * R)
+        for (float y = 0.02f; y < 0.3f; y += 2 * R)
+            for (int l = 0; l < 2; l++) add(x, y, 0.08f + 2 * R * (float)l, 0, 0, 0, 1000);
+    int n_wall = P.n;
+    gl_parts g = upload();
+    shoot(r, &g, t, &c, RENDER_BACKDROP_PLAIN, 0, wall, "wall");
+    release(&g);
+    float lo[2] = {1e9f, 1e9f}, hi[2] = {-1e9f, -1e9f};
+    for (float x = 0.2f; x < 0.32f; x += 2 * R)
+        for (float y = 0.1f; y < 0.22f; y += 2 * R)
+            for (int l = 0; l < 2; l++) {
+                add(x, y, 0.3f + 2 * R * (float)l, 0, 0, 0, 1000);
+                /* the block's outline on screen: its spheres (at the surface's 1.5 R) projected */
+                for (int k = 0; k < 4; k++) {
+                    float q[3] = {x + ((k & 1) ? 1.6f : -1.6f) * R, y + ((k & 2) ? 1.6f : -1.6f) * R, 0.3f + 2 * R * (float)l + 1.5f * R}, sp[2];
+                    project(&c, q, sp);
+                    lo[0] = fminf(lo[0], sp[0]), lo[1] = fminf(lo[1], sp[1]), hi[0] = fmaxf(hi[0], sp[0]), hi[1] = fmaxf(hi[1], sp[1]);
+                }
+            }
+    g = upload();
+    shoot(r, &g, t, &c, RENDER_BACKDROP_PLAIN, 0, both, "wall-block");
+    release(&g);
+    int outside = 0, changed = 0, covered = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            const uint8_t *a = wall + 4 * ((size_t)y * W + (size_t)x), *b = both + 4 * ((size_t)y * W + (size_t)x);
+            bool differ = abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]) > 12;
+            if (x >= lo[0] - 3 && x <= hi[0] + 3 && y >= lo[1] - 3 && y <= hi[1] + 3) {
+                covered += differ;
+                continue;
+            }
+            outside += !image_is_background(a);
+            changed += differ;
+        }
+    printf("no bleeding: a block %d particles strong 0.2 m before a wall of %d: %d of the wall's pixels outside the block's "
+           "outline change (%d inside it)\n", P.n - n_wall, n_wall, changed, covered);
+    CHECK(outside > 5000 && covered > 100, "the scene is not as meant: %d wall pixels outside the block, %d changed inside", outside, covered);
+    CHECK(changed <= 10, "the block bleeds into the wall behind it: %d pixels outside its outline change", changed);
+    free(wall), free(both);
+}
+
 static void test_fresnel(renderer *r, const render_target *t) {
     P.n = 0;
     pool(0.0f, 0.6f, 0.0f, 0.4f, 8);
@@ -449,6 +499,7 @@ int main(void) {
     test_refraction(r, &t);
     test_absorption(r, &t);
     test_no_holes(r, &t);
+    test_no_bleeding(r, &t);
     test_fresnel(r, &t);
     test_spray(r, &t);
     test_sim_spray(r, &t, gpu_get_caps(gpu));
