@@ -6,7 +6,8 @@
 // floor if it gets there first (shallow water shows the tiles, displaced where the surface curves),
 // else leaves the fluid and goes on as it came in, so thick water shifts what is behind it; that
 // light absorbed per channel by the thickness (Beer-Lambert); the environment reflected by Fresnel
-// (Schlick); the sun's highlight. Spray droplets are drawn over it as small lit white spheres. The
+// (Schlick); the sun's highlight. Spray droplets are drawn over it as small lit white spheres, and
+// as foam, fading white, where they sit just under the surface. The
 // scene (scene.glsl) everywhere else; the tank's edges where they are nearer (or just behind the
 // surface); the near glass wall's reflection over all. It clears its per-pixel buffers for the
 // next frame.
@@ -111,10 +112,15 @@ void main() {
     }
     if ((u_show & 2) != 0 && sid != RENDER_SPLAT_NONE) {
         vec3 center = (u_view * vec4(positions[sid].xyz, 1.0)).xyz, hit, n;
-        if (sphere_hit(d_view, center, u_spray_radius, hit, n) && length(hit) < t_hit && -hit.z < edge_distance) {
+        if (sphere_hit(d_view, center, u_spray_radius, hit, n) && -hit.z < edge_distance) {
             vec3 white = sphere_shade(hit, n, vec3(0.86, 0.90, 0.93), u_sun_view);
-            col = mix(col, white, 0.9);
-            t_hit = length(hit);
+            float behind = length(hit) - t_hit;  // how far behind the water's surface the droplet is
+            if (behind < 0.0) {
+                col = mix(col, white, 0.9);  // spray, in the air before the surface
+                t_hit = length(hit);
+            } else if (behind < 4.0 * u_spray_radius) {
+                col = mix(col, white, 0.55 * (1.0 - behind / (4.0 * u_spray_radius)));  // foam, just under it
+            }
         }
     }
     if (ze >= 1.0) col += scene_front_glass(o, d, t_hit);

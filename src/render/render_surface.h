@@ -12,8 +12,9 @@
  *   5. shading: normals from the smoothed distance, refraction of the scene, Beer-Lambert
  *      absorption, Fresnel reflection, the sun's highlight, the spray over it, the tank's edges and
  *      glass, every pixel of the colour texture (surface_shade.comp).
- * The per-pixel buffers follow the view's size. It does NOT draw foam on the surface or bubbles
- * inside it, and the shadow is the bulk's only (the spray and the tank cast none).
+ * The per-pixel buffers follow the view's size. Spray just under the surface shows as foam. It
+ * does NOT draw bubbles inside the fluid, nor anisotropic splats, and the shadow is the bulk's
+ * only (the spray and the tank cast none).
  */
 #ifndef FLUID_RENDER_SURFACE_H
 #define FLUID_RENDER_SURFACE_H
