@@ -440,6 +440,8 @@ int main(void) {
     test_eye_inside(r, &s, &t, png_dir);
     test_depth(r, &s, &t);
     test_camera(&s);
+    GLenum gl_err = glGetError();
+    CHECK(gl_err == GL_NO_ERROR, "GL error 0x%x (the --debug lines above say where)", gl_err);
     render_target_destroy(&t);
     scene_destroy(&s);
     hud_destroy(h);

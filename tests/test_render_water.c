@@ -504,6 +504,8 @@ int main(void) {
     test_spray(r, &t);
     test_sim_spray(r, &t, gpu_get_caps(gpu));
     test_hud_check(r, h, &t);
+    GLenum gl_err = glGetError();
+    CHECK(gl_err == GL_NO_ERROR, "GL error 0x%x (the --debug lines above say where)", gl_err);
     render_target_destroy(&t);
     hud_destroy(h);
     render_destroy(r);

@@ -2,23 +2,25 @@
 // Sphere impostors rasterised in compute (render_splat.c): the resolve pass, a thread a pixel. It
 // writes every pixel of the colour image, so nothing is cleared or blitted through the graphics
 // pipeline (on the H100 a full-screen clear or blit costs more than all the spheres): the scene
-// behind (scene.glsl: sky, floor, the tank's far glass; or the plain background); the tank's edges
-// (1 pixel wide, one pixel per step along the major axis as GL lines are, their window depth
-// interpolated along the line); the sphere that won the pixel, lit by the sun (sphere_shade) where
-// it is nearer than an edge; and the near glass wall's reflection over it all. The pixel's depth
-// and index are reset for the next frame on the way.
+// behind (sky, floor, the tank's glass, or the plain background: splat_backdrop.comp traced it
+// when the view last changed); the tank's edges (1 pixel wide, one pixel per step along the major
+// axis as GL lines are, their window depth interpolated along the line); the sphere that won the
+// pixel, lit by the sun (sphere_shade) where it is nearer than an edge, with the near glass wall's
+// reflection over it. The pixel's depth and index are reset for the next frame on the way.
 #include "render/render_common.glsl"
 #include "render/colormap.glsl"
 #include "render/particles.glsl"
 #include "render/sphere_hit.glsl"
 #include "render/splat_edges.glsl"
-#include "render/scene.glsl"
 
 layout(local_size_x = 16, local_size_y = 16) in;
 
 layout(std430, binding = RENDER_BIND_SPLAT_DEPTH) buffer Depth { uint depth_bits[]; };
 layout(std430, binding = RENDER_BIND_SPLAT_IDS) buffer Ids { uint ids[]; };
 layout(location = RENDER_LOC_IMAGE, binding = 0, rgba8) uniform writeonly image2D u_color;
+layout(location = RENDER_LOC_IMAGE_1, binding = 1, rgba8) uniform readonly image2D u_behind;   // splat_backdrop.comp
+layout(location = RENDER_LOC_IMAGE_2, binding = 2, rgba16f) uniform readonly image2D u_front;
+layout(location = RENDER_LOC_SUN_VIEW) uniform vec3 u_sun_view;
 
 layout(location = RENDER_LOC_VIEW) uniform mat4 u_view;
 layout(location = RENDER_LOC_PROJ) uniform mat4 u_proj;
@@ -35,14 +37,10 @@ void main() {
     float z = uintBitsToFloat(depth_bits[at]);
     ids[at] = RENDER_SPLAT_NONE;
     depth_bits[at] = RENDER_SPLAT_FAR;
-    vec3 o, d, d_view;
-    scene_ray(u_inv_proj, px, u_size, o, d, d_view);
-    float px_angle = 2.0 / (u_proj[1][1] * float(u_size.y));
     float ze = edge_depth(vec2(px) + 0.5);
     vec3 col = vec3(RENDER_TANK_R, RENDER_TANK_G, RENDER_TANK_B);
-    float t_hit = 1e30;
     if (id == RENDER_SPLAT_NONE || z >= ze) {
-        if (ze >= 1.0) col = scene_behind(o, d, 0.0, px_angle);  // only where nothing covers it
+        if (ze >= 1.0) col = imageLoad(u_behind, px).rgb;  // the near glass is in it
     } else {
         vec3 center = (u_view * vec4(positions[id].xyz, 1.0)).xyz;
         vec2 ndc = (vec2(px) + 0.5) / vec2(u_size) * 2.0 - 1.0;
@@ -50,8 +48,8 @@ void main() {
         vec3 hit, n;
         sphere_hit(near.xyz / near.w, center, u_radius, hit, n);
         col = sphere_shade(hit, n, particle_color(id, u_mode, u_range), u_sun_view);
-        t_hit = length(hit);
+        vec4 front = imageLoad(u_front, px);
+        if (front.a < length(hit)) col += front.rgb;
     }
-    if (ze >= 1.0) col += scene_front_glass(o, d, t_hit);
     imageStore(u_color, px, vec4(col, 1.0));
 }

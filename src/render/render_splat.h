@@ -8,10 +8,11 @@
  *      (atomicMin on its float bits in a per-pixel buffer);
  *   2. visibility, index: the sphere whose depth equals the kept one writes its index (lowest wins
  *      a tie, so the image is deterministic);
- *   3. resolve: a thread a pixel writes the whole picture into the colour texture: the scene
- *      (scene.glsl) or the plain background, the tank's edges, and the winning sphere shaded as the
- *      raster impostor is where it is nearer than an edge; it clears the pixel's depth and index
- *      for the next frame.
+ *   3. resolve: a thread a pixel writes the whole picture into the colour texture: the scene or
+ *      the plain background, the tank's edges, and the winning sphere shaded as the raster
+ *      impostor is where it is nearer than an edge; it clears the pixel's depth and index for the
+ *      next frame. The scene (scene.glsl) is traced into two textures (splat_backdrop.comp) only
+ *      when the view, its size or the tank changes, and read there.
  * Coverage and depth are the raster impostor's, so both paths draw the same spheres. Nothing goes
  * through the graphics pipeline: no clear, no blit, no depth buffer.
  *
@@ -61,6 +62,7 @@ bool render_splat_can_select(const render_particles *p);
 void render_splat_uniforms(const render_view *v);
 void render_splat_set_edges(const render_particles *p, const render_view *v);
 void render_splat_set_scene(const render_particles *p, const render_view *v, const float *shadow_vp);
+void render_splat_set_sun_view(const render_view *v); /* RENDER_LOC_SUN_VIEW, for sphere_shade */
 /* The per-pixel buffers after render_splat_visibility (row 0 at the bottom): the nearest depth as
  * float bits (RENDER_SPLAT_FAR where none) and the sphere's index (RENDER_SPLAT_NONE). For tests. */
 void render_splat_buffers(const render_splat *s, GLuint *depth_bits, GLuint *ids);

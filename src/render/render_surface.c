@@ -158,6 +158,7 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
     glUniform1i(RENDER_LOC_SHOW, (water ? 1 : 0) | (spray ? 2 : 0));
     render_splat_set_edges(p, v);
     render_splat_set_scene(p, v, shadow ? (const float *)light_vp : NULL);
+    render_splat_set_sun_view(v);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_POSITIONS, p->positions);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_THICK, s->thickness);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SURFACE_SRC, s->dist[1]);
