@@ -46,7 +46,7 @@ static const char *const _app_help[] = {
     "1 / 2              sort: radix / bitonic",
     "F1-F3 or 3 4 5     scene: dambreak, drop, double-dambreak",
     "+ / -              more / fewer particles",
-    "C                  colour: speed, density, cell hash",
+    "C                  colour: speed, density, cell hash (water: spheres by cell hash)",
     "F                  water surface / spheres / raster spheres",
     "G                  start / stop a video: fluid-YYYYMMDD-HHMMSS.mp4",
     "V                  vsync on / off",
@@ -338,7 +338,15 @@ bool app_handle_action(app *a, app_action act) {
         if (ok) _app_message(a, "%u particles", sim_particle_count(a->s));
         return ok;
     }
-    case APP_COLOR: a->view.color = (render_color)((a->view.color + 1) % RENDER_COLOR_COUNT); return true;
+    case APP_COLOR:
+        if (a->view.style == RENDER_STYLE_SURFACE) { /* the water has no colour map: the sort's view, one key away */
+            a->view.style = RENDER_STYLE_SPHERES;
+            a->view.color = RENDER_COLOR_CELL;
+            _app_message(a, "spheres coloured by cell hash (F: back to the water)");
+            return true;
+        }
+        a->view.color = (render_color)((a->view.color + 1) % RENDER_COLOR_COUNT);
+        return true;
     case APP_STYLE: a->view.style = (render_style)((a->view.style + 1) % RENDER_STYLE_COUNT); return true;
     case APP_VSYNC:
         a->view.vsync = !a->view.vsync;
