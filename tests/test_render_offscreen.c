@@ -217,7 +217,8 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
             const uint8_t *p = img + 4 * ((size_t)y * W + (size_t)x);
             bright += p[0] > 170 && p[1] > 170 && p[2] > 170;
         }
-    CHECK(bright > 300, "only %d bright text pixels in the stats panel", bright);
+    float sc = hud_scale(h); /* the HUD scales with the view (overlay_scale): glyph area with its square */
+    CHECK(bright > 300 * sc * sc, "only %d bright text pixels in the stats panel (HUD scale %.2f)", bright, sc);
     int hud_quads = hud_quad_count(h);
     CHECK(hud_quads > 150, "the overlay made %d quads (text, panels, legend)", hud_quads);
     CHECK(render_image_check(img, NULL, W, H, &layout, err_buf), "render_image_check on a good frame: %s", err_buf);

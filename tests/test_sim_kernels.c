@@ -1,7 +1,9 @@
 /* The SPH kernel and walls on the CPU (normalisation, derivative, ghost planes against a discrete
- * ghost lattice), and the GPU's density, forces and integration against the brute-force CPU
- * reference in sim_ref.h, for particles near walls, in corners and moving.
- * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
+ * ghost lattice: independent references), the GPU's wcsph density, forces and integration against
+ * the brute-force CPU reference in sim_ref.h (a transcription check: it shares the formulas), with
+ * 1 and 4 lanes a particle; and an invariant that shares no formula with the shaders: away from the
+ * walls, the pair forces of either solver conserve momentum, so one step changes the total
+ * momentum by exactly n m g dt. Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
 
 static void test_kernel_cpu(void) {
@@ -67,8 +69,11 @@ static void test_kernel_cpu(void) {
 
 /* Jittered lattice blocks touching the walls and a corner, random velocities: one GPU step against
  * the CPU reference (density, forces, then the integrated positions). */
-static void test_gpu_vs_cpu(const gpu_caps *caps) {
-    sim *s = ref_sim("dambreak", 2000, "cpu", "wcsph", caps);
+static void test_gpu_vs_cpu(const gpu_caps *caps, uint32_t lanes) {
+    char err[ERR_LEN];
+    sim *s = sim_make(&(sim_desc){.scene = "dambreak", .particles = 2000, .sort = "cpu", .solver = "wcsph", .lanes = lanes}, caps, err);
+    CHECK(s, "sim_make: %s", err);
+    if (!s) return;
     const sim_params *p = sim_get_params(s);
     uint32_t n = 0, state = 12345;
     float *pos = calloc(4 * 2000, sizeof(float)), *vel = calloc(4 * 2000, sizeof(float));
@@ -91,7 +96,6 @@ static void test_gpu_vs_cpu(const gpu_caps *caps) {
                     q[3] = 1;
                     n++;
                 }
-    char err[ERR_LEN];
     CHECK(sim_set_particles(s, pos, vel, n, err), "%s", err);
     double *rho = malloc(8 * n), *press = malloc(8 * n), *acc = malloc(24 * n);
     ref_density(p, pos, n, rho, press);
@@ -144,10 +148,59 @@ static void test_gpu_vs_cpu(const gpu_caps *caps) {
     sim_destroy(s);
 }
 
+/* A block in the middle of the tank, further than h from every wall, random velocities: one step
+ * of each solver changes the total momentum by n m g dt and nothing else. */
+static void test_momentum(const char *solver, const gpu_caps *caps) {
+    sim *s = ref_sim("dambreak", 2000, "cpu", solver, caps);
+    const sim_params *p = sim_get_params(s);
+    uint32_t n = 0, state = 777;
+    float *pos = calloc(4 * 2000, sizeof(float)), *vel = calloc(4 * 2000, sizeof(float));
+    double dx = p->dx, lo[3] = {0.2, 0.1, p->hi[2] / 2 - 1.5 * dx};
+    for (int z = 0; z < 3; z++)
+        for (int y = 0; y < 8; y++)
+            for (int x = 0; x < 8; x++, n++) {
+                float *q = pos + 4 * n, *v = vel + 4 * n;
+                q[0] = (float)(lo[0] + x * dx + 0.2 * dx * ((check_rand(&state) % 1000) / 1000.0 - 0.5));
+                q[1] = (float)(lo[1] + y * dx + 0.2 * dx * ((check_rand(&state) % 1000) / 1000.0 - 0.5));
+                q[2] = (float)(lo[2] + z * dx + 0.2 * dx * ((check_rand(&state) % 1000) / 1000.0 - 0.5));
+                for (int c = 0; c < 3; c++) v[c] = (float)(0.4 * ((check_rand(&state) % 1000) / 1000.0 - 0.5));
+            }
+    for (uint32_t i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++) {
+            double wall = fmin(pos[4 * i + c] - p->lo[c], p->hi[c] - pos[4 * i + c]);
+            CHECK(wall > p->h + dx, "particle %u is %.4f m from a wall", i, wall);
+        }
+    char err[ERR_LEN];
+    CHECK(sim_set_particles(s, pos, vel, n, err), "%s", err);
+    double m0[3] = {0}, m1[3] = {0}, scale = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++) m0[c] += p->mass * vel[4 * i + c], scale += p->mass * fabs(vel[4 * i + c]);
+    sim_step(s, NULL);
+    sim_sync(s);
+    sim_read_particles(s, NULL, vel, NULL);
+    double dv_max = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++) m1[c] += p->mass * vel[4 * i + c];
+    for (uint32_t i = 0; i < n; i++) dv_max = fmax(dv_max, fabs(vel[4 * i + 1]));
+    double dt = sim_dt(s), want = n * p->mass * p->gravity[1] * dt;
+    double gy = m1[1] - m0[1];
+    printf("%s momentum, %u particles, one step of %.3g s: change (%.3g, %.3g, %.3g) kg m/s, gravity alone %.3g; |m v| summed %.3g\n", solver,
+           n, dt, m1[0] - m0[0], gy, m1[2] - m0[2], want, scale);
+    CHECK(fabs(gy - want) < 1e-7 * scale + 1e-5 * fabs(want), "%s: the y momentum changed by %.6g, gravity gives %.6g", solver, gy, want);
+    CHECK(fabs(m1[0] - m0[0]) < 1e-7 * scale && fabs(m1[2] - m0[2]) < 1e-7 * scale, "%s: the pair forces do not conserve momentum: (%.3g, %.3g)",
+          solver, m1[0] - m0[0], m1[2] - m0[2]);
+    CHECK(dv_max > 0, "%s: nothing moved", solver);
+    free(pos);
+    free(vel);
+    sim_destroy(s);
+}
+
 int main(void) {
     gpu_ctx *gpu = check_gpu();
     test_kernel_cpu();
-    test_gpu_vs_cpu(gpu_get_caps(gpu));
+    test_gpu_vs_cpu(gpu_get_caps(gpu), 1);
+    test_gpu_vs_cpu(gpu_get_caps(gpu), 4);
+    for (int i = 0; sim_solver_names[i]; i++) test_momentum(sim_solver_names[i], gpu_get_caps(gpu));
     gpu_destroy(gpu);
     return check_done();
 }

@@ -65,12 +65,29 @@ rc=$?
 if grep -E '^fluid: GL:' "$out/stderr2" > /dev/null; then fail "GL errors with --frames 5"; fi
 [ -s "$out/frames.png" ] && [ "$(png_size "$out/frames.png")" = "640x360" ] || fail "--frames 5 --size 640x360 gave no 640x360 screenshot"
 
-# 3. A bad script: one line naming the step, status 2, before any window (no Xvfb needed).
+# 3. A bad script: one line naming the step, status 1 (a user error), before any window (no Xvfb needed).
 "$fluid" --script "frames:3;warp:9" > /dev/null 2> "$out/stderr3"
 rc=$?
-[ "$rc" -eq 2 ] || fail "a bad --script exited with status $rc, expected 2"
+[ "$rc" -eq 1 ] || fail "a bad --script exited with status $rc, expected 1"
 grep -q "warp" "$out/stderr3" || fail "the bad step is not named: $(cat "$out/stderr3")"
 [ "$(wc -l < "$out/stderr3")" -eq 1 ] || fail "a bad --script printed $(wc -l < "$out/stderr3") lines, expected 1"
+
+# 4. Screenshots within one second get distinct names (F12 three times in a row), and "-" at the
+#    smallest particle count says so instead of rebuilding the fluid.
+mkdir "$out/shots"
+(cd "$out/shots" && xvfb "$fluid" --particles 4096 --substeps 1 --size 320x240 \
+    --script "frames:2;screenshot;screenshot;screenshot;fewer;frames:1" > /dev/null 2> "$out/stderr4")
+rc=$?
+[ "$rc" -eq 0 ] || { cat "$out/stderr4"; fail "the screenshot session exited with status $rc"; }
+shots=$(ls "$out/shots" | grep -c '^fluid-.*\.png$')
+[ "$shots" -eq 3 ] || fail "three screenshots in a row gave $shots files: $(ls "$out/shots")"
+grep -q "already at the smallest particle count" "$out/stderr4" || fail "'-' at the smallest count did not say so: $(cat "$out/stderr4")"
+
+# 5. The window refuses --stats and --dump (they are written by headless runs), before opening.
+DISPLAY=:999 "$fluid" --stats "$out/w.csv" > /dev/null 2> "$out/stderr5"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "headless runs only" "$out/stderr5" || fail "the window with --stats: status $rc: $(cat "$out/stderr5")"
+[ -e "$out/w.csv" ] && fail "the window with --stats wrote a file"
 
 if [ "$failures" -eq 0 ]; then
     echo "PASS: window session under Xvfb"

@@ -8,6 +8,7 @@
 //   SIM_NEIGHBOURS_END
 #ifndef FLUID_SIM_NEIGHBOURS_GLSL
 #define FLUID_SIM_NEIGHBOURS_GLSL
+#include "sim/lanes.glsl"
 
 // The sorted-order run of the row (cx-1 .. cx+1, y, z): start in .x, end in .y (empty: x >= y).
 uvec2 sim_row_run(ivec3 c, int y, int z) {
@@ -23,10 +24,14 @@ uvec2 sim_row_run(ivec3 c, int y, int z) {
 #define SIM_NEIGHBOURS_BEGIN(xi, j)                                                          \
     {                                                                                        \
         ivec3 c_ = sim_cell_of(xi);                                                          \
+        uint seen_ = 0u;                                                                     \
         for (int z_ = max(c_.z - 1, 0); z_ <= min(c_.z + 1, int(P.dims.z) - 1); z_++)        \
             for (int y_ = max(c_.y - 1, 0); y_ <= min(c_.y + 1, int(P.dims.y) - 1); y_++) {  \
                 uvec2 run_ = sim_row_run(c_, y_, z_);                                        \
-                for (uint j = run_.x; j < run_.y; j++) {
+                if (run_.y <= run_.x) continue;                                              \
+                uint first_ = run_.x + (SIM_LANE + uint(SIM_LANES) - seen_ % uint(SIM_LANES)) % uint(SIM_LANES); \
+                seen_ += run_.y - run_.x;                                                    \
+                for (uint j = first_; j < run_.y; j += uint(SIM_LANES)) {
 #define SIM_NEIGHBOURS_END \
                 }          \
             }              \

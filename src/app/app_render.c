@@ -1,6 +1,7 @@
 #include "app/app_render.h"
 #include "app/app.h"
 #include "core/log.h"
+#include "core/outfile.h"
 #include "core/util.h"
 #include "render/image.h"
 #include <math.h>
@@ -38,7 +39,7 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
                           .cell_keys = sim_cell_keys(s), .count = sim_particle_count(s), .radius = sim_particle_radius(s)};
     sim_domain(s, p.lo, p.hi);
     render_view rv = {.framebuffer = fbo, .color_texture = target ? target->color : 0, .width = w, .height = h_px,
-                      .color = v->color, .style = v->style};
+                      .color = v->color, .style = v->style, .backdrop = v->backdrop};
     memcpy(rv.poke, v->poke, sizeof rv.poke);
     camera_matrices(&v->cam, w, h_px, rv.view, rv.proj);
     render_scene(r, &p, &rv);
@@ -85,7 +86,7 @@ static void _app_render_empty(renderer *r, const sim *s, const app_view *v, cons
     render_particles p = {.count = 0, .radius = sim_particle_radius(s)};
     sim_domain(s, p.lo, p.hi);
     render_view rv = {.framebuffer = t->fbo, .color_texture = t->color, .width = t->width, .height = t->height,
-                      .color = v->color, .style = v->style};
+                      .color = v->color, .style = v->style, .backdrop = v->backdrop};
     camera_matrices(&v->cam, t->width, t->height, rv.view, rv.proj);
     render_scene(r, &p, &rv);
 }
@@ -113,18 +114,25 @@ bool app_render_check(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
 
 /* ---- video ---- */
 
-bool app_recorder_start(app_recorder *rec, const char *path, int w, int h_px, int fps, char *err) {
+bool app_recorder_start(app_recorder *rec, outfile *out, const char *path, int w, int h_px, int fps, char *err) {
     *rec = (app_recorder){.width = w, .height = h_px};
-    if (!render_target_make(&rec->target, w, h_px, "video", err)) return false;
+    if (!out) out = outfile_open("--video", path, 0, err);
+    if (!out) return false;
+    if (!render_target_make(&rec->target, w, h_px, "video", err)) {
+        outfile_abort(out);
+        return false;
+    }
     rec->rgba = malloc((size_t)w * (size_t)h_px * 4);
-    rec->video = rec->rgba ? video_open(path, w, h_px, fps, err) : NULL;
+    rec->video = rec->rgba ? video_open(outfile_write_path(out), path, w, h_px, fps, err) : NULL;
     if (!rec->video) {
         if (!rec->rgba) fail(err, "--video %s: out of host memory for %dx%d frames", path, w, h_px);
         render_target_destroy(&rec->target);
         free(rec->rgba);
+        outfile_abort(out);
         *rec = (app_recorder){0};
         return false;
     }
+    rec->out = out;
     return true;
 }
 
@@ -148,12 +156,15 @@ static void _app_recorder_free(app_recorder *rec) {
 bool app_recorder_stop(app_recorder *rec, char *err) {
     if (!rec->video) return true;
     bool ok = video_close(rec->video, err);
+    if (ok) ok = outfile_commit(rec->out, err);
+    else outfile_abort(rec->out);
     _app_recorder_free(rec);
     return ok;
 }
 
 void app_recorder_abort(app_recorder *rec) {
     if (rec->video) video_abort(rec->video);
+    outfile_abort(rec->out);
     _app_recorder_free(rec);
 }
 
@@ -178,20 +189,21 @@ void app_headless_destroy(app_headless *a) {
     free(a);
 }
 
-app_headless *app_headless_make(const run_opts *o, const sim *s, const gpu_ctx *gpu, char *err) {
+app_headless *app_headless_make(const run_opts *o, const sim *s, const gpu_ctx *gpu, outfile *video_out, char *err) {
     app_headless *a = calloc(1, sizeof *a);
     a->o = o;
     a->w = o->width > 0 ? o->width : 1280, a->h_px = o->height > 0 ? o->height : 720;
     a->r = render_make(err);
     if (a->r) a->h = hud_make(&(hud_desc){0}, err);
     if (!a->h) {
+        outfile_abort(video_out);
         app_headless_destroy(a);
         return NULL;
     }
     app_view_init(&a->view, s);
     a->view.style = (render_style)o->style;
     a->view.headless = gpu_is_headless(gpu);
-    if (o->video_path && !app_recorder_start(&a->rec, o->video_path, a->w, a->h_px, APP_VIDEO_FPS, err)) {
+    if (video_out && !app_recorder_start(&a->rec, video_out, o->video_path, a->w, a->h_px, APP_VIDEO_FPS, err)) {
         app_headless_destroy(a);
         return NULL;
     }
@@ -203,9 +215,9 @@ bool app_headless_frame(app_headless *a, const sim *s, const gpu_prof *prof, int
     return app_recorder_frame(&a->rec, a->r, a->h, s, prof, &a->view, err);
 }
 
-bool app_headless_finish(app_headless *a, const sim *s, const gpu_prof *prof, char *err) {
-    if (a->o->screenshot_path) {
-        if (!app_render_png(a->r, a->h, s, prof, &a->view, a->w, a->h_px, a->o->screenshot_path, NULL, err)) return false;
+bool app_headless_finish(app_headless *a, const sim *s, const gpu_prof *prof, const char *shot_write_path, char *err) {
+    if (shot_write_path) {
+        if (!app_render_png(a->r, a->h, s, prof, &a->view, a->w, a->h_px, shot_write_path, NULL, err)) return false;
         log_info("APP", "screenshot %dx%d written to %s", a->w, a->h_px, a->o->screenshot_path);
     }
     if (a->rec.video) {
@@ -234,6 +246,7 @@ static bool _bench_render_parse(int argc, char **argv, run_opts *o, int *frames,
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t u = 0;
+        if (!strcmp(a, "--render")) continue;
         if (!v || !*v || !strncmp(v, "--", 2)) return fail(err, "bench --render: %s needs a value; see fluid bench --render --help", a);
         i++;
         if (!strcmp(a, "--particles") && parse_u64(v, 1, 100000000, &u)) o->particles = (uint32_t)u;

@@ -13,49 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define APP_POKE_RADIUS 0.08f        /* of the tank's diagonal */
 #define APP_POKE_STRENGTH 60.0f      /* passed to sim_poke, + push, - pull */
 #define APP_MESSAGE_SECONDS 4.0
-
-const char *const app_action_names[APP_ACTION_COUNT] = {
-    [APP_QUIT] = "quit",           [APP_HELP] = "help",           [APP_PAUSE] = "pause",
-    [APP_STEP] = "step",           [APP_RESET] = "reset",         [APP_SORT_NEXT] = "sort-next",
-    [APP_SORT_RADIX] = "sort-radix", [APP_SORT_BITONIC] = "sort-bitonic", [APP_SCENE_1] = "scene-1",
-    [APP_SCENE_2] = "scene-2",     [APP_SCENE_3] = "scene-3",     [APP_MORE] = "more",
-    [APP_FEWER] = "fewer",         [APP_COLOR] = "color",         [APP_STYLE] = "style",
-    [APP_VSYNC] = "vsync",         [APP_SCREENSHOT] = "screenshot", [APP_HUD] = "hud",
-    [APP_CAMERA_RESET] = "camera-reset", [APP_PAN_LEFT] = "pan-left", [APP_PAN_RIGHT] = "pan-right",
-    [APP_PAN_UP] = "pan-up",       [APP_PAN_DOWN] = "pan-down",   [APP_ZOOM_IN] = "zoom-in",
-    [APP_ZOOM_OUT] = "zoom-out",   [APP_SOLVER_NEXT] = "solver-next", [APP_RECORD] = "record",
-};
-
-/* The key table; docs/CONTROLS.md lists the same keys (keep the two in step). */
-static const char *const _app_help[] = {
-    "Keys (H closes this)",
-    "left drag          orbit the camera",
-    "wheel, Q / E       zoom out / in",
-    "right drag, WASD   pan (arrow keys too)",
-    "Shift + left drag  push the fluid",
-    "Ctrl + left drag   pull the fluid",
-    "Space              pause / resume",
-    "N or .             one step (pauses)",
-    "R or Backspace     reset the scene",
-    "Tab                switch sort: radix <-> bitonic",
-    "M                  switch solver: dfsph <-> wcsph (live)",
-    "1 / 2              sort: radix / bitonic",
-    "F1-F3 or 3 4 5     scene: dambreak, drop, double-dambreak",
-    "+ / -              more / fewer particles",
-    "C                  colour: speed, density, cell hash (water: spheres by cell hash)",
-    "F                  water surface / spheres / raster spheres",
-    "G                  start / stop a video: fluid-YYYYMMDD-HHMMSS.mp4",
-    "V                  vsync on / off",
-    "F12 or P           screenshot: fluid-YYYYMMDD-HHMMSS.png",
-    "U                  hide / show the HUD",
-    "0 or Home          reset the camera",
-    "Esc                quit",
-    NULL,
-};
 
 static const char *const _app_sorts[] = {"radix", "bitonic"};
 static const uint32_t _app_counts[] = {4096, 8192, 13824, 27648, 55296, 110592, 221184, 442368, 884736};
@@ -229,10 +191,19 @@ static void _app_size(app *a, int *w, int *h) {
 
 static bool _app_screenshot(app *a, const char *path_in) {
     char name[PATH_MAX], err[ERR_LEN];
-    if (path_in)
+    if (path_in) {
         snprintf(name, sizeof name, "%s", path_in);
-    else
-        image_timestamp_name(name, sizeof name);
+    } else {
+        /* fluid-YYYYMMDD-HHMMSS.png, then -2, -3, ... within the same second: never overwritten. */
+        char base[PATH_MAX];
+        image_timestamp_name(base, sizeof base);
+        snprintf(name, sizeof name, "%s", base);
+        struct stat st;
+        for (int k = 2; lstat(name, &st) == 0 && k < 1000; k++) {
+            char *dot = strrchr(base, '.');
+            snprintf(name, sizeof name, "%.*s-%d%s", (int)(dot - base), base, k, dot);
+        }
+    }
     int w, h;
     _app_size(a, &w, &h);
     if (w <= 0 || h <= 0) { /* minimised: the size it was asked to open at */
@@ -272,14 +243,22 @@ static bool _app_record(app *a, const char *path_in) {
     if (path_in) {
         snprintf(name, sizeof name, "%s", path_in);
     } else {
-        image_timestamp_name(name, sizeof name);
-        char *dot = strrchr(name, '.');
-        if (dot) snprintf(dot, sizeof name - (size_t)(dot - name), ".mp4");
+        /* fluid-YYYYMMDD-HHMMSS.mp4, then -2, -3, ... within the same second, as screenshots. */
+        char base[PATH_MAX];
+        image_timestamp_name(base, sizeof base);
+        char *dot = strrchr(base, '.');
+        if (dot) snprintf(dot, sizeof base - (size_t)(dot - base), ".mp4");
+        snprintf(name, sizeof name, "%s", base);
+        struct stat st;
+        for (int k = 2; lstat(name, &st) == 0 && k < 1000; k++) {
+            dot = strrchr(base, '.');
+            snprintf(name, sizeof name, "%.*s-%d%s", (int)(dot - base), base, k, dot);
+        }
     }
     int w, h;
     _app_size(a, &w, &h);
     if (w <= 0 || h <= 0) w = a->o->width > 0 ? a->o->width : 1280, h = a->o->height > 0 ? a->o->height : 720;
-    if (!app_recorder_start(&a->rec, name, w, h, 60, err)) {
+    if (!app_recorder_start(&a->rec, NULL, name, w, h, 60, err)) {
         log_error("APP", "%s", err);
         _app_message(a, "no video: %.200s", err);
         return false;
@@ -329,9 +308,15 @@ bool app_handle_action(app *a, app_action act) {
     }
     case APP_MORE:
     case APP_FEWER: {
-        uint32_t n = _app_next_count(sim_particle_count(a->s), act == APP_MORE ? 1 : -1);
+        /* The ladder steps from the count asked for (the sim rounds it to whole blocks: 4,096
+         * asked gives 4,394, and stepping down from 4,394 would rebuild 4,096 again). */
+        uint32_t asked = a->particles ? a->particles : sim_particle_count(a->s);
+        uint32_t n = _app_next_count(asked, act == APP_MORE ? 1 : -1);
         if (!n) {
-            _app_message(a, "no %s particle count on the ladder", act == APP_MORE ? "larger" : "smaller");
+            _app_message(a, "already at the %s particle count (%u); the fluid is kept", act == APP_MORE ? "largest" : "smallest",
+                         sim_particle_count(a->s));
+            log_info("APP", "%s: already at the %s particle count; nothing rebuilt", app_action_name(act),
+                     act == APP_MORE ? "largest" : "smallest");
             return false;
         }
         bool ok = _app_rebuild(a, a->scene, n);
@@ -374,60 +359,26 @@ bool app_handle_action(app *a, app_action act) {
 
 /* ---- input ---- */
 
-static bool _app_key_action(int key, app_action *out) {
-    switch (key) {
-    case GLFW_KEY_ESCAPE: *out = APP_QUIT; return true;
-    case GLFW_KEY_H: *out = APP_HELP; return true;
-    case GLFW_KEY_SPACE: *out = APP_PAUSE; return true;
-    case GLFW_KEY_N:
-    case GLFW_KEY_PERIOD: *out = APP_STEP; return true;
-    case GLFW_KEY_R:
-    case GLFW_KEY_BACKSPACE: *out = APP_RESET; return true;
-    case GLFW_KEY_TAB: *out = APP_SORT_NEXT; return true;
-    case GLFW_KEY_M: *out = APP_SOLVER_NEXT; return true;
-    case GLFW_KEY_1: *out = APP_SORT_RADIX; return true;
-    case GLFW_KEY_2: *out = APP_SORT_BITONIC; return true;
-    case GLFW_KEY_F1:
-    case GLFW_KEY_3: *out = APP_SCENE_1; return true;
-    case GLFW_KEY_F2:
-    case GLFW_KEY_4: *out = APP_SCENE_2; return true;
-    case GLFW_KEY_F3:
-    case GLFW_KEY_5: *out = APP_SCENE_3; return true;
-    case GLFW_KEY_EQUAL:
-    case GLFW_KEY_KP_ADD: *out = APP_MORE; return true;
-    case GLFW_KEY_MINUS:
-    case GLFW_KEY_KP_SUBTRACT: *out = APP_FEWER; return true;
-    case GLFW_KEY_C: *out = APP_COLOR; return true;
-    case GLFW_KEY_F: *out = APP_STYLE; return true;
-    case GLFW_KEY_V: *out = APP_VSYNC; return true;
-    case GLFW_KEY_F12:
-    case GLFW_KEY_P: *out = APP_SCREENSHOT; return true;
-    case GLFW_KEY_U: *out = APP_HUD; return true;
-    case GLFW_KEY_G: *out = APP_RECORD; return true;
-    case GLFW_KEY_0:
-    case GLFW_KEY_HOME: *out = APP_CAMERA_RESET; return true;
-    default: return false;
-    }
-}
-
 static void _app_on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
     app *a = glfwGetWindowUserPointer(w);
     app_action act;
-    if (!_app_key_action(key, &act)) return;
-    if (action == GLFW_PRESS || (action == GLFW_REPEAT && (act == APP_STEP)))
-        app_handle_action(a, act);
+    unsigned flags = 0;
+    if (!app_key_action(key, &act, &flags) || (flags & APP_HELD)) return; /* held keys: _app_held_keys */
+    if (action == GLFW_PRESS || (action == GLFW_REPEAT && (flags & APP_REPEAT))) app_handle_action(a, act);
 }
 
-/* Keys held down act every frame (pan, zoom); each goes through app_handle_action too. */
+/* Keys held down act every frame (pan, zoom: the table's APP_HELD rows); each goes through
+ * app_handle_action too. */
 static void _app_held_keys(app *a) {
-    static const struct { int key; app_action act; } held[] = {
-        {GLFW_KEY_A, APP_PAN_LEFT},  {GLFW_KEY_LEFT, APP_PAN_LEFT}, {GLFW_KEY_D, APP_PAN_RIGHT},
-        {GLFW_KEY_RIGHT, APP_PAN_RIGHT}, {GLFW_KEY_W, APP_PAN_UP}, {GLFW_KEY_UP, APP_PAN_UP},
-        {GLFW_KEY_S, APP_PAN_DOWN},  {GLFW_KEY_DOWN, APP_PAN_DOWN}, {GLFW_KEY_E, APP_ZOOM_IN},
-        {GLFW_KEY_Q, APP_ZOOM_OUT},
-    };
-    for (size_t i = 0; i < ARRAY_LEN(held); i++)
-        if (glfwGetKey(a->win, held[i].key) == GLFW_PRESS) app_handle_action(a, held[i].act);
+    for (int r = 0; r < app_binding_count; r++) {
+        if (!(app_bindings[r].flags & APP_HELD)) continue;
+        for (int k = 0; k < APP_BINDING_ACTS && app_bindings[r].acts[k].name; k++) {
+            const app_binding_act *b = &app_bindings[r].acts[k];
+            bool down = false;
+            for (int i = 0; i < APP_BINDING_KEYS && b->keys[i]; i++) down |= glfwGetKey(a->win, b->keys[i]) == GLFW_PRESS;
+            if (down) app_handle_action(a, b->action);
+        }
+    }
 }
 
 static void _app_on_button(GLFWwindow *w, int button, int action, int mods) {
@@ -476,13 +427,12 @@ static void _app_poke(app *a) {
 
 /* ---- script ---- */
 
-static bool _app_action_by_name(const char *name, app_action *out) {
-    for (int i = 0; i < APP_ACTION_COUNT; i++)
-        if (strcmp(app_action_names[i], name) == 0) {
-            *out = (app_action)i;
-            return true;
-        }
-    return false;
+/* "pause, step, reset, ...": every action's script name, from the table. */
+static void _app_action_list(char *out, size_t len) {
+    out[0] = 0;
+    for (int r = 0; r < app_binding_count; r++)
+        for (int k = 0; k < APP_BINDING_ACTS && app_bindings[r].acts[k].name; k++)
+            snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? ", " : "", app_bindings[r].acts[k].name);
 }
 
 static bool _app_script_parse(app *a, const char *text, char *err) {
@@ -502,7 +452,9 @@ static bool _app_script_parse(app *a, const char *text, char *err) {
         uint64_t n = 0;
         if (!arg) {
             st->kind = SCRIPT_ACTION;
-            ok = _app_action_by_name(tok, &st->action) || fail(err, "--script: unknown action '%s'; actions: quit, help, pause, step, reset, sort-next, more, fewer, color, style, vsync, screenshot, hud, camera-reset, ...", tok);
+            char list[512];
+            _app_action_list(list, sizeof list);
+            ok = app_action_by_name(tok, &st->action) || fail(err, "--script: unknown action '%s'; actions: %s", tok, list);
         } else if (strcmp(tok, "frames") == 0) {
             st->kind = SCRIPT_FRAMES;
             ok = parse_u64(arg, 0, 1000000, &n) || fail(err, "--script: frames:%s is not a count of frames", arg);
@@ -510,7 +462,7 @@ static bool _app_script_parse(app *a, const char *text, char *err) {
         } else if (strcmp(tok, "sort") == 0 || strcmp(tok, "scene") == 0) {
             st->kind = SCRIPT_ACTION;
             snprintf(name, sizeof name, "%s-%s", tok, arg);
-            ok = _app_action_by_name(name, &st->action) || fail(err, "--script: no action %s (sort:radix, sort:bitonic, scene:1..3)", name);
+            ok = app_action_by_name(name, &st->action) || fail(err, "--script: no action %s (sort:radix, sort:bitonic, scene:1..3)", name);
         } else if (strcmp(tok, "resize") == 0) {
             st->kind = SCRIPT_RESIZE;
             ok = sscanf(arg, "%dx%d", &st->a, &st->b) == 2 && st->a >= 0 && st->b >= 0 && st->a <= 16384 && st->b <= 16384;
@@ -651,7 +603,7 @@ int app_window_run(const run_opts *o) {
         log_error("CLI", "%s", err);
         free(a->steps);
         free(a);
-        return 2;
+        return 1;
     }
     if (!data_dir_init(o->data, err)) {
         log_error("APP", "%s", err);
@@ -660,7 +612,7 @@ int app_window_run(const run_opts *o) {
         return 1;
     }
     int w = o->width > 0 ? o->width : 1280, h = o->height > 0 ? o->height : 720;
-    a->gpu = gpu_make(&(gpu_desc){.width = w, .height = h, .title = "fluid", .vsync = o->vsync_given ? o->vsync : true, .debug = o->debug}, err);
+    a->gpu = gpu_make(&(gpu_desc){.width = w, .height = h, .title = "fluid", .vsync = o->vsync != 0, .debug = o->debug}, err);
     if (!a->gpu) {
         log_error("GPU", "%s", err);
         free(a->steps);
@@ -693,8 +645,8 @@ int app_window_run(const run_opts *o) {
     _app_prof_remake(a);
     app_view_init(&a->view, a->s);
     a->view.style = (render_style)o->style;
-    a->view.vsync = o->vsync_given ? o->vsync : true;
-    a->view.help = _app_help;
+    a->view.vsync = o->vsync != 0;
+    a->view.help = app_help_lines();
     a->view.frame_seconds = APP_FRAME_SECONDS; /* real time: 1/60 s of fluid a frame */
     log_info("APP", "%s, %u particles, sort %s, %s; GPU stage times: %s", a->scene, sim_particle_count(a->s), a->sort,
              a->caps->renderer, prof_get_mode(a->prof) == PROF_NONE ? "unavailable (timer queries read 0)" : "GL timer queries");

@@ -1,13 +1,15 @@
 /* app_window: the interactive fluid in a GLFW window (app_window_run in app.h).
  *
- * Every key goes through app_handle_action (keys, the help overlay's list and the hidden --script
- * all name the same actions), so a test drives exactly the code path of a key press:
+ * Every key goes through app_handle_action, and ONE table, app_bindings (app_actions.c), gives the
+ * key handling, the help overlay's lines and the --script names; tests/test_controls.c checks that
+ * README.md and docs/CONTROLS.md list the same keys. So a test drives exactly the code path of a
+ * key press:
  *
  *   --script "frames:20;sort:bitonic;expect-sort:bitonic;frames:20;resize:0x0;frames:2;
  *             resize:800x600;frames:5;more;fewer;shot:x.png;check:x.png"
  *
  * Script steps, separated by ';':
- *   ACTION            an action by name (app_action_names: pause, step, reset, sort-next, more, ...)
+ *   ACTION            an action by its name in app_bindings (pause, step, reset, sort-next, more, ...)
  *   frames:N          run N frames
  *   sort:NAME         the action sort-NAME (radix, bitonic)
  *   scene:K           the action scene-K (1, 2, 3)
@@ -53,7 +55,37 @@ typedef enum app_action {
     APP_ACTION_COUNT
 } app_action;
 
-extern const char *const app_action_names[APP_ACTION_COUNT]; /* "quit", "help", "pause", ... */
+/* The one table of the window's controls. A row is a line of the help overlay and of the key
+ * tables in README.md and docs/CONTROLS.md (tests/test_controls.c holds them to it), and says
+ * what its keys do. A new key: an app_action value above, a line in app_bindings (app_actions.c),
+ * a case in app_handle_action, and the same row in both documents. */
+#define APP_BINDING_ACTS 4
+#define APP_BINDING_KEYS 3
+enum {
+    APP_HELD = 1,   /* acts every frame while a key is held (pan, zoom), not once a press */
+    APP_REPEAT = 2, /* a held key's repeats act too */
+};
+typedef struct app_binding_act {
+    app_action action;
+    const char *name;               /* its --script name */
+    int keys[APP_BINDING_KEYS];     /* GLFW key codes (0: none) */
+} app_binding_act;
+typedef struct app_binding {
+    const char *keys;               /* the key column, Markdown as in the docs: "`N` or `.`" */
+    const char *help;               /* the help overlay's text, and the docs' action column */
+    unsigned flags;                 /* APP_HELD, APP_REPEAT */
+    app_binding_act acts[APP_BINDING_ACTS]; /* none: a mouse gesture, handled by the callbacks */
+} app_binding;
+extern const app_binding app_bindings[];
+extern const int app_binding_count;
+
+/* The action a key press gives (false: none); its row's flags in *flags. */
+bool app_key_action(int key, app_action *out, unsigned *flags);
+/* The action named `name` in the table (false: none). */
+bool app_action_by_name(const char *name, app_action *out);
+const char *app_action_name(app_action a);
+/* The help overlay's lines, from the table (NULL-terminated, static). */
+const char *const *app_help_lines(void);
 
 typedef struct app app;
 /* Carries out one action; returns false (with a message on screen and in the log) when it could

@@ -5,13 +5,18 @@
  * The sort is timed with a GL_TIME_ELAPSED query around sort_run; where timer queries read zero
  * (llvmpipe) it is timed with the CPU clock around a finished GPU queue, and the table says so.
  * After the reps, the GPU result is read back and compared with the CPU reference: any mismatch
- * fails the run (exit 1). The CPU baseline is sort_cpu_stable on the same data.
+ * fails the run (exit 1, and no --csv file). The CPU baseline is sort_cpu_stable on the same data.
+ *
+ * The options are the table _bench_args (core/args.h): a new flag is a line there. Every flag, the
+ * --csv path and every size against the GPU's buffer limit are checked before any data is made.
  *
  * --detail adds, per dispatch, its mean GPU time over separate reps (sort_trace).
  */
 #include "app/app_render.h"
 #include "app/cmd.h"
+#include "core/args.h"
 #include "core/log.h"
+#include "core/outfile.h"
 #include "core/util.h"
 #include "gpu/gpu.h"
 #include "sort/sort.h"
@@ -25,114 +30,82 @@
 
 #define BENCH_SPINUP_S 0.25 /* seconds of sorting before each GPU-timed row */
 
+typedef struct _bench_list {
+    uint64_t v[BENCH_MAX_LIST];
+    int count;
+} _bench_list;
+
 typedef struct _bench_opts {
-    char algos[BENCH_MAX_LIST][32];
-    int algo_count;
-    uint64_t sizes[BENCH_MAX_LIST];
-    int size_count;
-    uint64_t bits[BENCH_MAX_LIST];
-    int bits_count;
+    const char *algos;           /* comma list, checked by the parser */
+    _bench_list sizes, bits;
     uint64_t reps, warmup, seed;
     const char *csv_path;
     const char *data;
     bool detail;
+    FILE *table;                 /* where the table goes: stdout, or stderr when the CSV is on stdout */
 } _bench_opts;
 
-static void _bench_usage(FILE *f) {
-    fprintf(f,
-            "usage: fluid bench [--algos LIST] [--sizes LIST] [--bits LIST] [--reps R] [--warmup W]\n"
-            "                   [--seed S] [--csv FILE] [--detail] [--data DIR]\n"
-            "       fluid bench --render [options]   the renderer instead (fluid bench --render --help)\n"
-            "  --algos   comma list of radix, radix-shared (radix forced onto its shared-memory path),\n"
-            "            bitonic, cpu (default radix,radix-shared,bitonic)\n"
-            "  --sizes   comma list of pair counts (default 27648,65536,262144,1048576,4194304,16777216;\n"
-            "            up to 262144 where GPU timer queries read zero, as on llvmpipe)\n"
-            "  --bits    comma list of key widths 1..32 (default 16,32)\n"
-            "  --reps    timed sorts per row after the warm-up (default 50; 5 without GPU timers)\n"
-            "  --csv     also write the rows to FILE\n"
-            "  --detail  time every dispatch of each sort (GPU timers only)\n");
-}
-
-/* Splits a comma list of numbers into out; false if any is not in [lo, hi]. */
-static bool _bench_parse_list(const char *s, uint64_t lo, uint64_t hi, uint64_t *out, int *count) {
+/* A comma list of numbers, each in [lo, hi]. */
+static bool _bench_list_set(const args_opt *opt, void *field, const char *v, char *err) {
+    _bench_list *l = field;
     char buf[512];
-    snprintf(buf, sizeof buf, "%s", s);
-    *count = 0;
+    if (strlen(v) >= sizeof buf) return fail(err, "%s: the list is too long", opt->name);
+    snprintf(buf, sizeof buf, "%s", v);
+    l->count = 0;
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        if (*count == BENCH_MAX_LIST || !parse_u64(tok, lo, hi, &out[*count])) return false;
-        (*count)++;
+        if (l->count == BENCH_MAX_LIST) return fail(err, "%s %s: at most %d values", opt->name, v, BENCH_MAX_LIST);
+        if (!parse_u64(tok, opt->lo, opt->hi, &l->v[l->count]))
+            return fail(err, "%s %s: '%s' is not a whole number from %llu to %llu; give a comma list", opt->name, v, tok,
+                        (unsigned long long)opt->lo, (unsigned long long)opt->hi);
+        l->count++;
     }
-    return *count > 0;
-}
-
-static bool _bench_parse(int argc, char **argv, _bench_opts *o, bool *help) {
-    const char *algos = "radix,radix-shared,bitonic";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            *help = true;
-            return true;
-        } else if (strcmp(a, "--detail") == 0) {
-            o->detail = true;
-            continue;
-        }
-        if (!v) {
-            log_error("BENCH", "%s needs a value; see fluid bench --help", a);
-            return false;
-        }
-        i++;
-        if (strcmp(a, "--algos") == 0) algos = v;
-        else if (strcmp(a, "--sizes") == 0) {
-            if (!_bench_parse_list(v, 0, 1u << 28, o->sizes, &o->size_count)) {
-                log_error("BENCH", "--sizes %s: give a comma list of pair counts from 0 to 268435456", v);
-                return false;
-            }
-        } else if (strcmp(a, "--bits") == 0) {
-            if (!_bench_parse_list(v, 1, 32, o->bits, &o->bits_count)) {
-                log_error("BENCH", "--bits %s: give a comma list of key widths from 1 to 32", v);
-                return false;
-            }
-        } else if (strcmp(a, "--reps") == 0) {
-            if (!parse_u64(v, 1, 100000, &o->reps)) {
-                log_error("BENCH", "--reps %s: give a number from 1 to 100000", v);
-                return false;
-            }
-        } else if (strcmp(a, "--warmup") == 0) {
-            if (!parse_u64(v, 0, 1000, &o->warmup)) {
-                log_error("BENCH", "--warmup %s: give a number from 0 to 1000", v);
-                return false;
-            }
-        } else if (strcmp(a, "--seed") == 0) {
-            if (!parse_u64(v, 1, UINT32_MAX, &o->seed)) {
-                log_error("BENCH", "--seed %s: give a number from 1 to 4294967295", v);
-                return false;
-            }
-        } else if (strcmp(a, "--csv") == 0) o->csv_path = v;
-        else if (strcmp(a, "--data") == 0) o->data = v;
-        else {
-            log_error("BENCH", "unknown option %s; see fluid bench --help", a);
-            return false;
-        }
-    }
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", algos);
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-        char base[32];
-        snprintf(base, sizeof base, "%s", tok);
-        char *dash = strstr(base, "-shared");
-        if (dash && strcmp(dash, "-shared") == 0 && dash != base) *dash = 0;
-        if (!sort_algo_find(base) || (dash && strcmp(base, "radix") != 0)) {
-            log_error("BENCH", "--algos: unknown algorithm '%s'; choose from radix, radix-shared, bitonic, cpu", tok);
-            return false;
-        }
-        if (o->algo_count == BENCH_MAX_LIST) {
-            log_error("BENCH", "--algos: at most %d algorithms", BENCH_MAX_LIST);
-            return false;
-        }
-        snprintf(o->algos[o->algo_count++], sizeof o->algos[0], "%s", tok);
-    }
+    if (!l->count) return fail(err, "%s %s: give a comma list of numbers", opt->name, v);
     return true;
+}
+
+/* "radix-shared" is radix forced onto its shared-memory path. */
+static bool _bench_algo_known(const char *tok) {
+    if (strcmp(tok, "radix-shared") == 0) return true;
+    return sort_algo_find(tok) != NULL;
+}
+
+static bool _bench_algos_set(const args_opt *opt, void *field, const char *v, char *err) {
+    char buf[512];
+    if (strlen(v) >= sizeof buf) return fail(err, "--algos: the list is too long");
+    snprintf(buf, sizeof buf, "%s", v);
+    int n = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","), n++) {
+        if (!_bench_algo_known(tok))
+            return fail(err, "--algos: unknown algorithm '%s'; choose from radix, radix-shared, bitonic, cpu", tok);
+        if (n == BENCH_MAX_LIST) return fail(err, "--algos: at most %d algorithms", BENCH_MAX_LIST);
+    }
+    if (!n) return fail(err, "--algos %s: give a comma list of algorithms", v);
+    *(const char **)field = v;
+    return true;
+}
+
+/* The options of `fluid bench`: parsing and help. Add a flag by adding a line. */
+static const args_opt _bench_args[] = {
+    {"--algos", "LIST", ARGS_AT(_bench_opts, algos), _bench_algos_set, 0, 0,
+     "comma list of radix, radix-shared (radix forced onto its shared-memory path),\nbitonic, cpu (default radix,radix-shared,bitonic)"},
+    {"--sizes", "LIST", ARGS_AT(_bench_opts, sizes), _bench_list_set, 0, 1u << 28,
+     "comma list of pair counts (default 27648,65536,262144,1048576,4194304,16777216;\nup to 262144 where GPU timer queries read zero, as on llvmpipe); each"},
+    {"--bits", "LIST", ARGS_AT(_bench_opts, bits), _bench_list_set, 1, 32, "comma list of key widths (default 16,32); each"},
+    {"--reps", "R", ARGS_AT(_bench_opts, reps), args_u64, 1, 100000, "timed sorts per row after the warm-up (default 50; 5 without GPU timers)"},
+    {"--warmup", "W", ARGS_AT(_bench_opts, warmup), args_u64, 0, 1000, "untimed sorts before them (default 5)"},
+    {"--seed", "S", ARGS_AT(_bench_opts, seed), args_u64, 1, UINT32_MAX, "seed of the random keys (default 12345)"},
+    {"--csv", "FILE", ARGS_AT(_bench_opts, csv_path), args_string, 0, 0,
+     "also write the rows to FILE, streamed as they come (- for stdout: the table\nthen goes to stderr); a failed run leaves no file"},
+    {"--detail", NULL, ARGS_AT(_bench_opts, detail), args_flag, 0, 0, "time every dispatch of each sort (GPU timers only)"},
+    {"--data", "DIR", ARGS_AT(_bench_opts, data), args_string, 0, 0, "the folder holding shaders/"},
+};
+
+static void _bench_usage(FILE *f) {
+    fprintf(f, "usage: fluid bench [--algos LIST] [--sizes LIST] [--bits LIST] [--reps R] [--warmup W]\n"
+               "                   [--seed S] [--csv FILE] [--detail] [--data DIR]\n"
+               "       fluid bench --render ...   the renderer instead (fluid bench --render --help)\n");
+    args_help(f, _bench_args, ARRAY_LEN(_bench_args));
+    fprintf(f, "Every user error is one line on stderr and exit status 1, with nothing written.\n");
 }
 
 static int _bench_cmp_double(const void *a, const void *b) {
@@ -283,9 +256,9 @@ static bool _bench_one(const char *algo_name, uint32_t n, uint32_t bits, const _
             _bench_detail_collect(&d);
         }
         glDeleteQueries(256, d.queries);
-        printf("    %s, %u bits, %u pairs: %d dispatches per sort\n", algo_name, bits, n, d.dispatches);
+        fprintf(o->table, "    %s, %u bits, %u pairs: %d dispatches per sort\n", algo_name, bits, n, d.dispatches);
         for (int k = 0; k < d.count; k++)
-            printf("      %-28s %4d calls/sort  %9.2f us/sort  %8.2f us/call\n", d.names[k], d.calls[k] / reps,
+            fprintf(o->table, "      %-28s %4d calls/sort  %9.2f us/sort  %8.2f us/call\n", d.names[k], d.calls[k] / reps,
                    d.total_us[k] / reps, d.calls[k] ? d.total_us[k] / d.calls[k] : 0.0);
     }
     gpu_buffer_destroy(&src_k);
@@ -315,15 +288,33 @@ static double _bench_cpu(const uint32_t *keys, const uint32_t *vals, uint32_t n)
 }
 
 int cmd_bench(int argc, char **argv) {
-    if (argc > 1 && !strcmp(argv[1], "--render")) return app_render_bench(argc - 1, argv + 1); /* app_render.c */
-    _bench_opts o = {.reps = 0, .warmup = 5, .seed = 12345};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--sim")) return cmd_bench_sim(argc, argv);
+        if (!strcmp(argv[i], "--render")) return app_render_bench(argc, argv); /* app_render.c */
+    }
+    _bench_opts o = {.algos = "radix,radix-shared,bitonic", .warmup = 5, .seed = 12345};
     bool help = false;
-    if (!_bench_parse(argc, argv, &o, &help)) return 2;
+    char err[ERR_LEN];
+    if (!args_parse("fluid bench", _bench_args, ARRAY_LEN(_bench_args), &o, argc, argv, &help, err)) {
+        log_error("BENCH", "%s", err);
+        return 1;
+    }
     if (help) {
         _bench_usage(stdout);
         return 0;
     }
-    char err[ERR_LEN];
+    char algos[BENCH_MAX_LIST][32];
+    int algo_count = 0;
+    char abuf[512];
+    snprintf(abuf, sizeof abuf, "%s", o.algos);
+    for (char *tok = strtok(abuf, ","); tok && algo_count < BENCH_MAX_LIST; tok = strtok(NULL, ","))
+        snprintf(algos[algo_count++], sizeof algos[0], "%s", tok);
+    /* The CSV path is checked, and its temporary file made, before the GPU is touched. */
+    outfile *csv = NULL;
+    if (o.csv_path && !outfile_check("--csv", o.csv_path, OUTFILE_DASH, err)) {
+        log_error("BENCH", "%s", err);
+        return 1;
+    }
     if (!data_dir_init(o.data, err)) {
         log_error("BENCH", "%s", err);
         return 1;
@@ -334,35 +325,54 @@ int cmd_bench(int argc, char **argv) {
         return 1;
     }
     const gpu_caps *caps = gpu_get_caps(gpu);
-    if (!o.size_count) {
+    /* Sizes the GPU cannot hold are refused now, before any data is made. */
+    for (int i = 0; i < o.sizes.count; i++)
+        if (4 * o.sizes.v[i] > (uint64_t)caps->max_ssbo_bytes) {
+            log_error("BENCH", "--sizes %llu: %llu pairs need %llu MiB per buffer, more than this GPU's %lld MiB storage-buffer "
+                               "limit; use at most %lld",
+                      (unsigned long long)o.sizes.v[i], (unsigned long long)o.sizes.v[i],
+                      (unsigned long long)((4 * o.sizes.v[i]) >> 20), (long long)(caps->max_ssbo_bytes >> 20),
+                      (long long)(caps->max_ssbo_bytes / 4));
+            gpu_destroy(gpu);
+            return 1;
+        }
+    if (o.csv_path && !(csv = outfile_open("--csv", o.csv_path, OUTFILE_DASH, err))) {
+        log_error("BENCH", "%s", err);
+        gpu_destroy(gpu);
+        return 1;
+    }
+    FILE *tab = o.table = csv && !outfile_write_path(csv) ? stderr : stdout;
+    if (!o.sizes.count) {
         const uint64_t all[] = {27648, 65536, 262144, 1048576, 4194304, 16777216};
         for (size_t i = 0; i < ARRAY_LEN(all); i++)
-            if (caps->timer_queries || all[i] <= 262144) o.sizes[o.size_count++] = all[i];
+            if (caps->timer_queries || all[i] <= 262144) o.sizes.v[o.sizes.count++] = all[i];
     }
-    if (!o.bits_count) {
-        o.bits[0] = 16;
-        o.bits[1] = 32;
-        o.bits_count = 2;
+    if (!o.bits.count) {
+        o.bits.v[0] = 16;
+        o.bits.v[1] = 32;
+        o.bits.count = 2;
     }
     if (!o.reps) o.reps = caps->timer_queries ? 50 : 5;
 
     const char *clock = caps->timer_queries ? "GPU timer queries (GL_TIME_ELAPSED)"
                                             : "CPU clock around a finished GPU queue (timer queries read zero here)";
-    printf("fluid bench: %s | %s\n", caps->renderer, caps->version);
-    printf("subgroups: %s | timing: %s | %llu reps after %llu warm-up, median (min-max)\n",
-           caps->subgroup ? "yes" : "no", clock, (unsigned long long)o.reps, (unsigned long long)o.warmup);
+    fprintf(tab, "fluid bench: %s | %s\n", caps->renderer, caps->version);
+    fprintf(tab, "subgroups: %s | timing: %s | %llu reps after %llu warm-up, median (min-max)\n",
+            caps->subgroup ? "yes" : "no", clock, (unsigned long long)o.reps, (unsigned long long)o.warmup);
     if (!caps->subgroup)
-        printf("note: no GL_KHR_shader_subgroup here, so radix and radix-shared both take the shared-memory path\n");
-    printf("clock: gpu = GL timer query, cpu = CPU clock around glFinish; cpu_sort_us = sort_cpu_stable alone\n");
-    printf("\n%-13s %4s %10s %5s %10s %10s %10s %9s %11s %7s %5s\n", "algorithm", "bits", "pairs", "clock",
-           "median_us", "min_us", "max_us", "Mpairs/s", "cpu_sort_us", "vs_cpu", "check");
+        fprintf(tab, "note: no GL_KHR_shader_subgroup here, so radix and radix-shared both take the shared-memory path\n");
+    fprintf(tab, "clock: gpu = GL timer query, cpu = CPU clock around glFinish; cpu_sort_us = sort_cpu_stable alone\n");
+    fprintf(tab, "\n%-13s %4s %10s %5s %10s %10s %10s %9s %11s %7s %5s\n", "algorithm", "bits", "pairs", "clock",
+            "median_us", "min_us", "max_us", "Mpairs/s", "cpu_sort_us", "vs_cpu", "check");
+    if (csv) {
+        outfile_printf(csv, "algorithm,bits,pairs,clock,median_us,min_us,max_us,mpairs_per_s,cpu_sort_us,check,path\n");
+        outfile_flush(csv);
+    }
 
-    size_t cap_rows = (size_t)o.algo_count * (size_t)o.size_count * (size_t)o.bits_count;
-    _bench_row *rows = calloc(cap_rows, sizeof *rows);
-    int nrows = 0, failures = 0;
-    for (int b = 0; b < o.bits_count; b++) {
-        for (int si = 0; si < o.size_count; si++) {
-            uint32_t n = (uint32_t)o.sizes[si], bits = (uint32_t)o.bits[b];
+    int failures = 0;
+    for (int b = 0; b < o.bits.count; b++) {
+        for (int si = 0; si < o.sizes.count; si++) {
+            uint32_t n = (uint32_t)o.sizes.v[si], bits = (uint32_t)o.bits.v[b];
             uint32_t mask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
             uint32_t *keys = malloc(4ull * n + 4), *vals = malloc(4ull * n + 4);
             uint32_t *rk = malloc(4ull * n + 4), *rv = malloc(4ull * n + 4);
@@ -379,23 +389,24 @@ int cmd_bench(int argc, char **argv) {
             memcpy(rv, vals, 4ull * n);
             double cpu_us = _bench_cpu(keys, vals, n);
             sort_cpu_stable(rk, rv, n);
-            for (int a = 0; a < o.algo_count; a++) {
-                _bench_row *r = &rows[nrows];
-                r->algo = o.algos[a];
-                r->bits = bits;
-                r->n = n;
-                r->cpu_us = cpu_us;
-                if (!_bench_one(o.algos[a], n, bits, &o, caps, keys, vals, rk, rv, r)) {
+            for (int a = 0; a < algo_count; a++) {
+                _bench_row row = {.algo = algos[a], .bits = bits, .n = n, .cpu_us = cpu_us}, *r = &row;
+                if (!_bench_one(algos[a], n, bits, &o, caps, keys, vals, rk, rv, r)) {
                     failures++;
                     continue;
                 }
                 failures += !r->ok;
-                printf("%-13s %4u %10u %5s %10.1f %10.1f %10.1f %9.1f %11.1f %6.1fx %5s\n", r->algo, bits, n,
-                       r->gpu_clock ? "gpu" : "cpu", r->med, r->min, r->max, r->med > 0 ? n / r->med : 0.0, cpu_us, r->med > 0 ? cpu_us / r->med : 0.0,
-                       r->ok ? "ok" : "FAIL");
-                printf("    %s\n", r->path);
-                fflush(stdout);
-                nrows++;
+                fprintf(tab, "%-13s %4u %10u %5s %10.1f %10.1f %10.1f %9.1f %11.1f %6.1fx %5s\n", r->algo, bits, n,
+                        r->gpu_clock ? "gpu" : "cpu", r->med, r->min, r->max, r->med > 0 ? n / r->med : 0.0, cpu_us,
+                        r->med > 0 ? cpu_us / r->med : 0.0, r->ok ? "ok" : "FAIL");
+                fprintf(tab, "    %s\n", r->path);
+                fflush(tab);
+                if (csv) {
+                    outfile_printf(csv, "%s,%u,%u,%s,%.2f,%.2f,%.2f,%.2f,%.2f,%s,\"%s\"\n", r->algo, r->bits, r->n,
+                                   r->gpu_clock ? "gpu" : "cpu", r->med, r->min, r->max, r->med > 0 ? r->n / r->med : 0.0,
+                                   r->cpu_us, r->ok ? "ok" : "FAIL", r->path);
+                    outfile_flush(csv);
+                }
             }
             free(keys);
             free(vals);
@@ -403,24 +414,16 @@ int cmd_bench(int argc, char **argv) {
             free(rv);
         }
     }
-    if (o.csv_path) {
-        size_t cap = 256 + (size_t)nrows * 320;
-        char *csv = malloc(cap);
-        size_t len = (size_t)snprintf(csv, cap, "algorithm,bits,pairs,clock,median_us,min_us,max_us,mpairs_per_s,cpu_sort_us,check,path\n");
-        for (int i = 0; i < nrows; i++) {
-            _bench_row *r = &rows[i];
-            len += (size_t)snprintf(csv + len, cap - len, "%s,%u,%u,%s,%.2f,%.2f,%.2f,%.2f,%.2f,%s,\"%s\"\n", r->algo,
-                                    r->bits, r->n, r->gpu_clock ? "gpu" : "cpu", r->med, r->min, r->max,
-                                    r->med > 0 ? r->n / r->med : 0.0, r->cpu_us, r->ok ? "ok" : "FAIL", r->path);
-        }
-        if (!file_write_atomic(o.csv_path, csv, len, err)) {
-            log_error("BENCH", "%s", err);
-            failures++;
-        }
-        free(csv);
-    }
-    free(rows);
     gpu_destroy(gpu);
-    if (failures) log_error("BENCH", "%d row(s) failed: a GPU result differed from the CPU reference or a sorter could not be made", failures);
-    return failures ? 1 : 0;
+    if (failures) {
+        log_error("BENCH", "%d row(s) failed: a GPU result differed from the CPU reference or a sorter could not be made%s",
+                  failures, csv && !outfile_is_direct(csv) ? "; no CSV written" : "");
+        outfile_abort(csv);
+        return 1;
+    }
+    if (csv && !outfile_commit(csv, err)) {
+        log_error("BENCH", "%s", err);
+        return 1;
+    }
+    return 0;
 }

@@ -1,205 +1,205 @@
 /* cmd_run: `fluid [options]`: the fluid in a window (app_window_run, from the renderer), or
  * headless with --headless: N frames of the simulation, then an optional screenshot, the per-step
- * statistics (--stats), the final particles (--dump) and a timing table on stdout.
+ * statistics (--stats), the final particles (--dump), a video of every frame (--video, through
+ * ffmpeg: app_render.h, video.h) and a timing table on stdout.
  *
- * Every flag is checked before the GPU is touched; a bad one is a one-line error and exit 1 with
- * nothing written. Files are built in memory and written atomically at the end.
+ * The options are the table _run_args below: one line per flag gives its parsing and its help
+ * (core/args.h). A new flag: a field in run_opts.h and a line in _run_args.
+ *
+ * Every flag and every output path is checked before the GPU is touched; a bad one is a one-line
+ * error and exit 1 with nothing written. The outputs go through core/outfile.h: opened (temporary
+ * files made) before the GPU work, committed together at the end, all removed when the run fails,
+ * so a failed run leaves no new file. --stats streams: its rows reach the temporary file (or the
+ * FIFO, or stdout) every frame, and Ctrl-C (SIGINT, or SIGTERM) stops the run after the step in
+ * progress, puts the stats file in place with every row so far, writes nothing else, and exits 130.
  */
 #include "app/app.h"
 #include "app/app_render.h"
 #include "app/cmd.h"
 #include "app/video.h"
+#include "core/args.h"
 #include "core/log.h"
+#include "core/outfile.h"
 #include "core/util.h"
 #include "render/render.h"
 #include "sort/sort.h"
 #include <math.h>
-#include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *_run_usage =
-    "usage:\n"
-    "  fluid [options]             the fluid in a window\n"
-    "  fluid --headless [options]  the fluid without a window: run, then write the files asked for\n"
-    "  fluid sort ...              sort a file of (key, value) pairs on the GPU (fluid sort --help)\n"
-    "  fluid bench ...             time the GPU sorts against the CPU (fluid bench --help)\n"
-    "\n"
-    "options of the fluid:\n"
-    "  --headless          no window (EGL); runs --frames frames (default 1) and exits\n"
-    "  --scene NAME        dambreak (default), drop, double-dambreak, pool (still water)\n"
-    "  --particles N       about N particles (default 27648); the scene keeps its size in metres and\n"
-    "                      the spacing changes; the count is rounded to whole blocks (printed)\n"
-    "  --sort NAME         radix (default), bitonic, or cpu (read back, sort on the CPU)\n"
-    "  --solver NAME       dfsph (default: incompressible, large steps) or wcsph (weakly compressible)\n"
-    "  --strict            dfsph: mean density error 0.01% (default 0.05%)\n"
-    "  --frames N          run N frames of 1/60 s of fluid each, then exit (0: none; the initial state)\n"
-    "  --substeps K        exactly K steps a frame (default: as many as the solver needs for 1/60 s)\n"
-    "  --stats FILE        CSV, a row per step: time, dt, iterations, errors; the fluid's front,\n"
-    "                      density and energies on each frame's last step; stage times on its first\n"
-    "  --dump FILE         CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density\n"
-    "  --screenshot FILE   PNG of the last frame (needs the renderer)\n"
-    "  --video FILE        MP4 of every frame (60 fps; needs ffmpeg); in the window, from the start\n"
-    "                      until G stops it\n"
-    "  --style NAME        surface (default), spheres or raster (the spheres through the graphics\n"
-    "                      pipeline): how the window starts, the screenshot and video are drawn\n"
-    "  --size WxH          window or screenshot size (default 1280x720)\n"
-    "  --vsync, --no-vsync wait for the display's refresh or not\n"
-    "  --data DIR          the folder holding shaders/ and assets/\n"
-    "  --debug             GL debug context; GL messages are logged\n"
-    "  --help              this text\n";
+#define RUN_MAX_PARTICLES (1u << 30) /* sim_max_particles' own cap; the GPU may allow fewer */
 
-static bool _run_value(int argc, char **argv, int *i, const char **out, char *err) {
-    if (*i + 1 >= argc || !argv[*i + 1][0]) return fail(err, "%s needs a value; see fluid --help", argv[*i]);
-    *out = argv[++*i];
+static bool _run_scene(const args_opt *opt, void *field, const char *v, char *err) {
+    char list[256] = "";
+    for (int k = 0; sim_scene_names[k]; k++) {
+        if (!strcmp(sim_scene_names[k], v)) {
+            *(const char **)field = v;
+            return true;
+        }
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", sim_scene_names[k]);
+    }
+    return fail(err, "--scene %s: unknown scene; choose one of: %s", v, list);
+}
+
+static bool _run_sort(const args_opt *opt, void *field, const char *v, char *err) {
+    if (!sort_algo_find(v)) return fail(err, "--sort %s: unknown sort; choose radix, bitonic or cpu", v);
+    *(const char **)field = v;
     return true;
 }
 
-static bool _run_int(int argc, char **argv, int *i, uint64_t lo, uint64_t hi, uint64_t *out, char *err) {
-    const char *name = argv[*i], *v = NULL;
-    if (!_run_value(argc, argv, i, &v, err)) return false;
-    if (!parse_u64(v, lo, hi, out))
-        return fail(err, "%s %s: not a whole number from %llu to %llu", name, v, (unsigned long long)lo,
-                    (unsigned long long)hi);
-    return true;
+static bool _run_solver(const args_opt *opt, void *field, const char *v, char *err) {
+    for (int k = 0; sim_solver_names[k]; k++)
+        if (!strcmp(sim_solver_names[k], v)) {
+            *(const char **)field = v;
+            return true;
+        }
+    return fail(err, "--solver %s: unknown solver; choose dfsph or wcsph", v);
 }
 
-static bool _run_scene_known(const char *name) {
-    for (int k = 0; sim_scene_names[k]; k++)
-        if (!strcmp(sim_scene_names[k], name)) return true;
-    return false;
+static bool _run_style(const args_opt *opt, void *field, const char *v, char *err) {
+    for (int k = 0; k < RENDER_STYLE_COUNT; k++)
+        if (!strcmp(v, render_style_keys[k])) {
+            *(int *)field = k;
+            return true;
+        }
+    return fail(err, "--style %s: unknown style; choose surface, spheres or raster", v);
+}
+
+static bool _run_on(const args_opt *opt, void *field, const char *v, char *err) { return *(int *)field = 1, true; }
+static bool _run_off(const args_opt *opt, void *field, const char *v, char *err) { return *(int *)field = 0, true; }
+
+/* The options of `fluid`: parsing and help. Add a flag by adding a line. */
+static const args_opt _run_args[] = {
+    {"--headless", NULL, ARGS_AT(run_opts, headless), args_flag, 0, 0, "no window (EGL); runs --frames frames (default 1) and exits"},
+    {"--scene", "NAME", ARGS_AT(run_opts, scene), _run_scene, 0, 0, "dambreak (default), drop, double-dambreak, pool (still water)"},
+    {"--particles", "N", ARGS_AT(run_opts, particles), args_u32, 1, RUN_MAX_PARTICLES,
+     "about N particles (default 27648; k and M multiply by 1024 and 1048576); the scene\nkeeps its size in metres and the spacing changes; the count is rounded to whole\nblocks (printed); the GPU may hold fewer"},
+    {"--sort", "NAME", ARGS_AT(run_opts, sort), _run_sort, 0, 0, "radix (default), bitonic, or cpu (read back, sort on the CPU)"},
+    {"--solver", "NAME", ARGS_AT(run_opts, solver), _run_solver, 0, 0, "dfsph (default: incompressible, large steps) or wcsph (weakly compressible)"},
+    {"--strict", NULL, ARGS_AT(run_opts, strict), args_flag, 0, 0, "dfsph: mean density error 0.01% (default 0.05%)"},
+    {"--frames", "N", ARGS_AT(run_opts, frames), args_int, 0, 1000000000, "run N frames of 1/60 s of fluid each, then exit (0: none; the initial state)"},
+    {"--substeps", "K", ARGS_AT(run_opts, substeps), args_int, 1, 100000, "exactly K steps a frame (default: as many as the solver needs for 1/60 s)"},
+    {"--stats", "FILE", ARGS_AT(run_opts, stats_path), args_string, 0, 0,
+     "headless: CSV, a row per step: time, dt, iterations, errors; the fluid's front,\ndensity and energies on each frame's last step; stage times on its first;\nstreamed as it runs and kept on Ctrl-C; - for stdout"},
+    {"--dump", "FILE", ARGS_AT(run_opts, dump_path), args_string, 0, 0, "headless: CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density;\n- for stdout"},
+    {"--screenshot", "FILE", ARGS_AT(run_opts, screenshot_path), args_string, 0, 0, "PNG of the last frame, HUD included"},
+    {"--video", "FILE", ARGS_AT(run_opts, video_path), args_string, 0, 0,
+     "MP4 of every frame (60 fps; needs ffmpeg); headless a frame is 1/60 s of\nfluid, so it plays in real time; in the window from the start until G"},
+    {"--style", "NAME", ARGS_AT(run_opts, style), _run_style, 0, 0,
+     "surface (default: the water), spheres or raster (the spheres through the\ngraphics pipeline): how the window starts, the screenshot and video are drawn"},
+    {"--size", "WxH", ARGS_AT(run_opts, size), args_size, 16, 16384, "window or screenshot size (default 1280x720), each side"},
+    {"--vsync", NULL, ARGS_AT(run_opts, vsync), _run_on, 0, 0, "wait for the display's refresh (the window's default)"},
+    {"--no-vsync", NULL, ARGS_AT(run_opts, vsync), _run_off, 0, 0, "do not wait for it"},
+    {"--data", "DIR", ARGS_AT(run_opts, data), args_string, 0, 0, "the folder holding shaders/ and assets/"},
+    {"--debug", NULL, ARGS_AT(run_opts, debug), args_flag, 0, 0, "GL debug context; GL messages are logged"},
+    {"--script", "STEPS", ARGS_AT(run_opts, script), args_string, 0, 0, NULL}, /* the tests' window driver */
+};
+
+void run_opts_usage(FILE *f) {
+    fputs("usage:\n"
+          "  fluid [options]             the fluid in a window\n"
+          "  fluid --headless [options]  the fluid without a window: run, then write the files asked for\n"
+          "  fluid sort ...              sort a file of (key, value) pairs on the GPU (fluid sort --help)\n"
+          "  fluid bench ...             time the GPU sorts against the CPU (fluid bench --help)\n"
+          "\n"
+          "options of the fluid:\n",
+          f);
+    args_help(f, _run_args, ARRAY_LEN(_run_args));
+    fputs("  --help                this text\n"
+          "\n"
+          "Every user error (a bad flag or value, an output that cannot be written) is one line on\n"
+          "stderr and exit status 1, with nothing written.\n",
+          f);
 }
 
 bool run_opts_parse(int argc, char **argv, run_opts *o, bool *help, char *err) {
     memset(o, 0, sizeof *o);
     o->frames = -1;
-    *help = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        uint64_t u;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            *help = true;
-        } else if (!strcmp(a, "--headless")) {
-            o->headless = true;
-        } else if (!strcmp(a, "--debug")) {
-            o->debug = true;
-        } else if (!strcmp(a, "--vsync") || !strcmp(a, "--no-vsync")) {
-            o->vsync = !strcmp(a, "--vsync");
-            o->vsync_given = true;
-        } else if (!strcmp(a, "--scene")) {
-            if (!_run_value(argc, argv, &i, &v, err)) return false;
-            if (!_run_scene_known(v)) {
-                char list[256] = "";
-                for (int k = 0; sim_scene_names[k]; k++)
-                    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", sim_scene_names[k]);
-                return fail(err, "--scene %s: unknown scene; choose one of: %s", v, list);
-            }
-            o->scene = v;
-        } else if (!strcmp(a, "--particles")) {
-            if (!_run_value(argc, argv, &i, &v, err)) return false;
-            if (!parse_u64(v, 0, UINT32_MAX, &u))
-                return fail(err, "--particles %s: not a whole number from 1 to %u", v, UINT32_MAX);
-            if (u == 0) return fail(err, "--particles 0: the fluid needs at least 1 particle");
-            o->particles = (uint32_t)u;
-        } else if (!strcmp(a, "--sort")) {
-            if (!_run_value(argc, argv, &i, &v, err)) return false;
-            if (!sort_algo_find(v)) return fail(err, "--sort %s: unknown sort; choose radix, bitonic or cpu", v);
-            o->sort = v;
-        } else if (!strcmp(a, "--solver")) {
-            if (!_run_value(argc, argv, &i, &v, err)) return false;
-            bool known = false;
-            for (int k = 0; sim_solver_names[k]; k++) known = known || !strcmp(sim_solver_names[k], v);
-            if (!known) return fail(err, "--solver %s: unknown solver; choose dfsph or wcsph", v);
-            o->solver = v;
-        } else if (!strcmp(a, "--strict")) {
-            o->strict = true;
-        } else if (!strcmp(a, "--frames")) {
-            if (!_run_int(argc, argv, &i, 0, 1000000000, &u, err)) return false;
-            o->frames = (int)u;
-        } else if (!strcmp(a, "--substeps")) {
-            if (!_run_int(argc, argv, &i, 1, 100000, &u, err)) return false;
-            o->substeps = (int)u;
-        } else if (!strcmp(a, "--stats")) {
-            if (!_run_value(argc, argv, &i, &o->stats_path, err)) return false;
-        } else if (!strcmp(a, "--dump")) {
-            if (!_run_value(argc, argv, &i, &o->dump_path, err)) return false;
-        } else if (!strcmp(a, "--screenshot")) {
-            if (!_run_value(argc, argv, &i, &o->screenshot_path, err)) return false;
-        } else if (!strcmp(a, "--video")) {
-            if (!_run_value(argc, argv, &i, &o->video_path, err)) return false;
-        } else if (!strcmp(a, "--style")) {
-            if (!_run_value(argc, argv, &i, &v, err)) return false;
-            int st = -1;
-            for (int k = 0; k < RENDER_STYLE_COUNT; k++)
-                if (!strcmp(v, render_style_keys[k])) st = k;
-            if (st < 0) return fail(err, "--style %s: unknown style; choose surface, spheres or raster", v);
-            o->style = st;
-        } else if (!strcmp(a, "--script")) {
-            if (!_run_value(argc, argv, &i, &o->script, err)) return false;
-        } else if (!strcmp(a, "--data")) {
-            if (!_run_value(argc, argv, &i, &o->data, err)) return false;
-        } else if (!strcmp(a, "--size")) {
-            if (!_run_value(argc, argv, &i, &v, err)) return false;
-            int w = 0, h = 0;
-            char tail = 0;
-            if (sscanf(v, "%dx%d%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 16384 || h > 16384)
-                return fail(err, "--size %s: expected WxH, each from 16 to 16384 (like 1280x720)", v);
-            o->width = w;
-            o->height = h;
-        } else {
-            return fail(err, "unknown option '%s'; see fluid --help", a);
-        }
-    }
-    return true;
+    o->vsync = -1;
+    return args_parse("fluid", _run_args, ARRAY_LEN(_run_args), o, argc, argv, help, err);
 }
 
-/* A growing text buffer. */
-typedef struct _run_text {
-    char *p;
-    size_t len, cap;
-} _run_text;
-
-static void _run_printf(_run_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void _run_printf(_run_text *t, const char *fmt, ...) {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->p ? t->p + t->len : NULL, t->p ? t->cap - t->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) return;
-        if (t->p && t->len + (size_t)n < t->cap) {
-            t->len += (size_t)n;
-            return;
-        }
-        t->cap = (t->cap + (size_t)n + 1) * 2;
-        t->p = realloc(t->p, t->cap);
-    }
-}
-
-static void _run_dump(sim *s, _run_text *t) {
+static void _run_dump(sim *s, outfile *f) {
     uint32_t n = sim_particle_count(s);
     float *pos = malloc(16ull * n + 16), *vel = malloc(16ull * n + 16), *dens = malloc(4ull * n + 4);
     sim_read_particles(s, pos, vel, dens);
-    _run_printf(t, "id,x,y,z,vx,vy,vz,density\n");
+    outfile_printf(f, "id,x,y,z,vx,vy,vz,density\n");
     for (uint32_t i = 0; i < n; i++) {
         const float *x = pos + 4ull * i, *v = vel + 4ull * i;
-        _run_printf(t, "%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", i, x[0], x[1], x[2], v[0], v[1], v[2], dens[i]);
+        outfile_printf(f, "%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", i, x[0], x[1], x[2], v[0], v[1], v[2], dens[i]);
     }
     free(pos);
     free(vel);
     free(dens);
 }
 
+/* Ctrl-C (or SIGTERM) during a headless run: the first stops it after the step in progress; a
+ * second one ends the process at once. */
+static volatile sig_atomic_t _run_stop;
+static void _run_on_signal(int sig) {
+    _run_stop = sig;
+    signal(sig, SIG_DFL);
+}
+
+/* The outputs of a headless run, in the order they are checked, opened and committed. */
+enum { RUN_OUT_STATS, RUN_OUT_DUMP, RUN_OUT_SHOT, RUN_OUT_VIDEO, RUN_OUTS };
+static const char *const _run_out_flags[RUN_OUTS] = {"--stats", "--dump", "--screenshot", "--video"};
+static const unsigned _run_out_modes[RUN_OUTS] = {OUTFILE_DASH, OUTFILE_DASH, 0, 0};
+
+static void _run_outs_abort(outfile **out) {
+    for (int k = 0; k < RUN_OUTS; k++) {
+        outfile_abort(out[k]);
+        out[k] = NULL;
+    }
+}
+
+/* Checks every output path (no side effects), and that no two outputs name the same file. */
+static bool _run_outs_check(const char *const *paths, char *err) {
+    for (int k = 0; k < RUN_OUTS; k++) {
+        if (!paths[k]) continue;
+        if (!outfile_check(_run_out_flags[k], paths[k], _run_out_modes[k], err)) return false;
+        for (int j = 0; j < k; j++)
+            if (paths[j] && strcmp(paths[j], paths[k]) == 0 && strcmp(paths[k], "-") != 0)
+                return fail(err, "%s and %s both name %s; give each its own file", _run_out_flags[j], _run_out_flags[k], paths[k]);
+    }
+    int dashes = 0;
+    for (int k = 0; k < RUN_OUTS; k++) dashes += paths[k] && strcmp(paths[k], "-") == 0;
+    if (dashes > 1) return fail(err, "only one output can go to stdout (-); give the others file names");
+    return true;
+}
+
 static int _run_headless(const run_opts *o) {
     char err[ERR_LEN];
-    if (!data_dir_init(o->data, err)) {
+    const char *paths[RUN_OUTS] = {o->stats_path, o->dump_path, o->screenshot_path, o->video_path};
+    outfile *out[RUN_OUTS] = {0};
+    /* Every output checked and opened before the GPU is touched. */
+    if (!_run_outs_check(paths, err) || (o->video_path && !video_check(o->video_path, err)) || !data_dir_init(o->data, err)) {
         log_error("CLI", "%s", err);
         return 1;
     }
+    if (o->video_path && o->frames == 0) {
+        log_error("CLI", "--video %s with --frames 0: a video needs at least one frame", o->video_path);
+        return 1;
+    }
+    signal(SIGINT, _run_on_signal);
+    signal(SIGTERM, _run_on_signal);
+    for (int k = 0; k < RUN_OUTS; k++)
+        if (paths[k] && !(out[k] = outfile_open(_run_out_flags[k], paths[k], _run_out_modes[k], err))) {
+            log_error("CLI", "%s", err);
+            _run_outs_abort(out);
+            return 1;
+        }
+    /* The table goes to stderr when an output streams to stdout. */
+    bool out_stdout = false;
+    for (int k = 0; k < RUN_OUTS; k++) out_stdout |= out[k] && !outfile_write_path(out[k]);
+    FILE *table = out_stdout ? stderr : stdout;
+
     gpu_ctx *gpu = gpu_make(&(gpu_desc){.headless = true, .debug = o->debug, .width = o->width, .height = o->height}, err);
     if (!gpu) {
         log_error("GPU", "%s", err);
+        _run_outs_abort(out);
         return 1;
     }
     const gpu_caps *caps = gpu_get_caps(gpu);
@@ -213,16 +213,23 @@ static int _run_headless(const run_opts *o) {
                       caps, err);
     if (!s) {
         log_error("SIM", "%s", err);
+        _run_outs_abort(out);
         gpu_destroy(gpu);
         return 1;
     }
     int frames = o->frames < 0 ? (o->demo ? RUN_DEMO_FRAMES : 1) : o->frames;
+    /* The pictures: a renderer and HUD for the screenshot and the video (which takes its outfile). */
     app_headless *show = NULL;
-    if ((o->screenshot_path || o->video_path) && !(show = app_headless_make(o, s, gpu, err))) {
-        log_error("CLI", "%s", err);
-        sim_destroy(s);
-        gpu_destroy(gpu);
-        return 1;
+    if (o->screenshot_path || o->video_path) {
+        outfile *video_out = out[RUN_OUT_VIDEO];
+        out[RUN_OUT_VIDEO] = NULL;
+        if (!(show = app_headless_make(o, s, gpu, video_out, err))) {
+            log_error("CLI", "%s", err);
+            _run_outs_abort(out);
+            sim_destroy(s);
+            gpu_destroy(gpu);
+            return 1;
+        }
     }
     /* The profiler: the stages of each frame's first step, then the frame's whole simulation. */
     int nst = sim_stage_count(s);
@@ -234,43 +241,45 @@ static int _run_headless(const run_opts *o) {
     log_info("CLI", "%s: %u particles, %d frames of 1/60 s%s, solver %s, sort %s, stage times by the %s clock", sim_scene_name(s),
              sim_particle_count(s), frames, o->substeps ? " (fixed steps a frame)" : "", sim_solver_name(s), sim_sort_name(s), clock);
 
-    _run_text stats = {0};
-    if (o->stats_path) {
-        _run_printf(&stats, "step,time,dt,dt_cfl,cfl,it_div,it_density,err_div,err_density,capped,particles,front_x,density_ratio,"
-                            "density_max_dev,kinetic_energy,potential_energy");
-        for (int st = 0; st < nst; st++) _run_printf(&stats, ",%s_%s_us", names[st], clock);
-        _run_printf(&stats, "\n");
+    outfile *stats = out[RUN_OUT_STATS];
+    if (stats) {
+        outfile_printf(stats, "step,time,dt,dt_cfl,cfl,it_div,it_density,err_div,err_density,capped,particles,front_x,density_ratio,"
+                              "density_max_dev,kinetic_energy,potential_energy");
+        for (int st = 0; st < nst; st++) outfile_printf(stats, ",%s_%s_us", names[st], clock);
+        outfile_printf(stats, "\n");
+        outfile_flush(stats);
     }
     double sum_us[PROF_MAX_STAGES] = {0}, frame_us_max = 0;
     long long steps = 0;
+    int done = 0, rc = 0; /* frames run (fewer than asked when interrupted) */
     double t0 = now_seconds(), render_s = 0;
-    int rc = 0;
-    for (int f = 0; f < frames && !rc; f++) {
+    for (int f = 0; f < frames && !_run_stop && !rc; f++, done++) {
         prof_begin(prof, nst);
         int k = sim_frame(s, 1.0 / 60, o->substeps, prof);
         prof_end(prof, nst);
         prof_frame(prof);
         for (int st = 0; st <= nst; st++) sum_us[st] += prof_last_us(prof, st);
         if (prof_last_us(prof, nst) > frame_us_max) frame_us_max = prof_last_us(prof, nst);
-        if (o->stats_path) {
+        if (stats) {
             /* The frame's steps, one row each; the fluid's state on its last step, the stage times
              * on its first (the sampled one). */
             sim_stats ss;
             sim_read_stats(s, &ss); /* waits: every record of the frame is in */
             sim_step_record r;
             for (int i = 0; i < k && sim_records(s, &r, 1) == 1; i++) {
-                _run_printf(&stats, "%lld,%.9g,%.6g,%.6g,%.4g,%u,%u,%.4g,%.4g,%u", steps + i + 1, r.time, r.dt, r.dt_cfl, r.cfl, r.it_div,
-                            r.it_density, r.err_div, r.err_density, r.capped);
+                outfile_printf(stats, "%lld,%.9g,%.6g,%.6g,%.4g,%u,%u,%.4g,%.4g,%u", steps + i + 1, r.time, r.dt, r.dt_cfl, r.cfl,
+                               r.it_div, r.it_density, r.err_div, r.err_density, r.capped);
                 if (i == k - 1)
-                    _run_printf(&stats, ",%u,%.9g,%.9g,%.9g,%.9g,%.9g", ss.particles, ss.front_x, ss.density_ratio,
-                                ss.density_max_dev, ss.kinetic_energy, ss.potential_energy);
+                    outfile_printf(stats, ",%u,%.9g,%.9g,%.9g,%.9g,%.9g", ss.particles, ss.front_x, ss.density_ratio,
+                                   ss.density_max_dev, ss.kinetic_energy, ss.potential_energy);
                 else
-                    _run_printf(&stats, ",,,,,,");
+                    outfile_printf(stats, ",,,,,,");
                 for (int st = 0; st < nst; st++)
-                    if (i == 0) _run_printf(&stats, ",%.3f", prof_last_us(prof, st));
-                    else _run_printf(&stats, ",");
-                _run_printf(&stats, "\n");
+                    if (i == 0) outfile_printf(stats, ",%.3f", prof_last_us(prof, st));
+                    else outfile_printf(stats, ",");
+                outfile_printf(stats, "\n");
             }
+            outfile_flush(stats); /* a frame's rows reach the file as the run goes */
         }
         steps += k;
         double r0 = now_seconds(); /* the video's frame, outside the simulation's clocks */
@@ -284,52 +293,69 @@ static int _run_headless(const run_opts *o) {
     glFinish();
     double wall = now_seconds() - t0 - render_s;
 
-    if (!rc && show && !app_headless_finish(show, s, prof, err)) {
+    if (_run_stop) {
+        /* Interrupted: the stats so far are kept, nothing else is written. */
+        for (int k = 0; k < RUN_OUTS; k++)
+            if (k != RUN_OUT_STATS) {
+                outfile_abort(out[k]);
+                out[k] = NULL;
+            }
+        rc = 130;
+        if (!stats)
+            log_error("CLI", "interrupted after %lld steps; no output written", steps);
+        else if (outfile_commit(stats, err))
+            log_error("CLI", "interrupted after %lld steps: the stats rows so far are in %s; nothing else written", steps,
+                      o->stats_path);
+        else
+            log_error("CLI", "%s", err);
+        out[RUN_OUT_STATS] = NULL;
+    }
+    /* The picture goes to the screenshot's temporary file (or straight to its device); the video's
+     * file is put in place now, when ffmpeg has finished well. */
+    if (!rc && show && !app_headless_finish(show, s, prof, out[RUN_OUT_SHOT] ? outfile_write_path(out[RUN_OUT_SHOT]) : NULL, err)) {
         log_error("CLI", "%s", err);
         rc = 1;
     }
-    app_headless_destroy(show);
-    if (!rc && o->dump_path) {
-        _run_text dump = {0};
-        _run_dump(s, &dump);
-        if (!file_write_atomic(o->dump_path, dump.p, dump.len, err)) {
+    app_headless_destroy(show); /* an unfinished video is removed */
+    if (!rc && out[RUN_OUT_DUMP]) _run_dump(s, out[RUN_OUT_DUMP]);
+    /* All or nothing: every output is committed, or none (a commit that fails removes the rest). */
+    for (int k = 0; k < RUN_OUTS && !rc; k++) {
+        if (out[k] && !outfile_commit(out[k], err)) {
             log_error("CLI", "%s", err);
             rc = 1;
         }
-        free(dump.p);
+        out[k] = NULL;
     }
-    if (!rc && o->stats_path && !file_write_atomic(o->stats_path, stats.p ? stats.p : "", stats.len, err)) {
-        log_error("CLI", "%s", err);
-        rc = 1;
-    }
-    free(stats.p);
+    _run_outs_abort(out);
 
     sim_summary sum;
     sim_get_summary(s, &sum);
-    printf("%s, %u particles, solver %s, sort %s: %d frames, %lld steps (%.1f a frame), %.4g s simulated\n", sim_scene_name(s),
-           sim_particle_count(s), sim_solver_name(s), sim_sort_name(s), frames, steps, frames ? (double)steps / frames : 0.0, sum.time);
+    fprintf(table, "%s, %u particles, solver %s, sort %s: %d frames, %lld steps (%.1f a frame), %.4g s simulated\n",
+            sim_scene_name(s), sim_particle_count(s), sim_solver_name(s), sim_sort_name(s), done, steps,
+            done ? (double)steps / done : 0.0, sum.time);
     if (sum.it_density_mean + sum.it_div_mean > 0)
-        printf("iterations a step: %.2f divergence, %.2f pressure; density error %.4f%% mean, %.4f%% worst; largest v dt / dx %.3f; "
-               "%llu capped solves\n",
-               sum.it_div_mean, sum.it_density_mean, 100 * sum.err_density_mean, 100 * sum.err_density_max, sum.cfl_max,
-               (unsigned long long)sum.capped);
-    printf("%-12s %12s\n", "stage", frames ? (strcmp(clock, "gpu") ? "mean us cpu" : "mean us gpu") : "mean us");
+        fprintf(table,
+                "iterations a step: %.2f divergence, %.2f pressure; density error %.4f%% mean, %.4f%% worst; largest v dt / dx %.3f; "
+                "%llu capped solves, %llu neighbours dropped\n",
+                sum.it_div_mean, sum.it_density_mean, 100 * sum.err_density_mean, 100 * sum.err_density_max, sum.cfl_max,
+                (unsigned long long)sum.capped, (unsigned long long)sum.dropped);
+    fprintf(table, "%-12s %12s\n", "stage", done ? (strcmp(clock, "gpu") ? "mean us cpu" : "mean us gpu") : "mean us");
     double total = 0;
     for (int st = 0; st < nst; st++) {
-        double m = frames ? sum_us[st] / frames : NAN;
+        double m = done ? sum_us[st] / done : NAN;
         total += m;
-        printf("%-12s %12.1f\n", names[st], m);
+        fprintf(table, "%-12s %12.1f\n", names[st], m);
     }
-    printf("%-12s %12.1f   (one step: the first of each frame, timed)\n", "step", total);
-    if (frames) {
-        double mean_ms = sum_us[nst] / frames / 1e3;
-        printf("%-12s %12.1f   (a whole frame of %.1f steps; worst %.1f us)\n", "frame", sum_us[nst] / frames, (double)steps / frames,
-               frame_us_max);
+    fprintf(table, "%-12s %12.1f   (one step: the first of each frame, timed)\n", "step", total);
+    if (done) {
+        double mean_ms = sum_us[nst] / done / 1e3;
+        fprintf(table, "%-12s %12.1f   (a whole frame of %.1f steps; worst %.1f us)\n", "frame", sum_us[nst] / done,
+                (double)steps / done, frame_us_max);
         if (sum.time > 0)
-            printf("%s time per simulated 1/60 s: %.3f ms; real-time factor %.2f\n", strcmp(clock, "gpu") ? "CPU clock" : "GPU",
-                   mean_ms * (1.0 / 60) / (sum.time / frames), (sum.time / frames) / (mean_ms / 1e3));
-        printf("wall clock: %.3f ms per frame (%s)\n", wall * 1e3 / frames,
-               strcmp(clock, "gpu") ? "stage clocks wait for the GPU" : "timer queries read each frame");
+            fprintf(table, "%s time per simulated 1/60 s: %.3f ms; real-time factor %.2f\n", strcmp(clock, "gpu") ? "CPU clock" : "GPU",
+                    mean_ms * (1.0 / 60) / (sum.time / done), (sum.time / done) / (mean_ms / 1e3));
+        fprintf(table, "wall clock: %.3f ms per frame (%s)\n", wall * 1e3 / done,
+                strcmp(clock, "gpu") ? "stage clocks wait for the GPU" : "timer queries read each frame");
     }
     prof_destroy(prof);
     sim_destroy(s);
@@ -346,7 +372,7 @@ int cmd_run(int argc, char **argv) {
         return 1;
     }
     if (help) {
-        fputs(_run_usage, stdout);
+        run_opts_usage(stdout);
         return 0;
     }
     if (!o.headless && !o.script && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
@@ -361,14 +387,17 @@ int cmd_run(int argc, char **argv) {
                         "to %s (a window needs a display, or xvfb-run)", o.video_path ? "the video goes to " : "",
                  o.video_path ? o.video_path : "", o.video_path ? "," : "", o.screenshot_path);
     }
-    if (o.video_path && o.headless && o.frames == 0) {
-        log_error("CLI", "--video %s with --frames 0: a video needs at least one frame", o.video_path);
+    if (o.headless) return _run_headless(&o);
+    /* The window: --stats and --dump are for headless runs; --screenshot is checked now. */
+    if (o.stats_path || o.dump_path) {
+        log_error("CLI", "%s is written by headless runs only; add --headless (with --frames N), or leave it out",
+                  o.stats_path ? "--stats" : "--dump");
         return 1;
     }
-    if (o.video_path && !video_check(o.video_path, err)) {
+    if ((o.screenshot_path && !outfile_check("--screenshot", o.screenshot_path, 0, err)) ||
+        (o.video_path && !video_check(o.video_path, err))) {
         log_error("CLI", "%s", err);
         return 1;
     }
-    if (!o.headless) return app_window_run(&o);
-    return _run_headless(&o);
+    return app_window_run(&o);
 }

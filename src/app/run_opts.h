@@ -1,9 +1,11 @@
-/* run_opts: what `fluid [options]` was asked to do; parsed by cmd_run.c, read by the headless
- * runner and the window app. Zero means "default" for every field (but frames: see below). */
+/* run_opts: what `fluid [options]` was asked to do; parsed by cmd_run.c (one line of its
+ * _run_args table per flag), read by the headless runner and the window app. Zero means "default"
+ * for every field (but frames and vsync: see below). */
 #ifndef FLUID_RUN_OPTS_H
 #define FLUID_RUN_OPTS_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define RUN_DEMO_FRAMES 60                   /* a second of simulated time */
 #define RUN_DEMO_SOFTWARE_PARTICLES 4096     /* llvmpipe: a second of the dam break in a minute or so */
@@ -22,12 +24,14 @@ typedef struct run_opts {
     const char *dump_path;       /* --dump FILE: final state, CSV row per particle */
     const char *screenshot_path; /* --screenshot FILE.png: the last frame's view, HUD included */
     const char *video_path;      /* --video FILE.mp4: every frame's view, through ffmpeg (video.h) */
-    int width, height;           /* --size WxH (default 1280x720) */
+    union {
+        struct { int width, height; }; /* --size WxH (default 1280x720) */
+        int size[2];
+    };
     int style;                   /* --style surface|spheres|raster: a render_style (default surface) */
-    bool vsync;                  /* --vsync / --no-vsync */
+    int vsync;                   /* --vsync 1, --no-vsync 0; -1 (the parser's default): the app's choice */
     const char *data;            /* --data DIR: the folder holding shaders/ and assets/ */
     bool debug;                  /* --debug: KHR_debug context, GL messages logged */
-    bool vsync_given;            /* --vsync or --no-vsync was given (else the app's default) */
     bool demo;                   /* the run without a display (cmd_run.c): RUN_DEMO_FRAMES frames, and fewer
                                     particles on a software renderer */
     const char *script;          /* --script "frames:20;sort:bitonic;...": window app, hidden (tests): steps fed
@@ -37,5 +41,7 @@ typedef struct run_opts {
 /* Parses argv (argv[0] is the program) into o; on a bad flag returns false with err naming it.
  * Sets *help when --help was asked for. Does not touch the GPU or any file. */
 bool run_opts_parse(int argc, char **argv, run_opts *o, bool *help, char *err);
+/* The help of `fluid`, from the same table. */
+void run_opts_usage(FILE *f);
 
 #endif

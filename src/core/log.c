@@ -2,10 +2,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-static bool _log_quiet;
-
-void log_set_quiet(bool quiet) { _log_quiet = quiet; }
-
 static void _log_v(const char *level, const char *tag, const char *fmt, va_list ap) {
     fprintf(stderr, "fluid: %s%s: ", level, tag);
     vfprintf(stderr, fmt, ap);
@@ -27,7 +23,6 @@ void log_warn(const char *tag, const char *fmt, ...) {
 }
 
 void log_info(const char *tag, const char *fmt, ...) {
-    if (_log_quiet) return;
     va_list ap;
     va_start(ap, fmt);
     _log_v("", tag, fmt, ap);

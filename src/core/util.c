@@ -1,4 +1,5 @@
 #include "core/util.h"
+#include "core/outfile.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -46,19 +47,10 @@ char *file_read(const char *path, size_t *len, char *err) {
 }
 
 bool file_write_atomic(const char *path, const void *data, size_t len, char *err) {
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return fail(err, "output path too long: %s", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return fail(err, "cannot write %s: %s", path, strerror(errno));
-    bool ok = fwrite(data, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return fail(err, "cannot write %s: %s", path, strerror(e ? e : EIO));
-    }
-    return true;
+    outfile *f = outfile_open(NULL, path, 0, err);
+    if (!f) return false;
+    outfile_write(f, data, len);
+    return outfile_commit(f, err);
 }
 
 static char _data_dir[PATH_MAX];
@@ -105,8 +97,6 @@ bool data_dir_init(const char *override, char *err) {
     return fail(err, "cannot find the shaders/ folder beside the binary or in %s; pass --data DIR", FLUID_SOURCE_DIR);
 }
 
-const char *data_dir(void) { return _data_dir; }
-
 const char *data_path(const char *sub, const char *name) {
     static char ring[8][PATH_MAX];
     static int next;
@@ -122,13 +112,17 @@ double now_seconds(void) {
 }
 
 bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
-    if (!s || !*s || *s == '-' || *s == '+') return false;
+    if (!s || *s < '0' || *s > '9') return false; /* no sign, no space */
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
     if (errno || end == s) return false;
-    if (*end == 'k' || *end == 'K') { v *= 1024ull; end++; }
-    else if (*end == 'M') { v *= 1048576ull; end++; }
+    unsigned long long scale = *end == 'k' || *end == 'K' ? 1024ull : *end == 'M' ? 1048576ull : 1;
+    if (scale > 1) {
+        if (v > ULLONG_MAX / scale) return false; /* 18014398509481985k does not wrap */
+        v *= scale;
+        end++;
+    }
     if (*end) return false;
     if (v < lo || v > hi) return false;
     *out = v;

@@ -18,15 +18,15 @@ bool fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 /* Reads a whole file; returns a malloc'd, NUL-terminated buffer (size in *len) or NULL with err. */
 char *file_read(const char *path, size_t *len, char *err);
 
-/* Writes a file atomically: to PATH.tmp first, renamed over PATH only when every byte is written,
- * so a failure never leaves a half-written PATH behind. */
+/* Writes a whole file through the one writer (core/outfile.h): a temporary file made by mkstemp
+ * beside PATH, renamed over it only when every byte is written (a device or FIFO is written
+ * directly), so a failure never leaves a half-written PATH behind. */
 bool file_write_atomic(const char *path, const void *data, size_t len, char *err);
 
 /* The data folder (holding shaders/ and assets/): --data DIR, else $FLUID_DATA_DIR, else beside
  * the binary, else its parent folder (a build/ folder inside the checkout), else the source tree
  * it was built from. Returns false with err if none holds shaders/. */
 bool data_dir_init(const char *override, char *err);
-const char *data_dir(void);
 /* data_path("shaders", "sort/radix.comp") -> "<data dir>/shaders/sort/radix.comp" (static buffer
  * of a ring of 8, so a few calls can be used at once). */
 const char *data_path(const char *sub, const char *name);
@@ -35,7 +35,7 @@ const char *data_path(const char *sub, const char *name);
 double now_seconds(void);
 
 /* Parses a whole string as an unsigned integer in [lo, hi] (decimal, with optional k/M suffix for
- * 1024/1048576). Returns false if it is not one. */
+ * 1024/1048576). Returns false if it is not one, or if it overflows. */
 bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 
 #endif

@@ -32,7 +32,8 @@ typedef struct gpu_caps {
     int gl_major, gl_minor;
     bool subgroup;       /* GL_KHR_shader_subgroup with basic, ballot, arithmetic and shuffle in compute */
     int subgroup_size;   /* 0 when !subgroup */
-    bool timer_queries;  /* GL_TIME_ELAPSED measured a non-zero time for real work (false on llvmpipe) */
+    bool timer_queries;  /* GL_TIME_ELAPSED measures real work: false on Mesa's CPU rasterisers by name,
+                            else three timed dispatches out of three (the same answer every run) */
     bool llvmpipe;       /* Mesa's CPU rasteriser */
     int64_t max_ssbo_bytes;
     int max_shared_bytes;

@@ -50,7 +50,7 @@ static void _sources_text(_sources *src, _str *out, const char *text) {
         if (*p == '\n') _sources_line(src, 0, 0);
 }
 
-/* Appends `name` to out with its includes expanded, each file announced with #line. */
+/* Appends `name` to out with its includes expanded in place (no #line: the map in src is the record). */
 static bool _shader_expand(const char *name, const char *defines, _sources *src, _str *out, int depth, char *err) {
     if (depth > 8) return fail(err, "SHADER: shaders/%s: #include nested too deep (a cycle?)", name);
     if (src->count == SHADER_MAX_FILES) return fail(err, "SHADER: shaders/%s: too many included files", name);

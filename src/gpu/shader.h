@@ -1,14 +1,16 @@
 /* shader: GLSL programs loaded from the data folder's shaders/, with #include and defines.
  *
  *   GLuint p = shader_make_compute("sort/radix_count.comp", "#define WG 256\n", err);
- *   GLuint r = shader_make_graphics("render/particles.vert", "render/particles.frag", NULL, err);
+ *   GLuint r = shader_make_graphics("render/hud.vert", "render/hud.frag", NULL, err);
  *   ...
  *   shader_destroy(&p);
  *
- * `#include "name"` inside a shader is resolved against shaders/ (recursively, each file once per
- * chain); `defines` is text inserted right after the #version line. On a compile or link error the
- * result is 0 and err holds the first error as "shaders/FILE:LINE: message"; the whole driver log
- * is printed to stderr, each line mapped back to the file and line it came from.
+ * `#include "name"` inside a shader is resolved against shaders/ (recursively, up to 8 deep and 16
+ * files a program; an #include line becomes a blank line, no #line is emitted); `defines` is text
+ * inserted right after the #version line. The loader keeps its own map from every line of the
+ * expanded text to (file, line), because drivers disagree on #line source numbers. On a compile or
+ * link error the result is 0 and err holds the first error as "shaders/FILE:LINE: message"; the
+ * whole driver log is printed to stderr, each line mapped back to the file and line it came from.
  */
 #ifndef FLUID_SHADER_H
 #define FLUID_SHADER_H

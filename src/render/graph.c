@@ -1,5 +1,6 @@
 #include "render/graph.h"
 #include <math.h>
+#include <stdlib.h>
 
 float graph_nice_max(float v) {
     if (!(v > 0)) return 1;
@@ -11,6 +12,30 @@ float graph_nice_max(float v) {
         p *= 10;
     }
     return v;
+}
+
+static int _graph_cmp(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+float graph_scale_top(const float *series, int stages, int frames) {
+    float *totals = malloc(sizeof(float) * (size_t)(frames > 0 ? frames : 1));
+    int n = 0;
+    for (int f = 0; f < frames; f++) {
+        float acc = 0;
+        bool any = false;
+        for (int s = 0; s < stages; s++)
+            if (series[s * frames + f] > 0) acc += series[s * frames + f], any = true;
+        if (any) totals[n++] = acc;
+    }
+    float v = 0;
+    if (n) {
+        qsort(totals, (size_t)n, sizeof *totals, _graph_cmp);
+        v = totals[n - 1 - n / GRAPH_OUTLIER_SHARE]; /* the few tallest frames may go off the top */
+    }
+    free(totals);
+    return graph_nice_max(v);
 }
 
 float graph_stacked(hud *h, const graph_desc *g) {

@@ -21,7 +21,8 @@ struct hud {
     GLuint program, atlas, vao, buffer;
     size_t buffer_quads;          /* capacity of buffer */
     stbtt_packedchar chars[HUD_COUNT_A + HUD_COUNT_B];
-    float ascent, line_height;
+    float ascent, line_height;    /* of the atlas, in its pixels */
+    float scale;                  /* hud_set_scale: text and metrics are drawn this much larger */
     hud_quad *quads;
     int count, cap;
     int width, height;
@@ -88,6 +89,7 @@ hud *hud_make(const hud_desc *desc, char *err) {
     }
     glCreateVertexArrays(1, &h->vao);
     glObjectLabel(GL_VERTEX_ARRAY, h->vao, -1, "hud-empty-vao");
+    h->scale = 1;
     gpu_count_object(1);
     return h;
 }
@@ -163,7 +165,8 @@ static int _hud_glyph(uint32_t c) {
 }
 
 float hud_text(hud *h, float x, float y, uint32_t rgba, const char *s) {
-    float px = roundf(x), py = roundf(y) + h->ascent;
+    /* Laid out in the atlas's pixels from (0, ascent), then scaled about (x, y). */
+    float px = 0, py = h->ascent, sc = h->scale, ox = roundf(x), oy = roundf(y);
     while (*s) {
         uint32_t c = _hud_utf8(&s);
         if (c == '\n') continue;
@@ -171,9 +174,10 @@ float hud_text(hud *h, float x, float y, uint32_t rgba, const char *s) {
         stbtt_GetPackedQuad(h->chars, HUD_ATLAS, HUD_ATLAS, _hud_glyph(c), &px, &py, &aq, 1);
         if (c == ' ') continue;
         hud_quad *q = _hud_push(h);
-        *q = (hud_quad){.rect = {aq.x0, aq.y0, aq.x1, aq.y1}, .uv = {aq.s0, aq.t0, aq.s1, aq.t1}, .color = rgba, .kind = HUD_KIND_GLYPH};
+        *q = (hud_quad){.rect = {ox + aq.x0 * sc, oy + aq.y0 * sc, ox + aq.x1 * sc, oy + aq.y1 * sc},
+                        .uv = {aq.s0, aq.t0, aq.s1, aq.t1}, .color = rgba, .kind = HUD_KIND_GLYPH};
     }
-    return px;
+    return ox + px * sc;
 }
 
 float hud_textf(hud *h, float x, float y, uint32_t rgba, const char *fmt, ...) {
@@ -188,10 +192,13 @@ float hud_textf(hud *h, float x, float y, uint32_t rgba, const char *fmt, ...) {
 float hud_text_width(const hud *h, const char *s) {
     float w = 0;
     while (*s) w += h->chars[_hud_glyph(_hud_utf8(&s))].xadvance;
-    return w;
+    return w * h->scale;
 }
 
-float hud_line_height(const hud *h) { return h->line_height; }
+float hud_line_height(const hud *h) { return h->line_height * h->scale; }
+
+void hud_set_scale(hud *h, float scale) { h->scale = scale > 0 ? scale : 1; }
+float hud_scale(const hud *h) { return h->scale; }
 int hud_quad_count(const hud *h) { return h->count; }
 
 void hud_draw(hud *h, GLuint framebuffer) {

@@ -38,6 +38,10 @@ float hud_text(hud *h, float x, float y, uint32_t rgba, const char *utf8);
 float hud_textf(hud *h, float x, float y, uint32_t rgba, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 float hud_text_width(const hud *h, const char *utf8);
 float hud_line_height(const hud *h);
+/* Text drawn `scale` times the font's size (1: as made); hud_text_width and hud_line_height
+ * follow it. The overlay sets it from the window's size, so the HUD scales with the window. */
+void hud_set_scale(hud *h, float scale);
+float hud_scale(const hud *h);
 int hud_quad_count(const hud *h); /* quads batched since hud_begin */
 void hud_draw(hud *h, GLuint framebuffer);
 

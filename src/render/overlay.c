@@ -5,8 +5,18 @@
 #include <stdio.h>
 #include <string.h>
 
-#define OV_MARGIN 10.0f
-#define OV_PAD 8.0f
+/* Sizes in pixels at the reference window (1280x720), times the scale overlay_draw sets from the
+ * window's size (_ov_s), so the HUD scales with the window instead of covering a small one. */
+#define OV_REF_W 1280.0f
+#define OV_REF_H 720.0f
+#define OV_MIN_SCALE 0.55f
+#define OV_MAX_SCALE 2.0f
+static float _ov_s = 1;
+#define OV_MARGIN (10.0f * _ov_s)
+#define OV_PAD (8.0f * _ov_s)
+#define OV_GAP (6.0f * _ov_s)
+#define OV_STATS_MAX_SHARE 0.6f /* of the window's height: past it the stats panel shows totals only, */
+#define OV_COMPACT_HEIGHT 400    /* as it does in a window shorter than this */
 #define OV_TEXT HUD_RGBA(232, 236, 240, 255)
 #define OV_DIM HUD_RGBA(160, 168, 180, 255)
 #define OV_WARN HUD_RGBA(255, 196, 90, 255)
@@ -19,6 +29,11 @@ static const uint32_t _ov_stage_colors[] = {
     HUD_RGBA(120, 200, 80, 255),
 };
 
+
+float overlay_scale(int width, int height) {
+    float s = fminf((float)width / OV_REF_W, (float)height / OV_REF_H);
+    return fminf(OV_MAX_SCALE, fmaxf(OV_MIN_SCALE, s));
+}
 
 uint32_t overlay_stage_color(int stage) {
     return _ov_stage_colors[(unsigned)stage % (sizeof _ov_stage_colors / sizeof _ov_stage_colors[0])];
@@ -59,7 +74,7 @@ static void _ov_add(_ov_line *lines, int *n, int max, uint32_t color, uint32_t s
 static float _ov_lines(hud *h, float x, float y, const _ov_line *lines, int n, float *panel) {
     float lh = hud_line_height(h), sw = lh * 0.7f, w = 0;
     for (int i = 0; i < n; i++) {
-        float lw = hud_text_width(h, lines[i].text) + (lines[i].swatch ? sw + 6 : 0);
+        float lw = hud_text_width(h, lines[i].text) + (lines[i].swatch ? sw + OV_GAP : 0);
         if (lw > w) w = lw;
     }
     float x1 = x + w + 2 * OV_PAD, y1 = y + (float)n * lh + 2 * OV_PAD;
@@ -69,7 +84,7 @@ static float _ov_lines(hud *h, float x, float y, const _ov_line *lines, int n, f
         if (lines[i].swatch) {
             float s0 = ty + (lh - sw) * 0.5f;
             hud_rect(h, tx, s0, tx + sw, s0 + sw, lines[i].swatch);
-            tx += sw + 6;
+            tx += sw + OV_GAP;
         }
         hud_text(h, tx, ty, lines[i].color, lines[i].text);
     }
@@ -90,8 +105,8 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
     _ov_add(lines, &n, max, OV_TEXT, 0, "%s particles  scene %s", count, o->scene ? o->scene : "-");
     _ov_add(lines, &n, max, OV_TEXT, 0, "solver: %s  sort: %s", o->solver ? o->solver : "-", o->sort ? o->sort : "-");
     char speed[48] = "";
-    if (o->realtime >= 0 && o->realtime < 0.95)
-        snprintf(speed, sizeof speed, "  slow motion %.0f%%", 100.0 * o->realtime);
+    if (o->realtime >= 0 && o->realtime < 0.95) /* 0.1%, not 0%: two digits below 10% */
+        snprintf(speed, sizeof speed, o->realtime >= 0.1 ? "  slow motion %.0f%%" : "  slow motion %.2g%%", 100.0 * o->realtime);
     else if (o->realtime >= 0.95)
         snprintf(speed, sizeof speed, "  real time");
     _ov_add(lines, &n, max, o->paused || (o->realtime >= 0 && o->realtime < 0.95) ? OV_WARN : OV_DIM, 0,
@@ -109,6 +124,10 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
     } else {
         const char *clock = mode == PROF_GPU_QUERY ? "GPU" : "CPU clock";
         int lo = 0, entries = prof_stage_count(o->prof), split = o->step_stages > 0 && o->step_stages < entries ? o->step_stages : 0;
+        /* A small window gets the totals only: every stage's line would cover the fluid (the graph
+         * keeps the stages' colours). */
+        bool compact = o->height < OV_COMPACT_HEIGHT ||
+                       (float)(n + entries + 5) * hud_line_height(h) + 2 * OV_PAD > OV_STATS_MAX_SHARE * (float)o->height;
         for (int group = split ? 0 : 1; group < 2; group++) {
             int hi = group == 0 ? split : entries;
             if (group == 0)
@@ -119,7 +138,9 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
             bool any = false;
             for (int s = lo; s < hi; s++) {
                 double us = prof_avg_us(o->prof, s);
-                if (isnan(us))
+                if (compact) {
+                    if (!isnan(us)) total += us, any = true;
+                } else if (isnan(us))
                     _ov_add(lines, &n, max, OV_DIM, overlay_stage_color(s), "%-11s    ...", prof_stage_name(o->prof, s));
                 else {
                     _ov_add(lines, &n, max, OV_TEXT, overlay_stage_color(s), "%-11s %8.1f", prof_stage_name(o->prof, s), us);
@@ -137,9 +158,9 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
 
 static void _ov_graph(hud *h, const overlay_info *o, overlay_layout *lay) {
     float lh = hud_line_height(h);
-    float gw = fminf(420.0f, (float)o->width - 2 * OV_MARGIN - 2 * OV_PAD);
-    float gh = fminf(110.0f, (float)o->height * 0.22f);
-    if (gw < 60 || gh < 30) return;
+    float gw = fminf(420.0f * _ov_s, (float)o->width - 2 * OV_MARGIN - 2 * OV_PAD);
+    float gh = fminf(110.0f * _ov_s, (float)o->height * 0.22f);
+    if (gw < 60 * _ov_s || gh < 30 * _ov_s) return;
     float x0 = OV_MARGIN, y1 = (float)o->height - OV_MARGIN, y0 = y1 - gh - 2 * lh - 2 * OV_PAD;
     if (y0 < lay->rect[OVERLAY_STATS][3] + OV_MARGIN) return; /* no room under the panel */
     static float series[PROF_MAX_STAGES * OVERLAY_GRAPH_FRAMES];
@@ -171,14 +192,7 @@ static void _ov_graph(hud *h, const overlay_info *o, overlay_layout *lay) {
         title = "frame time (CPU clock); no GPU stage times";
         unit = "ms";
     }
-    float max_total = 0;
-    for (int f = 0; f < frames; f++) {
-        float acc = 0;
-        for (int s = 0; s < stages; s++)
-            if (series[s * frames + f] > 0) acc += series[s * frames + f];
-        if (acc > max_total) max_total = acc;
-    }
-    float top = graph_nice_max(max_total);
+    float top = graph_scale_top(series, stages, frames); /* a start-up spike does not set it */
     hud_rect(h, x0, y0, x0 + gw + 2 * OV_PAD, y1, OV_PANEL);
     float *r = lay->rect[OVERLAY_GRAPH];
     r[0] = x0, r[1] = y0, r[2] = x0 + gw + 2 * OV_PAD, r[3] = y1;
@@ -196,9 +210,9 @@ static void _ov_graph(hud *h, const overlay_info *o, overlay_layout *lay) {
 }
 
 static void _ov_legend(hud *h, const overlay_info *o, overlay_layout *lay) {
-    float lh = hud_line_height(h), bw = 220, x1 = (float)o->width - OV_MARGIN, x0 = x1 - bw - 2 * OV_PAD;
+    float lh = hud_line_height(h), bw = 220 * _ov_s, x1 = (float)o->width - OV_MARGIN, x0 = x1 - bw - 2 * OV_PAD;
     if (x0 < lay->rect[OVERLAY_STATS][2] + OV_MARGIN) return; /* too narrow: the stats panel has priority */
-    float y0 = OV_MARGIN, y1 = y0 + 2 * OV_PAD + 3 * lh + 10;
+    float y0 = OV_MARGIN, y1 = y0 + 2 * OV_PAD + 3 * lh + 10 * _ov_s;
     hud_rect(h, x0, y0, x1, y1, OV_PANEL);
     float *r = lay->rect[OVERLAY_LEGEND];
     r[0] = x0, r[1] = y0, r[2] = x1, r[3] = y1;
@@ -210,8 +224,8 @@ static void _ov_legend(hud *h, const overlay_info *o, overlay_layout *lay) {
         hud_text(h, x0 + OV_PAD, by, OV_DIM, "(surface shading: colour off)");
         return;
     }
-    hud_colormap(h, x0 + OV_PAD, by, x0 + OV_PAD + bw, by + 10, (int)o->color);
-    float ly = by + 12;
+    hud_colormap(h, x0 + OV_PAD, by, x0 + OV_PAD + bw, by + 10 * _ov_s, (int)o->color);
+    float ly = by + 12 * _ov_s;
     if (o->color == RENDER_COLOR_CELL) {
         hud_text(h, x0 + OV_PAD, ly, OV_DIM, "cell index hashed to a hue");
         return;
@@ -245,6 +259,8 @@ void overlay_draw(hud *h, const overlay_info *o, overlay_layout *layout) {
     memset(lay, 0, sizeof *lay);
     hud_begin(h, o->width, o->height);
     if (o->width <= 0 || o->height <= 0) return;
+    _ov_s = overlay_scale(o->width, o->height);
+    hud_set_scale(h, _ov_s);
     _ov_stats(h, o, lay);
     _ov_graph(h, o, lay);
     _ov_legend(h, o, lay);

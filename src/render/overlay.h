@@ -46,6 +46,9 @@ typedef struct overlay_info {
     bool show_help;
 } overlay_info;
 
+/* The HUD's scale at a window of width x height: 1 at 1280x720, with the smaller side's ratio,
+ * from 0.55 to 2 (overlay_draw sets it on the hud). */
+float overlay_scale(int width, int height);
 /* The colour of stage i in the panel and the graph. */
 uint32_t overlay_stage_color(int stage);
 /* Where the overlay's panels are (x0, y0, x1, y1 in pixels, y down; all 0 where not drawn). */

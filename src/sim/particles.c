@@ -3,11 +3,21 @@
 #include "core/util.h"
 #include "gpu/shader.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-bool sim_particles_make(sim_particles *p, uint32_t capacity, const sim_params *params, char *err) {
+uint32_t sim_lanes_for(uint32_t capacity, const gpu_caps *caps) {
+    const char *env = getenv("FLUID_SIM_LANES");
+    if (env && (!strcmp(env, "1") || !strcmp(env, "2") || !strcmp(env, "4") || !strcmp(env, "8") || !strcmp(env, "16"))) return (uint32_t)atoi(env);
+    if (strstr(caps->renderer, "llvmpipe") || strstr(caps->renderer, "softpipe")) return 1;
+    return capacity <= 262144 ? 4 : 1; /* measured on an H100 (docs/BENCHMARKS.md) */
+}
+
+bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, const sim_params *params, const gpu_caps *caps, char *err) {
     memset(p, 0, sizeof *p);
     p->capacity = capacity;
+    p->lanes = lanes ? lanes : sim_lanes_for(capacity, caps);
+    snprintf(p->lane_define, sizeof p->lane_define, "#define SIM_LANES %u\n", p->lanes);
     size_t n = capacity ? capacity : 1;
     struct {
         GLuint *b;
@@ -60,7 +70,9 @@ void sim_shader_defines(char *out, size_t len) {
                 {"B_FACTOR", SIM_B_FACTOR},
                 {"B_KAPPA", SIM_B_KAPPA},
                 {"B_CTL", SIM_B_CTL},
-                {"B_RECORDS", SIM_B_RECORDS}};
+                {"B_RECORDS", SIM_B_RECORDS},
+                {"B_NBR", SIM_B_NBR},
+                {"B_NBR_COUNT", SIM_B_NBR_COUNT}};
     size_t used = 0;
     out[0] = 0;
     for (size_t i = 0; i < ARRAY_LEN(defs) && used < len; i++)
@@ -75,6 +87,8 @@ GLuint sim_program_make(const char *path, const char *defines, const char *label
     if (p) glObjectLabel(GL_PROGRAM, p, -1, label);
     return p;
 }
+
+void sim_dispatch_neighbours(const sim_particles *p, GLuint program) { sim_dispatch(program, p->n * p->lanes); }
 
 void sim_dispatch(GLuint program, uint32_t threads) {
     if (!threads) return;

@@ -27,9 +27,17 @@ typedef struct sim_particles {
     int cur;
     GLuint dens;                  /* float per particle, current order: kg/m^3 */
     uint32_t n, capacity;
+    uint32_t lanes;               /* threads a particle in the neighbour passes (neighbours.glsl) */
+    char lane_define[32];         /* "#define SIM_LANES k\n", for the solvers' programs */
 } sim_particles;
 
-bool sim_particles_make(sim_particles *p, uint32_t capacity, const sim_params *params, char *err);
+/* lanes: 0 picks by the count and the GPU (sim_lanes_for). */
+bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, const sim_params *params, const gpu_caps *caps, char *err);
+/* Threads a particle for the neighbour passes: many while the particles alone would leave most of
+ * the GPU idle, 1 on a software renderer (where threads are not free); FLUID_SIM_LANES overrides. */
+uint32_t sim_lanes_for(uint32_t capacity, const gpu_caps *caps);
+/* A neighbour pass: p->n * p->lanes threads, then a shader-storage barrier. */
+void sim_dispatch_neighbours(const sim_particles *p, GLuint program);
 void sim_particles_destroy(sim_particles *p);
 /* Binds the uniform block and the current positions (SIM_B_POS_IN), velocities (SIM_B_VEL_IN)
  * and densities (SIM_B_DENS). */

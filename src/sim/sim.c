@@ -130,6 +130,7 @@ static void _sim_params_init(sim *s, bool strict) {
     p->wall_friction = SIM_NO_SLIP ? (float)nu : 0.0f;
     double dt_visc = SIM_DF_VISC_SAFETY * hs * hs / nu;
     p->dt_max = (float)(dt_visc < SIM_DF_DT_MAX ? dt_visc : SIM_DF_DT_MAX);
+    if (getenv("FLUID_DT_MAX")) p->dt_max = (float)atof(getenv("FLUID_DT_MAX"));
     p->dt_min = (float)SIM_DF_DT_MIN;
     p->cfl = (float)SIM_DF_CFL;
     p->eta_density = (float)(strict ? SIM_DF_ETA_STRICT : SIM_DF_ETA);
@@ -233,7 +234,14 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         return NULL;
     }
     _sim_layout_fill(s);
-    bool ok = sim_particles_make(&s->p, (uint32_t)s->layout.count, &s->params, err) &&
+    uint32_t lanes = desc->lanes;
+    if (lanes && lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16) {
+        fail(err, "%u lanes a particle; choose 1, 2, 4, 8 or 16", lanes);
+        free(s->init_pos);
+        free(s);
+        return NULL;
+    }
+    bool ok = sim_particles_make(&s->p, (uint32_t)s->layout.count, lanes, &s->params, caps, err) &&
               (s->q = sim_search_make(&(sim_search_desc){.capacity = (uint32_t)s->layout.count, .cells = (uint32_t)cells, .sort = sort_name}, caps, err)) &&
               (s->impl = solver->make(&s->p, &s->params, caps, err));
     if (!ok) {
@@ -241,9 +249,9 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         return NULL;
     }
     _sim_upload_particles(s, s->init_pos, NULL, (uint32_t)s->layout.count);
-    log_info("SIM", "%s: %u particles, dx %.4g m, h %.4g m, %u cells (%ux%ux%u, %u key bits), solver %s, sort %s", sc->name,
-             s->p.n, s->layout.dx, s->params.h, (unsigned)cells, s->params.dims[0], s->params.dims[1], s->params.dims[2],
-             sim_search_bits(s->q), solver->name, sort_name);
+    log_info("SIM", "%s: %u particles, dx %.4g m, h %.4g m, %u cells (%ux%ux%u, %u key bits), solver %s, sort %s, %u lane%s a particle",
+             sc->name, s->p.n, s->layout.dx, s->params.h, (unsigned)cells, s->params.dims[0], s->params.dims[1], s->params.dims[2],
+             sim_search_bits(s->q), solver->name, sort_name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
     return s;
 }
 
@@ -272,6 +280,7 @@ static void _sim_take(sim *s, const sim_step_record *r) {
     if (r->err_density > u->err_density_max) u->err_density_max = r->err_density;
     if (r->cfl > u->cfl_max) u->cfl_max = r->cfl;
     u->capped += r->capped;
+    u->dropped += r->dropped;
     sim_step_record *slot = &s->rec[(s->rec_head + s->rec_count) % SIM_RECORDS];
     *slot = *r;
     slot->time = u->time;

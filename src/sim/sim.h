@@ -32,6 +32,7 @@ typedef struct sim_desc {
     const char *sort;    /* "radix" (default), "bitonic", "cpu" */
     const char *solver;  /* "dfsph" (default), "wcsph" */
     bool strict;         /* dfsph: mean density error 0.01% instead of 0.05% */
+    uint32_t lanes;      /* threads a particle in the neighbour passes: 1, 2, 4, 8, 16; 0 picks (tests) */
 } sim_desc;
 
 typedef struct sim sim;
@@ -47,6 +48,7 @@ typedef struct sim_step_record {
     float err_div;         /* mean density change over one step the divergence left, relative */
     float err_density;     /* mean density error the pressure solve left, relative */
     uint32_t capped;       /* solves that stopped at the iteration cap before converging */
+    uint32_t dropped;      /* neighbours left out of a full neighbour list (dfsph; should be 0) */
 } sim_step_record;
 
 /* The run so far, from every record read. */
@@ -58,6 +60,7 @@ typedef struct sim_summary {
     double cfl_max;                    /* the largest |v| dt / dx of any step */
     double dt_last;
     uint64_t capped;
+    uint64_t dropped;
 } sim_summary;
 
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err);

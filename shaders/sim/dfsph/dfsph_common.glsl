@@ -21,7 +21,8 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     uint step;         // steps taken (the record slot)
     uint cap_div;      // the frame's iteration caps (the dispatches the CPU recorded)
     uint cap_dens;
-    uint pad0, pad1;
+    float v_post;      // the largest speed the last step ended with (after its pressure solve)
+    uint dropped;      // neighbours past a list's capacity this step (left out: should stay 0)
     float partial[];   // one value per work group of the reduction under way
 } C;
 
@@ -62,6 +63,21 @@ bool dfsph_reduce_last(float v, bool is_max) {
     if (lid == 0u) C.done = 0u;
     return true;
 }
+
+// The neighbour lists the density pass builds each step, one per lane (neighbours.glsl deals a
+// particle's candidates round its lanes; each lane keeps those within h, itself excluded, up to
+// DFSPH_LIST_CAP), stored slot-major so that a warp's reads of slot k are contiguous. Every later
+// pass of the step walks only these: positions do not change until integrate.
+// DFSPH_LIST_CAP and DFSPH_LIST_STRIDE (lanes a buffer holds) come from src/sim/dfsph/dfsph.c.
+#define DFSPH_LIST_BEGIN(j)                                            \
+    {                                                                  \
+        uint t_ = gl_GlobalInvocationID.x;                             \
+        uint n_ = live ? nbr_count[t_] : 0u;                           \
+        for (uint k_ = 0u; k_ < n_; k_++) {                            \
+            uint j = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];
+#define DFSPH_LIST_END \
+        }              \
+    }
 
 // The walls' kernel share Phi at x and its gradient (toward the walls): a wall acts as ghost
 // fluid at rest density, so it adds rho0 Phi to the density and rho0 grad Phi to its gradient.

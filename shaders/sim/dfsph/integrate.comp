@@ -14,7 +14,7 @@ layout(std430, binding = B_VEL_IN) buffer Vel { vec4 vel[]; };
 struct Record {
     float dt, dt_cfl, cfl, err_div;
     float err_dens;
-    uint it_div, it_dens, capped;
+    uint it_div, it_dens, capped, dropped;
 };
 layout(std430, binding = B_RECORDS) writeonly buffer Records { Record records[]; };
 
@@ -34,7 +34,9 @@ void main() {
         ratio = length(v.xyz) * dt / P.dx;
     }
     if (dfsph_reduce_last(ratio, true) && gl_LocalInvocationID.x == 0u) {
-        records[C.step % uint(records.length())] = Record(dt, C.dt_cfl, s_red[0], C.err_div, C.err_dens, C.it_div, C.it_dens, C.capped);
+        records[C.step % uint(records.length())] = Record(dt, C.dt_cfl, s_red[0], C.err_div, C.err_dens, C.it_div, C.it_dens, C.capped, C.dropped);
+        C.dropped = 0u;
+        C.v_post = s_red[0] * P.dx / dt;
         C.step += 1u;
         C.capped = 0u;
         C.t_rem = max(C.t_rem - dt, 0.0);

@@ -1,8 +1,8 @@
 // dfsph update: the other half of a solver iteration: every particle's velocity takes the
 // pressure impulse of the values k = kappa / rho that predict computed,
-//   v_i -= dt (sum_j m (k_i + k_j) grad W_ij + k_i rho0 grad Phi_i)
-// (symmetric, so the pair impulses conserve momentum; the walls push with the particle's own
-// value). The totals of the step are summed for the next step's warm start, carried with the
+//   v_i -= dt (sum_j m (k_i + k_j) grad W_ij + 2 k_i rho0 grad Phi_i)
+// (symmetric, so the pair impulses conserve momentum; the walls' ghosts mirror the particle, its
+// value on both sides, as wcsph's walls mirror its pressure). The totals of the step are summed for the next step's warm start, carried with the
 // particle through the reorder: the divergence solve's impulse k dt in vel.w, the pressure solve's
 // k in pos.w.
 //   DFSPH_WARM 1: the warm start: the first update of a solve, from the loaded values; the sums
@@ -14,28 +14,30 @@
 layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) buffer Vel { vec4 vel[]; };
-layout(std430, binding = B_RANGES) readonly buffer Ranges { uvec2 ranges[]; };
+layout(std430, binding = B_NBR) readonly buffer Nbr { uint nbr[]; };
+layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_KAPPA) readonly buffer Kappa { float kappa[]; };
 layout(std430, binding = B_ACCEL) readonly buffer Accel { vec4 accel[]; };
-#include "sim/neighbours.glsl"
+#include "sim/lanes.glsl"
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
+    uint i = SIM_PARTICLE;
 #if DFSPH_WARM
-    if (i == 0u) C.iter = 0u;
+    if (gl_GlobalInvocationID.x == 0u) C.iter = 0u;
 #endif
-    if (i >= P.n) return;
-    vec3 xi = pos[i].xyz;
-    float ki = kappa[i], h2 = P.h * P.h;
+    bool live = i < P.n;
+    vec3 xi = live ? pos[i].xyz : vec3(0.0);
+    float ki = live ? kappa[i] : 0.0, h2 = P.h * P.h;
     vec3 dv = vec3(0.0);
-    SIM_NEIGHBOURS_BEGIN(xi, j)
+    DFSPH_LIST_BEGIN(j)
         vec3 d = xi - pos[j].xyz;
         float r2 = dot(d, d);
-        if (r2 >= h2 || r2 == 0.0) continue;
         float r = sqrt(r2);
         dv += (ki + kappa[j]) * (P.mass * sim_dw(r, P.hs) / r) * d;
-    SIM_NEIGHBOURS_END
-    dv += ki * P.rho0 * dfsph_wall(xi).yzw;
+    DFSPH_LIST_END
+    dv = sim_lanes_sum(vec4(dv, 0.0)).xyz;
+    if (!live || SIM_LANE != 0u) return;
+    dv += 2.0 * ki * P.rho0 * dfsph_wall(xi).yzw; // the wall as a mirrored ghost of the same pressure
     float dt = C.dt;
     vec4 v = vel[i];
 #if DFSPH_DENSITY

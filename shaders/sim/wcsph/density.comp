@@ -12,15 +12,17 @@ layout(std430, binding = B_PTERM) writeonly buffer PTerm { float pterm[]; };
 #include "sim/neighbours.glsl"
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i >= P.n) return;
-    vec3 xi = pos[i].xyz;
+    uint i = SIM_PARTICLE;
+    bool live = i < P.n;
+    vec3 xi = live ? pos[i].xyz : vec3(0.0);
     float h2 = P.h * P.h, sum = 0.0;
-    SIM_NEIGHBOURS_BEGIN(xi, j)
+    if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
         vec3 d = xi - pos[j].xyz;
         float r2 = dot(d, d);
         if (r2 < h2) sum += sim_w(sqrt(r2), P.hs);
     SIM_NEIGHBOURS_END
+    sum = sim_lanes_sum(vec4(sum)).x;
+    if (!live || SIM_LANE != 0u) return;
     // The walls mirror the particle: ghost planes of its own density fill the kernel's share Phi
     // beyond the walls, so rho = rho_fluid + rho Phi.
     float phi = sim_wall_fraction(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx, P.mass / (P.rho0 * P.dx * P.dx)).x;

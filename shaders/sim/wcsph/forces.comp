@@ -14,16 +14,16 @@ layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };
 #include "sim/neighbours.glsl"
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i >= P.n) return;
-    vec3 xi = pos[i].xyz, vi = vel[i].xyz;
-    float rhoi = dens[i], pti = pterm[i];
+    uint i = SIM_PARTICLE;
+    bool live = i < P.n;
+    vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
+    float rhoi = live ? dens[i] : 1.0, pti = live ? pterm[i] : 0.0;
     float h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
     vec3 a = vec3(0.0);
     float pi = pti * rhoi * rhoi;
-    float w0 = sim_w(0.0, P.hs), sum_w = w0, sum_pw = pi * w0; // Shepard mean of p
+    float w0 = sim_w(0.0, P.hs), sum_w = 0.0, sum_pw = 0.0; // Shepard mean of p (the particle itself added below)
     vec3 grad_p = vec3(0.0), moment = vec3(0.0); // sum V_j (p_j - p_i) grad W, diag sum V_j (x_j - x_i) (x) grad W
-    SIM_NEIGHBOURS_BEGIN(xi, j)
+    if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
         vec3 d = xi - pos[j].xyz;
         float r2 = dot(d, d);
         if (r2 >= h2 || j == i || r2 == 0.0) continue;
@@ -38,6 +38,9 @@ void main() {
         grad_p += vj * (pj - pi) * gw;
         moment -= vj * d * gw;
     SIM_NEIGHBOURS_END
+    vec4 s1 = sim_lanes_sum(vec4(a, sum_w)), s2 = sim_lanes_sum(vec4(grad_p, sum_pw)), s3 = sim_lanes_sum(vec4(moment, 0.0));
+    if (!live || SIM_LANE != 0u) return;
+    a = s1.xyz, sum_w = w0 + s1.w, grad_p = s2.xyz, sum_pw = pi * w0 + s2.w, moment = s3.xyz;
     a *= P.mass;
     // Walls: ghost planes of the particle's density rho_i, whose pressure p_w is the fluid's around
     // it (Shepard mean, as Adami et al. 2012 extrapolate it to their wall particles):

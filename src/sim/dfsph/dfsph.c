@@ -19,6 +19,7 @@
 #include "sim/solver.h"
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,9 @@ typedef struct dfsph_ctl {
     float dt, dt_cfl;
     uint32_t done, iter, it_div, it_dens;
     float err_div, err_dens;
-    uint32_t capped, step, cap_div, cap_dens, pad0, pad1;
+    uint32_t capped, step, cap_div, cap_dens;
+    float v_post;
+    uint32_t dropped;
     /* float partial[]: one per work group */
 } dfsph_ctl;
 _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, t_rem) == 32, "Ctl's indirect arguments");
@@ -48,9 +51,13 @@ _Static_assert(sizeof(dfsph_ctl) == 96, "Ctl's partial[] starts at 96");
 /* Twin of Record in shaders/sim/dfsph/integrate.comp. */
 typedef struct dfsph_record {
     float dt, dt_cfl, cfl, err_div, err_dens;
-    uint32_t it_div, it_dens, capped;
+    uint32_t it_div, it_dens, capped, dropped;
 } dfsph_record;
-_Static_assert(sizeof(dfsph_record) == 32, "Record is 8 scalars");
+_Static_assert(sizeof(dfsph_record) == 36, "Record is 9 scalars (std430: stride 36)");
+
+/* Each lane's neighbour list holds this many (the lanes of a particle share its neighbours, about
+ * 33 at rest and 50 where the fluid is squeezed): twin of DFSPH_LIST_CAP in the shaders. */
+static uint32_t _dfsph_list_cap(uint32_t lanes) { return 48 / lanes + 8; }
 
 enum { P_DENSITY, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, P_NONPRESSURE, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, P_INTEGRATE, P_COUNT };
 
@@ -70,7 +77,7 @@ static const struct {
 
 typedef struct dfsph {
     GLuint prog[P_COUNT];
-    GLuint factor, kappa, accel, ctl, records; /* buffers */
+    GLuint factor, kappa, accel, ctl, records, nbr, nbr_count; /* buffers */
     float dt_max, dt0;
     uint32_t n_groups_max;
     /* What the CPU knows, from records DFSPH_LAG frames old. */
@@ -99,7 +106,7 @@ static void _dfsph_destroy(void *impl) {
     dfsph *d = impl;
     if (!d) return;
     for (int i = 0; i < P_COUNT; i++) shader_destroy(&d->prog[i]);
-    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records};
+    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
     for (int i = 0; i < DFSPH_FRAMES; i++)
         if (d->fence[i]) glDeleteSync(d->fence[i]);
@@ -114,23 +121,35 @@ static void _dfsph_ctl_reset(dfsph *d) {
 }
 
 static void *_dfsph_make(const sim_particles *p, const sim_params *params, const gpu_caps *caps, char *err) {
-    (void)caps;
     dfsph *d = calloc(1, sizeof *d);
     size_t n = p->capacity ? p->capacity : 1;
-    d->n_groups_max = gpu_groups(n, SIM_WG);
+    d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
     d->dt_max = params->dt_max;
     d->dt0 = params->dt_max;
     d->cap_div = 10;
     d->cap_dens = 20;
     d->buf = malloc(sizeof(dfsph_record) * DFSPH_RECORDS);
     bool ok = d->buf != NULL;
-    for (int i = 0; ok && i < P_COUNT; i++)
-        ok = (d->prog[i] = sim_program_make(_dfsph_programs[i].file, _dfsph_programs[i].defines, _dfsph_programs[i].label, err)) != 0;
+    size_t stride = n * p->lanes, cap = _dfsph_list_cap(p->lanes);
+    if (4 * stride * cap > (size_t)caps->max_ssbo_bytes) {
+        _dfsph_destroy(d);
+        fail(err, "%u particles need %zu MB of neighbour lists, more than one GPU buffer holds here; ask for fewer particles",
+             p->capacity, 4 * stride * cap >> 20);
+        return NULL;
+    }
+    for (int i = 0; ok && i < P_COUNT; i++) {
+        char defines[256];
+        snprintf(defines, sizeof defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n%s", p->lane_define, cap, stride,
+                 _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
+        ok = (d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, err)) != 0;
+    }
     ok = ok && (d->factor = gpu_buffer_make(4 * n, NULL, "sim.dfsph.factor", err)) &&
          (d->kappa = gpu_buffer_make(4 * n, NULL, "sim.dfsph.kappa", err)) &&
          (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
          (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 4ull * d->n_groups_max, NULL, "sim.dfsph.ctl", err)) &&
-         (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err));
+         (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err)) &&
+         (d->nbr = gpu_buffer_make(4 * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&
+         (d->nbr_count = gpu_buffer_make(4 * stride, NULL, "sim.dfsph.neighbour_counts", err));
     if (!ok) {
         if (!d->buf) fail(err, "out of host memory");
         _dfsph_destroy(d);
@@ -147,6 +166,8 @@ static void _dfsph_bind(dfsph *d, const sim_search *q) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ACCEL, d->accel);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_CTL, d->ctl);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RECORDS, d->records);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_NBR, d->nbr);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_NBR_COUNT, d->nbr_count);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, d->ctl);
 }
 
@@ -167,7 +188,7 @@ static void _dfsph_collect(dfsph *d, int lag) {
             if (d->ready_count < DFSPH_RECORDS) {
                 d->ready[(d->ready_head + d->ready_count++) % DFSPH_RECORDS] =
                     (sim_step_record){.dt = r.dt, .dt_cfl = r.dt_cfl, .cfl = r.cfl, .it_div = r.it_div, .it_density = r.it_dens,
-                                      .err_div = r.err_div, .err_density = r.err_dens, .capped = r.capped};
+                                      .err_div = r.err_div, .err_density = r.err_dens, .capped = r.capped, .dropped = r.dropped};
             }
             if (!dt_cfl_min || r.dt_cfl < dt_cfl_min) dt_cfl_min = r.dt_cfl;
             if (r.it_div > it_div_max) it_div_max = r.it_div;
@@ -207,7 +228,7 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     d->dt_cfl_recent = 0;
     _dfsph_ctl_reset(d);
     _dfsph_bind(d, q);
-    sim_dispatch(d->prog[P_DENSITY], p->n);
+    sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
     float zero = 0;
     glClearNamedBufferData(d->kappa, GL_R32F, GL_RED, GL_FLOAT, &zero);
 }
@@ -241,9 +262,9 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
 
 /* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
  * pairs whose group counts the predicts write (0 once converged). */
-static void _dfsph_solve(dfsph *d, int warm, int update, int predict, GLintptr args, uint32_t cap, uint32_t n) {
-    sim_dispatch(d->prog[warm], n);
-    sim_dispatch(d->prog[predict], n);
+static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t cap) {
+    sim_dispatch_neighbours(p, d->prog[warm]);
+    sim_dispatch_neighbours(p, d->prog[predict]);
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
     for (uint32_t k = 0; k < cap; k++) {
         glUseProgram(d->prog[update]);
@@ -260,16 +281,16 @@ static void _dfsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_p
     uint32_t n = p->n;
     _dfsph_bind(d, q);
     if (prof) prof_begin(prof, first + 0);
-    sim_dispatch(d->prog[P_DENSITY], n);
+    sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
     if (prof) prof_end(prof, first + 0);
     if (prof) prof_begin(prof, first + 1);
-    _dfsph_solve(d, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div, n);
+    _dfsph_solve(d, p, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div);
     if (prof) prof_end(prof, first + 1);
     if (prof) prof_begin(prof, first + 2);
-    sim_dispatch(d->prog[P_NONPRESSURE], n);
+    sim_dispatch_neighbours(p, d->prog[P_NONPRESSURE]);
     if (prof) prof_end(prof, first + 2);
     if (prof) prof_begin(prof, first + 3);
-    _dfsph_solve(d, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->cap_dens, n);
+    _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->cap_dens);
     if (prof) prof_end(prof, first + 3);
     if (prof) prof_begin(prof, first + 4);
     sim_dispatch(d->prog[P_INTEGRATE], n);

@@ -38,8 +38,8 @@ static void *_wcsph_make(const sim_particles *p, const sim_params *params, const
     wcsph *w = calloc(1, sizeof *w);
     size_t n = p->capacity ? p->capacity : 1;
     w->dt = params->dt;
-    bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", NULL, "sim.wcsph.density", err)) &&
-              (w->forces = sim_program_make("sim/wcsph/forces.comp", NULL, "sim.wcsph.forces", err)) &&
+    bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", p->lane_define, "sim.wcsph.density", err)) &&
+              (w->forces = sim_program_make("sim/wcsph/forces.comp", p->lane_define, "sim.wcsph.forces", err)) &&
               (w->integrate = sim_program_make("sim/wcsph/integrate.comp", NULL, "sim.wcsph.integrate", err)) &&
               (w->pterm = gpu_buffer_make(4 * n, NULL, "sim.wcsph.pterm", err)) &&
               (w->accel = gpu_buffer_make(16 * n, NULL, "sim.wcsph.accel", err));
@@ -59,7 +59,7 @@ static void _wcsph_bind(wcsph *w, const sim_search *q) {
 static void _wcsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     wcsph *w = impl;
     _wcsph_bind(w, q);
-    sim_dispatch(w->density, p->n);
+    sim_dispatch_neighbours(p, w->density);
 }
 
 static int _wcsph_frame_begin(void *impl, double seconds, int substeps) {
@@ -75,7 +75,10 @@ static void _wcsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_p
     _wcsph_bind(w, q);
     for (int st = 0; st < 3; st++) {
         if (prof) prof_begin(prof, first + st);
-        sim_dispatch(progs[st], p->n);
+        if (st < 2)
+            sim_dispatch_neighbours(p, progs[st]);
+        else
+            sim_dispatch(progs[st], p->n);
         if (prof) prof_end(prof, first + st);
     }
     w->pending++;

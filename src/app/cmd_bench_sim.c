@@ -1,0 +1,262 @@
+/* fluid bench --sim: the simulation's cost per displayed frame, for each solver, sort and particle
+ * count: the dam break from t = 0 for --seconds (default 1) of fluid in frames of 1/60 s, headless.
+ *
+ * The whole frame's simulation is timed with one pair of GPU timestamps (no per-stage queries
+ * inside it, so nothing distorts it); every fourth frame instead times the stages of its first
+ * step, and those frames are left out of the frame statistics. Where timer queries read zero
+ * (llvmpipe) the CPU clock around a finished GPU queue stands in, and the table says so.
+ * Per row: GPU ms per simulated 1/60 s (mean, worst frame), steps per 1/60 s, mean divergence and
+ * pressure iterations, mean and largest density error, the real-time factor (simulated seconds per
+ * second of GPU time), and each stage's time in one step. --csv writes the same rows.
+ */
+#include "app/cmd.h"
+#include "core/args.h"
+#include "core/log.h"
+#include "core/outfile.h"
+#include "core/util.h"
+#include "gpu/gpu.h"
+#include "gpu/prof.h"
+#include "sim/scene.h"
+#include "sim/sim.h"
+#include "sort/sort.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BSIM_MAX 8
+#define BSIM_STAGE_EVERY 4 /* every Nth frame times its first step's stages instead of the frame */
+
+typedef struct _bsim_opts {
+    const char *solvers, *sorts, *counts_text, *seconds_text, *scene, *csv_path, *data;
+    bool sim;
+    char solver[BSIM_MAX][16], sort[BSIM_MAX][32];
+    int nsolvers, nsorts, ncounts;
+    uint64_t counts[BSIM_MAX];
+    double seconds;
+} _bsim_opts;
+
+static const args_opt _bsim_args[] = {
+    {"--sim", NULL, ARGS_AT(_bsim_opts, sim), args_flag, 0, 0, "time the simulation (this command)"},
+    {"--solvers", "LIST", ARGS_AT(_bsim_opts, solvers), args_string, 0, 0, "comma list of dfsph, wcsph (default dfsph,wcsph)"},
+    {"--sorts", "LIST", ARGS_AT(_bsim_opts, sorts), args_string, 0, 0, "comma list of sorts (default radix)"},
+    {"--particles", "LIST", ARGS_AT(_bsim_opts, counts_text), args_string, 0, 0,
+     "comma list of counts (default 27648,110592,442368,1000000; 4096 where GPU\ntimer queries read zero)"},
+    {"--seconds", "S", ARGS_AT(_bsim_opts, seconds_text), args_string, 0, 0, "seconds of fluid from t = 0, 0 to 60 (default 1)"},
+    {"--scene", "NAME", ARGS_AT(_bsim_opts, scene), args_string, 0, 0, "dambreak (default), drop, double-dambreak, pool"},
+    {"--csv", "FILE", ARGS_AT(_bsim_opts, csv_path), args_string, 0, 0, "also write the rows to FILE (- for stdout); a failed run leaves no file"},
+    {"--data", "DIR", ARGS_AT(_bsim_opts, data), args_string, 0, 0, "the folder holding shaders/"},
+};
+
+static void _bsim_usage(FILE *f) {
+    fprintf(f, "usage: fluid bench --sim [options]\n"
+               "  the dam break (or --scene) from t = 0 for S seconds of fluid in frames of 1/60 s, headless, for each\n"
+               "  solver, sort and particle count: GPU ms per simulated 1/60 s (mean, worst), steps, iterations,\n"
+               "  density error, real-time factor and the time of each stage\n");
+    args_help(f, _bsim_args, ARRAY_LEN(_bsim_args));
+}
+
+/* Splits a comma list into out (each shorter than width); false if empty, too long or too many. */
+static bool _bsim_split(const char *v, char *out, size_t width, int *n) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", v);
+    *n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*n == BSIM_MAX || strlen(tok) >= width) return false;
+        snprintf(out + width * (size_t)(*n)++, width, "%s", tok);
+    }
+    return *n > 0;
+}
+
+/* The lists and numbers of the table's strings, checked. */
+static bool _bsim_check(_bsim_opts *o, char *err) {
+    if (!_bsim_split(o->solvers ? o->solvers : "dfsph,wcsph", &o->solver[0][0], 16, &o->nsolvers))
+        return fail(err, "--solvers %s: expected a comma list of dfsph, wcsph", o->solvers);
+    for (int k = 0; k < o->nsolvers; k++) {
+        bool known = false;
+        for (int q = 0; sim_solver_names[q]; q++) known = known || !strcmp(sim_solver_names[q], o->solver[k]);
+        if (!known) return fail(err, "--solvers: unknown solver '%s'; choose dfsph or wcsph", o->solver[k]);
+    }
+    if (!_bsim_split(o->sorts ? o->sorts : "radix", &o->sort[0][0], 32, &o->nsorts))
+        return fail(err, "--sorts %s: expected a comma list of sorts", o->sorts);
+    for (int k = 0; k < o->nsorts; k++)
+        if (!sort_algo_find(o->sort[k])) return fail(err, "--sorts: unknown sort '%s'", o->sort[k]);
+    if (o->counts_text) {
+        char names[BSIM_MAX][32];
+        if (!_bsim_split(o->counts_text, &names[0][0], 32, &o->ncounts))
+            return fail(err, "--particles %s: expected up to %d counts", o->counts_text, BSIM_MAX);
+        for (int k = 0; k < o->ncounts; k++)
+            if (!parse_u64(names[k], 1, 1u << 30, &o->counts[k]))
+                return fail(err, "--particles: '%s' is not a whole number from 1 to %u", names[k], 1u << 30);
+    }
+    o->seconds = 1;
+    if (o->seconds_text) {
+        char *end;
+        o->seconds = strtod(o->seconds_text, &end);
+        if (*end || !(o->seconds > 0 && o->seconds <= 60)) return fail(err, "--seconds %s: expected a number above 0, at most 60", o->seconds_text);
+    }
+    if (o->scene && !strcmp(o->scene, "")) return fail(err, "--scene needs a name");
+    return true;
+}
+
+typedef struct _bsim_row {
+    char solver[16], sort[32];
+    uint32_t particles;
+    int frames, timed;
+    double ms_mean, ms_worst, steps_per_frame, it_div, it_density, err_mean, err_max, cfl_max, realtime;
+    uint64_t capped, dropped;
+    int nst;
+    char stage_names[16][16];
+    double stage_us[16];
+} _bsim_row;
+
+static bool _bsim_run(const _bsim_opts *o, const char *solver, const char *sort, uint32_t count, const gpu_caps *caps,
+                      _bsim_row *row, char *err) {
+    sim *s = sim_make(&(sim_desc){.scene = o->scene, .particles = count, .sort = sort, .solver = solver}, caps, err);
+    if (!s) return false;
+    memset(row, 0, sizeof *row);
+    snprintf(row->solver, sizeof row->solver, "%s", solver);
+    snprintf(row->sort, sizeof row->sort, "%s", sort);
+    row->particles = sim_particle_count(s);
+    int nst = sim_stage_count(s);
+    const char *names[PROF_MAX_STAGES];
+    for (int i = 0; i < nst; i++) names[i] = sim_stage_name(s, i);
+    names[nst] = "frame";
+    gpu_prof *prof = prof_make(&(prof_desc){.names = names, .stages = nst + 1, .cpu_fallback = true, .sync = true}, caps);
+    int frames = (int)lround(o->seconds * 60);
+    double stage_sum[PROF_MAX_STAGES] = {0};
+    int sampled = 0;
+    long long steps = 0;
+    for (int f = 0; f < frames; f++) {
+        bool stages = f % BSIM_STAGE_EVERY == BSIM_STAGE_EVERY - 1;
+        if (!stages) prof_begin(prof, nst);
+        steps += sim_frame(s, 1.0 / 60, 0, stages ? prof : NULL);
+        if (!stages) prof_end(prof, nst);
+        prof_frame(prof);
+        if (stages) {
+            for (int i = 0; i < nst; i++) stage_sum[i] += prof_last_us(prof, i);
+            sampled++;
+        } else {
+            double ms = prof_last_us(prof, nst) / 1e3;
+            row->ms_mean += ms;
+            if (ms > row->ms_worst) row->ms_worst = ms;
+            row->timed++;
+        }
+        fprintf(stderr, "\rbench --sim: %s %s %u particles: frame %d of %d (t = %.3f s)   ", solver, sort, row->particles, f + 1,
+                frames, sim_time(s));
+    }
+    sim_sync(s);
+    fprintf(stderr, "\r%*s\r", 90, "");
+    sim_summary sum;
+    sim_get_summary(s, &sum);
+    row->frames = frames;
+    row->ms_mean = row->timed ? row->ms_mean / row->timed : NAN;
+    row->steps_per_frame = frames ? (double)steps / frames : 0;
+    row->it_div = sum.it_div_mean;
+    row->it_density = sum.it_density_mean;
+    row->err_mean = sum.err_density_mean;
+    row->err_max = sum.err_density_max;
+    row->cfl_max = sum.cfl_max;
+    row->capped = sum.capped;
+    row->dropped = sum.dropped;
+    /* simulated seconds per second of GPU time, from the mean frame and the mean frame's fluid time */
+    row->realtime = sum.time / frames / (row->ms_mean / 1e3);
+    row->nst = nst < 16 ? nst : 16;
+    for (int i = 0; i < row->nst; i++) {
+        snprintf(row->stage_names[i], sizeof row->stage_names[i], "%s", names[i]);
+        row->stage_us[i] = sampled ? stage_sum[i] / sampled : NAN;
+    }
+    prof_destroy(prof);
+    sim_destroy(s);
+    return true;
+}
+
+int cmd_bench_sim(int argc, char **argv) {
+    _bsim_opts o = {.scene = "dambreak"};
+    bool help = false;
+    char err[ERR_LEN];
+    if (!args_parse("fluid bench --sim", _bsim_args, ARRAY_LEN(_bsim_args), &o, argc, argv, &help, err) || (!help && !_bsim_check(&o, err))) {
+        log_error("BENCH", "%s", err);
+        return 1;
+    }
+    if (help) {
+        _bsim_usage(stdout);
+        return 0;
+    }
+    if (!sim_scene_find(o.scene)) {
+        log_error("BENCH", "--scene %s: unknown scene; choose dambreak, drop, double-dambreak or pool", o.scene);
+        return 1;
+    }
+    /* Every output is checked before the GPU is touched. */
+    if (o.csv_path && !outfile_check("--csv", o.csv_path, OUTFILE_DASH, err)) {
+        log_error("BENCH", "%s", err);
+        return 1;
+    }
+    if (!data_dir_init(o.data, err)) {
+        log_error("BENCH", "%s", err);
+        return 1;
+    }
+    gpu_ctx *gpu = gpu_make(&(gpu_desc){.headless = true}, err);
+    if (!gpu) {
+        log_error("GPU", "%s", err);
+        return 1;
+    }
+    const gpu_caps *caps = gpu_get_caps(gpu);
+    if (!o.ncounts) {
+        const uint64_t all[] = {27648, 110592, 442368, 1000000};
+        if (caps->timer_queries)
+            for (size_t i = 0; i < ARRAY_LEN(all); i++) o.counts[o.ncounts++] = all[i];
+        else
+            o.counts[o.ncounts++] = 4096;
+    }
+    const char *clock = caps->timer_queries ? "gpu" : "cpu";
+    printf("fluid bench --sim: %s | %s | %s, %.3g s of fluid in frames of 1/60 s | clock: %s\n", caps->renderer, caps->version, o.scene,
+           o.seconds, caps->timer_queries ? "GPU timestamps around each frame's simulation" : "CPU clock around a finished GPU queue");
+    printf("frames: one timestamp pair around each frame; every %dth frame times its first step's stages instead\n\n", BSIM_STAGE_EVERY);
+    printf("%-6s %-8s %9s %5s %10s %10s %8s %7s %7s %9s %9s %7s %7s %s\n", "solver", "sort", "particles", "clock", "ms_per_60th",
+           "worst_ms", "steps", "it_div", "it_dens", "err_mean%", "err_max%", "cfl", "rt", "stages (us, one step)");
+    _bsim_row *rows = calloc((size_t)o.nsolvers * o.nsorts * o.ncounts, sizeof *rows);
+    int nrows = 0, rc = 0;
+    for (int c = 0; c < o.ncounts; c++)
+        for (int q = 0; q < o.nsolvers; q++)
+            for (int k = 0; k < o.nsorts; k++) {
+                _bsim_row *r = &rows[nrows];
+                if (!_bsim_run(&o, o.solver[q], o.sort[k], (uint32_t)o.counts[c], caps, r, err)) {
+                    log_error("BENCH", "%s %s %llu: %s", o.solver[q], o.sort[k], (unsigned long long)o.counts[c], err);
+                    rc = 1;
+                    continue;
+                }
+                nrows++;
+                printf("%-6s %-8s %9u %5s %10.3f %10.3f %8.1f %7.2f %7.2f %9.4f %9.4f %7.3f %7.2f ", r->solver, r->sort, r->particles, clock,
+                       r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density, 100 * r->err_mean, 100 * r->err_max,
+                       r->cfl_max, r->realtime);
+                for (int i = 0; i < r->nst; i++) printf("%s%s %.1f", i ? ", " : "", r->stage_names[i], r->stage_us[i]);
+                printf("\n");
+                fflush(stdout);
+            }
+    if (o.csv_path && !rc) {
+        outfile *f = outfile_open("--csv", o.csv_path, OUTFILE_DASH, err);
+        if (!f) {
+            log_error("BENCH", "%s", err);
+            rc = 1;
+        } else {
+            outfile_printf(f, "solver,sort,particles,clock,ms_per_60th_mean,ms_per_60th_worst,steps_per_60th,it_div,it_density,"
+                              "err_density_mean,err_density_max,cfl_max,capped,dropped,realtime,stages\n");
+            for (int i = 0; i < nrows; i++) {
+                _bsim_row *r = &rows[i];
+                outfile_printf(f, "%s,%s,%u,%s,%.4f,%.4f,%.2f,%.3f,%.3f,%.6g,%.6g,%.4f,%llu,%llu,%.4f,", r->solver, r->sort, r->particles,
+                               clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density, r->err_mean, r->err_max,
+                               r->cfl_max, (unsigned long long)r->capped, (unsigned long long)r->dropped, r->realtime);
+                for (int k = 0; k < r->nst; k++) outfile_printf(f, "%s%s=%.2f", k ? ";" : "", r->stage_names[k], r->stage_us[k]);
+                outfile_printf(f, "\n");
+            }
+            if (!outfile_commit(f, err)) {
+                log_error("BENCH", "%s", err);
+                rc = 1;
+            }
+        }
+    }
+    free(rows);
+    gpu_destroy(gpu);
+    return rc;
+}

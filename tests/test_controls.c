@@ -1,0 +1,90 @@
+/* The window's one action table (app_bindings, src/app/app_actions.c) against itself and against
+ * the documents: every action has exactly one entry, a unique --script name and a key; no key does
+ * two things; the help overlay has a line per row; the F row names every render style; and the
+ * key tables of README.md and docs/CONTROLS.md have exactly the table's rows, in its order: the
+ * key column equal, the action column the help text (CONTROLS.md may say more after it).
+ * No GL needed. */
+#include "check.h"
+#include "app/app_window.h"
+#include "render/render.h"
+#include <string.h>
+
+/* The rows of the first Markdown table under a line starting "| Key", in order. */
+static int _controls_rows(const char *path, char rows[][256], int max) {
+    char err[ERR_LEN];
+    char *text = file_read(path, NULL, err);
+    CHECK(text, "%s", err);
+    if (!text) return 0;
+    int n = 0;
+    const char *p = strstr(text, "\n| Key");
+    CHECK(p, "%s has no key table (a line starting '| Key')", path);
+    if (p) {
+        p = strchr(p + 1, '\n'); /* the header */
+        p = p ? strchr(p + 1, '\n') : NULL; /* the |---| line */
+        while (p && p[1] == '|' && n < max) {
+            const char *eol = strchr(p + 1, '\n');
+            size_t len = eol ? (size_t)(eol - p - 1) : strlen(p + 1);
+            snprintf(rows[n++], 256, "%.*s", (int)len, p + 1);
+            p = eol;
+        }
+    }
+    free(text);
+    return n;
+}
+
+static void _controls_doc(const char *name, bool exact) {
+    char path[1024], rows[64][256];
+    snprintf(path, sizeof path, "%s/%s", FLUID_SOURCE_DIR, name);
+    int n = _controls_rows(path, rows, 64);
+    CHECK(n == app_binding_count, "%s lists %d keys, the table %d", name, n, app_binding_count);
+    for (int r = 0; r < app_binding_count && r < n; r++) {
+        char want[256];
+        snprintf(want, sizeof want, "| %s | %s%s", app_bindings[r].keys, app_bindings[r].help, exact ? " |" : "");
+        CHECK(strncmp(rows[r], want, strlen(want)) == 0 && (!exact || strlen(rows[r]) == strlen(want)),
+              "%s row %d is\n    %s\n  the table (src/app/app_actions.c) has\n    %s%s", name, r + 1, rows[r], want, exact ? "" : " ...");
+    }
+}
+
+int main(void) {
+    /* Each action: one entry, a unique name, at least one key. */
+    for (int act = 0; act < APP_ACTION_COUNT; act++) {
+        int entries = 0, keys = 0;
+        for (int r = 0; r < app_binding_count; r++)
+            for (int k = 0; k < APP_BINDING_ACTS && app_bindings[r].acts[k].name; k++)
+                if ((int)app_bindings[r].acts[k].action == act) {
+                    entries++;
+                    for (int i = 0; i < APP_BINDING_KEYS; i++) keys += app_bindings[r].acts[k].keys[i] != 0;
+                }
+        CHECK(entries == 1, "action %d has %d entries in app_bindings (one each)", act, entries);
+        CHECK(keys > 0, "action %d (%s) has no key", act, app_action_name((app_action)act));
+        app_action back;
+        CHECK(app_action_by_name(app_action_name((app_action)act), &back) && (int)back == act,
+              "the script name %s does not give back action %d", app_action_name((app_action)act), act);
+    }
+    /* No key bound twice. */
+    for (int r = 0; r < app_binding_count; r++)
+        for (int k = 0; k < APP_BINDING_ACTS && app_bindings[r].acts[k].name; k++)
+            for (int i = 0; i < APP_BINDING_KEYS && app_bindings[r].acts[k].keys[i]; i++) {
+                app_action got;
+                unsigned flags;
+                CHECK(app_key_action(app_bindings[r].acts[k].keys[i], &got, &flags) && got == app_bindings[r].acts[k].action,
+                      "key %d of %s is bound to another action first", app_bindings[r].acts[k].keys[i], app_bindings[r].acts[k].name);
+            }
+    /* The help overlay: a title and a line per row, each with its row's text. */
+    const char *const *help = app_help_lines();
+    int lines = 0;
+    while (help[lines]) lines++;
+    CHECK(lines == app_binding_count + 1, "the help has %d lines for %d rows", lines, app_binding_count);
+    for (int r = 0; r < app_binding_count && r + 1 < lines; r++)
+        CHECK(strstr(help[r + 1], app_bindings[r].help), "help line '%s' lacks '%s'", help[r + 1], app_bindings[r].help);
+    /* The style key cycles every style: its help names them all. */
+    app_action style;
+    for (int r = 0; r < app_binding_count; r++)
+        if (app_bindings[r].acts[0].name && app_action_by_name(app_bindings[r].acts[0].name, &style) && style == APP_STYLE)
+            for (int k = 0; k < RENDER_STYLE_COUNT; k++)
+                CHECK(strstr(app_bindings[r].help, render_style_names[k]), "the style key's help '%s' does not name '%s'",
+                      app_bindings[r].help, render_style_names[k]);
+    _controls_doc("README.md", true);
+    _controls_doc("docs/CONTROLS.md", false);
+    return check_done();
+}
