@@ -27,7 +27,7 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
     const sim_params *p = sim_get_params(s);
     uint32_t cells = sim_get_cells(s);
     uint32_t *keys = ref_read(sorted.keys, 4ull * n), *vals = ref_read(sorted.vals, 4ull * n);
-    uint32_t *ranges = ref_read(sim_search_ranges(sim_get_search(s)), 8ull * cells);
+    uint32_t *ranges = ref_read(sim_search_ranges(sim_get_search(s)), 4ull * (cells + 1)); /* starts: cell c is [r[c], r[c+1]) */
     int fails = check_failures;
     /* sorted pairs: keys ascending, values a permutation, each key the particle's cell */
     uint8_t *seen = calloc(n + 1, 1);
@@ -57,8 +57,9 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
     /* ranges: each sorted index in exactly one cell's range, and that cell is its key */
     uint32_t *cover = calloc(n + 1, 4);
     int bad_range = 0;
+    if (ranges[0] != 0 || ranges[cells] != n) bad_range++;
     for (uint32_t c = 0; c < cells; c++) {
-        uint32_t a = ranges[2 * c], b = ranges[2 * c + 1];
+        uint32_t a = ranges[c], b = ranges[c + 1];
         if (a > b || b > n) {
             bad_range++;
             continue;
@@ -92,7 +93,7 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
                 for (int x = cx - 1; x <= cx + 1; x++) {
                     if (x < 0 || y < 0 || z < 0 || x >= (int)p->dims[0] || y >= (int)p->dims[1] || z >= (int)p->dims[2]) continue;
                     uint32_t c = (uint32_t)x + p->dims[0] * ((uint32_t)y + p->dims[1] * (uint32_t)z);
-                    for (uint32_t t = ranges[2 * c]; t < ranges[2 * c + 1]; t++) {
+                    for (uint32_t t = ranges[c]; t < ranges[c + 1]; t++) {
                         uint32_t j = vals[t];
                         float dx = xi[0] - pos[4 * j], dy = xi[1] - pos[4 * j + 1], dz = xi[2] - pos[4 * j + 2];
                         if (j != i && dx * dx + dy * dy + dz * dz < h2) walk[nw++] = j;
@@ -124,60 +125,65 @@ static float frand(uint32_t *st) { return (float)(check_rand(st) % 1000000) / 10
 
 int main(void) {
     gpu_ctx *gpu = check_gpu();
-    sim *s = ref_sim("dambreak", 3000, "cpu", NULL, gpu_get_caps(gpu));
-    const sim_params *p = sim_get_params(s);
-    uint32_t cap = sim_particle_count(s), st = 99, n;
-    float *pos = calloc(4ull * cap, sizeof(float));
-    float ext[3] = {p->hi[0] - p->lo[0], p->hi[1] - p->lo[1], p->hi[2] - p->lo[2]};
-#define SET(i, x, y, z) (pos[4 * (i)] = (x), pos[4 * (i) + 1] = (y), pos[4 * (i) + 2] = (z), pos[4 * (i) + 3] = 1)
+    /* The cpu sort (the reference), radix (ranges stage) and counting (its own cell table). */
+    const char *sorts[] = {"cpu", "radix", "counting"};
+    for (size_t si = 0; si < ARRAY_LEN(sorts); si++) {
+        sim *s = ref_sim("dambreak", 3000, sorts[si], NULL, gpu_get_caps(gpu));
+        printf("sort %s:\n", sorts[si]);
+        const sim_params *p = sim_get_params(s);
+        uint32_t cap = sim_particle_count(s), st = 99, n;
+        float *pos = calloc(4ull * cap, sizeof(float));
+        float ext[3] = {p->hi[0] - p->lo[0], p->hi[1] - p->lo[1], p->hi[2] - p->lo[2]};
+    #define SET(i, x, y, z) (pos[4 * (i)] = (x), pos[4 * (i) + 1] = (y), pos[4 * (i) + 2] = (z), pos[4 * (i) + 3] = 1)
 
-    n = cap; /* random over the whole tank */
-    for (uint32_t i = 0; i < n; i++) SET(i, p->lo[0] + ext[0] * frand(&st), p->lo[1] + ext[1] * frand(&st), p->lo[2] + ext[2] * frand(&st));
-    check_layout(s, "random", pos, n);
+        n = cap; /* random over the whole tank */
+        for (uint32_t i = 0; i < n; i++) SET(i, p->lo[0] + ext[0] * frand(&st), p->lo[1] + ext[1] * frand(&st), p->lo[2] + ext[2] * frand(&st));
+        check_layout(s, "random", pos, n);
 
-    n = cap; /* dense clusters around a few centres, one in a corner */
-    for (uint32_t i = 0; i < n; i++) {
-        int c = (int)(i % 4);
-        float cx = c == 0 ? p->lo[0] : p->lo[0] + ext[0] * (0.2f + 0.2f * c), cy = c == 0 ? p->lo[1] : p->lo[1] + ext[1] * 0.3f;
-        float r = p->h * 1.5f;
-        float x = cx + r * (2 * frand(&st) - 1), y = cy + r * (2 * frand(&st) - 1), z = p->lo[2] + ext[2] * 0.5f + r * (2 * frand(&st) - 1);
-        SET(i, fmaxf(x, p->lo[0]), fmaxf(y, p->lo[1]), z);
-    }
-    check_layout(s, "clustered", pos, n);
-
-    n = 1500; /* all in one cell */
-    for (uint32_t i = 0; i < n; i++) SET(i, p->lo[0] + p->cell * (3 + 0.999f * frand(&st)), p->lo[1] + p->cell * (2 + 0.999f * frand(&st)), p->lo[2] + p->cell * (1 + 0.999f * frand(&st)));
-    check_layout(s, "one cell", pos, n);
-
-    n = 0; /* on cell borders exactly, and on multiples of h (pairs exactly h apart) */
-    for (uint32_t z = 0; z <= p->dims[2] && n < cap; z++)
-        for (uint32_t y = 0; y < 8 && n < cap; y++)
-            for (uint32_t x = 0; x <= p->dims[0] && n < cap; x++) {
-                float step = (x + y) % 2 ? p->cell : p->h;
-                SET(n, fminf(p->lo[0] + step * x, p->hi[0]), p->lo[1] + step * y, fminf(p->lo[2] + step * z, p->hi[2]));
-                n++;
-            }
-    check_layout(s, "cell borders", pos, n);
-
-    n = cap; /* at the walls: on them, just inside, just outside (clamped into the edge cells) */
-    for (uint32_t i = 0; i < n; i++) {
-        float q[3];
-        for (int a = 0; a < 3; a++) {
-            float u = frand(&st);
-            int side = (int)(check_rand(&st) % 4);
-            q[a] = side == 0 ? p->lo[a] : side == 1 ? p->hi[a] : side == 2 ? p->lo[a] + p->h * u * 0.5f : p->lo[a] + ext[a] * u;
+        n = cap; /* dense clusters around a few centres, one in a corner */
+        for (uint32_t i = 0; i < n; i++) {
+            int c = (int)(i % 4);
+            float cx = c == 0 ? p->lo[0] : p->lo[0] + ext[0] * (0.2f + 0.2f * c), cy = c == 0 ? p->lo[1] : p->lo[1] + ext[1] * 0.3f;
+            float r = p->h * 1.5f;
+            float x = cx + r * (2 * frand(&st) - 1), y = cy + r * (2 * frand(&st) - 1), z = p->lo[2] + ext[2] * 0.5f + r * (2 * frand(&st) - 1);
+            SET(i, fmaxf(x, p->lo[0]), fmaxf(y, p->lo[1]), z);
         }
-        if (i % 97 == 0) q[0] = p->hi[0] + 1e-4f; /* a hair outside */
-        SET(i, q[0], q[1], q[2]);
+        check_layout(s, "clustered", pos, n);
+
+        n = 1500; /* all in one cell */
+        for (uint32_t i = 0; i < n; i++) SET(i, p->lo[0] + p->cell * (3 + 0.999f * frand(&st)), p->lo[1] + p->cell * (2 + 0.999f * frand(&st)), p->lo[2] + p->cell * (1 + 0.999f * frand(&st)));
+        check_layout(s, "one cell", pos, n);
+
+        n = 0; /* on cell borders exactly, and on multiples of h (pairs exactly h apart) */
+        for (uint32_t z = 0; z <= p->dims[2] && n < cap; z++)
+            for (uint32_t y = 0; y < 8 && n < cap; y++)
+                for (uint32_t x = 0; x <= p->dims[0] && n < cap; x++) {
+                    float step = (x + y) % 2 ? p->cell : p->h;
+                    SET(n, fminf(p->lo[0] + step * x, p->hi[0]), p->lo[1] + step * y, fminf(p->lo[2] + step * z, p->hi[2]));
+                    n++;
+                }
+        check_layout(s, "cell borders", pos, n);
+
+        n = cap; /* at the walls: on them, just inside, just outside (clamped into the edge cells) */
+        for (uint32_t i = 0; i < n; i++) {
+            float q[3];
+            for (int a = 0; a < 3; a++) {
+                float u = frand(&st);
+                int side = (int)(check_rand(&st) % 4);
+                q[a] = side == 0 ? p->lo[a] : side == 1 ? p->hi[a] : side == 2 ? p->lo[a] + p->h * u * 0.5f : p->lo[a] + ext[a] * u;
+            }
+            if (i % 97 == 0) q[0] = p->hi[0] + 1e-4f; /* a hair outside */
+            SET(i, q[0], q[1], q[2]);
+        }
+        check_layout(s, "walls", pos, n);
+
+        n = 1; /* a single particle; and none */
+        SET(0, p->lo[0] + ext[0] * 0.5f, p->lo[1] + ext[1] * 0.5f, p->lo[2] + ext[2] * 0.5f);
+        check_layout(s, "single", pos, n);
+
+        free(pos);
+        sim_destroy(s);
     }
-    check_layout(s, "walls", pos, n);
-
-    n = 1; /* a single particle; and none */
-    SET(0, p->lo[0] + ext[0] * 0.5f, p->lo[1] + ext[1] * 0.5f, p->lo[2] + ext[2] * 0.5f);
-    check_layout(s, "single", pos, n);
-
-    free(pos);
-    sim_destroy(s);
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
     gpu_destroy(gpu);
     return check_done();

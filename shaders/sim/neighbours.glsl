@@ -1,7 +1,8 @@
 // The neighbour walk every neighbour pass uses: for the 3 x 3 rows of cells around a particle, the
 // three cells of a row have consecutive keys, so their particles are one contiguous run of the
-// sorted order: [first non-empty start, last non-empty end). 9 runs, not 27 cells.
-// Needs the Ranges buffer bound as `ranges` (uvec2 per cell).
+// sorted order: [starts[first cell], starts[last cell + 1]). 9 runs, not 27 cells.
+// Needs the cell table bound as `ranges` (uint starts per cell and one past the last: ranges.comp,
+// or the counting sort's own).
 //
 //   SIM_NEIGHBOURS_BEGIN(xi, j)       // j: the index of each candidate in the sorted order
 //       vec3 d = xi - pos[j].xyz; ...  // candidates include i itself and particles beyond h
@@ -13,12 +14,7 @@
 // The sorted-order run of the row (cx-1 .. cx+1, y, z): start in .x, end in .y (empty: x >= y).
 uvec2 sim_row_run(ivec3 c, int y, int z) {
     int x0 = max(c.x - 1, 0), x1 = min(c.x + 1, int(P.dims.x) - 1);
-    uint s = UINT_MAX, e = 0u;
-    for (int x = x0; x <= x1; x++) {
-        uvec2 r = ranges[sim_cell_key(ivec3(x, y, z))];
-        if (r.y > r.x) { s = min(s, r.x); e = max(e, r.y); }
-    }
-    return uvec2(s, e);
+    return uvec2(ranges[sim_cell_key(ivec3(x0, y, z))], ranges[sim_cell_key(ivec3(x1, y, z)) + 1u]);
 }
 
 #define SIM_NEIGHBOURS_BEGIN(xi, j)                                                          \

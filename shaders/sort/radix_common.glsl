@@ -2,6 +2,7 @@
 // declares the subgroup extensions, which must come before any other declaration).
 //
 // The including kernel's loader defines (src/sort/sort_radix.c):
+//   RADIX_*       every constant of src/sort/sort_layout.h (the one place they are defined)
 //   WG            invocations per work group
 //   USE_SUBGROUP  1: GL_KHR_shader_subgroup (ballot, arithmetic, shuffle), SG_SIZE = the driver's
 //                    subgroup size (GL_SUBGROUP_SIZE_KHR; 32..128)
@@ -33,8 +34,6 @@
 #else
 #define SG EMU_SG
 #endif
-
-#include "sort/sort_common.glsl"
 
 #define NUM_SG (WG / SG)
 #if WG % SG != 0 || WG < RADIX

@@ -20,7 +20,7 @@ const app_binding app_bindings[] = {
     {"`Space`", "pause / resume", 0, {{APP_PAUSE, "pause", {GLFW_KEY_SPACE}}}},
     {"`N` or `.`", "one step (pauses)", APP_REPEAT, {{APP_STEP, "step", {GLFW_KEY_N, GLFW_KEY_PERIOD}}}},
     {"`R` or `Backspace`", "reset the scene", 0, {{APP_RESET, "reset", {GLFW_KEY_R, GLFW_KEY_BACKSPACE}}}},
-    {"`Tab`", "switch sort: radix <-> bitonic (live)", 0, {{APP_SORT_NEXT, "sort-next", {GLFW_KEY_TAB}}}},
+    {"`Tab`", "switch sort: radix -> bitonic -> counting (live)", 0, {{APP_SORT_NEXT, "sort-next", {GLFW_KEY_TAB}}}},
     {"`M`", "switch solver: dfsph <-> wcsph (live)", 0, {{APP_SOLVER_NEXT, "solver-next", {GLFW_KEY_M}}}},
     {"`1` / `2`", "sort: radix / bitonic", 0,
      {{APP_SORT_RADIX, "sort-radix", {GLFW_KEY_1}}, {APP_SORT_BITONIC, "sort-bitonic", {GLFW_KEY_2}}}},

@@ -19,7 +19,7 @@
 #define APP_POKE_STRENGTH 60.0f      /* passed to sim_poke, + push, - pull */
 #define APP_MESSAGE_SECONDS 4.0
 
-static const char *const _app_sorts[] = {"radix", "bitonic"};
+static const char *const _app_sorts[] = {"radix", "bitonic", "counting"}; /* Tab's cycle */
 static const uint32_t _app_counts[] = {4096, 8192, 13824, 27648, 55296, 110592, 221184, 442368, 884736};
 
 typedef enum _script_kind { SCRIPT_ACTION, SCRIPT_FRAMES, SCRIPT_RESIZE, SCRIPT_SHOT, SCRIPT_CHECK, SCRIPT_EXPECT_SORT } _script_kind;
@@ -125,6 +125,8 @@ static bool _app_rebuild(app *a, const char *scene, uint32_t particles) {
     return true;
 }
 
+static void _app_prof_remake(app *a);
+
 static bool _app_set_sort(app *a, const char *name) {
     char err[ERR_LEN];
     int before = gpu_live_objects();
@@ -135,13 +137,14 @@ static bool _app_set_sort(app *a, const char *name) {
     }
     a->sim_objects += gpu_live_objects() - before;
     snprintf(a->sort, sizeof a->sort, "%s", sim_sort_name(a->s));
+    _app_prof_remake(a); /* the stage names follow the sort (counting: ranges=sort) */
     _app_message(a, "sort: %s (the fluid is kept)", a->sort);
     log_info("APP", "sort switched to %s at t = %.3f s", a->sort, sim_time(a->s));
     return true;
 }
 
 /* The profiler times the stages of one step a frame (the sim's names) and two whole-frame entries,
- * the simulation and the render; remade when the solver (and so the stages) changes. */
+ * the simulation and the render; remade when the solver or the sort (and so the stages) changes. */
 static void _app_prof_remake(app *a) {
     prof_destroy(a->prof);
     int n = sim_stage_count(a->s);
@@ -288,8 +291,9 @@ bool app_handle_action(app *a, app_action act) {
         _app_message(a, "scene %s reset", a->scene);
         return true;
     case APP_SORT_NEXT: {
-        int i = strcmp(a->sort, _app_sorts[0]) == 0 ? 1 : 0;
-        return _app_set_sort(a, _app_sorts[i]);
+        size_t i = 0;
+        while (i < ARRAY_LEN(_app_sorts) && strcmp(a->sort, _app_sorts[i])) i++;
+        return _app_set_sort(a, _app_sorts[(i + 1) % ARRAY_LEN(_app_sorts)]);
     }
     case APP_SORT_RADIX: return _app_set_sort(a, "radix");
     case APP_SORT_BITONIC: return _app_set_sort(a, "bitonic");

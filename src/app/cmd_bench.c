@@ -63,9 +63,12 @@ static bool _bench_list_set(const args_opt *opt, void *field, const char *v, cha
     return true;
 }
 
-/* "radix-shared" is radix forced onto its shared-memory path. */
+/* NAME-shared: radix, radix-rts or onesweep forced onto shared-memory ranking; radix-rts: radix
+ * forced onto reduce-then-scan. */
 static bool _bench_algo_known(const char *tok) {
-    if (strcmp(tok, "radix-shared") == 0) return true;
+    static const char *const extra[] = {"radix-shared", "radix-rts", "radix-rts-shared", "onesweep-shared"};
+    for (size_t i = 0; i < ARRAY_LEN(extra); i++)
+        if (strcmp(tok, extra[i]) == 0) return true;
     return sort_algo_find(tok) != NULL;
 }
 
@@ -76,7 +79,8 @@ static bool _bench_algos_set(const args_opt *opt, void *field, const char *v, ch
     int n = 0;
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","), n++) {
         if (!_bench_algo_known(tok))
-            return fail(err, "--algos: unknown algorithm '%s'; choose from radix, radix-shared, bitonic, cpu", tok);
+            return fail(err, "--algos: unknown algorithm '%s'; choose from radix, radix-rts, onesweep, counting, bitonic, "
+                             "cpu (radix, radix-rts and onesweep also with -shared)", tok);
         if (n == BENCH_MAX_LIST) return fail(err, "--algos: at most %d algorithms", BENCH_MAX_LIST);
     }
     if (!n) return fail(err, "--algos %s: give a comma list of algorithms", v);
@@ -87,7 +91,7 @@ static bool _bench_algos_set(const args_opt *opt, void *field, const char *v, ch
 /* The options of `fluid bench`: parsing and help. Add a flag by adding a line. */
 static const args_opt _bench_args[] = {
     {"--algos", "LIST", ARGS_AT(_bench_opts, algos), _bench_algos_set, 0, 0,
-     "comma list of radix, radix-shared (radix forced onto its shared-memory path),\nbitonic, cpu (default radix,radix-shared,bitonic)"},
+     "comma list of radix, radix-rts (radix forced onto reduce-then-scan), onesweep,\ncounting (skips widths past 22 bits), bitonic, cpu; NAME-shared forces shared-memory\nranking (default radix,radix-rts,onesweep,counting,bitonic)"},
     {"--sizes", "LIST", ARGS_AT(_bench_opts, sizes), _bench_list_set, 0, 1u << 28,
      "comma list of pair counts (default 27648,65536,262144,1048576,4194304,16777216;\nup to 262144 where GPU timer queries read zero, as on llvmpipe); each"},
     {"--bits", "LIST", ARGS_AT(_bench_opts, bits), _bench_list_set, 1, 32, "comma list of key widths (default 16,32); each"},
@@ -169,7 +173,14 @@ static bool _bench_one(const char *algo_name, uint32_t n, uint32_t bits, const _
     snprintf(base, sizeof base, "%s", algo_name);
     bool shared_path = strstr(base, "-shared") != NULL;
     if (shared_path) *strstr(base, "-shared") = 0;
-    sorter *s = sort_make(base, &(sort_desc){.capacity = n, .no_subgroup = shared_path}, caps, err);
+    bool rts = strcmp(base, "radix-rts") == 0;
+    if (rts) base[5] = 0;
+    sorter *s = sort_make(base,
+                          &(sort_desc){.capacity = n,
+                                       .key_bits = bits,
+                                       .no_subgroup = shared_path,
+                                       .radix_path = rts ? SORT_RADIX_REDUCE_THEN_SCAN : SORT_RADIX_AUTO},
+                          caps, err);
     if (!s) {
         log_error("BENCH", "%s at %u pairs: %s", algo_name, n, err);
         return false;
@@ -292,7 +303,7 @@ int cmd_bench(int argc, char **argv) {
         if (!strcmp(argv[i], "--sim")) return cmd_bench_sim(argc, argv);
         if (!strcmp(argv[i], "--render")) return app_render_bench(argc, argv); /* app_render.c */
     }
-    _bench_opts o = {.algos = "radix,radix-shared,bitonic", .warmup = 5, .seed = 12345};
+    _bench_opts o = {.algos = "radix,radix-rts,onesweep,counting,bitonic", .warmup = 5, .seed = 12345};
     bool help = false;
     char err[ERR_LEN];
     if (!args_parse("fluid bench", _bench_args, ARRAY_LEN(_bench_args), &o, argc, argv, &help, err)) {
@@ -391,6 +402,18 @@ int cmd_bench(int argc, char **argv) {
             sort_cpu_stable(rk, rv, n);
             for (int a = 0; a < algo_count; a++) {
                 _bench_row row = {.algo = algos[a], .bits = bits, .n = n, .cpu_us = cpu_us}, *r = &row;
+                const sort_algo *sa = sort_algo_find(strncmp(algos[a], "counting", 8) == 0 ? "counting" : "radix");
+                if (bits > sort_algo_max_bits(sa)) { /* counting's count array: not a failure */
+                    fprintf(tab, "%-13s %4u %10u  (skipped: keys of at most %u bits)\n", algos[a], bits, n,
+                            sort_algo_max_bits(sa));
+                    continue;
+                }
+                const char *lp = getenv("LP_NUM_THREADS");
+                if (caps->llvmpipe && strncmp(algos[a], "onesweep", 8) == 0 && !(lp && strcmp(lp, "1") == 0)) {
+                    fprintf(tab, "%-13s %4u %10u  (skipped: onesweep on llvmpipe needs LP_NUM_THREADS=1)\n", algos[a],
+                            bits, n);
+                    continue;
+                }
                 if (!_bench_one(algos[a], n, bits, &o, caps, keys, vals, rk, rv, r)) {
                     failures++;
                     continue;

@@ -336,9 +336,9 @@ static int _run_headless(const run_opts *o) {
     if (sum.it_density_mean + sum.it_div_mean > 0)
         fprintf(table,
                 "iterations a step: %.2f divergence, %.2f pressure; density error %.4f%% mean, %.4f%% worst; largest v dt / dx %.3f; "
-                "%llu capped solves, %llu neighbours dropped\n",
+                "%llu capped solves, %llu neighbours dropped, %llu particle speeds limited\n",
                 sum.it_div_mean, sum.it_density_mean, 100 * sum.err_density_mean, 100 * sum.err_density_max, sum.cfl_max,
-                (unsigned long long)sum.capped, (unsigned long long)sum.dropped);
+                (unsigned long long)sum.capped, (unsigned long long)sum.dropped, (unsigned long long)sum.limited);
     fprintf(table, "%-12s %12s\n", "stage", done ? (strcmp(clock, "gpu") ? "mean us cpu" : "mean us gpu") : "mean us");
     double total = 0;
     for (int st = 0; st < nst; st++) {

@@ -1,7 +1,7 @@
 /* cmd_sort: `fluid sort`, sorting a file of (key, value) pairs on the GPU with one of the sort
  * library's algorithms, so they can be checked and compared from the shell.
  *
- *   fluid sort --algo radix|bitonic|cpu [--bits B] --in FILE --out FILE [--data DIR]
+ *   fluid sort --algo radix|onesweep|counting|bitonic|cpu [--bits B] --in FILE --out FILE [--data DIR]
  *
  * FILE holds little-endian uint32 pairs laid out key0 value0 key1 value1 ...; the result is
  * written in the same layout through the one writer (core/outfile.h): a temporary file renamed
@@ -41,14 +41,14 @@ typedef struct _sort_opts {
 } _sort_opts;
 
 static bool _sort_algo(const args_opt *opt, void *field, const char *v, char *err) {
-    if (!sort_algo_find(v)) return fail(err, "unknown sort algorithm '%s'; choose radix, bitonic or cpu", v);
+    if (!sort_algo_find(v)) return fail(err, "unknown sort algorithm '%s'; choose %s", v, sort_algo_names());
     *(const char **)field = v;
     return true;
 }
 
 /* The options of `fluid sort`: parsing and help. Add a flag by adding a line. */
 static const args_opt _sort_args[] = {
-    {"--algo", "NAME", ARGS_AT(_sort_opts, algo), _sort_algo, 0, 0, "radix (default; stable), bitonic (by key, then value) or cpu (reference)"},
+    {"--algo", "NAME", ARGS_AT(_sort_opts, algo), _sort_algo, 0, 0, "radix (default; stable; onesweep or reduce-then-scan by driver), onesweep (radix forced onto its onesweep path), counting (keys of at most 22 bits; by key, then value), bitonic (by key, then value) or cpu (reference)"},
     {"--bits", "B", ARGS_AT(_sort_opts, bits), args_u32, 1, 32, "keys fit in B bits (default: the bits of the largest key)"},
     {"--in", "FILE", ARGS_AT(_sort_opts, in), args_string, 0, 0, "the pairs to sort; - reads them from stdin"},
     {"--out", "FILE", ARGS_AT(_sort_opts, out), args_string, 0, 0, "where to write the sorted pairs, only when the sort succeeds; - for stdout"},
@@ -56,7 +56,7 @@ static const args_opt _sort_args[] = {
 };
 
 static void _sort_usage(FILE *f) {
-    fprintf(f, "usage: fluid sort [--algo radix|bitonic|cpu] [--bits B] --in FILE --out FILE [--data DIR]\n"
+    fprintf(f, "usage: fluid sort [--algo radix|onesweep|counting|bitonic|cpu] [--bits B] --in FILE --out FILE [--data DIR]\n"
                "Sorts a file of little-endian uint32 (key, value) pairs, laid out key0 value0 key1 value1 ...,\n"
                "by key on the GPU, and writes them in the same layout.\n");
     args_help(f, _sort_args, ARRAY_LEN(_sort_args));
@@ -147,8 +147,16 @@ static bool _sort_file(const _sort_opts *o, char *err) {
         ok = (data = _sort_read_stdin(limit, &len, err)) && _sort_check_len("stdin", len, err);
     }
     uint32_t n = (uint32_t)(len / 8);
-    /* The sorter first: it refuses a size the GPU cannot hold before a byte is read. */
-    if (ok) ok = (s = sort_make(o->algo, &(sort_desc){.capacity = n ? n : 1, .label = "sort-cli"}, caps, err)) != NULL;
+    /* The sorter first: it refuses a size the GPU cannot hold before a byte is read. Counting's
+     * count array is sized by the key width: --bits, or the widest it takes until the keys are read. */
+    uint32_t max_bits = sort_algo_max_bits(sort_algo_find(o->algo));
+    if (ok && o->bits > max_bits)
+        ok = fail(err, "--algo %s sorts keys of at most %u bits, and these need %u (--bits); use --algo radix", o->algo,
+                  max_bits, o->bits);
+    if (ok)
+        ok = (s = sort_make(o->algo,
+                            &(sort_desc){.capacity = n ? n : 1, .key_bits = o->bits ? o->bits : max_bits, .label = "sort-cli"},
+                            caps, err)) != NULL;
     if (ok && !from_stdin) {
         size_t got = 0;
         ok = (data = (unsigned char *)file_read(o->in, &got, err)) != NULL;
@@ -174,6 +182,9 @@ static bool _sort_file(const _sort_opts *o, char *err) {
                           i, keys[i], keys[i], bits, sort_bits_for(keys[i]));
     }
     if (!bits) bits = sort_bits_for(max_key);
+    if (ok && bits > max_bits)
+        ok = fail(err, "--algo %s sorts keys of at most %u bits, and these need %u (largest key %u); use --algo radix",
+                  o->algo, max_bits, bits, max_key);
     if (ok) ok = (out = outfile_open("--out", o->out, OUTFILE_DASH, err)) != NULL;
     if (ok) ok = (kb = gpu_buffer_make(4ull * n, keys, "sort-cli.keys", err)) && (vb = gpu_buffer_make(4ull * n, vals, "sort-cli.vals", err));
     if (ok) {

@@ -80,9 +80,13 @@ void sim_shader_defines(char *out, size_t len) {
 }
 
 GLuint sim_program_make(const char *path, const char *defines, const char *label, char *err) {
-    char all[2048];
+    char all[16384];
     sim_shader_defines(all, sizeof all);
-    if (defines) strncat(all, defines, sizeof all - strlen(all) - 1);
+    if (defines && strlen(all) + strlen(defines) >= sizeof all) {
+        fail(err, "SHADER: shaders/%s: its defines are longer than %zu bytes", path, sizeof all);
+        return 0;
+    }
+    if (defines) strcat(all, defines);
     GLuint p = shader_make_compute(path, all, err);
     if (p) glObjectLabel(GL_PROGRAM, p, -1, label);
     return p;

@@ -6,13 +6,15 @@
 #include <stdlib.h>
 
 const char *const sim_search_stage_names[SIM_SEARCH_STAGES] = {"hash", "sort", "ranges", "reorder"};
+static const char *const _search_ranges_by_sort = "ranges=sort"; /* the counting sort made the table */
 
 struct sim_search {
     const gpu_caps *caps;
     uint32_t capacity, cells, bits;
     GLuint keys, vals;   /* hash output = sort input */
     sort_pairs sorted;   /* sort output (the buffers above or the sorter's own) */
-    GLuint ranges;       /* uvec2 (start, end) per cell */
+    GLuint ranges;       /* the cell table ranges.comp makes: uint start per cell, then n */
+    GLuint table;        /* the table of the last search: ranges, or the counting sort's own */
     GLuint cell_keys;    /* per particle, current order: its cell (for the renderer) */
     sorter *sorter;
     GLuint hash, range, reorder; /* programs */
@@ -21,9 +23,17 @@ struct sim_search {
 static sorter *_search_sorter_make(sim_search *q, const char *algo, char *err) {
     char label[64], serr[ERR_LEN];
     snprintf(label, sizeof label, "sim.sort.%s", algo);
-    sorter *t = sort_make(algo, &(sort_desc){.capacity = q->capacity, .label = label}, q->caps, serr);
+    sorter *t = sort_make(algo, &(sort_desc){.capacity = q->capacity, .key_bits = q->bits, .label = label}, q->caps, serr);
     if (!t) fail(err, "sort '%s': %s", algo, serr);
     return t;
+}
+
+/* The hash program for a sorter: it makes the sorter's fused first count where it takes one. */
+static GLuint _search_hash_make(sim_search *q, const sorter *t, char *err) {
+    char defines[8192];
+    snprintf(defines, sizeof defines, "%s#define SORT_FUSED_BINDING %d\n#define SIM_KEY_BITS %uu\n", sort_fused_defines(t), SIM_B_SORT_FUSED,
+             q->bits);
+    return sim_program_make("sim/search/hash.comp", defines, "sim.hash", err);
 }
 
 sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, char *err) {
@@ -34,17 +44,17 @@ sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, c
     q->bits = sort_bits_for(desc->cells ? desc->cells - 1 : 0);
     size_t n = desc->capacity ? desc->capacity : 1;
     bool ok = (q->keys = gpu_buffer_make(4 * n, NULL, "sim.keys", err)) && (q->vals = gpu_buffer_make(4 * n, NULL, "sim.vals", err)) &&
-              (q->ranges = gpu_buffer_make(8 * (size_t)desc->cells, NULL, "sim.ranges", err)) &&
+              (q->ranges = gpu_buffer_make(4 * ((size_t)desc->cells + 1), NULL, "sim.ranges", err)) &&
               (q->cell_keys = gpu_buffer_make(4 * n, NULL, "sim.cell_keys", err)) &&
-              (q->hash = sim_program_make("sim/search/hash.comp", NULL, "sim.hash", err)) &&
               (q->range = sim_program_make("sim/search/ranges.comp", NULL, "sim.ranges", err)) &&
               (q->reorder = sim_program_make("sim/search/reorder.comp", NULL, "sim.reorder", err)) &&
-              (q->sorter = _search_sorter_make(q, desc->sort, err));
+              (q->sorter = _search_sorter_make(q, desc->sort, err)) && (q->hash = _search_hash_make(q, q->sorter, err));
     if (!ok) {
         sim_search_destroy(q);
         return NULL;
     }
     q->sorted = (sort_pairs){q->keys, q->vals};
+    q->table = q->ranges;
     return q;
 }
 
@@ -67,25 +77,31 @@ static void _search_mark(gpu_prof *prof, int stage, bool begin) {
         prof_end(prof, stage);
 }
 
-/* hash: clears every cell's range and writes (cell key, index) per particle; one dispatch over
- * max(particles, cells) threads. ranges: [start, end) of every non-empty cell of the sorted keys. */
+/* hash: (cell key, index) per particle, and the sort's first count where it takes a fused one.
+ * ranges: the start of every cell in the sorted keys (skipped where the counting sort made it). */
 static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, int first) {
     glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_PARAMS, p->params);
     _search_mark(prof, first + 0, true);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[p->cur]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->keys);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->vals);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);
-    sim_dispatch(q->hash, p->n > q->cells ? p->n : q->cells);
+    GLuint fused = sort_fused_buffer(q->sorter);
+    if (fused) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_SORT_FUSED, fused);
+    sim_dispatch(q->hash, p->n);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (fused) sort_fused_ready(q->sorter);
     _search_mark(prof, first + 0, false);
     _search_mark(prof, first + 1, true);
     q->sorted = sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, p->n, q->bits, NULL);
     _search_mark(prof, first + 1, false);
     _search_mark(prof, first + 2, true);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);
-    sim_dispatch(q->range, p->n);
+    q->table = sort_key_starts(q->sorter);
+    if (!q->table) {
+        q->table = q->ranges;
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);
+        sim_dispatch(q->range, p->n + 1);
+    }
     _search_mark(prof, first + 2, false);
 }
 
@@ -114,14 +130,25 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) 
 bool sim_search_set_sort(sim_search *q, const char *algo, char *err) {
     sorter *next = _search_sorter_make(q, algo, err);
     if (!next) return false;
+    GLuint hash = _search_hash_make(q, next, err);
+    if (!hash) {
+        sort_destroy(next);
+        return false;
+    }
     sort_destroy(q->sorter);
+    shader_destroy(&q->hash);
     q->sorter = next;
+    q->hash = hash;
     q->sorted = (sort_pairs){q->keys, q->vals};
     return true;
 }
 
 const char *sim_search_sort_name(const sim_search *q) { return sort_get_algo(q->sorter)->name; }
-GLuint sim_search_ranges(const sim_search *q) { return q->ranges; }
+GLuint sim_search_ranges(const sim_search *q) { return q->table; }
+const char *sim_search_stage_name(const sim_search *q, int stage) {
+    if (stage == 2 && sort_key_starts(q->sorter)) return _search_ranges_by_sort;
+    return stage >= 0 && stage < SIM_SEARCH_STAGES ? sim_search_stage_names[stage] : "?";
+}
 GLuint sim_search_cell_keys(const sim_search *q) { return q->cell_keys; }
 sort_pairs sim_search_sorted(const sim_search *q) { return q->sorted; }
 uint32_t sim_search_bits(const sim_search *q) { return q->bits; }

@@ -3,8 +3,13 @@
  *   sim_search *q = sim_search_make(&(sim_search_desc){ .capacity = n, .cells = c, .sort = "radix" }, caps, err);
  *   each step:  sim_search_run(q, &particles, prof, first_stage);
  *   afterwards: the particles are in cell order (particles.cur flipped) and sim_search_ranges(q)
- *               holds uvec2 [start, end) per cell of that order; neighbour passes walk the 27
- *               cells around a particle through it (shaders/sim/neighbours.glsl).
+ *               is the cell table of that order: starts[c] for every cell c and starts[cells] = n,
+ *               so cell c holds [starts[c], starts[c + 1]); neighbour passes walk the 27 cells
+ *               around a particle through it (shaders/sim/neighbours.glsl).
+ *
+ * The counting sort's scanned counts are that table already: with it the ranges stage is skipped
+ * (its stage name reads "ranges=sort"). A sorter that takes a fused first count (sort.h) gets it
+ * from the hash pass, which saves the sort a dispatch.
  *   sim_search_destroy(q);
  *
  * It owns the (cell key, particle index) pairs, the sorter, the cell ranges and the sorted keys
@@ -37,7 +42,8 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first_s
 void sim_search_find(sim_search *q, const sim_particles *p);
 bool sim_search_set_sort(sim_search *q, const char *algo, char *err);
 const char *sim_search_sort_name(const sim_search *q);
-GLuint sim_search_ranges(const sim_search *q);    /* uvec2 per cell */
+GLuint sim_search_ranges(const sim_search *q);    /* the cell table: cells + 1 uints */
+const char *sim_search_stage_name(const sim_search *q, int stage); /* the names, as the sort makes them */
 GLuint sim_search_cell_keys(const sim_search *q); /* uint per particle, current order */
 sort_pairs sim_search_sorted(const sim_search *q); /* the last sort's output (tests) */
 uint32_t sim_search_bits(const sim_search *q);

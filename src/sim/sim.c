@@ -141,7 +141,7 @@ static void _sim_params_init(sim *s, bool strict) {
 }
 
 static void _sim_stage_names(sim *s) {
-    for (int i = 0; i < SIM_SEARCH_STAGES; i++) s->stage_names[i] = sim_search_stage_names[i];
+    for (int i = 0; i < SIM_SEARCH_STAGES; i++) s->stage_names[i] = s->q ? sim_search_stage_name(s->q, i) : sim_search_stage_names[i];
     for (int i = 0; i < s->solver->stage_count; i++) s->stage_names[SIM_SEARCH_STAGES + i] = s->solver->stages[i];
 }
 
@@ -248,6 +248,7 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         sim_destroy(s);
         return NULL;
     }
+    _sim_stage_names(s);
     _sim_upload_particles(s, s->init_pos, NULL, (uint32_t)s->layout.count);
     log_info("SIM", "%s: %u particles, dx %.4g m, h %.4g m, %u cells (%ux%ux%u, %u key bits), solver %s, sort %s, %u lane%s a particle",
              sc->name, s->p.n, s->layout.dx, s->params.h, (unsigned)cells, s->params.dims[0], s->params.dims[1], s->params.dims[2],
@@ -281,6 +282,7 @@ static void _sim_take(sim *s, const sim_step_record *r) {
     if (r->cfl > u->cfl_max) u->cfl_max = r->cfl;
     u->capped += r->capped;
     u->dropped += r->dropped;
+    u->limited += r->limited;
     sim_step_record *slot = &s->rec[(s->rec_head + s->rec_count) % SIM_RECORDS];
     *slot = *r;
     slot->time = u->time;
@@ -371,6 +373,7 @@ bool sim_set_sort(sim *s, const char *algo, char *err) {
     if (!algo || !sort_algo_find(algo)) return fail(err, "unknown sort '%s'; choose one of: %s", algo ? algo : "(none)", _sim_sort_list());
     if (!sim_search_set_sort(s->q, algo, err)) return false;
     sim_search_find(s->q, &s->p); /* the old sorter's buffers may have held the sorted pairs */
+    _sim_stage_names(s);
     return true;
 }
 

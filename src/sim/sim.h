@@ -49,6 +49,7 @@ typedef struct sim_step_record {
     float err_density;     /* mean density error the pressure solve left, relative */
     uint32_t capped;       /* solves that stopped at the iteration cap before converging */
     uint32_t dropped;      /* neighbours left out of a full neighbour list (dfsph; should be 0) */
+    uint32_t limited;      /* particles whose speed was limited to the CFL bound (dfsph; rare) */
 } sim_step_record;
 
 /* The run so far, from every record read. */
@@ -61,6 +62,7 @@ typedef struct sim_summary {
     double dt_last;
     uint64_t capped;
     uint64_t dropped;
+    uint64_t limited;
 } sim_summary;
 
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err);

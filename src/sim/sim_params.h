@@ -22,7 +22,7 @@
 #define SIM_B_VEL_OUT 3
 #define SIM_B_KEYS 4
 #define SIM_B_VALS 5
-#define SIM_B_RANGES 6
+#define SIM_B_RANGES 6     /* the cell table: uint start per cell, then n (search.h) */
 #define SIM_B_DENS 7
 #define SIM_B_PTERM 8
 #define SIM_B_ACCEL 9
@@ -35,6 +35,7 @@
 #define SIM_B_RECORDS 16   /* dfsph: one record per step, read back a few frames late */
 #define SIM_B_NBR 17       /* dfsph: each lane's neighbour list of the step (sorted-order indices) */
 #define SIM_B_NBR_COUNT 18 /* dfsph: the length of each lane's list */
+#define SIM_B_SORT_FUSED 19 /* hash: the sort's fused first count (sort.h) */
 
 typedef struct sim_params {
     float lo[4];          /* domain (tank) min corner, metres; w unused */

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const sort_algo *const sort_algos[] = {&sort_algo_radix, &sort_algo_bitonic, &sort_algo_cpu};
+const sort_algo *const sort_algos[] = {&sort_algo_radix, &sort_algo_onesweep, &sort_algo_counting, &sort_algo_bitonic,
+                                       &sort_algo_cpu};
 const int sort_algo_count = (int)ARRAY_LEN(sort_algos);
 
 struct sorter {
@@ -22,7 +23,12 @@ const sort_algo *sort_algo_find(const char *name) {
 sorter *sort_make(const char *name, const sort_desc *desc, const gpu_caps *caps, char *err) {
     const sort_algo *algo = sort_algo_find(name);
     if (!algo) {
-        fail(err, "unknown sort algorithm '%s'; choose radix, bitonic or cpu", name ? name : "(none)");
+        fail(err, "unknown sort algorithm '%s'; choose %s", name ? name : "(none)", sort_algo_names());
+        return NULL;
+    }
+    if (desc->key_bits > sort_algo_max_bits(algo)) {
+        fail(err, "%s sorts keys of at most %u bits (its count array holds 2^%u keys); these keys need %u bits: use radix",
+             algo->name, sort_algo_max_bits(algo), sort_algo_max_bits(algo), desc->key_bits);
         return NULL;
     }
     /* Each key and value buffer is bound whole as a shader storage block (bitonic pads to 2^k). */
@@ -57,7 +63,22 @@ sort_pairs sort_run(sorter *s, sort_pairs io, uint32_t n, uint32_t bits, const s
 }
 
 const sort_algo *sort_get_algo(const sorter *s) { return s->algo; }
-uint32_t sort_capacity(const sorter *s) { return s->capacity; }
+
+uint32_t sort_algo_max_bits(const sort_algo *algo) { return algo->max_bits ? algo->max_bits : 32; }
+
+const char *sort_algo_names(void) { return "radix, onesweep, counting, bitonic or cpu"; }
+
+GLuint sort_key_starts(const sorter *s) { return s->algo->key_starts ? s->algo->key_starts(s->impl) : 0; }
+
+GLuint sort_fused_buffer(const sorter *s) { return s->algo->fused_buffer ? s->algo->fused_buffer(s->impl) : 0; }
+
+const char *sort_fused_defines(const sorter *s) {
+    return s->algo->fused_defines ? s->algo->fused_defines(s->impl) : "#define SORT_FUSED_MODE 0\n";
+}
+
+void sort_fused_ready(sorter *s) {
+    if (s->algo->fused_ready) s->algo->fused_ready(s->impl);
+}
 
 void sort_describe(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len) {
     s->algo->describe(s->impl, n, bits, out, len);
@@ -151,5 +172,9 @@ static void _sort_cpu_describe(void *p, uint32_t n, uint32_t bits, char *out, si
     snprintf(out, len, "cpu: read back, 8-bit LSD radix sort on the CPU, write back");
 }
 
-const sort_algo sort_algo_cpu = {"cpu", "CPU radix sort with read-back (reference)", _sort_cpu_make,
-                                 _sort_cpu_destroy, _sort_cpu_run, _sort_cpu_describe};
+const sort_algo sort_algo_cpu = {.name = "cpu",
+                                 .summary = "CPU radix sort with read-back (reference)",
+                                 .make = _sort_cpu_make,
+                                 .destroy = _sort_cpu_destroy,
+                                 .run = _sort_cpu_run,
+                                 .describe = _sort_cpu_describe};

@@ -1,12 +1,26 @@
 /* sort: sorting (key, value) pairs of uint32 held in GL buffers, by key, on the GPU.
  *
  * One interface, several algorithms chosen by value (by name, from sort_algos[]):
- *   radix    LSD radix sort, reduce-then-scan, stable; subgroup path where the driver has
- *            GL_KHR_shader_subgroup, shared-memory path elsewhere (sort_radix.c)
- *   bitonic  bitonic network with shared-memory stages; orders by (key, value), so for distinct
- *            values in ascending input order it gives exactly the stable radix result (sort_bitonic.c)
- *   cpu      reads the pairs back, sorts them on the CPU (sort_cpu_stable), writes them back; the
- *            reference and the baseline (sort.c)
+ *   radix     LSD radix sort, stable, 8-bit digits. Two ways through, chosen per driver:
+ *               onesweep          one histogram dispatch for every digit, then one scatter per
+ *                                 digit whose tile offsets come from a chained scan with
+ *                                 decoupled look-back (a work group waits on earlier ones);
+ *               reduce-then-scan  count, scan, scatter per digit: no group ever waits on another.
+ *             GL promises no forward progress between work groups, so onesweep is taken only on
+ *             drivers known to give it (GL_VENDOR NVIDIA, AMD, ATI or Intel), and there only up to
+ *             262,144 pairs, where it measured faster on the H100; elsewhere (Mesa llvmpipe) and
+ *             past that, reduce-then-scan. sort_desc.radix_path or FLUID_RADIX_PATH forces either.
+ *             Subgroup ranking where the driver has GL_KHR_shader_subgroup, shared memory elsewhere.
+ *   onesweep  the radix sort forced onto its onesweep path (sort_radix.c)
+ *   counting  counting sort for dense keys: count per key with atomics, scan the counts, scatter
+ *             with atomics, then order each key's run by value (sort_counting.c). Orders by
+ *             (key, value): deterministic, and for distinct values given in ascending order (the
+ *             fluid's particle indices) exactly the stable radix result. Keys of at most
+ *             SORT_COUNTING_MAX_BITS bits; its scanned counts are the key ranges (sort_key_starts).
+ *   bitonic   bitonic network with shared-memory stages; orders by (key, value), so for distinct
+ *             values in ascending input order it gives exactly the stable radix result (sort_bitonic.c)
+ *   cpu       reads the pairs back, sorts them on the CPU (sort_cpu_stable), writes them back; the
+ *             reference and the baseline (sort.c)
  *
  *   sorter *s = sort_make("radix", &(sort_desc){ .capacity = n }, caps, err);
  *   sort_pairs out = sort_run(s, (sort_pairs){ keys, vals }, n, bits, NULL);
@@ -18,8 +32,32 @@
  * buffers must hold at least n uint32 each. sort_run issues GL commands and returns without
  * waiting; a memory barrier for shader-storage reads is issued before it returns.
  *
+ * Key ranges (counting only): after sort_run, sort_key_starts(s) is a buffer of 2^bits + 1 uints,
+ * starts[k] = the first sorted index of key k (keys looked at through the low `bits`), so the
+ * pairs of key k are [starts[k], starts[k + 1]) and starts[2^bits] = n. It is the cell-ranges
+ * table a neighbour search needs, made by the sort itself. 0 for the other algorithms.
+ *
+ * Fused first count: a producer shader (the one writing the keys) can make the sort's first count
+ * itself, so that sort_run skips that dispatch. Where sort_fused_buffer(s) is not 0:
+ *   - build the producer with sort_fused_defines(s) among its defines, plus
+ *     "#define SORT_FUSED_BINDING b" (a free storage-buffer binding of the producer's), and
+ *     #include "sort/sort_fused.glsl" after its layout(local_size_x = ...) in;
+ *   - in its main(): sort_fused_begin() first and sort_fused_end() last, both in uniform control
+ *     flow (no early return before them), and sort_fused_add(key, bits) once for each of the n
+ *     keys it writes (any control flow);
+ *   - before each dispatch of the producer bind sort_fused_buffer(s) (call it each time: the
+ *     buffer changes from sort to sort) at binding b; after it, issue the storage barrier the keys
+ *     need anyway, call sort_fused_ready(s), then sort_run with the same n and bits.
+ * sort_fused_buffer is 0 (and sort_fused_defines gives SORT_FUSED_MODE 0, where the include's
+ * functions do nothing) for a sorter that takes no fused count: radix unless it takes onesweep
+ * for every n up to its capacity (a forward-progress driver and capacity <= 262,144, or onesweep
+ * forced), bitonic, cpu. Radix then skips its histogram dispatch; counting's count dispatch
+ * becomes a one-group scan. The counted buffer is consumed by the next sort_run only.
+ *
  * Errors: sort_make returns NULL with err when the algorithm is unknown, the capacity is more than
- * the GPU can hold, or a shader fails to build.
+ * the GPU can hold, key_bits is more than the algorithm takes (counting), a tuning variable is
+ * malformed, or a shader fails to build. sort_run cannot fail: give it n <= capacity and bits <=
+ * the sorter's key_bits.
  */
 #ifndef FLUID_SORT_H
 #define FLUID_SORT_H
@@ -31,9 +69,24 @@ typedef struct sort_pairs {
     GLuint keys, vals;
 } sort_pairs;
 
+/* The radix sort's way through (sort_desc.radix_path; FLUID_RADIX_PATH=auto|onesweep|reduce-then-scan
+ * overrides it when set). */
+typedef enum sort_radix_path {
+    SORT_RADIX_AUTO = 0,          /* onesweep on drivers known to make forward progress, else reduce-then-scan */
+    SORT_RADIX_ONESWEEP,          /* onesweep everywhere (the "onesweep" algorithm) */
+    SORT_RADIX_REDUCE_THEN_SCAN,  /* reduce-then-scan everywhere */
+} sort_radix_path;
+
+/* The widest keys the counting sort takes: its count array has 2^bits entries. */
+#define SORT_COUNTING_MAX_BITS 22
+
 typedef struct sort_desc {
     uint32_t capacity;  /* the largest n this sorter will be given */
+    uint32_t key_bits;  /* the widest `bits` sort_run will be given (counting sizes its count array
+                           by it, 2 x 4 x 2^key_bits bytes; 0: SORT_COUNTING_MAX_BITS; the others
+                           take any width) */
     bool no_subgroup;   /* radix: take the shared-memory path even where subgroups exist (tests) */
+    sort_radix_path radix_path; /* radix: see sort_radix_path */
     const char *label;  /* prefix of the sorter's GL object labels (default: the algorithm name) */
 } sort_desc;
 
@@ -55,9 +108,17 @@ typedef struct sort_algo {
     sort_pairs (*run)(void *impl, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace);
     /* A line describing the path taken (for example "radix: 2 passes of 8 bits, subgroup path"). */
     void (*describe)(void *impl, uint32_t n, uint32_t bits, char *out, size_t len);
+    uint32_t max_bits; /* the widest keys it sorts (0: 32) */
+    /* Optional (NULL where the algorithm has none): see "Key ranges" and "Fused first count". */
+    GLuint (*key_starts)(void *impl);
+    GLuint (*fused_buffer)(void *impl);
+    const char *(*fused_defines)(void *impl);
+    void (*fused_ready)(void *impl);
 } sort_algo;
 
 extern const sort_algo sort_algo_radix;
+extern const sort_algo sort_algo_onesweep;
+extern const sort_algo sort_algo_counting;
 extern const sort_algo sort_algo_bitonic;
 extern const sort_algo sort_algo_cpu;
 extern const sort_algo *const sort_algos[];
@@ -69,8 +130,19 @@ sorter *sort_make(const char *algo, const sort_desc *desc, const gpu_caps *caps,
 void sort_destroy(sorter *s);
 sort_pairs sort_run(sorter *s, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace);
 const sort_algo *sort_get_algo(const sorter *s);
-uint32_t sort_capacity(const sorter *s);
 void sort_describe(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len);
+/* The widest keys the algorithm sorts (32 but for counting). */
+uint32_t sort_algo_max_bits(const sort_algo *algo);
+/* "radix, onesweep, counting, bitonic or cpu", for error messages. */
+const char *sort_algo_names(void);
+
+/* Key ranges: counting's scanned counts after sort_run (see the top); 0 for the others. */
+GLuint sort_key_starts(const sorter *s);
+
+/* Fused first count (see the top). */
+GLuint sort_fused_buffer(const sorter *s);
+const char *sort_fused_defines(const sorter *s);
+void sort_fused_ready(sorter *s);
 
 /* The bits needed to hold max_key (at least 1). */
 uint32_t sort_bits_for(uint32_t max_key);

@@ -237,5 +237,9 @@ static void _bitonic_describe(void *p, uint32_t n, uint32_t bits, char *out, siz
                  n, (unsigned long long)_bitonic_padded(n), b->block, count, count == 1 ? "" : "es", global, merge);
 }
 
-const sort_algo sort_algo_bitonic = {"bitonic", "bitonic network by (key, value), shared-memory blocks",
-                                     _bitonic_make, _bitonic_destroy, _bitonic_run, _bitonic_describe};
+const sort_algo sort_algo_bitonic = {.name = "bitonic",
+                                     .summary = "bitonic network by (key, value), shared-memory blocks",
+                                     .make = _bitonic_make,
+                                     .destroy = _bitonic_destroy,
+                                     .run = _bitonic_run,
+                                     .describe = _bitonic_describe};

@@ -1,42 +1,94 @@
-/* sort_layout: the constants the sort shaders and their C code share.
- * GLSL twin: shaders/sort/sort_common.glsl (every value here must match it). */
+/* sort_layout: the constants the sort shaders and their C code share, defined HERE ONLY.
+ *
+ * Each constant is one X(name, value) line of SORT_LAYOUT. C sees them as enum constants; the
+ * shaders get them as #define lines (sort_layout_glsl, a string built from the same list at compile
+ * time) that sort_radix.c and sort_counting.c pass to shader_make_compute. The shaders hold no
+ * copy: a shader that used a name not listed here would fail to compile.
+ *
+ * The sort's shaders use no struct or uniform blocks (only arrays of uint in storage blocks and
+ * plain uniforms at fixed locations), so there is no struct layout to twin.
+ */
 #ifndef FLUID_SORT_LAYOUT_H
 #define FLUID_SORT_LAYOUT_H
 
-#define RADIX_BITS 8
-#define RADIX 256
+/* clang-format off */
+#define SORT_LAYOUT(X)                                                                            \
+    /* Radix sort: digits of 8 bits, so a pass sorts by one byte of the key. */                   \
+    X(RADIX_BITS, 8)                                                                              \
+    X(RADIX, 256)                                                                                 \
+    /* Work-group shapes: tile kernels (count, scatter) RADIX_WG invocations x RADIX_KPT keys;    \
+     * scan RADIX_WG x RADIX_SCAN_IPT entries a step; one-group kernel RADIX_OG_WG x RADIX_OG_KPT; \
+     * onesweep histogram RADIX_HIST_WG x (a loader define, sort_radix.c) keys a group. */       \
+    X(RADIX_WG, 256)                                                                              \
+    X(RADIX_KPT, 16)                                                                              \
+    X(RADIX_TILE, 4096)                                                                           \
+    X(RADIX_SCAN_IPT, 4)                                                                          \
+    X(RADIX_OG_WG, 1024)                                                                          \
+    X(RADIX_OG_KPT, 32)                                                                           \
+    X(RADIX_HIST_WG, 256)                                                                         \
+    X(RADIX_MAX_PASSES, 4)                                                                        \
+    /* Buffer binding points of the radix kernels. */                                            \
+    X(RADIX_BIND_KEYS_IN, 0)                                                                      \
+    X(RADIX_BIND_VALS_IN, 1)                                                                      \
+    X(RADIX_BIND_KEYS_OUT, 2)                                                                     \
+    X(RADIX_BIND_VALS_OUT, 3)                                                                     \
+    X(RADIX_BIND_TABLE, 4)        /* tile x digit counts, digit-major: table[digit * tiles + tile] */ \
+    X(RADIX_BIND_TOTALS, 5)       /* per-digit totals of the current pass */                      \
+    X(RADIX_BIND_TABLE_NEXT, 6)   /* fused path: the next pass's table, counted with atomics */   \
+    X(RADIX_BIND_TOTALS_NEXT, 7)  /* fused path: the next pass's totals */                        \
+    X(RADIX_BIND_COUNTER, 8)      /* fused path: finished work groups (the last one scans) */     \
+    X(RADIX_BIND_HIST, 9)         /* onesweep: digit counts of every pass, hist[pass * RADIX + d] */ \
+    X(RADIX_BIND_HIST_NEXT, 10)   /* onesweep: the next sort's histograms, cleared by pass 0 */   \
+    X(RADIX_BIND_STATUS, 11)      /* onesweep: look-back words of this scatter, [tile * RADIX + d] */ \
+    X(RADIX_BIND_STATUS_NEXT, 12) /* onesweep: the next scatter's look-back words, cleared here */ \
+    X(RADIX_BIND_TICKETS, 13)     /* onesweep: tile-id counters, [parity] */                      \
+    /* Uniform locations of the radix kernels. */                                                 \
+    X(RADIX_LOC_N, 0)             /* number of pairs */                                           \
+    X(RADIX_LOC_SHIFT, 1)         /* bit position of this pass's digit */                         \
+    X(RADIX_LOC_MASK, 2)          /* mask of this pass's digit (after the shift) */               \
+    X(RADIX_LOC_TILES, 3)         /* number of tiles (rows of the table) */                       \
+    X(RADIX_LOC_BITS, 4)          /* one-group and histogram kernels: the key bits to sort by */  \
+    X(RADIX_LOC_FUSED, 5)         /* 0: tiles path; 1: fused, a next pass follows; 2: fused, last */ \
+    X(RADIX_LOC_NEXT_SHIFT, 6)    /* fused path: the next pass's digit */                         \
+    X(RADIX_LOC_NEXT_MASK, 7)                                                                     \
+    X(RADIX_LOC_PASS, 8)          /* onesweep: this pass (its row of the histograms) */           \
+    X(RADIX_LOC_PARITY, 9)        /* onesweep: this scatter's ticket counter (the other is reset) */ \
+    X(RADIX_LOC_CLEAR_ROWS, 10)   /* onesweep: tile rows of the next look-back buffer to clear */ \
+    /* Fused path: the last work group of a dispatch scans the table, which holds at most this    \
+     * many tiles (the C code chooses the fused path only below it). */                          \
+    X(RADIX_FUSED_MAX_TILES, 512)                                                                 \
+    /* Counting sort. */                                                                          \
+    X(COUNTING_WG, 256)           /* scatter and order kernels */                                 \
+    X(COUNTING_SCAN_WG, 1024)     /* count kernel: its last group scans the whole count array */  \
+    X(COUNTING_BIND_KEYS_IN, 0)                                                                   \
+    X(COUNTING_BIND_VALS_IN, 1)                                                                   \
+    X(COUNTING_BIND_KEYS_OUT, 2)                                                                  \
+    X(COUNTING_BIND_VALS_OUT, 3)                                                                  \
+    X(COUNTING_BIND_COUNTS, 4)    /* keys of each value; zero between sorts (the scatter counts down) */ \
+    X(COUNTING_BIND_STARTS, 5)    /* exclusive prefix sums of the counts, K + 1 entries */        \
+    X(COUNTING_BIND_TICKET, 6)    /* finished groups of the count dispatch (the last one scans) */ \
+    X(COUNTING_LOC_N, 0)                                                                          \
+    X(COUNTING_LOC_MASK, 1)       /* keys are looked at through this mask: K = mask + 1 */        \
+    X(COUNTING_LOC_SCAN, 2)       /* count kernel: 1 = the last group also scans */               \
+    /* Fused first count (sort_fused.glsl): the producer's histogram mode. */                     \
+    X(SORT_FUSED_RADIX, 1)                                                                        \
+    X(SORT_FUSED_COUNTING, 2)
+/* clang-format on */
 
-#define RADIX_WG 256
-#define RADIX_KPT 16
-#define RADIX_TILE 4096
-#define RADIX_SCAN_IPT 4
-#define RADIX_OG_WG 1024
-#define RADIX_OG_KPT 32
+#define SORT_LAYOUT_ENUM(name, value) name = (value),
+enum { SORT_LAYOUT(SORT_LAYOUT_ENUM) };
+#undef SORT_LAYOUT_ENUM
 
-#define RADIX_BIND_KEYS_IN 0
-#define RADIX_BIND_VALS_IN 1
-#define RADIX_BIND_KEYS_OUT 2
-#define RADIX_BIND_VALS_OUT 3
-#define RADIX_BIND_TABLE 4
-#define RADIX_BIND_TOTALS 5
-#define RADIX_BIND_TABLE_NEXT 6
-#define RADIX_BIND_TOTALS_NEXT 7
-#define RADIX_BIND_COUNTER 8
-
-#define RADIX_LOC_N 0
-#define RADIX_LOC_SHIFT 1
-#define RADIX_LOC_MASK 2
-#define RADIX_LOC_TILES 3
-#define RADIX_LOC_BITS 4
-#define RADIX_LOC_FUSED 5
-#define RADIX_LOC_NEXT_SHIFT 6
-#define RADIX_LOC_NEXT_MASK 7
-
-#define RADIX_FUSED_MAX_TILES 512
+/* The same list as GLSL #define lines, for shader_make_compute's `defines`. */
+#define SORT_LAYOUT_GLSL(name, value) "#define " #name " " #value "\n"
+#define SORT_LAYOUT_GLSL_TEXT SORT_LAYOUT(SORT_LAYOUT_GLSL)
 
 _Static_assert(RADIX == 1 << RADIX_BITS, "RADIX is 2^RADIX_BITS");
 _Static_assert(RADIX_TILE == RADIX_WG * RADIX_KPT, "a tile is RADIX_WG invocations x RADIX_KPT keys");
-_Static_assert(RADIX_WG >= RADIX && RADIX_OG_WG >= RADIX, "the kernels give each digit one invocation");
+_Static_assert(RADIX_WG >= RADIX && RADIX_OG_WG >= RADIX && RADIX_HIST_WG >= RADIX,
+               "the kernels give each digit one invocation");
 _Static_assert(RADIX_TILE <= 1 << 16 && RADIX_OG_KPT * 128 < 1 << 24, "ranks are packed with the digit in a uint");
+_Static_assert(RADIX_MAX_PASSES * RADIX_BITS == 32, "four passes cover a 32-bit key");
+_Static_assert(COUNTING_SCAN_WG >= 64 && (COUNTING_SCAN_WG & (COUNTING_SCAN_WG - 1)) == 0, "the counting scan");
 
 #endif

@@ -5,7 +5,16 @@
  * ping-pong between the caller's pair and the sorter's scratch pair; sort_run returns the pair
  * that holds the result (the caller's for an even number of passes, the scratch for an odd one).
  *
- * Three ways through, chosen per call by n (thresholds below, easy to retune):
+ * Four ways through. Onesweep where the driver is known to make forward progress between work
+ * groups, up to RADIX_OS_AUTO_MAX pairs (or where forced, for every n):
+ *   onesweep   1 + P dispatches: one histogram of every pass's digits (radix_histogram.comp, the
+ *              keys read once), then one scatter per pass (radix_onesweep.comp) whose tiles take
+ *              their ids from a ticket counter and find the count of each digit in the tiles
+ *              before them by a chained scan with decoupled look-back. Tiles of WG x kpt keys:
+ *              os_kpt_small up to os_small_max pairs, os_kpt past it. A producer can make the
+ *              histogram itself (sort_fused_*): P dispatches. Nothing is cleared by a separate
+ *              call: see the housekeeping in radix_onesweep.comp.
+ * Elsewhere and past that, reduce-then-scan, chosen per call by n (thresholds below, easy to retune):
  *   one-group  n <= RADIX_ONEGROUP_MAX (off by default, see below): ONE dispatch of one work group of RADIX_OG_WG
  *              invocations that runs every pass itself (shaders/sort/radix_onegroup.comp):
  *              nothing but the GPU's own latency between passes.
@@ -29,6 +38,15 @@
  *             RADIX_EMU_SG invocations emulated in shared memory with barrier().
  *
  * Knobs read by make, for tuning without a rebuild and for the tests:
+ *   FLUID_RADIX_PATH=P              auto, onesweep or reduce-then-scan: replaces desc->radix_path.
+ *   FLUID_ONESWEEP_KPT=K            keys per invocation of the onesweep tiles (1 .. 24, default
+ *                                   RADIX_OS_KPT); FLUID_ONESWEEP_SMALL_KPT=K the same up to
+ *                                   FLUID_ONESWEEP_SMALL_MAX=N pairs (defaults RADIX_OS_SMALL_*).
+ *   FLUID_ONESWEEP_MAX=N            the most pairs radix sorts by onesweep on a forward-progress
+ *                                   driver (default RADIX_OS_AUTO_MAX; forced onesweep: all).
+ *   FLUID_ONESWEEP_WINDOW=W         look-back words read at a time (1 .. 32, default RADIX_OS_WINDOW).
+ *   FLUID_ONESWEEP_TEST_AGG_ONLY=1  tests: only tile 0 publishes an inclusive count, so every
+ *                                   look-back adds up the per-tile counts back to tile 0.
  *   FLUID_RADIX_ONEGROUP_MAX=N      replaces RADIX_ONEGROUP_MAX; 0 sends every n down the tiles path
  *                                   (the tests use it to reach tile edges at small n).
  *   FLUID_RADIX_FUSED_TILES=T       replaces RADIX_FUSED_TILES (0 .. RADIX_FUSED_MAX_TILES); 0 turns
@@ -66,17 +84,60 @@
 #define RADIX_EMU_SG 32
 #define RADIX_OG_EMU_SG 64
 
+/* Onesweep tiles: RADIX_WG invocations x this many keys each; smaller tiles up to
+ * RADIX_OS_SMALL_MAX pairs, where more tiles keep more of the GPU busy. */
+#define RADIX_OS_KPT 16
+#define RADIX_OS_SMALL_KPT 8
+#define RADIX_OS_SMALL_MAX 131072
+#define RADIX_OS_MAX_KPT 24
+/* Look-back words each digit's invocation reads at a time. 1 is what the H100 measured (one L2
+ * round trip per earlier tile, 8.7 us of the 33 us scatter at 1M pairs); FLUID_ONESWEEP_WINDOW=8
+ * or 16 reads that many at once: tested here for correctness, not yet measured there. */
+#define RADIX_OS_WINDOW 1
+#define RADIX_OS_MAX_WINDOW 32
+/* Keys per invocation of the onesweep histogram (RADIX_HIST_WG invocations a group): few up to
+ * os_small_max pairs (more groups: less latency), many past it (fewer global atomics). Measured on
+ * the H100 with 32 throughout: 16.9 us for 27,648 16-bit keys in 4 groups, 67 us for 16,777,216. */
+#define RADIX_HIST_KPT_SMALL 8
+#define RADIX_HIST_KPT 32
+/* radix on a forward-progress driver takes onesweep up to this many pairs and reduce-then-scan past
+ * it. Measured on the H100 (docs/bench/2026-11-23-sort/): onesweep wins at 27,648 .. 65,536 pairs
+ * (16-bit keys: 37.8 us against 43.0 at 27,648), ties at 262,144, and loses from 1,048,576 on (77.1
+ * against 68.7 us, 16-bit keys), its look-back costing more than the count and scan it saves. */
+#define RADIX_OS_AUTO_MAX 262144
+
 _Static_assert(RADIX_FUSED_TILES <= RADIX_FUSED_MAX_TILES, "the fused tables are sized for RADIX_FUSED_MAX_TILES");
 _Static_assert(RADIX_ONEGROUP_MAX <= RADIX_OG_WG * RADIX_OG_KPT, "the one-group kernel holds RADIX_OG_KPT keys per invocation");
 
-enum { _RADIX_ONEGROUP, _RADIX_COUNT, _RADIX_SCAN, _RADIX_SCATTER, _RADIX_PROGRAMS };
-static const char *const _radix_files[_RADIX_PROGRAMS] = {"sort/radix_onegroup.comp", "sort/radix_count.comp",
-                                                          "sort/radix_scan.comp", "sort/radix_scatter.comp"};
-static const char *const _radix_names[_RADIX_PROGRAMS] = {"radix.onegroup", "radix.count", "radix.scan",
-                                                          "radix.scatter"};
+enum { _RADIX_ONEGROUP, _RADIX_COUNT, _RADIX_SCAN, _RADIX_SCATTER, _RADIX_HISTOGRAM, _RADIX_HISTOGRAM_SMALL,
+       _RADIX_ONESWEEP, _RADIX_ONESWEEP_SMALL, _RADIX_PROGRAMS };
+static const char *const _radix_files[_RADIX_PROGRAMS] = {
+    "sort/radix_onegroup.comp",  "sort/radix_count.comp",     "sort/radix_scan.comp",
+    "sort/radix_scatter.comp",   "sort/radix_histogram.comp", "sort/radix_histogram.comp",
+    "sort/radix_onesweep.comp",  "sort/radix_onesweep.comp"};
+static const char *const _radix_names[_RADIX_PROGRAMS] = {
+    "radix.onegroup",  "radix.count",     "radix.scan",     "radix.scatter",
+    "radix.histogram", "radix.histogram", "radix.onesweep", "radix.onesweep"};
+
+/* GL_VENDOR strings of drivers known to keep running work groups running (so that a group may
+ * wait on an earlier one): NVIDIA, AMD (and its older ATI name), Intel. Matched as substrings. */
+static const char *const _radix_progress_vendors[] = {"NVIDIA", "AMD", "ATI Technologies", "Intel"};
 
 typedef struct _sort_radix {
     bool subgroup, emulate; /* emulate: the subgroup code on emulated subgroups (tests) */
+    bool onesweep;          /* the onesweep path (else reduce-then-scan) */
+    char path_why[96];      /* why that path: for describe */
+    uint32_t os_kpt, os_kpt_small, os_small_max;
+    uint32_t os_window;     /* look-back words read at a time */
+    uint32_t os_max;        /* the largest n sorted by onesweep (when onesweep is on); reduce-then-scan past it */
+    GLuint hist[2];         /* onesweep: every pass's digit counts, alternate sorts */
+    GLuint status[2];       /* onesweep: look-back words, alternate scatters */
+    GLuint tickets;         /* onesweep: tile-id counters, [parity] */
+    uint32_t hist_parity, scatter_parity;
+    uint32_t dirty_rows[2]; /* tile rows of status[i] that may be non-zero */
+    bool fused_ready;       /* the producer made hist[hist_parity] (sort_fused_ready) */
+    bool agg_only;          /* tests: FLUID_ONESWEEP_TEST_AGG_ONLY, see radix_onesweep.comp */
+    char fused_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
     int subgroup_size;
     uint32_t capacity, max_tiles, onegroup_max, fused_tiles;
     int max_groups_x;
@@ -95,8 +156,21 @@ static uint32_t _radix_mask(uint32_t bits, uint32_t pass) {
     return left >= RADIX_BITS ? (1u << RADIX_BITS) - 1u : (1u << left) - 1u;
 }
 
+static uint32_t _radix_os_kpt(const _sort_radix *r, uint32_t n) {
+    return n <= r->os_small_max ? r->os_kpt_small : r->os_kpt;
+}
+static uint32_t _radix_os_tiles(const _sort_radix *r, uint32_t n) {
+    uint32_t tile = RADIX_WG * _radix_os_kpt(r, n);
+    return (uint32_t)(((uint64_t)n + tile - 1) / tile);
+}
+
+static bool _radix_is_os(const _sort_radix *r, uint32_t n) { return r->onesweep && n <= r->os_max; }
+/* Onesweep for every n this sorter takes: the condition for taking a fused count. */
+static bool _radix_all_os(const _sort_radix *r) { return r->onesweep && r->capacity <= r->os_max; }
+
 static uint32_t _radix_dispatches(const _sort_radix *r, uint32_t n, uint32_t bits) {
     if (n == 0) return 0;
+    if (_radix_is_os(r, n)) return _radix_passes(bits) + 1;
     if (_radix_is_onegroup(r, n)) return 1;
     return _radix_is_fused(r, n) ? _radix_passes(bits) + 1 : 3 * _radix_passes(bits);
 }
@@ -112,23 +186,35 @@ static void _radix_destroy(void *p) {
         gpu_buffer_destroy(&r->totals[i]);
     }
     gpu_buffer_destroy(&r->counter);
+    for (int i = 0; i < 2; i++) {
+        gpu_buffer_destroy(&r->hist[i]);
+        gpu_buffer_destroy(&r->status[i]);
+    }
+    gpu_buffer_destroy(&r->tickets);
     free(r);
 }
 
 static GLuint _radix_program(const _sort_radix *r, int which, const char *label, char *err) {
     bool og = which == _RADIX_ONEGROUP;
-    char defines[256], sg[64];
+    uint32_t kpt = og                              ? RADIX_OG_KPT
+                   : which == _RADIX_ONESWEEP       ? r->os_kpt
+                   : which == _RADIX_ONESWEEP_SMALL ? r->os_kpt_small
+                                                    : RADIX_KPT;
+    char defines[sizeof SORT_LAYOUT_GLSL_TEXT + 256], sg[96];
     if (r->subgroup)
         snprintf(sg, sizeof sg, "#define USE_SUBGROUP 1\n#define SG_EMULATE %d\n#define SG_SIZE %d\n", r->emulate,
                  r->subgroup_size);
     else
         snprintf(sg, sizeof sg, "#define USE_SUBGROUP 0\n#define EMU_SG %d\n", og ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
-    snprintf(defines, sizeof defines, "#define WG %d\n#define KPT %d\n%s", og ? RADIX_OG_WG : RADIX_WG,
-             og ? RADIX_OG_KPT : RADIX_KPT, sg);
+    uint32_t hkpt = which == _RADIX_HISTOGRAM_SMALL ? RADIX_HIST_KPT_SMALL : RADIX_HIST_KPT;
+    snprintf(defines, sizeof defines,
+             "%s#define WG %d\n#define KPT %u\n#define HKPT %u\n#define OS_AGG_ONLY %d\n#define LB_WINDOW %u\n%s",
+             SORT_LAYOUT_GLSL_TEXT, og ? RADIX_OG_WG : RADIX_WG, kpt, hkpt, r->agg_only, r->os_window, sg);
     GLuint p = shader_make_compute(_radix_files[which], defines, err);
     if (p) {
         char name[128];
-        snprintf(name, sizeof name, "%s.%s.%s", label, _radix_names[which] + 6, r->subgroup ? "subgroup" : "shared");
+        snprintf(name, sizeof name, "%s.%s.%s%s", label, _radix_names[which] + 6, r->subgroup ? "subgroup" : "shared",
+                 which == _RADIX_ONESWEEP_SMALL || which == _RADIX_HISTOGRAM_SMALL ? ".small" : "");
         glObjectLabel(GL_PROGRAM, p, -1, name);
     }
     return p;
@@ -136,12 +222,12 @@ static GLuint _radix_program(const _sort_radix *r, int which, const char *label,
 
 /* Bytes of shared memory of the one-group kernel (onegroup) or of the scatter kernel (the largest
  * tile kernel); must match the shared declarations of radix_common.glsl and the kernels. */
-static int _radix_shared_bytes(const _sort_radix *r, bool onegroup) {
+static int _radix_shared_bytes(const _sort_radix *r, bool onegroup, uint32_t kpt) {
     int wg = onegroup ? RADIX_OG_WG : RADIX_WG;
     int sg = r->subgroup ? r->subgroup_size : onegroup ? RADIX_OG_EMU_SG : RADIX_EMU_SG;
     int words = wg / sg * RADIX;                                /* s_whist */
     words += r->subgroup ? wg / sg + (r->emulate ? wg + 4 * wg / sg : 0) : 2 * wg; /* s_sgsum, s_sgemu, s_sgballot | s_emu, s_tmp */
-    words += onegroup ? RADIX : RADIX_TILE + 2 * RADIX;           /* s_dstart | s_x, s_dstart, s_dest */
+    words += onegroup ? RADIX : (int)kpt * RADIX_WG + 2 * RADIX + 1; /* s_dstart | s_x, s_dstart, s_dest, s_tile */
     return 4 * words;
 }
 
@@ -189,20 +275,93 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         r->subgroup = r->emulate = true;
         r->subgroup_size = (int)v;
     }
+    /* The path: onesweep needs forward progress between work groups (see the top of sort.h). */
+    sort_radix_path path = desc->radix_path;
+    env = getenv("FLUID_RADIX_PATH");
+    if (env && *env) {
+        if (strcmp(env, "auto") == 0) path = SORT_RADIX_AUTO;
+        else if (strcmp(env, "onesweep") == 0) path = SORT_RADIX_ONESWEEP;
+        else if (strcmp(env, "reduce-then-scan") == 0) path = SORT_RADIX_REDUCE_THEN_SCAN;
+        else {
+            fail(err, "FLUID_RADIX_PATH='%s' is not auto, onesweep or reduce-then-scan; fix or unset it", env);
+            _radix_destroy(r);
+            return NULL;
+        }
+    }
+    const char *vendor = (const char *)glGetString(GL_VENDOR);
+    if (!vendor) vendor = "?";
+    bool progress = false;
+    for (size_t i = 0; i < ARRAY_LEN(_radix_progress_vendors); i++)
+        progress |= strstr(vendor, _radix_progress_vendors[i]) != NULL;
+    r->os_max = path == SORT_RADIX_AUTO ? RADIX_OS_AUTO_MAX : UINT32_MAX;
+    if (path == SORT_RADIX_AUTO) {
+        r->onesweep = progress;
+        snprintf(r->path_why, sizeof r->path_why, "driver '%.40s' %s the forward-progress list", vendor,
+                 progress ? "on" : "not on");
+    } else {
+        r->onesweep = path == SORT_RADIX_ONESWEEP;
+        snprintf(r->path_why, sizeof r->path_why, "forced");
+    }
+    /* llvmpipe runs groups on threads but stops every shader after 65,535 loop iterations in all, so
+     * a long look-back wait would end early with a wrong count: onesweep there only on one thread
+     * (groups in ticket order, no waits), as the tests run it. */
+    const char *lp_threads = getenv("LP_NUM_THREADS");
+    if (r->onesweep && caps->llvmpipe && !(lp_threads && strcmp(lp_threads, "1") == 0)) {
+        fail(err, "onesweep on llvmpipe needs LP_NUM_THREADS=1 (its loop limit would cut look-back waits short and "
+                  "give wrong results); use radix, or set LP_NUM_THREADS=1");
+        _radix_destroy(r);
+        return NULL;
+    }
+    if (r->onesweep && desc->capacity >= (1u << 30)) { /* look-back words hold counts below 2^30 */
+        r->onesweep = false;
+        snprintf(r->path_why, sizeof r->path_why, "capacity of 2^30 pairs or more");
+    }
+    env = getenv("FLUID_ONESWEEP_TEST_AGG_ONLY");
+    r->agg_only = env && strcmp(env, "1") == 0;
+    r->os_kpt = RADIX_OS_KPT;
+    r->os_window = RADIX_OS_WINDOW;
+    r->os_kpt_small = RADIX_OS_SMALL_KPT;
+    r->os_small_max = RADIX_OS_SMALL_MAX;
+    struct { const char *var; uint32_t *dst; uint64_t lo, hi; const char *what; } knobs[] = {
+        {"FLUID_ONESWEEP_KPT", &r->os_kpt, 1, RADIX_OS_MAX_KPT, "keys per invocation"},
+        {"FLUID_ONESWEEP_SMALL_KPT", &r->os_kpt_small, 1, RADIX_OS_MAX_KPT, "keys per invocation"},
+        {"FLUID_ONESWEEP_SMALL_MAX", &r->os_small_max, 0, 1u << 30, "number of pairs"},
+        {"FLUID_ONESWEEP_MAX", &r->os_max, 0, 1u << 30, "number of pairs"},
+        {"FLUID_ONESWEEP_WINDOW", &r->os_window, 1, RADIX_OS_MAX_WINDOW, "number of look-back words"}};
+    for (size_t i = 0; i < ARRAY_LEN(knobs); i++) {
+        env = getenv(knobs[i].var);
+        if (!env || !*env) continue;
+        if (!parse_u64(env, knobs[i].lo, knobs[i].hi, &v)) {
+            fail(err, "%s='%s' is not a %s from %llu to %llu; fix or unset it", knobs[i].var, env, knobs[i].what,
+                 (unsigned long long)knobs[i].lo, (unsigned long long)knobs[i].hi);
+            _radix_destroy(r);
+            return NULL;
+        }
+        *knobs[i].dst = (uint32_t)v;
+    }
+    snprintf(r->fused_defines, sizeof r->fused_defines, "%s#define SORT_FUSED_MODE %d\n", SORT_LAYOUT_GLSL_TEXT,
+             _radix_all_os(r) ? SORT_FUSED_RADIX : 0);
     const char *label = desc->label ? desc->label : "radix";
 
     /* Shared memory the kernels declare, against the GPU's limit (the driver would refuse to link):
      * without room for the one-group kernel, every n takes the tiles path. */
-    if (_radix_shared_bytes(r, true) > caps->max_shared_bytes || caps->max_invocations < RADIX_OG_WG)
+    if (r->onesweep || _radix_shared_bytes(r, true, 0) > caps->max_shared_bytes || caps->max_invocations < RADIX_OG_WG)
         r->onegroup_max = 0;
-    if (_radix_shared_bytes(r, false) > caps->max_shared_bytes) {
+    uint32_t kpt = RADIX_KPT;
+    if (r->onesweep) kpt = r->os_kpt > r->os_kpt_small ? r->os_kpt : r->os_kpt_small;
+    if (_radix_shared_bytes(r, false, kpt) > caps->max_shared_bytes) {
         fail(err, "the radix sort needs %d bytes of shared memory per work group but this GPU has %d; use --sort bitonic",
-             _radix_shared_bytes(r, false), caps->max_shared_bytes);
+             _radix_shared_bytes(r, false, kpt), caps->max_shared_bytes);
         _radix_destroy(r);
         return NULL;
     }
 
     for (int i = 0; i < _RADIX_PROGRAMS; i++) {
+        bool os_prog = i == _RADIX_HISTOGRAM || i == _RADIX_HISTOGRAM_SMALL || i == _RADIX_ONESWEEP ||
+                       i == _RADIX_ONESWEEP_SMALL;
+        bool large = i == _RADIX_HISTOGRAM || i == _RADIX_ONESWEEP;
+        if (os_prog && (!r->onesweep || (large && desc->capacity <= r->os_small_max))) continue;
+        if (!os_prog && r->onesweep && desc->capacity <= r->os_max) continue; /* reduce-then-scan never taken */
         if (i == _RADIX_ONEGROUP && r->onegroup_max == 0) continue;
         r->prog[i] = _radix_program(r, i, label, err);
         if (!r->prog[i]) {
@@ -220,11 +379,28 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         return NULL;
     }
     uint32_t fused_tiles = r->max_tiles < r->fused_tiles ? r->max_tiles : r->fused_tiles;
+    /* Onesweep: look-back rows for the most tiles any n up to the capacity takes. */
+    uint32_t small_cap = desc->capacity < r->os_small_max ? desc->capacity : r->os_small_max;
+    uint64_t os_rows = 1;
+    if (r->onesweep) {
+        uint32_t os_cap = desc->capacity < r->os_max ? desc->capacity : r->os_max;
+        uint64_t a = _radix_os_tiles(r, os_cap), b = _radix_os_tiles(r, small_cap);
+        os_rows = a > b ? a : b;
+        if (os_rows < 1) os_rows = 1;
+        if (_radix_all_os(r)) {
+            table_bytes = 4; /* the reduce-then-scan tables are not used */
+            fused_tiles = 1;
+        }
+    }
     struct { GLuint *buf; uint64_t size; const char *what; } bufs[] = {
         {&r->keys2, pair_bytes, "keys-scratch"}, {&r->vals2, pair_bytes, "vals-scratch"},
         {&r->tables[0], table_bytes, "tile-counts"}, {&r->tables[1], 4ull * RADIX * fused_tiles, "tile-counts-next"},
         {&r->totals[0], 4 * RADIX, "digit-totals"},  {&r->totals[1], 4 * RADIX, "digit-totals-next"},
-        {&r->counter, 4, "groups-done"}};
+        {&r->counter, 4, "groups-done"},
+        {&r->hist[0], r->onesweep ? 4 * RADIX * RADIX_MAX_PASSES : 4, "histograms-0"},
+        {&r->hist[1], r->onesweep ? 4 * RADIX * RADIX_MAX_PASSES : 4, "histograms-1"},
+        {&r->status[0], 4ull * RADIX * os_rows, "lookback-0"}, {&r->status[1], 4ull * RADIX * os_rows, "lookback-1"},
+        {&r->tickets, 8, "tile-tickets"}};
     for (size_t i = 0; i < ARRAY_LEN(bufs); i++) {
         snprintf(name, sizeof name, "%s.%s", label, bufs[i].what);
         *bufs[i].buf = gpu_buffer_make(bufs[i].size, NULL, name, err);
@@ -259,16 +435,64 @@ static void _radix_dispatch(const _sort_radix *r, int which, uint32_t groups, co
     sort_trace_end(trace);
 }
 
+/* The onesweep path: a histogram dispatch (unless a producer made it), then a scatter per pass. */
+static sort_pairs _radix_run_onesweep(_sort_radix *r, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace) {
+    sort_pairs src = io, dst = {r->keys2, r->vals2};
+    uint32_t passes = _radix_passes(bits), tiles = _radix_os_tiles(r, n);
+    int which = n <= r->os_small_max ? _RADIX_ONESWEEP_SMALL : _RADIX_ONESWEEP;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_HIST, r->hist[r->hist_parity]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_HIST_NEXT, r->hist[1 - r->hist_parity]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TICKETS, r->tickets);
+    if (!r->fused_ready) {
+        bool small = n <= r->os_small_max;
+        int h = small ? _RADIX_HISTOGRAM_SMALL : _RADIX_HISTOGRAM;
+        glProgramUniform1ui(r->prog[h], RADIX_LOC_N, n);
+        glProgramUniform1ui(r->prog[h], RADIX_LOC_BITS, bits);
+        _radix_bind(src, dst);
+        _radix_dispatch(r, h, gpu_groups(n, RADIX_HIST_WG * (small ? RADIX_HIST_KPT_SMALL : RADIX_HIST_KPT)), trace);
+    }
+    r->fused_ready = false;
+    GLuint sp = r->prog[which];
+    glProgramUniform1ui(sp, RADIX_LOC_N, n);
+    glProgramUniform1ui(sp, RADIX_LOC_TILES, tiles);
+    for (uint32_t pass = 0; pass < passes; pass++) {
+        uint32_t par = r->scatter_parity;
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_STATUS, r->status[par]);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_STATUS_NEXT, r->status[1 - par]);
+        glProgramUniform1ui(sp, RADIX_LOC_SHIFT, pass * RADIX_BITS);
+        glProgramUniform1ui(sp, RADIX_LOC_MASK, _radix_mask(bits, pass));
+        glProgramUniform1ui(sp, RADIX_LOC_PASS, pass);
+        glProgramUniform1ui(sp, RADIX_LOC_PARITY, par);
+        glProgramUniform1ui(sp, RADIX_LOC_CLEAR_ROWS, r->dirty_rows[1 - par]);
+        _radix_bind(src, dst);
+        _radix_dispatch(r, which, tiles, trace);
+        r->dirty_rows[1 - par] = 0;
+        if (r->dirty_rows[par] < tiles) r->dirty_rows[par] = tiles;
+        r->scatter_parity = 1 - par;
+        sort_pairs t = src;
+        src = dst;
+        dst = t;
+    }
+    r->hist_parity = 1 - r->hist_parity;
+    return src;
+}
+
 static sort_pairs _radix_run(void *p, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace) {
     _sort_radix *r = p;
     sort_pairs scratch = {r->keys2, r->vals2}, result = io;
     uint32_t passes = _radix_passes(bits);
     if (n > r->capacity) n = r->capacity;
     if (n == 0) {
+        if (r->fused_ready) { /* counted nothing, but leave the buffer as the next sort expects it */
+            glClearNamedBufferData(r->hist[r->hist_parity], GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
+            r->fused_ready = false;
+        }
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
         return io;
     }
-    if (_radix_is_onegroup(r, n)) {
+    if (_radix_is_os(r, n)) {
+        result = _radix_run_onesweep(r, io, n, bits, trace);
+    } else if (_radix_is_onegroup(r, n)) {
         GLuint prog = r->prog[_RADIX_ONEGROUP];
         glProgramUniform1ui(prog, RADIX_LOC_N, n);
         glProgramUniform1ui(prog, RADIX_LOC_BITS, bits);
@@ -331,15 +555,62 @@ static void _radix_describe(void *p, uint32_t n, uint32_t bits, char *out, size_
     else
         snprintf(path, sizeof path, "shared path (emulated subgroups of %d)", n <= r->onegroup_max ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
     const char *plural = passes == 1 ? "" : "es";
+    char why[128];
+    if (r->onesweep && n > r->os_max)
+        snprintf(why, sizeof why, "past onesweep's %u pairs", r->os_max);
+    else
+        snprintf(why, sizeof why, "%s", r->path_why);
+    if (_radix_is_os(r, n)) {
+        uint32_t kpt = _radix_os_kpt(r, n);
+        snprintf(out, len,
+                 "radix: %u pass%s of %d-bit digits, onesweep (%s), tiles of %u keys (%d x %u) x %u, %s, %u dispatch%s "
+                 "(histogram, then a scatter with look-back per pass)",
+                 passes, plural, RADIX_BITS, r->path_why, RADIX_WG * kpt, RADIX_WG, kpt, _radix_os_tiles(r, n), path, d,
+                 d == 1 ? "" : "es");
+        return;
+    }
     if (_radix_is_onegroup(r, n))
         snprintf(out, len, "radix: %u pass%s of %d-bit digits, one-group (1 group of %d x up to %d keys), %s, %u dispatch%s",
                  passes, plural, RADIX_BITS, RADIX_OG_WG, RADIX_OG_KPT, path, d, d == 1 ? "" : "es");
     else
-        snprintf(out, len, "radix: %u pass%s of %d-bit digits, %s, tiles of %d keys (%d x %d) x %u, %s, %u dispatches (%s)",
-                 passes, plural, RADIX_BITS, _radix_is_fused(r, n) ? "fused" : "reduce-then-scan", RADIX_TILE, RADIX_WG,
+        snprintf(out, len, "radix: %u pass%s of %d-bit digits, %s (%s), tiles of %d keys (%d x %d) x %u, %s, %u dispatches (%s)",
+                 passes, plural, RADIX_BITS, _radix_is_fused(r, n) ? "fused" : "reduce-then-scan", why, RADIX_TILE, RADIX_WG,
                  RADIX_KPT, _radix_tiles(n), path, d,
                  _radix_is_fused(r, n) ? "count, then a scatter per pass" : "count, scan, scatter per pass");
 }
 
-const sort_algo sort_algo_radix = {"radix", "LSD radix sort, 8-bit digits, reduce-then-scan (stable)", _radix_make,
-                                   _radix_destroy, _radix_run, _radix_describe};
+static GLuint _radix_fused_buffer(void *p) {
+    _sort_radix *r = p;
+    return _radix_all_os(r) ? r->hist[r->hist_parity] : 0;
+}
+static const char *_radix_fused_defines(void *p) { return ((_sort_radix *)p)->fused_defines; }
+static void _radix_fused_ready(void *p) {
+    _sort_radix *r = p;
+    if (_radix_all_os(r)) r->fused_ready = true;
+}
+
+static void *_onesweep_make(const sort_desc *desc, const gpu_caps *caps, char *err) {
+    sort_desc d = *desc;
+    d.radix_path = SORT_RADIX_ONESWEEP;
+    return _radix_make(&d, caps, err);
+}
+
+const sort_algo sort_algo_radix = {.name = "radix",
+                                   .summary = "LSD radix sort, 8-bit digits, onesweep or reduce-then-scan by driver (stable)",
+                                   .make = _radix_make,
+                                   .destroy = _radix_destroy,
+                                   .run = _radix_run,
+                                   .describe = _radix_describe,
+                                   .fused_buffer = _radix_fused_buffer,
+                                   .fused_defines = _radix_fused_defines,
+                                   .fused_ready = _radix_fused_ready};
+
+const sort_algo sort_algo_onesweep = {.name = "onesweep",
+                                      .summary = "the radix sort on its onesweep path on any driver (stable)",
+                                      .make = _onesweep_make,
+                                      .destroy = _radix_destroy,
+                                      .run = _radix_run,
+                                      .describe = _radix_describe,
+                                      .fused_buffer = _radix_fused_buffer,
+                                      .fused_defines = _radix_fused_defines,
+                                      .fused_ready = _radix_fused_ready};

@@ -10,7 +10,7 @@
 layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
-layout(std430, binding = B_RANGES) readonly buffer Ranges { uvec2 ranges[]; };
+layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = B_DENS) writeonly buffer Dens { float dens[]; };
 layout(std430, binding = B_FACTOR) writeonly buffer Factor { float factor[]; };
 layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };

@@ -23,6 +23,8 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     uint cap_dens;
     float v_post;      // the largest speed the last step ended with (after its pressure solve)
     uint dropped;      // neighbours past a list's capacity this step (left out: should stay 0)
+    uint limited;      // particles whose speed integrate limited to the CFL bound this step
+    uint pad[3];
     float partial[];   // one value per work group of the reduction under way
 } C;
 

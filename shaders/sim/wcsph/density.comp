@@ -6,7 +6,7 @@
 #include "sim/kernel.glsl"
 layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
-layout(std430, binding = B_RANGES) readonly buffer Ranges { uvec2 ranges[]; };
+layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = B_DENS) writeonly buffer Dens { float dens[]; };
 layout(std430, binding = B_PTERM) writeonly buffer PTerm { float pterm[]; };
 #include "sim/neighbours.glsl"

@@ -41,19 +41,19 @@ typedef struct dfsph_ctl {
     float err_div, err_dens;
     uint32_t capped, step, cap_div, cap_dens;
     float v_post;
-    uint32_t dropped;
+    uint32_t dropped, limited, pad[3];
     /* float partial[]: one per work group */
 } dfsph_ctl;
 _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, t_rem) == 32, "Ctl's indirect arguments");
 _Static_assert(offsetof(dfsph_ctl, done) == 48 && offsetof(dfsph_ctl, cap_div) == 80, "Ctl's scalars");
-_Static_assert(sizeof(dfsph_ctl) == 96, "Ctl's partial[] starts at 96");
+_Static_assert(sizeof(dfsph_ctl) == 112, "Ctl's partial[] starts at 112");
 
 /* Twin of Record in shaders/sim/dfsph/integrate.comp. */
 typedef struct dfsph_record {
     float dt, dt_cfl, cfl, err_div, err_dens;
-    uint32_t it_div, it_dens, capped, dropped;
+    uint32_t it_div, it_dens, capped, dropped, limited;
 } dfsph_record;
-_Static_assert(sizeof(dfsph_record) == 36, "Record is 9 scalars (std430: stride 36)");
+_Static_assert(sizeof(dfsph_record) == 40, "Record is 10 scalars (std430: stride 40)");
 
 /* Each lane's neighbour list holds this many (the lanes of a particle share its neighbours, about
  * 33 at rest and 50 where the fluid is squeezed): twin of DFSPH_LIST_CAP in the shaders. */
@@ -188,7 +188,7 @@ static void _dfsph_collect(dfsph *d, int lag) {
             if (d->ready_count < DFSPH_RECORDS) {
                 d->ready[(d->ready_head + d->ready_count++) % DFSPH_RECORDS] =
                     (sim_step_record){.dt = r.dt, .dt_cfl = r.dt_cfl, .cfl = r.cfl, .it_div = r.it_div, .it_density = r.it_dens,
-                                      .err_div = r.err_div, .err_density = r.err_dens, .capped = r.capped, .dropped = r.dropped};
+                                      .err_div = r.err_div, .err_density = r.err_dens, .capped = r.capped, .dropped = r.dropped, .limited = r.limited};
             }
             if (!dt_cfl_min || r.dt_cfl < dt_cfl_min) dt_cfl_min = r.dt_cfl;
             if (r.it_div > it_div_max) it_div_max = r.it_div;

@@ -1,0 +1,196 @@
+/* The radix sort's onesweep path (radix_histogram.comp, radix_onesweep.comp: one histogram
+ * dispatch, then one scatter per pass with a chained scan and decoupled look-back) against the CPU
+ * stable sort (tests/test_sort_rig.h): sizes 0 .. 300,000 and 16,777,217, odd sizes around the
+ * tile edges of both tile sizes, every input kind (low-entropy keys included) at every digit
+ * width, stability, one sorter reused (the alternating histogram, look-back and ticket buffers),
+ * nothing written past n, the fused first count from a producer shader, and bad tuning variables.
+ *
+ * llvmpipe: its work groups run on threads, so a look-back wait would work there, but every
+ * shader is cut off after 65,535 loop iterations in all (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS,
+ * shared by every loop), and a wait longer than that ends early with a wrong count: seen with
+ * two threads. So this test runs with LP_NUM_THREADS=1 (set before the context; other drivers
+ * ignore it): groups then run one at a time in ticket order, every look-back finds its
+ * predecessor done, and the whole path runs but for the wait itself. The wait is tested where the
+ * path is meant to run (the H100: docs/bench/). Where the GPU has subgroups both ranking variants
+ * run; on llvmpipe the subgroup variant runs on emulated subgroups. Needs GL 4.5 (skips without). */
+#include "test_sort_rig.h"
+#include "sort/sort_layout.h"
+
+static bool os_rig(rig *r, const char *name, uint32_t cap, bool no_subgroup, const char *small_max,
+                   const char *small_kpt, const char *emulate, const gpu_caps *caps) {
+    if (small_max) setenv("FLUID_ONESWEEP_SMALL_MAX", small_max, 1);
+    if (small_kpt) setenv("FLUID_ONESWEEP_SMALL_KPT", small_kpt, 1);
+    if (emulate) setenv("FLUID_RADIX_EMULATE_SUBGROUP", emulate, 1);
+    bool ok = rig_make_desc(r, "onesweep", name, cap, (sort_desc){.no_subgroup = no_subgroup}, caps);
+    unsetenv("FLUID_ONESWEEP_SMALL_MAX");
+    unsetenv("FLUID_ONESWEEP_SMALL_KPT");
+    unsetenv("FLUID_RADIX_EMULATE_SUBGROUP");
+    return ok;
+}
+
+/* Default tiles (small up to 131,072 pairs, large past), one sorter for every size. */
+static void test_default(const char *name, bool no_subgroup, const char *emulate, const gpu_caps *caps) {
+    double t0 = now_seconds();
+    rig r;
+    if (!os_rig(&r, name, 300000, no_subgroup, NULL, NULL, emulate, caps)) return;
+    static const uint32_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 1000, 1023, 1024, 1025, 2047, 2048, 2049, 27648};
+    if (emulate) {
+        static const uint32_t few[] = {0, 1, 257, 2049, 27648};
+        for (size_t i = 0; i < ARRAY_LEN(few); i++) case_of(&r, few[i], 16, IN_RANDOM);
+        case_of(&r, 5000, 32, IN_AND4);
+        case_of(&r, 5000, 12, IN_FEW);
+    } else {
+        for (size_t i = 0; i < ARRAY_LEN(sizes); i++) case_of(&r, sizes[i], 16, IN_RANDOM);
+        sweep(&r, 1000);
+        sweep(&r, 27648);
+        case_of(&r, 131072, 24, IN_RANDOM); /* the last small-tile size */
+        case_of(&r, 131073, 24, IN_AND2);   /* the first large-tile size */
+    }
+    case_of(&r, 300000, 32, IN_RANDOM);
+    case_of(&r, 300000, 17, IN_FEW);
+    case_of(&r, 5, 32, IN_RANDOM);
+    rig_destroy(&r);
+    printf("%s: %.1f s\n", name, now_seconds() - t0);
+}
+
+/* Around tile edges: the large tiles (4,096) at small n, and tiles of 3 x 256 = 768 keys. */
+static void test_tiles(const char *name, bool no_subgroup, const char *small_max, const char *small_kpt,
+                       uint32_t tile, const gpu_caps *caps) {
+    double t0 = now_seconds();
+    rig r;
+    if (!os_rig(&r, name, 4 * tile + 7, no_subgroup, small_max, small_kpt, NULL, caps)) return;
+    uint32_t t = tile;
+    uint32_t sizes[] = {1, 2, 3, 255, 256, 257, 1000, t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1, 3 * t + 5, 4 * t + 7};
+    for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
+        case_of(&r, sizes[i], 32, IN_RANDOM);
+        case_of(&r, sizes[i], 9, IN_FEW);
+        case_of(&r, sizes[i], 24, IN_AND4);
+    }
+    sweep(&r, 2 * t + 1);
+    case_of(&r, 0, 32, IN_RANDOM);
+    case_of(&r, 3 * t + 5, 24, IN_EQUAL);
+    rig_destroy(&r);
+    printf("%s: %.1f s\n", name, now_seconds() - t0);
+}
+
+/* The fused first count: a producer shader makes the histograms, sort_run skips its dispatch.
+ * Fused and plain sorts alternate on one sorter (the histogram buffers alternate too). */
+static void test_fused(const char *name, bool no_subgroup, const gpu_caps *caps) {
+    double t0 = now_seconds();
+    rig r;
+    if (!os_rig(&r, name, 70000, no_subgroup, NULL, NULL, NULL, caps)) return;
+    CHECK(sort_fused_buffer(r.s) != 0, "%s: no fused buffer", name);
+    static const uint32_t sizes[] = {1, 2, 255, 257, 2049, 27648, 70000};
+    for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
+        r.fused = true;
+        case_of(&r, sizes[i], 15, IN_RANDOM);
+        case_of(&r, sizes[i], 32, IN_AND2);
+        r.fused = false;
+        case_of(&r, sizes[i], 16, IN_RANDOM);
+        r.fused = true;
+        case_of(&r, sizes[i], 12, IN_WIDE);
+        case_of(&r, sizes[i], 1, IN_RANDOM);
+    }
+    case_of(&r, 0, 16, IN_RANDOM); /* a fused count of nothing, then sorts must still be right */
+    case_of(&r, 1000, 20, IN_REVERSED);
+    r.fused = false;
+    case_of(&r, 1000, 20, IN_FEW);
+    rig_producer_destroy();
+    rig_destroy(&r);
+    printf("%s: %.1f s\n", name, now_seconds() - t0);
+}
+
+/* Look-back over per-tile counts only (FLUID_ONESWEEP_TEST_AGG_ONLY): every tile adds the AGG
+ * words of all tiles before it back to tile 0, the path a look-back takes when its predecessors
+ * have not finished theirs (which one llvmpipe thread never shows). */
+static void test_agg_only(const char *name, bool no_subgroup, const char *window, const gpu_caps *caps) {
+    double t0 = now_seconds();
+    rig r;
+    setenv("FLUID_ONESWEEP_TEST_AGG_ONLY", "1", 1);
+    setenv("FLUID_ONESWEEP_WINDOW", window, 1);
+    bool ok = os_rig(&r, name, 3 * 768 * 40 + 11, no_subgroup, "1000000", "3", NULL, caps);
+    unsetenv("FLUID_ONESWEEP_TEST_AGG_ONLY");
+    unsetenv("FLUID_ONESWEEP_WINDOW");
+    if (!ok) return;
+    case_of(&r, 3 * 768 * 40 + 11, 32, IN_RANDOM); /* 121 tiles of 768 */
+    case_of(&r, 3 * 768 * 40 + 11, 16, IN_AND2);
+    case_of(&r, 5000, 12, IN_FEW);
+    case_of(&r, 769, 8, IN_RANDOM);
+    rig_destroy(&r);
+    printf("%s: %.1f s\n", name, now_seconds() - t0);
+}
+
+/* 16,777,217 pairs: 4 passes on a GPU, 1 on llvmpipe (time). */
+static void test_big(const gpu_caps *caps) {
+    double t0 = now_seconds();
+    rig r;
+    uint32_t n = (1u << 24) + 1;
+    if (!os_rig(&r, "big", n, false, NULL, NULL, NULL, caps)) return;
+    case_of(&r, n, caps->timer_queries ? 32 : 8, IN_RANDOM);
+    if (caps->timer_queries) case_of(&r, n, 32, IN_AND2);
+    rig_destroy(&r);
+    printf("big: %.1f s\n", now_seconds() - t0);
+}
+
+static void test_errors(const gpu_caps *caps) {
+    char err[ERR_LEN] = "";
+    int live = gpu_live_objects();
+    static const char *const bad[][2] = {{"FLUID_ONESWEEP_KPT", "99"}, {"FLUID_ONESWEEP_WINDOW", "0"},
+                                         {"FLUID_ONESWEEP_MAX", "many"}, {"FLUID_RADIX_PATH", "fast"}};
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        setenv(bad[i][0], bad[i][1], 1);
+        sorter *s = sort_make("onesweep", &(sort_desc){.capacity = 100}, caps, err);
+        unsetenv(bad[i][0]);
+        CHECK(s == NULL && strstr(err, bad[i][0]) != NULL, "a bad %s: err '%s'", bad[i][0], err);
+        sort_destroy(s);
+        printf("  bad tuning variable: %s\n", err);
+    }
+    CHECK(gpu_live_objects() == live, "failed sort_make left %d GL objects", gpu_live_objects() - live);
+}
+
+int main(void) {
+    setenv("LP_NUM_THREADS", "1", 1); /* llvmpipe only: see the top */
+    gpu_ctx *gpu = check_gpu();
+    const gpu_caps *caps = gpu_get_caps(gpu);
+    double t0 = now_seconds();
+    if (caps->llvmpipe) {
+        printf("note: llvmpipe, one thread: look-back runs without waiting (see the top of this file)\n");
+        /* ... and without LP_NUM_THREADS=1 the sorter refuses to be made there, saying why. */
+        char err[ERR_LEN] = "";
+        setenv("LP_NUM_THREADS", "2", 1);
+        sorter *s = sort_make("onesweep", &(sort_desc){.capacity = 100}, caps, err);
+        setenv("LP_NUM_THREADS", "1", 1);
+        CHECK(s == NULL && strstr(err, "LP_NUM_THREADS=1"), "onesweep on llvmpipe, 2 threads: sorter %p, err '%s'",
+              (void *)s, err);
+        sort_destroy(s);
+        printf("  llvmpipe, 2 threads: %s\n", err);
+    }
+    test_errors(caps);
+    char tile[16], small_tile[16];
+    snprintf(tile, sizeof tile, "%d", RADIX_WG * 16);
+    snprintf(small_tile, sizeof small_tile, "%d", 4 * RADIX_WG * 3 + 7);
+    for (int sub = caps->subgroup ? 0 : 1; sub < 2; sub++) {
+        bool no_sg = sub == 1;
+        const char *v = no_sg ? "shared" : "subgroup";
+        char name[64];
+        snprintf(name, sizeof name, "onesweep/%s", v);
+        test_default(name, no_sg, NULL, caps);
+        snprintf(name, sizeof name, "onesweep-large-tiles/%s", v);
+        test_tiles(name, no_sg, "0", NULL, RADIX_WG * 16, caps);
+        snprintf(name, sizeof name, "onesweep-tiles-of-768/%s", v);
+        test_tiles(name, no_sg, small_tile, "3", RADIX_WG * 3, caps);
+        snprintf(name, sizeof name, "onesweep-fused/%s", v);
+        test_fused(name, no_sg, caps);
+        static const char *const windows[] = {"1", "7", "32"}; /* 7: windows end mid-way */
+        for (size_t w = 0; w < ARRAY_LEN(windows); w++) {
+            snprintf(name, sizeof name, "onesweep-agg-only-window-%s/%s", windows[w], v);
+            test_agg_only(name, no_sg, windows[w], caps);
+        }
+    }
+    if (!caps->subgroup) test_default("onesweep/emulated-32", false, "32", caps);
+    test_big(caps);
+    CHECK(gpu_live_objects() == 0, "%d GL objects left", gpu_live_objects());
+    printf("onesweep tests took %.1f s\n", now_seconds() - t0);
+    gpu_destroy(gpu);
+    return check_done();
+}
