@@ -35,7 +35,7 @@ png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%dx%d", $1*16777216+$2*6
 # 1. The scripted session.
 shot="$out/shot.png"
 final="$out/final.png"
-script="frames:12;sort:bitonic;expect-sort:bitonic;frames:12;sort-next;expect-sort:radix;frames:4"
+script="frames:12;sort:bitonic;expect-sort:bitonic;frames:12;sort-next;expect-sort:counting;frames:4;sort-next;expect-sort:radix;frames:2;solver-next;frames:4;solver-next;frames:2"
 script+=";sort:bitonic;color;color;style;frames:3;style;color;help;frames:2;help;sort:radix;expect-sort:radix"
 script+=";resize:0x0;frames:3;resize:800x600;frames:2;resize:1x1;frames:1;resize:1100x640;frames:1;resize:640x400"
 script+=";frames:1;resize:0x0;resize:800x600;frames:3;more;frames:2;fewer;frames:3;pause;step;step;pause;frames:2"

@@ -100,7 +100,7 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
         q->table = q->ranges;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);
-        sim_dispatch(q->range, p->n + 1);
+        sim_dispatch(q->range, q->cells + 1);
     }
     _search_mark(prof, first + 2, false);
 }

@@ -1,8 +1,9 @@
 // ranges: after the sort, the cell table: starts[c] = the first sorted index of cell c, for every
 // cell and one past the last (starts[cells] = n), so cell c holds [starts[c], starts[c + 1]) and
-// an empty cell starts where the next one does. One thread a sorted pair: where the key changes
-// from a to b, the cells a+1 .. b start here. (The counting sort makes this table itself and the
-// stage is skipped.)
+// an empty cell starts where the next one does. One thread a cell: a binary search for the first
+// key not below c (log2 n reads; a thread a key filling the gaps serially took 24 us at 27,648
+// particles on the H100, where most of the tank is empty). (The counting sort makes this table
+// itself and the stage is skipped.)
 #version 450
 #include "sim/sim_common.glsl"
 layout(local_size_x = SIM_WG) in;
@@ -10,9 +11,13 @@ layout(std430, binding = B_KEYS) readonly buffer Keys { uint keys[]; };
 layout(std430, binding = B_RANGES) writeonly buffer Starts { uint starts[]; };
 
 void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i > P.n) return;
-    uint before = i == 0u ? 0u : keys[i - 1u] + 1u; // the first cell not before this pair
-    uint here = i == P.n ? P.dims.w : keys[i];      // this pair's cell (the end: past the last)
-    for (uint c = before; c <= here && c <= P.dims.w; c++) starts[c] = i;
+    uint c = gl_GlobalInvocationID.x;
+    if (c > P.dims.w) return;
+    uint lo = 0u, hi = P.n; // the answer is in [lo, hi]
+    while (lo < hi) {
+        uint mid = (lo + hi) >> 1u;
+        if (keys[mid] < c) lo = mid + 1u;
+        else hi = mid;
+    }
+    starts[c] = lo;
 }

@@ -84,6 +84,7 @@ typedef struct dfsph {
     uint32_t cap_div, cap_dens;  /* iterations recorded per solve */
     float dt_cfl_recent;         /* the smallest CFL step of the last frame read (0: none yet) */
     uint32_t it_seen[DFSPH_FRAMES][2]; /* the most iterations (divergence, pressure) of recent frames */
+    uint32_t slack;              /* empty (update, predict) pairs recorded past them: 2, or FLUID_DFSPH_SLACK (measuring) */
     int it_seen_head;
     /* Frames in flight: their fences and the steps they issued. */
     GLsync fence[DFSPH_FRAMES];
@@ -128,6 +129,8 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     d->dt0 = params->dt_max;
     d->cap_div = 10;
     d->cap_dens = 20;
+    const char *slack = getenv("FLUID_DFSPH_SLACK");
+    d->slack = slack && slack[0] >= '0' && slack[0] <= '9' && !slack[1] ? (uint32_t)(slack[0] - '0') : 2;
     d->buf = malloc(sizeof(dfsph_record) * DFSPH_RECORDS);
     bool ok = d->buf != NULL;
     size_t stride = n * p->lanes, cap = _dfsph_list_cap(p->lanes);
@@ -208,7 +211,7 @@ static void _dfsph_collect(dfsph *d, int lag) {
             if (d->it_seen[k][0] > it_div_max) it_div_max = d->it_seen[k][0];
             if (d->it_seen[k][1] > it_dens_max) it_dens_max = d->it_seen[k][1];
         }
-        uint32_t div = it_div_max + 2, dens = it_dens_max + 2;
+        uint32_t div = it_div_max + d->slack, dens = it_dens_max + d->slack;
         if (capped) {
             div = d->cap_div * 2 > div ? d->cap_div * 2 : div;
             dens = d->cap_dens * 2 > dens ? d->cap_dens * 2 : dens;

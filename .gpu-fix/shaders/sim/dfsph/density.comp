@@ -1,0 +1,58 @@
+// dfsph density: rho_i = sum_j m W_ij + rho0 Phi_i (the walls as ghost fluid at rest density), and
+// the factor 1 / S_i that turns a density error into the pressure value that removes it (Bender &
+// Koschier's alpha_i / rho_i, with the walls' share as update.comp applies it).
+// Also loads the divergence solve's warm start: half the last step's total, as k = kappa / rho, and
+// writes each lane's neighbour list for the rest of the step (dfsph_common.glsl).
+#version 450
+#include "sim/sim_common.glsl"
+#include "sim/kernel.glsl"
+#include "sim/dfsph/dfsph_common.glsl"
+layout(local_size_x = SIM_WG) in;
+layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
+layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
+layout(std430, binding = B_DENS) writeonly buffer Dens { float dens[]; };
+layout(std430, binding = B_FACTOR) writeonly buffer Factor { float factor[]; };
+layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };
+layout(std430, binding = B_NBR) writeonly buffer Nbr { uint nbr[]; };
+layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
+#include "sim/neighbours.glsl"
+
+void main() {
+    uint i = SIM_PARTICLE;
+    bool live = i < P.n;
+    vec3 xi = live ? pos[i].xyz : vec3(0.0);
+    float h2 = P.h * P.h, sum_w = 0.0, sum_g2 = 0.0;
+    vec3 sum_g = vec3(0.0);
+    uint t = gl_GlobalInvocationID.x, listed = 0u, dropped = 0u;
+    if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
+        vec3 d = xi - pos[j].xyz;
+        float r2 = dot(d, d);
+        if (r2 >= h2) continue;
+        float r = sqrt(r2);
+        sum_w += sim_w(r, P.hs);
+        if (r2 == 0.0) continue;
+        if (listed < uint(DFSPH_LIST_CAP)) nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t] = j;
+        else dropped++;
+        vec3 g = P.mass * sim_dw(r, P.hs) / r * d;
+        sum_g += g;
+        sum_g2 += dot(g, g);
+    SIM_NEIGHBOURS_END
+    if (t < uint(DFSPH_LIST_STRIDE)) nbr_count[t] = listed;
+    if (dropped > 0u) atomicAdd(C.dropped, dropped);
+    vec4 g4 = sim_lanes_sum(vec4(sum_g, sum_g2));
+    sum_w = sim_lanes_sum(vec4(sum_w)).x;
+    sum_g = g4.xyz;
+    sum_g2 = g4.w;
+    if (!live || SIM_LANE != 0u) return;
+    vec4 wall = dfsph_wall(xi);
+    // The walls push with the particle's own value twice over (update.comp), as a mirrored ghost of
+    // the same pressure would: S = (A + B) . (A + 2 B) + sum_j |m grad W_ij|^2, A the fluid's sum of
+    // m grad W, B = rho0 grad Phi.
+    vec3 b = P.rho0 * wall.yzw;
+    float s = dot(sum_g + b, sum_g + 2.0 * b) + sum_g2;
+    dens[i] = P.mass * sum_w + P.rho0 * wall.x;
+    factor[i] = s > 0.0 ? 1.0 / s : 0.0;
+    // vel.w: the divergence solve's impulse k dt summed over the last step (reordered with it)
+    kappa[i] = C.dt > 0.0 ? 0.5 * vel[i].w / C.dt : 0.0;
+}

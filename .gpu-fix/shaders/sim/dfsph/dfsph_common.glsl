@@ -1,0 +1,88 @@
+// What the dfsph passes share: the control block that keeps the solver's decisions on the GPU
+// (indirect dispatch arguments, the step size, the reductions), and the last-group reduction.
+// C twin of Ctl: struct dfsph_ctl in src/sim/dfsph/dfsph.c (offsets checked there).
+#ifndef FLUID_SIM_DFSPH_COMMON_GLSL
+#define FLUID_SIM_DFSPH_COMMON_GLSL
+
+layout(std430, binding = B_CTL) coherent buffer Ctl {
+    uvec4 args_div;    // groups of the divergence solve's next update + predict (0: converged)
+    uvec4 args_dens;   // the same for the pressure (constant-density) solve
+    float t_rem;       // simulated seconds left in the frame
+    uint steps_left;   // steps left in the frame
+    float dt;          // this step's size (the last step's until the CFL pass sets it)
+    float dt_cfl;      // this step's CFL limit
+    uint done;         // work groups finished in the reduction under way
+    uint iter;         // updates applied so far in the solve under way
+    uint it_div;       // iterations of this step's divergence solve
+    uint it_dens;      // iterations of this step's pressure solve
+    float err_div;     // the error each solve stopped at
+    float err_dens;
+    uint capped;       // solves of this step that hit the iteration cap before converging
+    uint step;         // steps taken (the record slot)
+    uint cap_div;      // the frame's iteration caps (the dispatches the CPU recorded)
+    uint cap_dens;
+    float v_post;      // the largest speed the last step ended with (after its pressure solve)
+    uint dropped;      // neighbours past a list's capacity this step (left out: should stay 0)
+    uint limited;      // particles whose speed integrate limited to the CFL bound this step
+    uint pad[3];
+    float partial[];   // one value per work group of the reduction under way
+} C;
+
+shared float s_red[SIM_WG];
+shared bool s_last;
+
+float _dfsph_op(float a, float b, bool is_max) { return is_max ? max(a, b) : a + b; }
+
+void _dfsph_group_reduce(bool is_max) {
+    uint lid = gl_LocalInvocationID.x;
+    for (uint s = SIM_WG / 2u; s > 0u; s >>= 1u) {
+        barrier();
+        if (lid < s) s_red[lid] = _dfsph_op(s_red[lid], s_red[lid + s], is_max);
+    }
+    barrier();
+}
+
+// Reduces v (>= 0) over every work group of the dispatch: each group writes its part, and the
+// last group to finish (an atomic count) adds them up. Returns true in every thread of that last
+// group, with the result in s_red[0]; false elsewhere. Call from uniform control flow. The order
+// of the additions does not depend on which group is last, so the result is deterministic.
+bool dfsph_reduce_last(float v, bool is_max) {
+    uint lid = gl_LocalInvocationID.x;
+    s_red[lid] = v;
+    _dfsph_group_reduce(is_max);
+    if (lid == 0u) {
+        C.partial[gl_WorkGroupID.x] = s_red[0];
+        memoryBarrierBuffer();
+        s_last = atomicAdd(C.done, 1u) == gl_NumWorkGroups.x - 1u;
+    }
+    barrier();
+    if (!s_last) return false;
+    memoryBarrierBuffer();
+    float acc = 0.0;
+    for (uint g = lid; g < gl_NumWorkGroups.x; g += SIM_WG) acc = _dfsph_op(acc, C.partial[g], is_max);
+    s_red[lid] = acc;
+    _dfsph_group_reduce(is_max);
+    if (lid == 0u) C.done = 0u;
+    return true;
+}
+
+// The neighbour lists the density pass builds each step, one per lane (neighbours.glsl deals a
+// particle's candidates round its lanes; each lane keeps those within h, itself excluded, up to
+// DFSPH_LIST_CAP), stored slot-major so that a warp's reads of slot k are contiguous. Every later
+// pass of the step walks only these: positions do not change until integrate.
+// DFSPH_LIST_CAP and DFSPH_LIST_STRIDE (lanes a buffer holds) come from src/sim/dfsph/dfsph.c.
+#define DFSPH_LIST_BEGIN(j)                                            \
+    {                                                                  \
+        uint t_ = gl_GlobalInvocationID.x;                             \
+        uint n_ = live ? nbr_count[t_] : 0u;                           \
+        for (uint k_ = 0u; k_ < n_; k_++) {                            \
+            uint j = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];
+#define DFSPH_LIST_END \
+        }              \
+    }
+
+// The walls' kernel share Phi at x and its gradient (toward the walls): a wall acts as ghost
+// fluid at rest density, so it adds rho0 Phi to the density and rho0 grad Phi to its gradient.
+vec4 dfsph_wall(vec3 x) { return sim_wall_fraction(x, P.lo.xyz, P.hi.xyz, P.hs, P.dx, P.mass / (P.rho0 * P.dx * P.dx)); }
+
+#endif

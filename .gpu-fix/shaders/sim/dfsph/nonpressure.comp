@@ -1,0 +1,64 @@
+// dfsph non-pressure: the accelerations that are not pressure, as in wcsph: Monaghan's artificial
+// viscosity between approaching particles, the no-slip walls (laminar viscosity against ghost
+// planes at rest), gravity and the mouse. Then the step size: the largest speed the step could
+// reach, |v + a dt| reduced over all particles (and no less than the largest speed the last step's
+// pressure solve left, which the prediction alone misses where particles hit), and the last work
+// group sets
+//   dt_cfl = clamp(cfl dx / v_max, dt_min, dt_max),  dt = min(dt_cfl, t_rem / steps_left)
+// so a frame's steps share out its time evenly where the CFL limit allows. Also loads the pressure
+// solve's warm start: half the last step's total k (pos.w).
+#version 450
+#include "sim/sim_common.glsl"
+#include "sim/kernel.glsl"
+#include "sim/dfsph/dfsph_common.glsl"
+layout(local_size_x = SIM_WG) in;
+layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
+layout(std430, binding = B_NBR) readonly buffer Nbr { uint nbr[]; };
+layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[]; };
+layout(std430, binding = B_DENS) readonly buffer Dens { float dens[]; };
+layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };
+layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };
+#include "sim/lanes.glsl"
+
+void main() {
+    uint i = SIM_PARTICLE;
+    bool live = i < P.n;
+    float speed = 0.0;
+    vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
+    float rhoi = live ? dens[i] : 1.0, h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
+    vec3 a = vec3(0.0);
+    DFSPH_LIST_BEGIN(j)
+            vec3 d = xi - pos[j].xyz;
+            float r2 = dot(d, d);
+            float vr = dot(vi - vel[j].xyz, d);
+            if (vr >= 0.0) continue;
+            float r = sqrt(r2);
+            a -= visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + dens[j])) * (sim_dw(r, P.hs) / r) * d;
+        DFSPH_LIST_END
+    a = sim_lanes_sum(vec4(a, 0.0)).xyz;
+    if (live && SIM_LANE == 0u) {
+        a *= P.mass;
+        if (P.wall_friction > 0.0) {
+            float ww = 0.0;
+            for (int ax = 0; ax < 3; ax++)
+                ww += sim_wall_w(xi[ax] - P.lo[ax], P.hs, P.dx) + sim_wall_w(P.hi[ax] - xi[ax], P.hs, P.dx);
+            a -= 4.0 * SIM_PI * P.wall_friction * (P.mass / (P.rho0 * P.dx * P.dx)) * ww * vi;
+        }
+        a += P.gravity.xyz;
+        if (P.poke.w > 0.0) {
+            vec3 d = xi - P.poke.xyz;
+            float r = length(d);
+            if (r < P.poke.w && r > 0.0) a += P.poke_strength * (1.0 - r / P.poke.w) * (d / r);
+        }
+        accel[i] = vec4(a, 0.0);
+        kappa[i] = 0.5 * pos[i].w;
+        speed = length(vi + a * C.dt);
+    }
+    if (dfsph_reduce_last(speed, true) && gl_LocalInvocationID.x == 0u) {
+        float dt_cfl = clamp(P.cfl * P.dx / max(max(s_red[0], C.v_post), 1e-9), P.dt_min, P.dt_max);
+        float share = C.t_rem / float(max(C.steps_left, 1u));
+        C.dt_cfl = dt_cfl;
+        C.dt = max(min(dt_cfl, share), 1e-7);
+    }
+}

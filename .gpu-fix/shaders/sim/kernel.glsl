@@ -1,0 +1,76 @@
+// The SPH kernel (cubic B-spline, Monaghan 1992, support 2 hs) and the walls as ghost planes.
+// C twin: src/sim/kernel.c (same formulas, same names with sim_ prefix); test_sim_kernels checks
+// that GPU and CPU agree.
+#ifndef FLUID_SIM_KERNEL_GLSL
+#define FLUID_SIM_KERNEL_GLSL
+
+const float SIM_PI = 3.14159265358979;
+
+// W(r): 1/(pi hs^3) * { 1 - 1.5q^2 + 0.75q^3 (q<1); 0.25(2-q)^3 (q<2); 0 }, q = r/hs.
+float sim_w(float r, float hs) {
+    float q = r / hs;
+    float f = q < 1.0 ? 1.0 - 1.5 * q * q + 0.75 * q * q * q : q < 2.0 ? 0.25 * (2.0 - q) * (2.0 - q) * (2.0 - q) : 0.0;
+    return f / (SIM_PI * hs * hs * hs);
+}
+
+// dW/dr.
+float sim_dw(float r, float hs) {
+    float q = r / hs;
+    float f = q < 1.0 ? -3.0 * q + 2.25 * q * q : q < 2.0 ? -0.75 * (2.0 - q) * (2.0 - q) : 0.0;
+    return f / (SIM_PI * hs * hs * hs * hs);
+}
+
+// F1(t) = integral_t^2 q f(q) dq (f: the spline above).
+float _sim_i1(float q) { float q2 = q * q; return q2 * (0.5 - 0.375 * q2 + 0.15 * q2 * q); }
+float _sim_a1(float q) { float q2 = q * q; return 0.25 * q2 * (4.0 - 4.0 * q + 1.5 * q2 - 0.2 * q2 * q); }
+float _sim_f1(float t) {
+    if (t >= 2.0) return 0.0;
+    if (t >= 1.0) return _sim_a1(2.0) - _sim_a1(t);
+    return _sim_i1(1.0) - _sim_i1(t) + _sim_a1(2.0) - _sim_a1(1.0);
+}
+
+// A plane of fluid at distance z, its mass spread evenly (areal density 1): its kernel sum is
+// P(z) = 2 pi integral_z^2hs r W(r) dr = (2 / hs) F1(z / hs); dP/dz = -2 pi z W(z).
+vec2 sim_plane(float z, float hs) { return vec2(2.0 / hs * _sim_f1(z / hs), -2.0 * SIM_PI * z * sim_w(z, hs)); }
+
+// The walls' share of a particle's kernel sum at distance d (>= 0) from a plane wall: ghost planes
+// of fluid continuing the lattice behind the wall, at d + (j + 1/2) dx, each of areal density
+// k = m / (rho0 dx^2). Returns (Phi(d), dPhi/dd).
+vec2 sim_wall_g(float d, float hs, float dx, float k) {
+    vec2 g = vec2(0.0);
+    for (int j = 0; j < 8; j++) {
+        float z = max(d, 0.0) + (float(j) + 0.5) * dx;
+        if (z >= 2.0 * hs) break;
+        g += sim_plane(z, hs);
+    }
+    return k * g;
+}
+
+// The kernel sum over the ghost planes behind a wall at distance d, per unit areal density:
+// sum_j W(d + (j + 1/2) dx), the weight of the wall's no-slip viscosity.
+float sim_wall_w(float d, float hs, float dx) {
+    float w = 0.0;
+    for (int j = 0; j < 8; j++) {
+        float z = max(d, 0.0) + (float(j) + 0.5) * dx;
+        if (z >= 2.0 * hs) break;
+        w += sim_w(z, hs);
+    }
+    return w;
+}
+
+// The walls' share at p in the box [lo, hi]: 1 - prod_k (1 - Phi(d_k)) over the six walls
+// (exact for a separable kernel; within 1% of the ghost-lattice sum at a corner for the spline),
+// in .x; its gradient in .yzw.
+vec4 sim_wall_fraction(vec3 p, vec3 lo, vec3 hi, float hs, float dx, float k) {
+    float inside = 1.0;
+    vec3 grad_log = vec3(0.0); // sum_k n_k Phi'_k / (1 - Phi_k)
+    for (int a = 0; a < 3; a++) {
+        vec2 g0 = sim_wall_g(p[a] - lo[a], hs, dx, k);
+        vec2 g1 = sim_wall_g(hi[a] - p[a], hs, dx, k);
+        inside *= (1.0 - g0.x) * (1.0 - g1.x);
+        grad_log[a] += g0.y / (1.0 - g0.x) - g1.y / (1.0 - g1.x);
+    }
+    return vec4(1.0 - inside, inside * grad_log);
+}
+
+#endif

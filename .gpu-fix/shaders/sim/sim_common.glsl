@@ -1,0 +1,49 @@
+// Definitions shared by every simulation shader.
+// SIM_WG and the binding points B_* come from src/sim/sim_params.h as #defines (sim_program_make);
+// SimParams below mirrors struct sim_params there member for member (the layout test checks it).
+#ifndef FLUID_SIM_COMMON_GLSL
+#define FLUID_SIM_COMMON_GLSL
+#include "common.glsl"
+
+layout(std140, binding = SIM_UBO_PARAMS) uniform SimParams {
+    vec4 lo;
+    vec4 hi;
+    uvec4 dims;
+    vec4 gravity;
+    vec4 poke;
+    uint n;
+    float h;
+    float cell;
+    float inv_cell;
+    float hs;
+    float mass;
+    float rho0;
+    float tait_b;
+    float c0;
+    float alpha;
+    float dt;
+    float margin;
+    float restitution;
+    float poke_strength;
+    float wall_friction;
+    float dx;
+    float dt_max;
+    float dt_min;
+    float cfl;
+    float eta_density;
+    float eta_divergence;
+    uint min_it_density;
+    uint min_it_divergence;
+    uint min_neighbours;
+} P;
+
+// The grid cell holding p (clamped into the grid, so a particle on the far wall has a cell).
+// Twin: sim_cell_of() in src/sim/sim.c (the tests' CPU search uses it).
+ivec3 sim_cell_of(vec3 p) {
+    ivec3 c = ivec3(floor((p - P.lo.xyz) * P.inv_cell));
+    return clamp(c, ivec3(0), ivec3(P.dims.xyz) - 1);
+}
+
+uint sim_cell_key(ivec3 c) { return uint(c.x) + P.dims.x * (uint(c.y) + P.dims.y * uint(c.z)); }
+
+#endif

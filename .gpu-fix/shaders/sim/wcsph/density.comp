@@ -1,0 +1,34 @@
+// density: rho_i = sum_j m W(|x_i - x_j|) over the neighbours (self included), completed by the
+// walls' mirror share (divided by 1 - Phi, Phi the kernel fraction outside the box); pressure from the Tait equation,
+// clamped at 0 (no tension); stores rho and p / rho^2 for the forces.
+#version 450
+#include "sim/sim_common.glsl"
+#include "sim/kernel.glsl"
+layout(local_size_x = SIM_WG) in;
+layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
+layout(std430, binding = B_DENS) writeonly buffer Dens { float dens[]; };
+layout(std430, binding = B_PTERM) writeonly buffer PTerm { float pterm[]; };
+#include "sim/neighbours.glsl"
+
+void main() {
+    uint i = SIM_PARTICLE;
+    bool live = i < P.n;
+    vec3 xi = live ? pos[i].xyz : vec3(0.0);
+    float h2 = P.h * P.h, sum = 0.0;
+    if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
+        vec3 d = xi - pos[j].xyz;
+        float r2 = dot(d, d);
+        if (r2 < h2) sum += sim_w(sqrt(r2), P.hs);
+    SIM_NEIGHBOURS_END
+    sum = sim_lanes_sum(vec4(sum)).x;
+    if (!live || SIM_LANE != 0u) return;
+    // The walls mirror the particle: ghost planes of its own density fill the kernel's share Phi
+    // beyond the walls, so rho = rho_fluid + rho Phi.
+    float phi = sim_wall_fraction(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx, P.mass / (P.rho0 * P.dx * P.dx)).x;
+    float rho = P.mass * sum / (1.0 - phi);
+    float ratio = rho / P.rho0, r2 = ratio * ratio, r7 = r2 * r2 * r2 * ratio;
+    float p = max(P.tait_b * (r7 - 1.0), 0.0);
+    dens[i] = rho;
+    pterm[i] = p / (rho * rho);
+}

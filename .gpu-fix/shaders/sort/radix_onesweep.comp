@@ -1,0 +1,158 @@
+#version 450
+// Radix sort, onesweep path (after Adinets & Merrill 2022): the scatter of one pass, with the
+// tile offsets from a chained scan with decoupled look-back instead of a scan dispatch.
+//
+// A group draws its tile from a ticket counter (so a tile only ever waits on tiles whose groups
+// have already started), ranks its keys by digit exactly as radix_scatter.comp does, and
+// publishes its per-digit counts at once in status[tile * RADIX + digit]:
+//   AGG | count                       this tile's count of the digit
+//   PREFIX | (count of the digit in tiles 0 .. tile)   once its look-back is done
+// Invocation d < RADIX then walks back over the earlier tiles' words of digit d, adding AGG
+// counts, until it meets a PREFIX word (tile 0 publishes PREFIX at once), waiting on a word that
+// is still 0. That wait is safe only where running groups keep running (forward progress), which
+// OpenGL does not promise: sort_radix.c takes this path only on drivers known to give it.
+// The digit's global start (sum of smaller digits, from the one histogram dispatch) plus the
+// tiles-before count plus the rank in the tile is where each key goes; the tile is sorted in
+// shared memory first so runs of equal digits are written to consecutive addresses.
+//
+// Housekeeping for the next sort and the next scatter (nothing is cleared by a separate call):
+// status words and ticket counters come in two sets used by alternate scatters; this scatter
+// clears the other set's first u_clear_rows tile rows and resets its ticket; pass 0 also clears
+// the other histogram buffer, which the next sort (or its producer's fused count) fills.
+// Loader defines: WG = RADIX_WG, KPT (keys per invocation: a tile is WG * KPT keys), USE_SUBGROUP,
+// SG_SIZE or EMU_SG, LB_WINDOW (look-back words read at a time), OS_AGG_ONLY (tests: 1 = no tile
+// but tile 0 publishes a PREFIX word, so every look-back adds AGG words back to tile 0), and the
+// RADIX_* constants of src/sort/sort_layout.h.
+#include "sort/radix_common.glsl"
+
+layout(local_size_x = WG) in;
+
+layout(std430, binding = RADIX_BIND_KEYS_IN) readonly buffer KeysIn { uint keys_in[]; };
+layout(std430, binding = RADIX_BIND_VALS_IN) readonly buffer ValsIn { uint vals_in[]; };
+layout(std430, binding = RADIX_BIND_KEYS_OUT) writeonly buffer KeysOut { uint keys_out[]; };
+layout(std430, binding = RADIX_BIND_VALS_OUT) writeonly buffer ValsOut { uint vals_out[]; };
+layout(std430, binding = RADIX_BIND_HIST) readonly buffer Hist { uint hist[]; };
+layout(std430, binding = RADIX_BIND_HIST_NEXT) writeonly buffer HistNext { uint hist_next[]; };
+layout(std430, binding = RADIX_BIND_STATUS) coherent volatile buffer Status { uint status[]; };
+layout(std430, binding = RADIX_BIND_STATUS_NEXT) writeonly buffer StatusNext { uint status_next[]; };
+layout(std430, binding = RADIX_BIND_TICKETS) coherent buffer Tickets { uint tickets[]; };
+
+layout(location = RADIX_LOC_N) uniform uint u_n;
+layout(location = RADIX_LOC_SHIFT) uniform uint u_shift;
+layout(location = RADIX_LOC_MASK) uniform uint u_mask;
+layout(location = RADIX_LOC_TILES) uniform uint u_tiles;
+layout(location = RADIX_LOC_PASS) uniform uint u_pass;
+layout(location = RADIX_LOC_PARITY) uniform uint u_parity;
+layout(location = RADIX_LOC_CLEAR_ROWS) uniform uint u_clear_rows;
+
+// Look-back words: a flag in the top two bits, a count below (n < 2^30, checked by the C side).
+#define OS_AGG 0x40000000u
+#define OS_PREFIX 0x80000000u
+#define OS_VALUE 0x3FFFFFFFu
+
+shared uint s_tile;
+shared uint s_x[KPT * WG];     // the tile in sorted order: keys, then values
+shared uint s_dstart[RADIX];   // first sorted position of each digit in the tile
+shared uint s_dest[RADIX];     // global index of sorted position p of digit d: s_dest[d] + p
+
+void main() {
+    uint lid = gl_LocalInvocationIndex, n = u_n;
+    if (lid == 0u) s_tile = atomicAdd(tickets[u_parity], 1u);
+    // This pass's digit counts over all keys, loaded first so their latency hides behind the rest.
+    uint digit_total = lid < uint(RADIX) ? hist[u_pass * uint(RADIX) + lid] : 0u;
+    barrier();
+    uint tile = s_tile;
+    if (tile >= u_tiles) return; // a 2-D grid's extra groups: the whole group leaves
+
+    // Housekeeping for the next scatter and the next sort (see the top).
+    if (lid < uint(RADIX))
+        for (uint row = tile; row < u_clear_rows; row += u_tiles) status_next[row * uint(RADIX) + lid] = 0u;
+    if (tile == 0u) {
+        if (lid == 0u) tickets[1u - u_parity] = 0u;
+        if (u_pass == 0u)
+            for (uint i = lid; i < uint(RADIX_MAX_PASSES * RADIX); i += uint(WG)) hist_next[i] = 0u;
+    }
+
+    uint base = tile * uint(KPT * WG);
+    uint valid = min(uint(KPT * WG), n - base);
+    uint sg = rx_sg_id();
+    uint first = base + sg * uint(KPT * SG) + rx_lane();
+    uint keys[KPT], vals[KPT], ranked[KPT];
+    for (uint k = 0u; k < uint(KPT); k++) {
+        uint i = first + k * uint(SG);
+        keys[k] = i < n ? keys_in[i] : 0u;
+        vals[k] = i < n ? vals_in[i] : 0u;
+    }
+    rx_clear_whist();
+    barrier();
+    for (uint k = 0u; k < uint(KPT); k++) {
+        uint d = first + k * uint(SG) < n ? (keys[k] >> u_shift) & u_mask : 255u;
+        ranked[k] = (rx_rank_round(d, sg) << 8) | d;
+    }
+    barrier();
+
+    // This tile's count of each digit, published at once. (The last tile also counts its empty
+    // slots under digit 255; no tile looks back at the last one.)
+    uint count = rx_streams_to_offsets(), unused;
+    if (lid < uint(RADIX)) status[tile * uint(RADIX) + lid] = (tile == 0u ? OS_PREFIX : OS_AGG) | count;
+    uint start = rx_wg_exclusive_scan(count, unused);
+    uint global_start = rx_wg_exclusive_scan(digit_total, unused);
+    if (lid < uint(RADIX)) s_dstart[lid] = start;
+    barrier();
+
+    // Sort the tile in shared memory while the earlier tiles finish publishing.
+    for (uint k = 0u; k < uint(KPT); k++) {
+        uint d = ranked[k] & 255u;
+        ranked[k] = s_dstart[d] + s_whist[sg * uint(RADIX) + d] + (ranked[k] >> 8); // sorted position
+        s_x[ranked[k]] = keys[k];
+    }
+
+    // Decoupled look-back, one invocation per digit, reading LB_WINDOW earlier tiles' words at a
+    // time (loads in flight together) and adding them in order up to the nearest PREFIX word; a
+    // word not yet published stops the step, and the next step reads again from it.
+    if (lid < uint(RADIX)) {
+        uint before = 0u;
+        if (tile > 0u) {
+            int t = int(tile) - 1;
+            for (;;) {
+                uint w[LB_WINDOW];
+                for (int j = 0; j < LB_WINDOW; j++) // before tile 0 (never reached): an empty PREFIX
+                    w[j] = t - j >= 0 ? status[uint(t - j) * uint(RADIX) + lid] : OS_PREFIX;
+                int used = 0;
+                bool done = false;
+                for (int j = 0; j < LB_WINDOW; j++) {
+                    if (done || (w[j] & (OS_AGG | OS_PREFIX)) == 0u) break; // not published yet: wait
+                    before += w[j] & OS_VALUE;
+                    done = (w[j] & OS_PREFIX) != 0u;
+                    used++;
+                }
+                if (done) break;
+                t -= used;
+            }
+#if !OS_AGG_ONLY
+            status[tile * uint(RADIX) + lid] = OS_PREFIX | (before + count);
+#endif
+        }
+        s_dest[lid] = global_start + before - start;
+    }
+    barrier();
+
+    // Write runs of equal digits to consecutive addresses: keys, then values.
+    uint dest[KPT];
+    for (uint k = 0u; k < uint(KPT); k++) {
+        uint p = k * uint(WG) + lid;
+        dest[k] = 0u;
+        if (p < valid) {
+            uint key = s_x[p];
+            dest[k] = s_dest[(key >> u_shift) & u_mask] + p;
+            keys_out[dest[k]] = key;
+        }
+    }
+    barrier();
+    for (uint k = 0u; k < uint(KPT); k++) s_x[ranked[k]] = vals[k];
+    barrier();
+    for (uint k = 0u; k < uint(KPT); k++) {
+        uint p = k * uint(WG) + lid;
+        if (p < valid) vals_out[dest[k]] = s_x[p];
+    }
+}

@@ -1,0 +1,63 @@
+#!/bin/bash
+# `fluid bench` end to end, at small sizes (llvmpipe): the table has a row per (algorithm, bits,
+# size), every row checked "ok" against the CPU sort; --csv has the header and the same rows, and
+# "-" streams it to stdout (the table then on stderr); bad flags, a bad --csv path and a size the
+# GPU cannot hold are refused at once (under a second, before any sorting), with one line and exit
+# 1, and no CSV left. Run as: bash test_bench_cli.sh /path/to/fluid. Skips (77) without GL 4.5.
+FLUID=${1:?usage: test_bench_cli.sh /path/to/fluid}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+SMALL=(--algos radix,radix-shared,bitonic,cpu --sizes 1000,4099 --bits 9,32 --reps 2 --warmup 1)
+"$FLUID" bench "${SMALL[@]}" --csv "$TMP/b.csv" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc != 0 ] && grep -q "GPU:" "$TMP/err"; then echo "SKIP: $(cat "$TMP/err")"; exit 77; fi
+[ $rc = 0 ] || fail "bench exited $rc: $(cat "$TMP/err")"
+rows=$(grep -cE '^(radix|radix-shared|bitonic|cpu) +(9|32) +(1000|4099) +(gpu|cpu) .* ok$' "$TMP/out")
+[ "$rows" = 16 ] || fail "the table has $rows ok rows, expected 16 (4 algorithms x 2 widths x 2 sizes): $(cat "$TMP/out")"
+grep -q FAIL "$TMP/out" && fail "a row failed its check: $(grep FAIL "$TMP/out")"
+[ "$(head -1 "$TMP/b.csv")" = "algorithm,bits,pairs,clock,median_us,min_us,max_us,mpairs_per_s,cpu_sort_us,check,path" ] ||
+    fail "CSV header is '$(head -1 "$TMP/b.csv")'"
+[ "$(grep -c ',ok,' "$TMP/b.csv")" = 16 ] || fail "the CSV has $(grep -c ',ok,' "$TMP/b.csv") ok rows, expected 16"
+awk -F, 'NR > 1 && ($3 != 1000 && $3 != 4099 || $5 + 0 <= 0) { bad++ } END { exit bad ? 1 : 0 }' "$TMP/b.csv" ||
+    fail "CSV rows look wrong: $(sed -n 2p "$TMP/b.csv")"
+
+# --csv -: the CSV alone on stdout, the table on stderr.
+"$FLUID" bench --algos cpu --sizes 100 --bits 8 --reps 1 --warmup 0 --csv - >"$TMP/dash" 2>"$TMP/err" || fail "--csv -: $(cat "$TMP/err")"
+[ "$(wc -l <"$TMP/dash")" = 2 ] && head -1 "$TMP/dash" | grep -q '^algorithm,bits' || fail "--csv -: stdout is not the CSV alone: $(cat "$TMP/dash")"
+grep -q "^cpu " "$TMP/err" || fail "--csv -: the table did not go to stderr"
+
+# Errors: at once, one line, exit 1, no CSV.
+bad() { # expected-text args...
+    local want=$1 start ms rc
+    shift
+    rm -f "$TMP/x.csv"
+    start=$(date +%s%N)
+    timeout 120 "$FLUID" bench "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    ms=$((($(date +%s%N) - start) / 1000000))
+    [ $rc = 1 ] || fail "bench $*: exited $rc, expected 1"
+    grep -qF -- "$want" "$TMP/err" || fail "bench $*: the message does not name '$want': $(cat "$TMP/err")"
+    [ "$(wc -l <"$TMP/err")" = 1 ] || fail "bench $*: not one line: $(cat "$TMP/err")"
+    [ $ms -lt "${LIMIT_MS:-1000}" ] || fail "bench $*: took $ms ms to refuse"
+    [ -e "$TMP/x.csv" ] && fail "bench $*: a CSV was written"
+    ! ls -A "$TMP" | grep -q '^\.' || fail "bench $*: a temporary file is left"
+}
+bad "unknown option '--fast'" --fast
+bad "--reps needs a value" --reps --detail
+bad "--csv needs a value" --detail --csv
+bad "--sizes 12,x" --sizes 12,x --csv "$TMP/x.csv"
+bad "--sizes 268435457" --sizes 268435457
+bad "--bits 33" --bits 33
+bad "--reps 18014398509481985k" --reps 18014398509481985k
+bad "unknown algorithm 'quick'" --algos radix,quick
+bad "--csv $TMP/nodir/x.csv: folder $TMP/nodir does not exist" --sizes 1000 --csv "$TMP/nodir/x.csv"
+bad "--csv $TMP/: ends with '/'" --csv "$TMP/"
+# A size the GPU cannot hold: refused with the real reason (the storage-buffer limit) once the
+# GPU is known, before any keys are made (a moment, not 40 seconds and 8.5 GB).
+LIMIT_MS=3000 bad "storage-buffer limit" --sizes 1000,268435456 --csv "$TMP/x.csv"
+
+[ $fails = 0 ] && echo "PASS" || echo "FAIL: $fails"
+[ $fails = 0 ]

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The simulation's H100 run (issue 9, and the neighbour search of issue 11): the sim tests on the
+# real driver, then `fluid bench --sim` for each solver, sort and particle count, then a headless
+# dam break of 1 s with its per-step stats and the neighbour passes' lanes compared at 27,648.
+#   usage: bash tools/h100-sim.sh PACK_DIR OUT_DIR      (PACK_DIR from tools/pack-h100.sh)
+# Everything lands in OUT_DIR/sim-run.tar.gz, with steps.txt and bench-sim.txt beside it.
+set -u
+pack=$(cd "${1:?pack dir}" && pwd)
+final=${2:?out dir}
+mkdir -p "$final"
+out=$(mktemp -d)/sim-run
+mkdir -p "$out"
+trap 'tar czf "$final/sim-run.tar.gz" -C "$(dirname "$out")" sim-run; cp "$out/steps.txt" "$out/bench-sim.txt" "$final/" 2>/dev/null' EXIT
+cd "$pack"
+export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+step() { # NAME SECONDS CMD...: runs CMD, output to OUT/NAME.txt, and its status and time
+    local name=$1 secs=$2
+    shift 2
+    local t0=$(date +%s%N)
+    timeout "$secs" "$@" >"$out/$name.txt" 2>&1
+    local rc=$?
+    local ms=$((($(date +%s%N) - t0) / 1000000))
+    printf '%-28s rc=%-3s %6d ms\n' "$name" "$rc" "$ms" | tee -a "$out/steps.txt"
+}
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$out/gpu.txt" 2>&1
+for t in test_sim_kernels test_sim_neighbours test_sim_sorts test_sim_dambreak; do step "$t" 120 "./tests/$t"; done
+step bench-sim 400 ./fluid bench --sim --solvers dfsph,wcsph --sorts radix,counting --particles 27648,110592,442368,1000000 \
+    --csv "$out/bench-sim.csv"
+grep -v "^fluid:" "$out/bench-sim.txt" >"$out/bench-sim.table" 2>/dev/null
+step bench-sim-bitonic 60 ./fluid bench --sim --solvers dfsph --sorts bitonic,radix,counting --particles 27648 --csv "$out/bench-sim-sorts.csv"
+for lanes in 1 2 4 8; do
+    FLUID_SIM_LANES=$lanes step "bench-sim-lanes-$lanes" 60 ./fluid bench --sim --solvers dfsph --particles 27648,110592
+done
+step dambreak-1s 60 ./fluid --headless --frames 60 --stats "$out/dambreak-1s-stats.csv"
+cat "$out/steps.txt"
