@@ -81,6 +81,7 @@ static void test_hud_scales(const gpu_caps *caps) {
         }
         app_view v;
         app_view_init(&v, s);
+        v.backdrop = RENDER_BACKDROP_PLAIN; /* the fluid's pixels are those unlike the flat background */
         overlay_layout small, big, large;
         double hid_small = _covered(r, h, s, prof, &v, 640, 360, &small);
         float lh_small = hud_line_height(h);

@@ -137,7 +137,7 @@ static void test_sim_params(void) {
 
 static void test_hud_quad(void) {
     char err[ERR_LEN] = "";
-    GLuint p = shader_make_graphics("render/hud.vert", "render/hud.frag", NULL, err);
+    GLuint p = shader_make_graphics("render/hud.vert", "render/hud.frag", render_shader_defines(), err); /* as hud.c builds it */
     CHECK(p, "render/hud.vert: %s", err);
     if (!p) return;
     _layout_check_block("hud_quad", p, GL_SHADER_STORAGE_BLOCK, GL_BUFFER_VARIABLE, "Quads", "quads[0].", _hud_quad_members,

@@ -9,6 +9,7 @@
 #include "render/image.h"
 #include "render/overlay.h"
 #include "render/render.h"
+#include "render/render_common.h"
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -68,7 +69,9 @@ static void scene_destroy(scene *s) {
 }
 
 static render_view view_for(const scene *s, const render_target *t, render_color c, render_style st) {
-    render_view v = {.framebuffer = t->fbo, .color_texture = t->color, .width = t->width, .height = t->height, .color = c, .style = st};
+    /* The plain backdrop: drawn pixels are told from the background by its colour. */
+    render_view v = {.framebuffer = t->fbo, .color_texture = t->color, .width = t->width, .height = t->height, .color = c,
+                     .style = st, .backdrop = RENDER_BACKDROP_PLAIN};
     camera_matrices(&s->cam, t->width, t->height, v.view, v.proj);
     return v;
 }
@@ -218,17 +221,17 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
     CHECK(bright > 300 * sc * sc, "only %d bright text pixels in the stats panel (HUD scale %.2f)", bright, sc);
     int hud_quads = hud_quad_count(h);
     CHECK(hud_quads > 150, "the overlay made %d quads (text, panels, legend)", hud_quads);
-    CHECK(render_image_check(img, W, H, &layout, err_buf), "render_image_check on a good frame: %s", err_buf);
+    CHECK(render_image_check(img, NULL, W, H, &layout, err_buf), "render_image_check on a good frame: %s", err_buf);
     snprintf(path, sizeof path, "%s/render-spheres.png", png_dir);
     CHECK(image_write_png(path, img, W, H, err_buf), "%s", err_buf);
 
     /* Bad images are told apart: no HUD, nothing, HUD without particles. */
-    CHECK(!render_image_check(bare, W, H, &layout, err_buf) && strstr(err_buf, "HUD"), "no HUD not caught: %s", err_buf);
+    CHECK(!render_image_check(bare, NULL, W, H, &layout, err_buf) && strstr(err_buf, "HUD"), "no HUD not caught: %s", err_buf);
     memset(other, 0, W * H * 4);
     for (int i = 0; i < W * H; i++)
         other[4 * i] = (uint8_t)(RENDER_CLEAR_R * 255 + 0.5f), other[4 * i + 1] = (uint8_t)(RENDER_CLEAR_G * 255 + 0.5f),
         other[4 * i + 2] = (uint8_t)(RENDER_CLEAR_B * 255 + 0.5f), other[4 * i + 3] = 255;
-    CHECK(!render_image_check(other, W, H, &layout, err_buf) && strstr(err_buf, "blank"), "blank not caught: %s", err_buf);
+    CHECK(!render_image_check(other, NULL, W, H, &layout, err_buf) && strstr(err_buf, "blank"), "blank not caught: %s", err_buf);
     render_particles none = s->p;
     none.count = 0;
     render_scene(r, &none, &v);
@@ -236,7 +239,7 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
     hud_draw(h, t->fbo);
     render_target_read(t, other);
     err_buf[0] = 0;
-    CHECK(!render_image_check(other, W, H, &layout, err_buf) && strstr(err_buf, "particles"), "no particles not caught: %s", err_buf);
+    CHECK(!render_image_check(other, NULL, W, H, &layout, err_buf) && strstr(err_buf, "particles"), "no particles not caught: %s", err_buf);
 
     /* No GPU timers here (llvmpipe) and no CPU fallback asked: the HUD says so, no numbers. On a
      * GPU with timers the panel lists the stages instead; both are real. */
@@ -307,7 +310,7 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
         for (int c = 0; c < 4; c++) keep_hud[1 + p][c] = layout.rect[p][c] + (c < 2 ? -1.0f : 1.0f);
     outside = count_drawn_outside(other, keep_hud, 1 + OVERLAY_PANELS);
     CHECK(outside == 0, "surface: %d pixels drawn outside the tank and the HUD", outside);
-    CHECK(render_image_check(other, W, H, &layout, err_buf), "render_image_check on the surface frame: %s", err_buf);
+    CHECK(render_image_check(other, NULL, W, H, &layout, err_buf), "render_image_check on the surface frame: %s", err_buf);
     snprintf(path, sizeof path, "%s/render-surface.png", png_dir);
     image_write_png(path, other, W, H, err_buf);
     prof_destroy(prof);
@@ -438,6 +441,8 @@ int main(void) {
     test_eye_inside(r, &s, &t, png_dir);
     test_depth(r, &s, &t);
     test_camera(&s);
+    GLenum gl_err = glGetError();
+    CHECK(gl_err == GL_NO_ERROR, "GL error 0x%x (the --debug lines above say where)", gl_err);
     render_target_destroy(&t);
     scene_destroy(&s);
     hud_destroy(h);

@@ -121,7 +121,7 @@ static void check_layout(render_splat *s, const layout *L) {
 
     /* The surface style's pass: every sphere's chord summed per pixel, against the CPU's sum. */
     GLuint thick = gpu_buffer_make(npx * 4, NULL, "test-splat-thickness", err);
-    render_splat_depth_thickness(s, &p, &v, L->radius, thick);
+    render_splat_depth_thickness(s, &p, &v, L->radius, thick, RENDER_SELECT_ALL);
     glGetNamedBufferSubData(thick, 0, (GLsizeiptr)(npx * 4), ids);
     double worst = 0, total = 0;
     int off = 0;

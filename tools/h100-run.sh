@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The whole H100 run in one command, from the packed folder (tools/pack-h100.sh):
-#   the GPU tests (subgroup paths included), the sort benchmark with per-dispatch detail, and the
-#   simulation's per-stage GPU times and render time at several particle counts, for each sort.
+#   the GPU tests (subgroup paths included), the sort benchmark with per-dispatch detail, the
+#   simulation's per-stage GPU times at several particle counts, for each sort, and the renderer's
+#   times (fluid bench --render: every style with and without the HUD, and each pass's share).
 # Usage, on the H100 machine:  bash tools/h100-run.sh .gpu "$OUT/run"
 # Writes OUT/h100.tgz (the device tool brings back few files): tests.log, test-*.log, bench.txt,
-# bench.csv, sim-*.txt, shot-*.png, summary.txt.
+# bench.csv, sim-*.txt, render-*.txt, shot-*.png, summary.txt.
 set -u
 pack=$(cd "${1:?usage: h100-run.sh PACK_DIR OUT_DIR}" && pwd)
 out=$(mkdir -p "${2:?usage: h100-run.sh PACK_DIR OUT_DIR}" && cd "$2" && pwd)
@@ -34,7 +35,7 @@ cat "$out/tests.log" >>"$summary"
 timeout 300 "$fluid" bench --algos radix,radix-shared,bitonic,cpu --csv "$out/bench.csv" --detail >"$out/bench.txt" 2>&1
 echo "bench rc $?" >>"$summary"
 
-# 3. The simulation: per-stage GPU times (sync timer reads per step) and render times at 1280x720.
+# 3. The simulation: per-stage GPU times (sync timer reads per step), and a picture of each.
 for n in 27648 110592 442368; do
     for sort in radix bitonic; do
         timeout 120 "$fluid" --headless --particles "$n" --sort "$sort" --frames 6 \
@@ -42,10 +43,22 @@ for n in 27648 110592 442368; do
         echo "sim $sort $n rc $?" >>"$summary"
     done
 done
-# A later moment of the default dam break (1 s simulated), for the docs' picture.
-timeout 120 "$fluid" --headless --frames 60 --screenshot "$out/shot-dambreak-1s.png" >"$out/sim-dambreak-1s.txt" 2>&1
-echo "sim dambreak 1 s rc $?" >>"$summary"
-timeout 120 "$fluid" --headless --frames 60 --style surface --screenshot "$out/shot-dambreak-1s-surface.png" >"$out/sim-dambreak-1s-surface.txt" 2>&1
+# A later moment of the default dam break (1 s simulated), for the docs' pictures: the water (the
+# default style) and the same moment as spheres.
+timeout 120 "$fluid" --headless --frames 60 --screenshot "$out/shot-dambreak-1s-surface.png" >"$out/sim-dambreak-1s-surface.txt" 2>&1
 echo "sim dambreak 1 s surface rc $?" >>"$summary"
+timeout 120 "$fluid" --headless --frames 60 --style spheres --screenshot "$out/shot-dambreak-1s.png" >"$out/sim-dambreak-1s.txt" 2>&1
+echo "sim dambreak 1 s spheres rc $?" >>"$summary"
+
+# 4. The renderer (targets: surface 27,648 at 1280x720 with the HUD <= 0.5 ms; surface 1M at
+#    1920x1080 <= 2 ms; spheres 27,648 at 1280x720 no slower than 0.106 ms), after 1 s of the dam
+#    break (60 frames; 10 at 1M, whose steps are many).
+timeout 300 "$fluid" bench --render --particles 27648 --size 1280x720 --frames 60 >"$out/render-27648-1280x720.txt" 2>&1
+echo "render 27648 1280x720 rc $?" >>"$summary"
+timeout 300 "$fluid" bench --render --particles 110592 --size 1280x720 --frames 30 >"$out/render-110592-1280x720.txt" 2>&1
+echo "render 110592 1280x720 rc $?" >>"$summary"
+timeout 400 "$fluid" bench --render --particles 1000000 --size 1920x1080 --frames 10 >"$out/render-1000000-1920x1080.txt" 2>&1
+echo "render 1000000 1920x1080 rc $?" >>"$summary"
+cat "$out"/render-*.txt >>"$summary"
 cat "$summary"
 tar czf "$out/../h100.tgz" -C "$out" . && rm -rf "$out"

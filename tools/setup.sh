@@ -8,6 +8,7 @@ packages=(
   libegl-dev libegl1 libgl1-mesa-dri                 # headless EGL, Mesa llvmpipe
   fonts-dejavu-core                                  # the HUD's font
   xvfb xauth                                         # the window tests (X server without a display)
+  ffmpeg                                             # --video (and ffprobe for its test)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -18,9 +18,9 @@ float sphere_depth(mat4 proj, vec3 p) {
     vec4 clip = proj * vec4(p, 1.0);
     return clip.z / clip.w * 0.5 + 0.5;
 }
-// A lit sphere's colour at a view-space hit point with normal n: diffuse, specular and a darker rim.
-vec3 sphere_shade(vec3 hit, vec3 n, vec3 color) {
-    const vec3 light = normalize(vec3(0.35, 0.8, 0.5));
+// A lit sphere's colour at a view-space hit point with normal n, lit from view-space direction
+// `light` (the sun): diffuse, specular and a darker rim.
+vec3 sphere_shade(vec3 hit, vec3 n, vec3 color, vec3 light) {
     vec3 view_dir = normalize(-hit);
     float diffuse = max(dot(n, light), 0.0);
     float spec = pow(max(dot(n, normalize(light + view_dir)), 0.0), 48.0);

@@ -5,8 +5,9 @@
 #include "render/render_common.glsl"
 #include "render/sphere_hit.glsl"
 
-layout(location = 1) uniform mat4 u_proj;
-layout(location = 2) uniform float u_radius;
+layout(location = RENDER_LOC_PROJ) uniform mat4 u_proj;
+layout(location = RENDER_LOC_RADIUS) uniform float u_radius;
+layout(location = RENDER_LOC_SUN_VIEW) uniform vec3 u_sun_view;
 
 in vec3 v_pos;
 flat in vec3 v_center;
@@ -19,5 +20,5 @@ void main() {
     vec3 hit, n;
     if (!sphere_hit(v_pos, v_center, u_radius, hit, n)) discard;
     gl_FragDepth = sphere_depth(u_proj, hit);
-    o_color = vec4(sphere_shade(hit, n, v_color), 1.0);
+    o_color = vec4(sphere_shade(hit, n, v_color, u_sun_view), 1.0);
 }

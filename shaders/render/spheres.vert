@@ -6,11 +6,11 @@
 #include "render/colormap.glsl"
 #include "render/particles.glsl"
 
-layout(location = 0) uniform mat4 u_view;
-layout(location = 1) uniform mat4 u_proj;
-layout(location = 2) uniform float u_radius;
-layout(location = 3) uniform int u_mode;     // RENDER_COLOR_*, or -1: white (the mode's buffer is missing)
-layout(location = 4) uniform vec2 u_range;   // value mapped to 0 and to 1 of the colour map
+layout(location = RENDER_LOC_VIEW) uniform mat4 u_view;
+layout(location = RENDER_LOC_PROJ) uniform mat4 u_proj;
+layout(location = RENDER_LOC_RADIUS) uniform float u_radius;
+layout(location = RENDER_LOC_MODE) uniform int u_mode;     // RENDER_COLOR_*, or -1: white (the mode's buffer is missing)
+layout(location = RENDER_LOC_RANGE) uniform vec2 u_range;  // value mapped to 0 and to 1 of the colour map
 
 out vec3 v_pos;              // view-space position on the quad
 flat out vec3 v_center;      // view-space sphere centre

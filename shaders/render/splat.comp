@@ -1,14 +1,17 @@
 #version 450
-// Sphere impostors rasterised in compute (render_splat.c): the visibility passes.
-//   u_pass 0: every pixel a sphere covers keeps the nearest window depth (atomicMin on its bits;
-//             depths are positive floats, so their bits order as the values do).
-//   u_pass 1: every sphere whose depth at a pixel equals the kept one writes its index there
-//             (atomicMin again, so a tie always goes to the lowest index: the image is the same
-//             from run to run).
-//   u_pass 2: (the surface style) every sphere adds its chord, the ray's path through it, to the
-//             pixel's thickness, in fixed point of RENDER_SPLAT_THICK_UNIT metres.
-// The same program runs both passes, so a depth is computed by the same instructions each time and
-// the equality of pass 1 is exact. Coverage is the raster impostor's: the pixel's centre ray hits
+// Sphere impostors rasterised in compute (render_splat.c): the visibility passes (RENDER_PASS_*).
+//   DEPTH:     every pixel a sphere covers keeps the nearest window depth (atomicMin on its bits;
+//              depths are positive floats, so their bits order as the values do).
+//   INDEX:     every sphere whose depth at a pixel equals the kept one writes its index there
+//              (atomicMin again, so a tie always goes to the lowest index: the image is the same
+//              from run to run).
+//   THICKNESS: (the surface style, the shadow) every sphere adds its chord, the ray's path through
+//              it, to the pixel's thickness, in fixed point of RENDER_SPLAT_THICK_UNIT metres.
+//   SPRAY_DEPTH, SPRAY_INDEX: DEPTH and INDEX for the spray droplets, into the spray buffers.
+// u_select picks the spheres a pass takes: all, the bulk (not spray) or the spray (a particle with
+// few neighbours, so a low density, moving fast: render_common.h says how low and how fast).
+// The same program runs every pass, so a depth is computed by the same instructions each time and
+// the equality of INDEX is exact. Coverage is the raster impostor's: the pixel's centre ray hits
 // the sphere. A work group takes RENDER_SPLAT_SPHERES spheres and deals the pixels of their boxes,
 // laid end to end, to its RENDER_SPLAT_GROUP threads: a thread walks few pixels (so many groups
 // are in flight to hide memory latency), and a sphere close to the eye that covers much of the
@@ -19,17 +22,23 @@
 layout(local_size_x = RENDER_SPLAT_GROUP) in;
 
 layout(std430, binding = RENDER_BIND_POSITIONS) readonly buffer Positions { vec4 positions[]; };
+layout(std430, binding = RENDER_BIND_VELOCITIES) readonly buffer Velocities { vec4 velocities[]; };
+layout(std430, binding = RENDER_BIND_DENSITIES) readonly buffer Densities { float densities[]; };
 layout(std430, binding = RENDER_BIND_SPLAT_DEPTH) buffer Depth { uint depth_bits[]; };
 layout(std430, binding = RENDER_BIND_SPLAT_IDS) buffer Ids { uint ids[]; };
 layout(std430, binding = RENDER_BIND_SPLAT_THICK) buffer Thickness { uint thickness[]; };
+layout(std430, binding = RENDER_BIND_SPRAY_DEPTH) buffer SprayDepth { uint spray_bits[]; };
+layout(std430, binding = RENDER_BIND_SPRAY_IDS) buffer SprayIds { uint spray_ids[]; };
 
-layout(location = 0) uniform mat4 u_view;
-layout(location = 1) uniform mat4 u_proj;
-layout(location = 2) uniform float u_radius;
-layout(location = 3) uniform uint u_count;
-layout(location = 4) uniform ivec2 u_size;
-layout(location = 5) uniform mat4 u_inv_proj;
-layout(location = 6) uniform int u_pass;
+layout(location = RENDER_LOC_VIEW) uniform mat4 u_view;
+layout(location = RENDER_LOC_PROJ) uniform mat4 u_proj;
+layout(location = RENDER_LOC_RADIUS) uniform float u_radius;
+layout(location = RENDER_LOC_COUNT) uniform uint u_count;
+layout(location = RENDER_LOC_SIZE) uniform ivec2 u_size;
+layout(location = RENDER_LOC_INV_PROJ) uniform mat4 u_inv_proj;
+layout(location = RENDER_LOC_PASS) uniform int u_pass;
+layout(location = RENDER_LOC_SELECT) uniform int u_select;
+layout(location = RENDER_LOC_SPRAY) uniform vec2 u_spray;  // density below, speed above
 
 shared vec3 s_center[RENDER_SPLAT_SPHERES];
 shared ivec4 s_box[RENDER_SPLAT_SPHERES];     // pixels x0, y0 (inclusive), x1, y1 (exclusive)
@@ -55,13 +64,19 @@ ivec4 sphere_box(vec3 c) {
     return ivec4(a, max(b, a));
 }
 
+bool is_spray(uint i) {
+    return densities[i] < u_spray.x && dot(velocities[i].xyz, velocities[i].xyz) > u_spray.y * u_spray.y;
+}
+
 void main() {
     uint lid = gl_LocalInvocationID.x, first = gl_WorkGroupID.x * RENDER_SPLAT_SPHERES;
     if (lid < RENDER_SPLAT_SPHERES) {
         uint i = first + lid;
         vec3 c = vec3(0.0);
         ivec4 box = ivec4(0);
-        if (i < u_count) {
+        bool take = i < u_count;
+        if (take && u_select != RENDER_SELECT_ALL) take = is_spray(i) == (u_select == RENDER_SELECT_SPRAY);
+        if (take) {
             c = (u_view * vec4(positions[i].xyz, 1.0)).xyz;
             box = sphere_box(c);
         }
@@ -86,11 +101,15 @@ void main() {
         precise float z = sphere_depth(u_proj, hit);
         if (z < 0.0 || z >= 1.0) continue;  // outside the depth range, as the raster path clips
         uint zb = floatBitsToUint(z), at = uint(px.y * u_size.x + px.x);
-        if (u_pass == 0)
+        if (u_pass == RENDER_PASS_DEPTH)
             atomicMin(depth_bits[at], zb);
-        else if (u_pass == 1 && zb == depth_bits[at])
+        else if (u_pass == RENDER_PASS_INDEX && zb == depth_bits[at])
             atomicMin(ids[at], first + uint(k));
-        else if (u_pass == 2)
+        else if (u_pass == RENDER_PASS_THICKNESS)
             atomicAdd(thickness[at], uint(2.0 * max(dot(s_center[k] - hit, normalize(hit)), 0.0) / RENDER_SPLAT_THICK_UNIT + 0.5));
+        else if (u_pass == RENDER_PASS_SPRAY_DEPTH)
+            atomicMin(spray_bits[at], zb);
+        else if (u_pass == RENDER_PASS_SPRAY_INDEX && zb == spray_bits[at])
+            atomicMin(spray_ids[at], first + uint(k));
     }
 }

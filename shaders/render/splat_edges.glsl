@@ -4,9 +4,9 @@
 #ifndef FLUID_SPLAT_EDGES_GLSL
 #define FLUID_SPLAT_EDGES_GLSL
 
-layout(location = 7) uniform int u_edges;                       // how many of the edges below
-layout(location = 8) uniform vec3 u_edge_a[RENDER_SPLAT_EDGES];  // window x, y (pixels), depth
-layout(location = 8 + RENDER_SPLAT_EDGES) uniform vec3 u_edge_b[RENDER_SPLAT_EDGES];
+layout(location = RENDER_LOC_EDGES) uniform int u_edges;                        // how many of the edges below
+layout(location = RENDER_LOC_EDGE_A) uniform vec3 u_edge_a[RENDER_SPLAT_EDGES];  // window x, y (pixels), depth
+layout(location = RENDER_LOC_EDGE_B) uniform vec3 u_edge_b[RENDER_SPLAT_EDGES];
 
 // The window depth of the nearest edge through pixel centre q, 1.0 (far) where none.
 float edge_depth(vec2 q) {

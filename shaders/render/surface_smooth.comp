@@ -1,9 +1,14 @@
 #version 450
-// Surface style (render_surface.c), one direction of a separable bilateral filter on the fluid's
-// view distance, a thread a pixel: neighbours weigh by distance in pixels (Gaussian) and by
-// difference in depth, so silhouettes stay sharp. 0 means "no fluid" and is neither smoothed nor
-// used. The first pass reads the splat's window depths (u_from_bits) and turns them into view
-// distances on the way.
+// Surface style (render_surface.c), one direction of the narrow-range filter (Truong & Yuksel,
+// "A Narrow-Range Filter for Screen-Space Fluid Rendering", I3D 2018) on the fluid's view
+// distance, a thread a pixel, in its separable form (x, then y, twice). Neighbours weigh by their
+// distance in pixels (Gaussian) only, but within a narrow depth range around the pixel's own depth
+// z: a neighbour more than u_narrow_m behind (a farther layer of fluid) is left out, and one more
+// than u_narrow_m in front is clamped to z - u_narrow_m, so it still flattens the pixel's
+// neighbourhood but cannot drag a silhouette towards a nearer layer. A bilateral filter's depth
+// weight instead smooths less where the surface is steep and so keeps the spheres' bumps there.
+// 0 means "no fluid" and is neither smoothed nor used. The first pass reads the splat's window
+// depths (u_from_bits) and turns them into view distances on the way.
 #include "render/render_common.glsl"
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -12,13 +17,13 @@ layout(std430, binding = RENDER_BIND_SPLAT_DEPTH) readonly buffer Depth { uint d
 layout(std430, binding = RENDER_BIND_SURFACE_SRC) readonly buffer Src { float src[]; };
 layout(std430, binding = RENDER_BIND_SURFACE_DST) writeonly buffer Dst { float dst[]; };
 
-layout(location = 0) uniform ivec2 u_size;
-layout(location = 1) uniform ivec2 u_dir;          // (1,0) or (0,1)
-layout(location = 2) uniform float u_world_px;    // pixels per metre at distance 1 (proj[1][1] * h / 2)
-layout(location = 3) uniform float u_filter_m;    // filter radius in metres
-layout(location = 4) uniform float u_depth_falloff; // metres of depth difference that halve a weight
-layout(location = 5) uniform int u_from_bits;
-layout(location = 6) uniform vec2 u_linear;        // proj[3][2], proj[2][2]: view distance from window depth
+layout(location = RENDER_LOC_SIZE) uniform ivec2 u_size;
+layout(location = RENDER_LOC_DIR) uniform ivec2 u_dir;           // (1,0) or (0,1)
+layout(location = RENDER_LOC_PX_PER_M) uniform float u_world_px; // pixels per metre at distance 1 (proj[1][1] * h / 2)
+layout(location = RENDER_LOC_FILTER_M) uniform float u_filter_m; // filter radius in metres
+layout(location = RENDER_LOC_NARROW_M) uniform float u_narrow_m; // the narrow depth range, metres
+layout(location = RENDER_LOC_FROM_BITS) uniform int u_from_bits;
+layout(location = RENDER_LOC_LINEAR) uniform vec2 u_linear;       // proj[3][2], proj[2][2]: view distance from window depth
 
 float view_distance(ivec2 q) {
     uint at = uint(q.y * u_size.x + q.x);
@@ -37,12 +42,20 @@ void main() {
         return;
     }
     int radius = int(clamp(u_filter_m * u_world_px / z, 1.0, 24.0));
-    float sigma = float(radius) * 0.5, sum = 0.0, wsum = 0.0;
+    float inv2s2 = 2.0 / float(radius * radius), sum = 0.0, wsum = 0.0;  // sigma = radius / 2
+    // A surface seen at a slant changes depth along the filter's line, by more than the narrow
+    // range over the kernel: the range follows the slope, measured over half the kernel each way
+    // (wide enough to average out the spheres' bumps), so a tilted plane is not cut into bands.
+    int k = max(radius / 2, 1);
+    float a = view_distance(clamp(px - u_dir * k, ivec2(0), u_size - 1)), b = view_distance(clamp(px + u_dir * k, ivec2(0), u_size - 1));
+    float slope = 0.0;
+    if (a > 0.0 && b > 0.0 && abs(b - z) < float(k) * u_narrow_m && abs(z - a) < float(k) * u_narrow_m)
+        slope = clamp((b - a) / float(2 * k), -u_narrow_m, u_narrow_m);
     for (int i = -radius; i <= radius; i++) {
-        float s = view_distance(clamp(px + u_dir * i, ivec2(0), u_size - 1));
-        if (s <= 0.0) continue;
-        float dz = (s - z) / u_depth_falloff;
-        float w = exp(-float(i * i) / (2.0 * sigma * sigma) - dz * dz);
+        float s = view_distance(clamp(px + u_dir * i, ivec2(0), u_size - 1)), zi = z + slope * float(i);
+        if (s <= 0.0 || s > zi + u_narrow_m) continue;
+        s = max(s, zi - u_narrow_m) - slope * float(i);  // about the slope's line: z where no sample is cut
+        float w = exp(-float(i * i) * inv2s2);
         sum += s * w;
         wsum += w;
     }

@@ -1,8 +1,9 @@
 #version 450
+#include "render/render_common.glsl"
 // The tank's 12 edges as 24 line vertices from gl_VertexID.
-layout(location = 0) uniform mat4 u_view_proj;
-layout(location = 1) uniform vec3 u_lo;
-layout(location = 2) uniform vec3 u_hi;
+layout(location = RENDER_LOC_VIEW_PROJ) uniform mat4 u_view_proj;
+layout(location = RENDER_LOC_TANK_LO) uniform vec3 u_lo;
+layout(location = RENDER_LOC_TANK_HI) uniform vec3 u_hi;
 
 // Corner index bits: x = bit 0, y = bit 1, z = bit 2.
 const int k_edges[24] = int[](0, 1, 2, 3, 4, 5, 6, 7,   // along x

@@ -1,6 +1,7 @@
 #include "app/app_render.h"
 #include "app/app.h"
 #include "core/log.h"
+#include "core/outfile.h"
 #include "core/util.h"
 #include "render/image.h"
 #include <math.h>
@@ -14,7 +15,7 @@ void app_view_init(app_view *v, const sim *s) {
     sim_domain(s, lo, hi);
     camera_fit(&v->cam, lo, hi);
     v->color = RENDER_COLOR_SPEED;
-    v->style = RENDER_STYLE_SPHERES;
+    v->style = RENDER_STYLE_SURFACE;
     v->show_hud = true;
     v->steps_per_frame = 1;
     v->frame_seconds = 1.0 / 60;
@@ -38,7 +39,7 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
                           .cell_keys = sim_cell_keys(s), .count = sim_particle_count(s), .radius = sim_particle_radius(s)};
     sim_domain(s, p.lo, p.hi);
     render_view rv = {.framebuffer = fbo, .color_texture = target ? target->color : 0, .width = w, .height = h_px,
-                      .color = v->color, .style = v->style};
+                      .color = v->color, .style = v->style, .backdrop = v->backdrop};
     memcpy(rv.poke, v->poke, sizeof rv.poke);
     camera_matrices(&v->cam, w, h_px, rv.view, rv.proj);
     render_scene(r, &p, &rv);
@@ -57,93 +58,326 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
     hud_draw(h, fbo);
 }
 
-bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
-                    const char *path, overlay_layout *layout, char *err) {
+/* The view rendered offscreen, top row first (malloc'd), or NULL with err. */
+static uint8_t *_app_render_rgba(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w,
+                                 int h_px, overlay_layout *layout, char *err) {
     render_target t;
-    if (!render_target_make(&t, w, h_px, "screenshot", err)) return false;
+    if (!render_target_make(&t, w, h_px, "screenshot", err)) return NULL;
     app_render_frame(r, h, s, prof, v, &t, w, h_px, layout);
     uint8_t *rgba = malloc((size_t)w * (size_t)h_px * 4);
-    render_target_read(&t, rgba);
+    if (rgba) render_target_read(&t, rgba);
+    else fail(err, "out of host memory for a %dx%d picture", w, h_px);
     render_target_destroy(&t);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return rgba;
+}
+
+bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
+                    const char *path, overlay_layout *layout, char *err) {
+    uint8_t *rgba = _app_render_rgba(r, h, s, prof, v, w, h_px, layout, err);
+    if (!rgba) return false;
     bool ok = image_write_png(path, rgba, w, h_px, err);
     free(rgba);
     return ok;
 }
 
-/* GPU time of one frame of the view, each style, with and without the HUD: the mean of 20 after
- * RENDER_SPINUP_S of rendering (the GPU's clocks rise under load), then the spheres style's passes;
- * printed on stdout beside the headless run's stage table. Needs working timer queries. */
-#define RENDER_SPINUP_S 0.25
-static void _app_time_render(renderer *r, hud *h, const sim *s, const gpu_prof *prof, app_view *v, int w, int h_px) {
-    enum { REPS = 20 };
-    char err[ERR_LEN];
-    render_target t;
-    if (!render_target_make(&t, w, h_px, "render timing", err)) return;
-    GLuint q[REPS];
-    glGenQueries(REPS, q);
-    for (int run = 0; run < 2 * RENDER_STYLE_COUNT; run++) {
-        int style = run / 2;
-        v->style = (render_style)style;
-        v->show_hud = run % 2 == 0;
-        double t0 = now_seconds();
-        do {
-            app_render_frame(r, h, s, prof, v, &t, w, h_px, NULL);
-            glFinish();
-        } while (now_seconds() - t0 < RENDER_SPINUP_S);
-        t0 = now_seconds();
-        for (int k = 0; k < REPS; k++) {
-            glBeginQuery(GL_TIME_ELAPSED, q[k]);
-            app_render_frame(r, h, s, prof, v, &t, w, h_px, NULL);
-            glEndQuery(GL_TIME_ELAPSED);
-        }
-        glFinish();
-        double wall_us = (now_seconds() - t0) * 1e6 / REPS, sum = 0;
-        for (int k = 0; k < REPS; k++) {
-            GLuint64 ns = 0;
-            glGetQueryObjectui64v(q[k], GL_QUERY_RESULT, &ns);
-            sum += (double)ns;
-        }
-        printf("render %-14s %9.1f us gpu %9.1f us wall (%dx%d, %s, mean of %d)\n", render_style_names[style],
-               sum / REPS / 1e3, wall_us, w, h_px, v->show_hud ? "HUD included" : "no HUD", REPS);
-    }
-    /* Where the spheres style's time goes. */
-    v->style = RENDER_STYLE_SPHERES;
-    v->show_hud = false;
-    render_time_passes(r, true);
-    double sum[RENDER_PASSES] = {0}, us[RENDER_PASSES];
-    for (int k = 0; k < REPS; k++) {
-        app_render_frame(r, h, s, prof, v, &t, w, h_px, NULL);
-        render_pass_times(r, us);
-        for (int p = 0; p < RENDER_PASSES; p++) sum[p] += us[p];
-    }
-    render_time_passes(r, false);
-    printf("render spheres passes:");
-    for (int p = 0; p < RENDER_PASSES; p++) printf(" %s %.1f us%s", render_pass_names[p], sum[p] / REPS, p + 1 < RENDER_PASSES ? "," : "\n");
-    glDeleteQueries(REPS, q);
-    render_target_destroy(&t);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+/* The view with no particles and no HUD: what render_image_check compares a shot with. */
+static void _app_render_empty(renderer *r, const sim *s, const app_view *v, const render_target *t) {
+    render_particles p = {.count = 0, .radius = sim_particle_radius(s)};
+    sim_domain(s, p.lo, p.hi);
+    render_view rv = {.framebuffer = t->fbo, .color_texture = t->color, .width = t->width, .height = t->height,
+                      .color = v->color, .style = v->style, .backdrop = v->backdrop};
+    camera_matrices(&v->cam, t->width, t->height, rv.view, rv.proj);
+    render_scene(r, &p, &rv);
 }
 
-bool app_render_screenshot(const run_opts *o, sim *s, gpu_prof *prof, const gpu_ctx *gpu, char *err) {
-    const gpu_caps *caps = gpu_get_caps(gpu);
-    if (!o->screenshot_path) return fail(err, "no screenshot path given; pass --screenshot FILE.png");
-    int w = o->width > 0 ? o->width : 1280, h_px = o->height > 0 ? o->height : 720;
-    renderer *r = render_make(err);
-    if (!r) return false;
-    hud *h = hud_make(&(hud_desc){0}, err);
-    if (!h) {
-        render_destroy(r);
+bool app_render_check(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, const char *path,
+                      const overlay_layout *layout, char *why) {
+    int w = 0, h_px = 0;
+    uint8_t *rgba = image_read_png(path, &w, &h_px, why);
+    if (!rgba) return false;
+    render_target t;
+    if (!render_target_make(&t, w, h_px, "check-empty", why)) {
+        free(rgba);
         return false;
     }
+    _app_render_empty(r, s, v, &t);
+    uint8_t *empty = malloc((size_t)w * (size_t)h_px * 4);
+    render_target_read(&t, empty);
+    render_target_destroy(&t);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    bool ok = render_image_check(rgba, empty, w, h_px, layout, why);
+    free(rgba);
+    free(empty);
+    return ok;
+}
+
+/* ---- video ---- */
+
+bool app_recorder_start(app_recorder *rec, outfile *out, const char *path, int w, int h_px, int fps, char *err) {
+    *rec = (app_recorder){.width = w, .height = h_px};
+    if (!out) out = outfile_open("--video", path, 0, err);
+    if (!out) return false;
+    if (!render_target_make(&rec->target, w, h_px, "video", err)) {
+        outfile_abort(out);
+        return false;
+    }
+    rec->rgba = malloc((size_t)w * (size_t)h_px * 4);
+    rec->video = rec->rgba ? video_open(outfile_write_path(out), path, w, h_px, fps, err) : NULL;
+    if (!rec->video) {
+        if (!rec->rgba) fail(err, "--video %s: out of host memory for %dx%d frames", path, w, h_px);
+        render_target_destroy(&rec->target);
+        free(rec->rgba);
+        outfile_abort(out);
+        *rec = (app_recorder){0};
+        return false;
+    }
+    rec->out = out;
+    return true;
+}
+
+bool app_recorder_frame(app_recorder *rec, renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v,
+                        char *err) {
+    if (!rec->video) return true;
+    app_render_frame(r, h, s, prof, v, &rec->target, rec->width, rec->height, NULL);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    size_t bytes = (size_t)rec->width * (size_t)rec->height * 4;
+    glGetTextureImage(rec->target.color, 0, GL_RGBA, GL_UNSIGNED_BYTE, (GLsizei)bytes, rec->rgba); /* bottom row first */
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return video_frame(rec->video, rec->rgba, err);
+}
+
+static void _app_recorder_free(app_recorder *rec) {
+    render_target_destroy(&rec->target);
+    free(rec->rgba);
+    *rec = (app_recorder){0};
+}
+
+bool app_recorder_stop(app_recorder *rec, char *err) {
+    if (!rec->video) return true;
+    bool ok = video_close(rec->video, err);
+    if (ok) ok = outfile_commit(rec->out, err);
+    else outfile_abort(rec->out);
+    _app_recorder_free(rec);
+    return ok;
+}
+
+void app_recorder_abort(app_recorder *rec) {
+    if (rec->video) video_abort(rec->video);
+    outfile_abort(rec->out);
+    _app_recorder_free(rec);
+}
+
+/* ---- the headless run ---- */
+
+#define APP_VIDEO_FPS 60 /* a headless frame is 1/60 s of simulated time (sim_steps_per_frame) */
+
+struct app_headless {
+    renderer *r;
+    hud *h;
+    app_view view;
+    app_recorder rec;
+    const run_opts *o;
+    int w, h_px;
+};
+
+void app_headless_destroy(app_headless *a) {
+    if (!a) return;
+    app_recorder_abort(&a->rec);
+    hud_destroy(a->h);
+    render_destroy(a->r);
+    free(a);
+}
+
+app_headless *app_headless_make(const run_opts *o, const sim *s, const gpu_ctx *gpu, outfile *video_out, char *err) {
+    app_headless *a = calloc(1, sizeof *a);
+    a->o = o;
+    a->w = o->width > 0 ? o->width : 1280, a->h_px = o->height > 0 ? o->height : 720;
+    a->r = render_make(err);
+    if (a->r) a->h = hud_make(&(hud_desc){0}, err);
+    if (!a->h) {
+        outfile_abort(video_out);
+        app_headless_destroy(a);
+        return NULL;
+    }
+    app_view_init(&a->view, s);
+    a->view.style = (render_style)o->style;
+    a->view.headless = gpu_is_headless(gpu);
+    if (video_out && !app_recorder_start(&a->rec, video_out, o->video_path, a->w, a->h_px, APP_VIDEO_FPS, err)) {
+        app_headless_destroy(a);
+        return NULL;
+    }
+    return a;
+}
+
+bool app_headless_frame(app_headless *a, const sim *s, const gpu_prof *prof, int steps, char *err) {
+    a->view.steps_per_frame = steps;
+    return app_recorder_frame(&a->rec, a->r, a->h, s, prof, &a->view, err);
+}
+
+bool app_headless_finish(app_headless *a, const sim *s, const gpu_prof *prof, const char *shot_write_path, char *err) {
+    if (shot_write_path) {
+        if (!app_render_png(a->r, a->h, s, prof, &a->view, a->w, a->h_px, shot_write_path, NULL, err)) return false;
+        log_info("APP", "screenshot %dx%d written to %s", a->w, a->h_px, a->o->screenshot_path);
+    }
+    if (a->rec.video) {
+        int frames = video_frame_count(a->rec.video);
+        if (!app_recorder_stop(&a->rec, err)) return false;
+        log_info("APP", "video %dx%d, %d frames at %d fps (%.2f s), written to %s", a->w, a->h_px, frames, APP_VIDEO_FPS,
+                 (double)frames / APP_VIDEO_FPS, a->o->video_path);
+    }
+    return true;
+}
+
+/* ---- fluid bench --render ---- */
+
+#define RENDER_SPINUP_S 0.25 /* seconds of rendering before each timed row: the GPU's clocks rise under load */
+
+static const char *_bench_render_usage =
+    "usage: fluid bench --render [--particles N] [--size WxH] [--scene NAME] [--solver NAME] [--frames F] [--reps R]\n"
+    "                            [--data DIR]\n"
+    "  the GPU time of one frame of each style, with and without the HUD, and of each pass, after F\n"
+    "  frames (1/60 s each) of the scene: --particles 27648, --size 1280x720, --scene dambreak,\n"
+    "  --frames 60, --reps 20 by default. Needs GPU timer queries (not llvmpipe).\n";
+
+static bool _bench_render_parse(int argc, char **argv, run_opts *o, int *frames, int *reps, char *err) {
+    *o = (run_opts){.width = 1280, .height = 720};
+    *frames = 60, *reps = 20;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t u = 0;
+        if (!strcmp(a, "--render")) continue;
+        if (!v || !*v || !strncmp(v, "--", 2)) return fail(err, "bench --render: %s needs a value; see fluid bench --render --help", a);
+        i++;
+        if (!strcmp(a, "--particles") && parse_u64(v, 1, 100000000, &u)) o->particles = (uint32_t)u;
+        else if (!strcmp(a, "--frames") && parse_u64(v, 0, 100000, &u)) *frames = (int)u;
+        else if (!strcmp(a, "--reps") && parse_u64(v, 1, 10000, &u)) *reps = (int)u;
+        else if (!strcmp(a, "--scene")) o->scene = v;
+        else if (!strcmp(a, "--solver")) o->solver = v;
+        else if (!strcmp(a, "--data")) o->data = v;
+        else if (!strcmp(a, "--size")) {
+            char tail = 0;
+            if (sscanf(v, "%dx%d%c", &o->width, &o->height, &tail) != 2 || o->width < 16 || o->height < 16 ||
+                o->width > 16384 || o->height > 16384)
+                return fail(err, "bench --render: --size %s: expected WxH, each from 16 to 16384", v);
+        } else
+            return fail(err, "bench --render: %s %s: unknown option or bad value; see fluid bench --render --help", a, v);
+    }
+    return true;
+}
+
+/* Mean GPU time of `reps` frames of v (timer queries; q NULL: the CPU clock around glFinish), after
+ * a spin-up; and, with passes (timer queries only), each pass's mean. */
+static double _bench_render_time(renderer *r, hud *h, const sim *s, const app_view *v, const render_target *t, int reps,
+                                 GLuint *q, double pass_us[RENDER_PASSES]) {
+    double t0 = now_seconds();
+    do {
+        app_render_frame(r, h, s, NULL, v, t, t->width, t->height, NULL);
+        glFinish();
+    } while (now_seconds() - t0 < RENDER_SPINUP_S);
+    if (!q) {
+        t0 = now_seconds();
+        for (int k = 0; k < reps; k++) {
+            app_render_frame(r, h, s, NULL, v, t, t->width, t->height, NULL);
+            glFinish();
+        }
+        for (int p = 0; pass_us && p < RENDER_PASSES; p++) pass_us[p] = 0;
+        return (now_seconds() - t0) / reps * 1e6;
+    }
+    double sum = 0;
+    for (int k = 0; k < reps; k++) {
+        glBeginQuery(GL_TIME_ELAPSED, q[k]);
+        app_render_frame(r, h, s, NULL, v, t, t->width, t->height, NULL);
+        glEndQuery(GL_TIME_ELAPSED);
+    }
+    for (int k = 0; k < reps; k++) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(q[k], GL_QUERY_RESULT, &ns);
+        sum += (double)ns;
+    }
+    if (pass_us) {
+        render_time_passes(r, true);
+        double us[RENDER_PASSES];
+        for (int p = 0; p < RENDER_PASSES; p++) pass_us[p] = 0;
+        for (int k = 0; k < reps; k++) {
+            app_render_frame(r, h, s, NULL, v, t, t->width, t->height, NULL);
+            render_pass_times(r, us);
+            for (int p = 0; p < RENDER_PASSES; p++) pass_us[p] += us[p] / reps;
+        }
+        render_time_passes(r, false);
+    }
+    return sum / reps / 1e3;
+}
+
+int app_render_bench(int argc, char **argv) {
+    char err[ERR_LEN];
+    run_opts o;
+    int frames, reps;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(_bench_render_usage, stdout);
+            return 0;
+        }
+    if (!_bench_render_parse(argc, argv, &o, &frames, &reps, err)) {
+        log_error("BENCH", "%s", err);
+        return 1;
+    }
+    if (!data_dir_init(o.data, err)) {
+        log_error("BENCH", "%s", err);
+        return 1;
+    }
+    gpu_ctx *gpu = gpu_make(&(gpu_desc){.headless = true}, err);
+    if (!gpu) {
+        log_error("GPU", "%s", err);
+        return 1;
+    }
+    const gpu_caps *caps = gpu_get_caps(gpu);
+    bool gpu_clock = caps->timer_queries;
+    if (!gpu_clock) log_info("BENCH", "timer queries read 0 on %s: the CPU clock around glFinish, no pass times", caps->renderer);
+    sim *s = sim_make(&(sim_desc){.scene = o.scene, .particles = o.particles, .solver = o.solver}, caps, err);
+    renderer *r = s ? render_make(err) : NULL;
+    hud *h = r ? hud_make(&(hud_desc){0}, err) : NULL;
+    render_target t = {0};
+    if (!h || !render_target_make(&t, o.width, o.height, "bench-render", err)) {
+        log_error("BENCH", "%s", err);
+        hud_destroy(h), render_destroy(r), sim_destroy(s), gpu_destroy(gpu);
+        return 1;
+    }
+    int steps = 0;
+    for (int f = 0; f < frames; f++) steps = sim_frame(s, 1.0 / 60, 0, NULL);
+    sim_sync(s);
+    glFinish();
+    printf("render, %s, %u particles (%s), %.3f s simulated, %dx%d, %s, %s clock, mean of %d frames after %.2f s of spin-up\n",
+           sim_scene_name(s), sim_particle_count(s), sim_solver_name(s), sim_time(s), o.width, o.height, caps->renderer,
+           gpu_clock ? "gpu" : "cpu", reps, RENDER_SPINUP_S);
     app_view v;
     app_view_init(&v, s);
-    v.style = (render_style)o->style;
-    v.headless = gpu_is_headless(gpu);
-    bool ok = app_render_png(r, h, s, prof, &v, w, h_px, o->screenshot_path, NULL, err);
-    if (ok) log_info("APP", "screenshot %dx%d written to %s", w, h_px, o->screenshot_path);
-    if (ok && caps->timer_queries) _app_time_render(r, h, s, prof, &v, w, h_px);
+    v.headless = true;
+    v.steps_per_frame = steps;
+    GLuint *q = gpu_clock ? malloc(sizeof *q * (size_t)reps) : NULL;
+    if (q) glGenQueries(reps, q);
+    for (int style = 0; style < RENDER_STYLE_COUNT; style++) {
+        v.style = (render_style)style;
+        double pass[RENDER_PASSES];
+        v.show_hud = true;
+        double with = _bench_render_time(r, h, s, &v, &t, reps, q, NULL);
+        v.show_hud = false;
+        double bare = _bench_render_time(r, h, s, &v, &t, reps, q, style == RENDER_STYLE_RASTER ? NULL : pass);
+        printf("render %-14s %9.1f us with the HUD %9.1f us without\n", render_style_names[style], with, bare);
+        if (style == RENDER_STYLE_RASTER || !q) continue;
+        double total = 0;
+        for (int p = 0; p < RENDER_PASSES; p++) total += pass[p];
+        printf("  passes (GL timestamps, no HUD):");
+        for (int p = 0; p < RENDER_PASSES; p++)
+            if (pass[p] > 0.05) printf(" %s %.1f us (%.0f%%)", render_pass_names[p], pass[p], total > 0 ? 100 * pass[p] / total : 0);
+        printf("\n");
+    }
+    if (q) glDeleteQueries(reps, q);
+    free(q);
+    render_target_destroy(&t);
     hud_destroy(h);
     render_destroy(r);
-    return ok;
+    sim_destroy(s);
+    gpu_destroy(gpu);
+    return 0;
 }

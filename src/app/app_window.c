@@ -60,6 +60,7 @@ struct app {
     /* the last screenshot, for check: */
     char shot_path[PATH_MAX];
     overlay_layout shot_layout;
+    app_recorder rec;        /* G or --video */
 };
 
 static void _app_message(app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -225,6 +226,51 @@ static bool _app_screenshot(app *a, const char *path_in) {
     return true;
 }
 
+/* ---- video ---- */
+
+/* Starts recording into path (NULL: a timestamped name) at the window's size, or stops. */
+static bool _app_record(app *a, const char *path_in) {
+    char err[ERR_LEN], name[PATH_MAX];
+    if (a->rec.video) {
+        snprintf(name, sizeof name, "%s", video_path(a->rec.video));
+        int frames = video_frame_count(a->rec.video);
+        if (!app_recorder_stop(&a->rec, err)) {
+            log_error("APP", "%s", err);
+            _app_message(a, "video failed: %.200s", err);
+            return false;
+        }
+        log_info("APP", "video of %d frames written to %s", frames, name);
+        _app_message(a, "video: %s (%d frames)", name, frames);
+        return true;
+    }
+    if (path_in) {
+        snprintf(name, sizeof name, "%s", path_in);
+    } else {
+        /* fluid-YYYYMMDD-HHMMSS.mp4, then -2, -3, ... within the same second, as screenshots. */
+        char base[PATH_MAX];
+        image_timestamp_name(base, sizeof base);
+        char *dot = strrchr(base, '.');
+        if (dot) snprintf(dot, sizeof base - (size_t)(dot - base), ".mp4");
+        snprintf(name, sizeof name, "%s", base);
+        struct stat st;
+        for (int k = 2; lstat(name, &st) == 0 && k < 1000; k++) {
+            dot = strrchr(base, '.');
+            snprintf(name, sizeof name, "%.*s-%d%s", (int)(dot - base), base, k, dot);
+        }
+    }
+    int w, h;
+    _app_size(a, &w, &h);
+    if (w <= 0 || h <= 0) w = a->o->width > 0 ? a->o->width : 1280, h = a->o->height > 0 ? a->o->height : 720;
+    if (!app_recorder_start(&a->rec, NULL, name, w, h, 60, err)) {
+        log_error("APP", "%s", err);
+        _app_message(a, "no video: %.200s", err);
+        return false;
+    }
+    log_info("APP", "recording %dx%d to %s (G stops)", w, h, name);
+    _app_message(a, "recording %s (G stops)", name);
+    return true;
+}
+
 /* ---- actions ---- */
 
 bool app_handle_action(app *a, app_action act) {
@@ -281,7 +327,15 @@ bool app_handle_action(app *a, app_action act) {
         if (ok) _app_message(a, "%u particles", sim_particle_count(a->s));
         return ok;
     }
-    case APP_COLOR: a->view.color = (render_color)((a->view.color + 1) % RENDER_COLOR_COUNT); return true;
+    case APP_COLOR:
+        if (a->view.style == RENDER_STYLE_SURFACE) { /* the water has no colour map: the sort's view, one key away */
+            a->view.style = RENDER_STYLE_SPHERES;
+            a->view.color = RENDER_COLOR_CELL;
+            _app_message(a, "spheres coloured by cell hash (F: back to the water)");
+            return true;
+        }
+        a->view.color = (render_color)((a->view.color + 1) % RENDER_COLOR_COUNT);
+        return true;
     case APP_STYLE: a->view.style = (render_style)((a->view.style + 1) % RENDER_STYLE_COUNT); return true;
     case APP_VSYNC:
         a->view.vsync = !a->view.vsync;
@@ -301,6 +355,7 @@ bool app_handle_action(app *a, app_action act) {
     case APP_ZOOM_IN: camera_zoom(&a->view.cam, 0.15f); return true;
     case APP_ZOOM_OUT: camera_zoom(&a->view.cam, -0.15f); return true;
     case APP_SOLVER_NEXT: return _app_set_solver(a, strcmp(a->solver, "dfsph") == 0 ? "wcsph" : "dfsph");
+    case APP_RECORD: return _app_record(a, NULL);
     case APP_ACTION_COUNT: break;
     }
     return false;
@@ -444,24 +499,16 @@ static void _app_resize(app *a, int w, int h) {
 
 static void _app_check(app *a, const char *path) {
     char why[ERR_LEN];
-    int w = 0, h = 0;
-    uint8_t *rgba = image_read_png(path, &w, &h, why);
-    if (!rgba) {
-        log_error("APP", "check %s: %s", path, why);
-        a->status = 1;
-        return;
-    }
     if (strcmp(path, a->shot_path) != 0) {
         log_error("APP", "check %s: not the last screenshot taken (%s); take it with shot:%s first", path,
                   a->shot_path[0] ? a->shot_path : "none", path);
         a->status = 1;
-    } else if (!render_image_check(rgba, w, h, &a->shot_layout, why)) {
+    } else if (!app_render_check(a->r, a->h, a->s, a->prof, &a->view, path, &a->shot_layout, why)) {
         log_error("APP", "check %s: %s", path, why);
         a->status = 1;
     } else {
-        log_info("APP", "check %s: %dx%d, not blank, HUD text and particles present", path, w, h);
+        log_info("APP", "check %s: not blank, HUD text and particles present", path);
     }
-    free(rgba);
 }
 
 /* Runs script steps until one asks for frames; false when the script is over. */
@@ -493,6 +540,7 @@ static bool _app_script_advance(app *a) {
 /* ---- the window ---- */
 
 static void _app_destroy(app *a) {
+    app_recorder_abort(&a->rec);
     _app_sim_destroy(a);
     hud_destroy(a->h);
     render_destroy(a->r);
@@ -607,6 +655,7 @@ int app_window_run(const run_opts *o) {
     log_info("APP", "%s, %u particles, sort %s, %s; GPU stage times: %s", a->scene, sim_particle_count(a->s), a->sort,
              a->caps->renderer, prof_get_mode(a->prof) == PROF_NONE ? "unavailable (timer queries read 0)" : "GL timer queries");
 
+    if (o->video_path && !_app_record(a, o->video_path)) a->status = 1;
     double last = now_seconds(), fps_t0 = last;
     int fps_frames = 0;
     for (long frame = 0; !a->quit; frame++) {
@@ -634,6 +683,13 @@ int app_window_run(const run_opts *o) {
             app_render_frame(a->r, a->h, a->s, a->prof, &a->view, NULL, fw, fh, NULL);
             prof_end(a->prof, a->stage_render);
             prof_frame(a->prof);
+            char err_video[ERR_LEN];
+            if (a->rec.video && !app_recorder_frame(&a->rec, a->r, a->h, a->s, a->prof, &a->view, err_video)) {
+                log_error("APP", "%s", err_video);
+                _app_message(a, "video stopped: %.200s", err_video);
+                app_recorder_abort(&a->rec);
+                a->status = 1;
+            }
             glfwSwapBuffers(a->win);
         } else if (!a->nsteps) {
             glfwWaitEventsTimeout(0.05); /* minimised: nothing to draw, do not spin */
@@ -641,6 +697,7 @@ int app_window_run(const run_opts *o) {
         _app_frame_time(a, &last, &fps_t0, &fps_frames);
     }
     if (o->screenshot_path && a->s && !_app_screenshot(a, o->screenshot_path)) a->status = 1;
+    if (a->rec.video && !_app_record(a, NULL)) a->status = 1; /* stops it: the file appears now */
     _app_destroy(a);
     if (gpu_live_objects() != live0) {
         log_error("APP", "GL object leak: %d objects alive at exit, %d at start", gpu_live_objects(), live0);

@@ -51,6 +51,7 @@ typedef enum app_action {
     APP_ZOOM_IN,
     APP_ZOOM_OUT,
     APP_SOLVER_NEXT,
+    APP_RECORD,
     APP_ACTION_COUNT
 } app_action;
 

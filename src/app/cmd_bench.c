@@ -12,6 +12,7 @@
  *
  * --detail adds, per dispatch, its mean GPU time over separate reps (sort_trace).
  */
+#include "app/app_render.h"
 #include "app/cmd.h"
 #include "core/args.h"
 #include "core/log.h"
@@ -105,7 +106,8 @@ static const args_opt _bench_args[] = {
 
 static void _bench_usage(FILE *f) {
     fprintf(f, "usage: fluid bench [--algos LIST] [--sizes LIST] [--bits LIST] [--reps R] [--warmup W]\n"
-               "                   [--seed S] [--csv FILE] [--detail] [--data DIR]\n");
+               "                   [--seed S] [--csv FILE] [--detail] [--data DIR]\n"
+               "       fluid bench --render ...   the renderer instead (fluid bench --render --help)\n");
     args_help(f, _bench_args, ARRAY_LEN(_bench_args));
     fprintf(f, "Every user error is one line on stderr and exit status 1, with nothing written.\n");
 }
@@ -297,8 +299,10 @@ static double _bench_cpu(const uint32_t *keys, const uint32_t *vals, uint32_t n)
 }
 
 int cmd_bench(int argc, char **argv) {
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sim")) return cmd_bench_sim(argc, argv);
+        if (!strcmp(argv[i], "--render")) return app_render_bench(argc, argv); /* app_render.c */
+    }
     _bench_opts o = {.algos = "radix,radix-rts,onesweep,counting,bitonic", .warmup = 5, .seed = 12345};
     bool help = false;
     char err[ERR_LEN];

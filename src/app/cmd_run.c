@@ -1,6 +1,7 @@
 /* cmd_run: `fluid [options]`: the fluid in a window (app_window_run, from the renderer), or
  * headless with --headless: N frames of the simulation, then an optional screenshot, the per-step
- * statistics (--stats), the final particles (--dump) and a timing table on stdout.
+ * statistics (--stats), the final particles (--dump), a video of every frame (--video, through
+ * ffmpeg: app_render.h, video.h) and a timing table on stdout.
  *
  * The options are the table _run_args below: one line per flag gives its parsing and its help
  * (core/args.h). A new flag: a field in run_opts.h and a line in _run_args.
@@ -13,7 +14,9 @@
  * progress (the frame ends there), puts the stats file in place with every row so far, writes nothing else, and exits 130.
  */
 #include "app/app.h"
+#include "app/app_render.h"
 #include "app/cmd.h"
+#include "app/video.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/outfile.h"
@@ -61,7 +64,7 @@ static bool _run_style(const args_opt *opt, void *field, const char *v, char *er
             *(int *)field = k;
             return true;
         }
-    return fail(err, "--style %s: unknown style; choose spheres, surface or raster", v);
+    return fail(err, "--style %s: unknown style; choose surface, spheres or raster", v);
 }
 
 static bool _run_on(const args_opt *opt, void *field, const char *v, char *err) { return *(int *)field = 1, true; }
@@ -82,8 +85,10 @@ static const args_opt _run_args[] = {
      "headless: CSV, a row per step: time, dt, iterations, errors; the fluid's front,\ndensity and energies on each frame's last step; stage times on its first;\nstreamed as it runs and kept on Ctrl-C; - for stdout"},
     {"--dump", "FILE", ARGS_AT(run_opts, dump_path), args_string, 0, 0, "headless: CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density;\n- for stdout"},
     {"--screenshot", "FILE", ARGS_AT(run_opts, screenshot_path), args_string, 0, 0, "PNG of the last frame, HUD included"},
+    {"--video", "FILE", ARGS_AT(run_opts, video_path), args_string, 0, 0,
+     "MP4 of every frame (60 fps; needs ffmpeg); headless a frame is 1/60 s of\nfluid, so it plays in real time; in the window from the start until G"},
     {"--style", "NAME", ARGS_AT(run_opts, style), _run_style, 0, 0,
-     "spheres (default), surface or raster (the spheres through the graphics\npipeline): how the window starts and the screenshot is drawn"},
+     "surface (default: the water), spheres or raster (the spheres through the\ngraphics pipeline): how the window starts, the screenshot and video are drawn"},
     {"--size", "WxH", ARGS_AT(run_opts, size), args_size, 16, 16384, "window or screenshot size (default 1280x720), each side"},
     {"--vsync", NULL, ARGS_AT(run_opts, vsync), _run_on, 0, 0, "wait for the display's refresh (the window's default)"},
     {"--no-vsync", NULL, ARGS_AT(run_opts, vsync), _run_off, 0, 0, "do not wait for it"},
@@ -139,9 +144,9 @@ static void _run_on_signal(int sig) {
 }
 
 /* The outputs of a headless run, in the order they are checked, opened and committed. */
-enum { RUN_OUT_STATS, RUN_OUT_DUMP, RUN_OUT_SHOT, RUN_OUTS };
-static const char *const _run_out_flags[RUN_OUTS] = {"--stats", "--dump", "--screenshot"};
-static const unsigned _run_out_modes[RUN_OUTS] = {OUTFILE_DASH, OUTFILE_DASH, 0};
+enum { RUN_OUT_STATS, RUN_OUT_DUMP, RUN_OUT_SHOT, RUN_OUT_VIDEO, RUN_OUTS };
+static const char *const _run_out_flags[RUN_OUTS] = {"--stats", "--dump", "--screenshot", "--video"};
+static const unsigned _run_out_modes[RUN_OUTS] = {OUTFILE_DASH, OUTFILE_DASH, 0, 0};
 
 static void _run_outs_abort(outfile **out) {
     for (int k = 0; k < RUN_OUTS; k++) {
@@ -167,11 +172,15 @@ static bool _run_outs_check(const char *const *paths, char *err) {
 
 static int _run_headless(const run_opts *o) {
     char err[ERR_LEN];
-    const char *paths[RUN_OUTS] = {o->stats_path, o->dump_path, o->screenshot_path};
+    const char *paths[RUN_OUTS] = {o->stats_path, o->dump_path, o->screenshot_path, o->video_path};
     outfile *out[RUN_OUTS] = {0};
     /* Every output checked and opened before the GPU is touched. */
-    if (!_run_outs_check(paths, err) || !data_dir_init(o->data, err)) {
+    if (!_run_outs_check(paths, err) || (o->video_path && !video_check(o->video_path, err)) || !data_dir_init(o->data, err)) {
         log_error("CLI", "%s", err);
+        return 1;
+    }
+    if (o->video_path && o->frames == 0) {
+        log_error("CLI", "--video %s with --frames 0: a video needs at least one frame", o->video_path);
         return 1;
     }
     signal(SIGINT, _run_on_signal);
@@ -194,7 +203,13 @@ static int _run_headless(const run_opts *o) {
         return 1;
     }
     const gpu_caps *caps = gpu_get_caps(gpu);
-    sim *s = sim_make(&(sim_desc){.scene = o->scene, .particles = o->particles, .sort = o->sort, .solver = o->solver, .strict = o->strict},
+    uint32_t particles = o->particles;
+    if (o->demo && !particles && caps->llvmpipe) {
+        particles = RUN_DEMO_SOFTWARE_PARTICLES;
+        log_info("CLI", "%s is a software renderer: %u particles, so that a second of the dam break takes minutes, not hours "
+                        "(--particles N to choose)", caps->renderer, particles);
+    }
+    sim *s = sim_make(&(sim_desc){.scene = o->scene, .particles = particles, .sort = o->sort, .solver = o->solver, .strict = o->strict},
                       caps, err);
     if (!s) {
         log_error("SIM", "%s", err);
@@ -202,7 +217,20 @@ static int _run_headless(const run_opts *o) {
         gpu_destroy(gpu);
         return 1;
     }
-    int frames = o->frames < 0 ? 1 : o->frames;
+    int frames = o->frames < 0 ? (o->demo ? RUN_DEMO_FRAMES : 1) : o->frames;
+    /* The pictures: a renderer and HUD for the screenshot and the video (which takes its outfile). */
+    app_headless *show = NULL;
+    if (o->screenshot_path || o->video_path) {
+        outfile *video_out = out[RUN_OUT_VIDEO];
+        out[RUN_OUT_VIDEO] = NULL;
+        if (!(show = app_headless_make(o, s, gpu, video_out, err))) {
+            log_error("CLI", "%s", err);
+            _run_outs_abort(out);
+            sim_destroy(s);
+            gpu_destroy(gpu);
+            return 1;
+        }
+    }
     /* The profiler: the stages of each frame's first step, then the frame's whole simulation. */
     int nst = sim_stage_count(s);
     const char *names[PROF_MAX_STAGES];
@@ -223,9 +251,9 @@ static int _run_headless(const run_opts *o) {
     }
     double sum_us[PROF_MAX_STAGES] = {0}, frame_us_max = 0;
     long long steps = 0;
-    int done = 0; /* frames run (fewer than asked when interrupted) */
-    double t0 = now_seconds();
-    for (int f = 0; f < frames && !_run_stop; f++, done++) {
+    int done = 0, rc = 0; /* frames run (fewer than asked when interrupted) */
+    double t0 = now_seconds(), render_s = 0;
+    for (int f = 0; f < frames && !_run_stop && !rc; f++, done++) {
         prof_begin(prof, nst);
         /* Step by step, so Ctrl-C stops a long frame (a big fluid on a CPU rasteriser) after the
          * step in progress; the frame then ends with the steps it took. */
@@ -259,12 +287,17 @@ static int _run_headless(const run_opts *o) {
             outfile_flush(stats); /* a frame's rows reach the file as the run goes */
         }
         steps += k;
+        double r0 = now_seconds(); /* the video's frame, outside the simulation's clocks */
+        if (show && !app_headless_frame(show, s, prof, k, err)) {
+            log_error("CLI", "%s", err);
+            rc = 1;
+        }
+        render_s += now_seconds() - r0;
     }
     sim_sync(s);
     glFinish();
-    double wall = now_seconds() - t0;
+    double wall = now_seconds() - t0 - render_s;
 
-    int rc = 0;
     if (_run_stop) {
         /* Interrupted: the stats so far are kept, nothing else is written. */
         for (int k = 0; k < RUN_OUTS; k++)
@@ -282,16 +315,13 @@ static int _run_headless(const run_opts *o) {
             log_error("CLI", "%s", err);
         out[RUN_OUT_STATS] = NULL;
     }
-    if (!rc && out[RUN_OUT_SHOT]) {
-        /* The picture goes to the screenshot's temporary file (or straight to its device). */
-        run_opts shot = *o;
-        const char *wp = outfile_write_path(out[RUN_OUT_SHOT]);
-        if (wp) shot.screenshot_path = wp;
-        if (!app_render_screenshot(&shot, s, prof, gpu, err)) {
-            log_error("CLI", "%s", err);
-            rc = 1;
-        }
+    /* The picture goes to the screenshot's temporary file (or straight to its device); the video's
+     * file is put in place now, when ffmpeg has finished well. */
+    if (!rc && show && !app_headless_finish(show, s, prof, out[RUN_OUT_SHOT] ? outfile_write_path(out[RUN_OUT_SHOT]) : NULL, err)) {
+        log_error("CLI", "%s", err);
+        rc = 1;
     }
+    app_headless_destroy(show); /* an unfinished video is removed */
     if (!rc && out[RUN_OUT_DUMP]) _run_dump(s, out[RUN_OUT_DUMP]);
     /* All or nothing: every output is committed, or none (a commit that fails removes the rest). */
     for (int k = 0; k < RUN_OUTS && !rc; k++) {
@@ -351,11 +381,16 @@ int cmd_run(int argc, char **argv) {
         return 0;
     }
     if (!o.headless && !o.script && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
-        /* No display to open a window on: show what a headless run can, a picture and the times. */
+        /* No display to open a window on: show what a headless run can, the fluid in motion (a
+         * second of it, as a video where ffmpeg is installed), the last frame and the times. */
         o.headless = true;
+        o.demo = true;
         if (!o.screenshot_path) o.screenshot_path = "fluid-headless.png";
-        log_info("CLI", "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless; the last frame "
-                        "goes to %s (a window needs a display, or xvfb-run)", o.screenshot_path);
+        if (!o.video_path && video_check("fluid-headless.mp4", err)) o.video_path = "fluid-headless.mp4";
+        else if (!o.video_path) log_info("CLI", "no video: %s", err);
+        log_info("CLI", "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless; %s%s%s the last frame "
+                        "to %s (a window needs a display, or xvfb-run)", o.video_path ? "the video goes to " : "",
+                 o.video_path ? o.video_path : "", o.video_path ? "," : "", o.screenshot_path);
     }
     if (o.headless) return _run_headless(&o);
     /* The window: --stats and --dump are for headless runs; --screenshot is checked now. */
@@ -364,7 +399,8 @@ int cmd_run(int argc, char **argv) {
                   o.stats_path ? "--stats" : "--dump");
         return 1;
     }
-    if (o.screenshot_path && !outfile_check("--screenshot", o.screenshot_path, 0, err)) {
+    if ((o.screenshot_path && !outfile_check("--screenshot", o.screenshot_path, 0, err)) ||
+        (o.video_path && !video_check(o.video_path, err))) {
         log_error("CLI", "%s", err);
         return 1;
     }

@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#define RUN_DEMO_FRAMES 60                   /* a second of simulated time */
+#define RUN_DEMO_SOFTWARE_PARTICLES 4096     /* llvmpipe: a second of the dam break in a minute or so */
+
 typedef struct run_opts {
     bool headless;               /* --headless: EGL, no window */
     const char *scene;           /* --scene NAME (default "dambreak") */
@@ -20,14 +23,17 @@ typedef struct run_opts {
     const char *stats_path;      /* --stats FILE: CSV row per step */
     const char *dump_path;       /* --dump FILE: final state, CSV row per particle */
     const char *screenshot_path; /* --screenshot FILE.png: the last frame's view, HUD included */
+    const char *video_path;      /* --video FILE.mp4: every frame's view, through ffmpeg (video.h) */
     union {
         struct { int width, height; }; /* --size WxH (default 1280x720) */
         int size[2];
     };
-    int style;                   /* --style spheres|surface|raster: a render_style (default spheres) */
+    int style;                   /* --style surface|spheres|raster: a render_style (default surface) */
     int vsync;                   /* --vsync 1, --no-vsync 0; -1 (the parser's default): the app's choice */
     const char *data;            /* --data DIR: the folder holding shaders/ and assets/ */
     bool debug;                  /* --debug: KHR_debug context, GL messages logged */
+    bool demo;                   /* the run without a display (cmd_run.c): RUN_DEMO_FRAMES frames, and fewer
+                                    particles on a software renderer */
     const char *script;          /* --script "frames:20;sort:bitonic;...": window app, hidden (tests): steps fed
                                     to app_handle_action (see app_window.h); the app quits at its end */
 } run_opts;

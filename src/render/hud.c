@@ -82,7 +82,7 @@ hud *hud_make(const hud_desc *desc, char *err) {
         free(h);
         return NULL;
     }
-    h->program = shader_make_graphics("render/hud.vert", "render/hud.frag", NULL, err);
+    h->program = shader_make_graphics("render/hud.vert", "render/hud.frag", render_shader_defines(), err);
     if (!h->program) {
         hud_destroy(h);
         return NULL;

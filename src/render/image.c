@@ -1,6 +1,7 @@
 #include "render/image.h"
 #include "core/util.h"
 #include "render/render.h"
+#include "render/render_common.h"
 #include <stb_image.h>
 #include <stb_image_write.h>
 #include <stdlib.h>
@@ -70,14 +71,28 @@ static bool _image_in(const float r[4], int x, int y) {
     return (float)x >= r[0] && (float)x < r[2] && (float)y >= r[1] && (float)y < r[3];
 }
 
-bool render_image_check(const uint8_t *rgba, int w, int h, const overlay_layout *layout, char *why) {
+/* Whether pixel i of rgba shows something drawn over the backdrop: it differs from the empty
+ * view's pixel (or, without one, from the plain background). */
+static bool _image_drawn(const uint8_t *rgba, const uint8_t *empty, size_t i) {
+    const uint8_t *p = rgba + 4 * i;
+    if (!empty) return !image_is_background(p);
+    const uint8_t *e = empty + 4 * i;
+    return abs(p[0] - e[0]) > 6 || abs(p[1] - e[1]) > 6 || abs(p[2] - e[2]) > 6;
+}
+
+bool render_image_check(const uint8_t *rgba, const uint8_t *empty, int w, int h, const overlay_layout *layout, char *why) {
     if (w < 64 || h < 64) return fail(why, "image of %dx%d pixels is too small to check (64x64 at least)", w, h);
     size_t total = (size_t)w * (size_t)h;
-    int drawn = image_count_drawn(rgba, w, h, 0, 0, w, h);
-    if ((double)drawn < 0.01 * (double)total)
-        return fail(why, "image is blank: only %d of %zu pixels differ from the background", drawn, total);
-    if ((double)drawn > 0.995 * (double)total)
-        return fail(why, "image has no background left (%d of %zu pixels drawn): not the fluid view", drawn, total);
+    int distinct = 0; /* pixels unlike the first: a blank (one colour) image has none */
+    for (size_t i = 0; i < total; i++)
+        distinct += abs(rgba[4 * i] - rgba[0]) + abs(rgba[4 * i + 1] - rgba[1]) + abs(rgba[4 * i + 2] - rgba[2]) > 12;
+    if ((double)distinct < 0.01 * (double)total)
+        return fail(why, "image is blank: only %d of %zu pixels differ from its first pixel", distinct, total);
+    if (!empty) {
+        int drawn = image_count_drawn(rgba, w, h, 0, 0, w, h);
+        if ((double)drawn > 0.995 * (double)total)
+            return fail(why, "image has no background left (%d of %zu pixels drawn): not the fluid view", drawn, total);
+    }
     /* The stats panel: bright glyph pixels on a dark panel. */
     const float *st = layout->rect[OVERLAY_STATS];
     int bright = 0, dark = 0;
@@ -86,7 +101,7 @@ bool render_image_check(const uint8_t *rgba, int w, int h, const overlay_layout 
             const uint8_t *p = rgba + 4 * ((size_t)y * (size_t)w + (size_t)x);
             int lum = (p[0] * 3 + p[1] * 6 + p[2]) / 10;
             bright += lum > 150;
-            dark += lum < 40 && !image_is_background(p); /* the panel darkens the background */
+            dark += lum < 40 && _image_drawn(rgba, empty, (size_t)y * (size_t)w + (size_t)x); /* the panel darkens the backdrop */
         }
     if (bright < 150 || dark < 1000)
         return fail(why, "no HUD text in the stats panel (%d bright glyph pixels, %d dark panel pixels)", bright, dark);
@@ -98,11 +113,11 @@ bool render_image_check(const uint8_t *rgba, int w, int h, const overlay_layout 
             for (int k = 0; k < OVERLAY_PANELS && !in_hud; k++) in_hud = _image_in(layout->rect[k], x, y);
             if (in_hud) continue;
             free_px++;
-            scene += !image_is_background(rgba + 4 * ((size_t)y * (size_t)w + (size_t)x));
+            scene += _image_drawn(rgba, empty, (size_t)y * (size_t)w + (size_t)x);
         }
     double share = free_px ? (double)scene / (double)free_px : 0;
     if (share < 0.02)
-        return fail(why, "no particles drawn: %.2f%% of the pixels outside the HUD differ from the background (2%% needed)",
+        return fail(why, "no particles drawn: %.2f%% of the pixels outside the HUD differ from the empty view (2%% needed)",
                     100 * share);
     return true;
 }

@@ -2,14 +2,15 @@
  *
  *   image_write_png("shot.png", rgba, w, h, err);   // atomically: PATH.tmp, then renamed
  *   uint8_t *px = image_read_png("shot.png", &w, &h, err);  free(px);
- *   if (!render_image_check(rgba, w, h, &layout, why)) ...  // why: one line saying what is missing
+ *   if (!render_image_check(rgba, empty, w, h, &layout, why)) ...  // why: one line saying what is missing
  *   image_timestamp_name(buf, sizeof buf);          // "fluid-20240131-235959.png"
  *
  * render_image_check is given where the overlay's panels went (overlay_layout, from the
- * overlay_draw that drew the image) and knows the background colour (render.h), not the scene: it
- * checks that the image is not blank, that the stats panel holds text (bright glyph pixels on its
- * dark panel), and that outside the HUD's panels enough pixels are drawn for particles (the tank's
- * outline alone is far fewer). It does NOT compare with a reference image.
+ * overlay_draw that drew the image) and the same view drawn without particles and HUD (`empty`;
+ * NULL: the plain backdrop's colour, render_common.h): it checks that the image is not blank, that
+ * the stats panel holds text (bright glyph pixels on its dark panel), and that outside the HUD's
+ * panels enough pixels differ from the empty view for particles (the tank's outline alone is far
+ * fewer). It does NOT compare with a reference image.
  * Errors: the PNG functions return false/NULL with err.
  */
 #ifndef FLUID_IMAGE_H
@@ -22,9 +23,10 @@
 bool image_write_png(const char *path, const uint8_t *rgba, int width, int height, char *err);
 uint8_t *image_read_png(const char *path, int *width, int *height, char *err);
 void image_timestamp_name(char *out, size_t len);
-bool render_image_check(const uint8_t *rgba, int width, int height, const overlay_layout *layout, char *why);
+bool render_image_check(const uint8_t *rgba, const uint8_t *empty, int width, int height, const overlay_layout *layout,
+                        char *why);
 
-/* Helpers for tests: whether a pixel differs from the background; counts in a rectangle. */
+/* Helpers for tests: whether a pixel differs from the plain backdrop's colour; counts in a rectangle. */
 bool image_is_background(const uint8_t *px);
 int image_count_drawn(const uint8_t *rgba, int width, int height, int x0, int y0, int x1, int y1);
 

@@ -9,8 +9,30 @@
 #include <string.h>
 
 const char *const render_color_names[RENDER_COLOR_COUNT] = {"speed", "density", "cell hash"};
-const char *const render_style_names[RENDER_STYLE_COUNT] = {"spheres", "surface", "raster spheres"};
-const char *const render_style_keys[RENDER_STYLE_COUNT] = {"spheres", "surface", "raster"};
+const char *const render_style_names[RENDER_STYLE_COUNT] = {"surface", "spheres", "raster spheres"};
+const char *const render_style_keys[RENDER_STYLE_COUNT] = {"surface", "spheres", "raster"};
+
+const char *render_shader_defines(void) {
+    static char text[8192];
+    if (text[0]) return text;
+    size_t n = 0;
+#define RENDER_DEFINE_LINE(name) n += (size_t)snprintf(text + n, sizeof text - n, "#define " #name " %s\n", RENDER_STR(name));
+    RENDER_SHADER_CONSTANTS(RENDER_DEFINE_LINE)
+#undef RENDER_DEFINE_LINE
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "#define RENDER_COLOR_SPEED %d\n#define RENDER_COLOR_DENSITY %d\n#define RENDER_COLOR_CELL %d\n"
+                          "#define RENDER_BACKDROP_SCENE %d\n#define RENDER_BACKDROP_PLAIN %d\n",
+                          RENDER_COLOR_SPEED, RENDER_COLOR_DENSITY, RENDER_COLOR_CELL, RENDER_BACKDROP_SCENE,
+                          RENDER_BACKDROP_PLAIN);
+    if (n >= sizeof text) abort(); /* the table outgrew the buffer: a programmer's error */
+    return text;
+}
+
+void render_sun(float dir[3]) {
+    vec3 d = {0.45f, 0.78f, 0.42f};
+    glm_vec3_normalize(d);
+    dir[0] = d[0], dir[1] = d[1], dir[2] = d[2];
+}
 
 struct renderer {
     GLuint spheres, tank, ring;
@@ -19,11 +41,11 @@ struct renderer {
     render_surface *surface;
     render_splat *splat;
     render_target scene; /* RENDER_STYLE_SPHERES draws here (the splat writes a texture), then blits */
-    GLuint marks[RENDER_PASSES + 1]; /* GL_TIMESTAMP queries between the spheres style's passes */
+    GLuint marks[RENDER_PASSES + 1]; /* GL_TIMESTAMP queries at the start of each pass, and the end */
     bool timing;
 };
 
-const char *const render_pass_names[RENDER_PASSES] = {"visibility", "resolve", "blit"};
+const char *const render_pass_names[RENDER_PASSES] = {"shadow", "visibility", "spray", "smoothing", "shading", "blit"};
 
 void render_time_passes(renderer *r, bool on) {
     if (on && !r->marks[0]) glGenQueries(RENDER_PASSES + 1, r->marks);
@@ -54,9 +76,10 @@ const char *render_color_unit(render_color c) {
 
 renderer *render_make(char *err) {
     renderer *r = calloc(1, sizeof *r);
-    r->spheres = shader_make_graphics("render/spheres.vert", "render/spheres.frag", NULL, err);
-    if (r->spheres) r->tank = shader_make_graphics("render/tank.vert", "render/tank.frag", NULL, err);
-    if (r->tank) r->ring = shader_make_graphics("render/ring.vert", "render/tank.frag", NULL, err);
+    const char *defs = render_shader_defines();
+    r->spheres = shader_make_graphics("render/spheres.vert", "render/spheres.frag", defs, err);
+    if (r->spheres) r->tank = shader_make_graphics("render/tank.vert", "render/tank.frag", defs, err);
+    if (r->tank) r->ring = shader_make_graphics("render/ring.vert", "render/tank.frag", defs, err);
     if (r->ring) r->dummy = gpu_buffer_make(16, NULL, "render-dummy", err);
     if (r->dummy) r->surface = render_surface_make(err);
     if (r->surface) r->splat = render_splat_make(err);
@@ -118,11 +141,16 @@ static void _render_raster_spheres(renderer *r, const render_particles *p, const
     glUseProgram(r->spheres);
     glBindVertexArray(r->vao);
     int use = _render_bind_particles(r, p, (int)v->color);
-    glUniformMatrix4fv(0, 1, GL_FALSE, (const float *)v->view);
-    glUniformMatrix4fv(1, 1, GL_FALSE, (const float *)v->proj);
-    glUniform1f(2, p->radius);
-    glUniform1i(3, use);
-    glUniform2f(4, lo, hi);
+    float sun[3];
+    render_sun(sun);
+    vec4 sw = {sun[0], sun[1], sun[2], 0}, sv;
+    glm_mat4_mulv((vec4 *)v->view, sw, sv);
+    glUniformMatrix4fv(RENDER_LOC_VIEW, 1, GL_FALSE, (const float *)v->view);
+    glUniformMatrix4fv(RENDER_LOC_PROJ, 1, GL_FALSE, (const float *)v->proj);
+    glUniform1f(RENDER_LOC_RADIUS, p->radius);
+    glUniform1i(RENDER_LOC_MODE, use);
+    glUniform2f(RENDER_LOC_RANGE, lo, hi);
+    glUniform3fv(RENDER_LOC_SUN_VIEW, 1, sv);
     glDrawArrays(GL_TRIANGLES, 0, (GLsizei)(6 * p->count));
 }
 
@@ -131,10 +159,10 @@ static void _render_tank(renderer *r, const render_particles *p, const render_vi
     glm_mat4_mul((vec4 *)v->proj, (vec4 *)v->view, vp);
     glUseProgram(r->tank);
     glBindVertexArray(r->vao);
-    glUniformMatrix4fv(0, 1, GL_FALSE, (const float *)vp);
-    glUniform3fv(1, 1, p->lo);
-    glUniform3fv(2, 1, p->hi);
-    glUniform4f(3, RENDER_TANK_R, RENDER_TANK_G, RENDER_TANK_B, 1.0f);
+    glUniformMatrix4fv(RENDER_LOC_VIEW_PROJ, 1, GL_FALSE, (const float *)vp);
+    glUniform3fv(RENDER_LOC_TANK_LO, 1, p->lo);
+    glUniform3fv(RENDER_LOC_TANK_HI, 1, p->hi);
+    glUniform4f(RENDER_LOC_COLOR, RENDER_TANK_R, RENDER_TANK_G, RENDER_TANK_B, 1.0f);
     glDrawArrays(GL_LINES, 0, 24);
 }
 
@@ -146,10 +174,10 @@ static void _render_ring(renderer *r, const render_view *v) {
     glDisable(GL_DEPTH_TEST);
     glUseProgram(r->ring);
     glBindVertexArray(r->vao);
-    glUniformMatrix4fv(0, 1, GL_FALSE, (const float *)v->proj);
-    glUniform3fv(1, 1, cv);
-    glUniform1f(2, v->poke[3]);
-    glUniform4f(3, 1.0f, 0.85f, 0.3f, 1.0f);
+    glUniformMatrix4fv(RENDER_LOC_PROJ, 1, GL_FALSE, (const float *)v->proj);
+    glUniform3fv(RENDER_LOC_CENTER, 1, cv);
+    glUniform1f(RENDER_LOC_RADIUS, v->poke[3]);
+    glUniform4f(RENDER_LOC_COLOR, 1.0f, 0.85f, 0.3f, 1.0f);
     glDrawArrays(GL_LINES, 0, 128);
 }
 
@@ -177,25 +205,28 @@ static bool _render_compute(renderer *r, const render_particles *p, const render
     if (!color) color = r->scene.color;
     render_particles drawn = *p; /* nothing to draw without positions */
     if (!p->positions) drawn.count = 0;
-    _render_mark(r, 0);
+    _render_bind(RENDER_BIND_SHADOW, 0, r->dummy); /* read only where the surface binds its own */
     if (v->style == RENDER_STYLE_SURFACE) {
-        render_surface_draw(r->surface, r->splat, &drawn, v, color);
-        _render_mark(r, 1);
+        render_surface_draw(r->surface, r->splat, &drawn, v, color, r->timing ? r->marks : NULL);
     } else {
         float lo, hi;
         _render_value_range(v, &lo, &hi);
         int mode = _render_bind_particles(r, p, (int)v->color);
-        render_splat_visibility(r->splat, &drawn, v);
+        _render_mark(r, 0);
         _render_mark(r, 1);
+        render_splat_visibility(r->splat, &drawn, v);
+        _render_mark(r, 2);
+        _render_mark(r, 3);
+        _render_mark(r, 4);
         render_splat_resolve(r->splat, &drawn, v, mode, lo, hi, color);
     }
-    _render_mark(r, 2);
+    _render_mark(r, 5);
     glBindFramebuffer(GL_FRAMEBUFFER, v->framebuffer);
     glViewport(0, 0, v->width, v->height);
     if (!v->color_texture)
         glBlitNamedFramebuffer(r->scene.fbo, v->framebuffer, 0, 0, v->width, v->height, 0, 0, v->width, v->height,
                                GL_COLOR_BUFFER_BIT, GL_NEAREST);
-    _render_mark(r, 3);
+    _render_mark(r, 6);
     return true;
 }
 

@@ -1,34 +1,131 @@
-/* Constants shared between C and the render shaders. GLSL twin: shaders/render/render_common.glsl
- * (keep in step). */
+/* Constants shared between C and the render shaders: defined here only. Every render program is
+ * built with render_shader_defines() (render.c), which turns the table RENDER_SHADER_CONSTANTS
+ * into #define lines after the #version line; shaders/render/render_common.glsl holds no copies
+ * and stops the build if they are missing. */
 #ifndef FLUID_RENDER_COMMON_H
 #define FLUID_RENDER_COMMON_H
 #include <stdint.h>
 
-#define RENDER_BIND_POSITIONS 0
-#define RENDER_BIND_VELOCITIES 1
-#define RENDER_BIND_DENSITIES 2
-#define RENDER_BIND_CELL_KEYS 3
-#define RENDER_BIND_HUD_QUADS 4
-#define RENDER_BIND_SPLAT_DEPTH 5
-#define RENDER_BIND_SPLAT_IDS 6
-#define RENDER_BIND_SPLAT_THICK 7
-#define RENDER_BIND_SURFACE_SRC 8
-#define RENDER_BIND_SURFACE_DST 9
+/* Shader-storage binding points. */
+#define RENDER_BIND_POSITIONS 0    /* vec4 per particle, xyz metres */
+#define RENDER_BIND_VELOCITIES 1   /* vec4 per particle, xyz m/s */
+#define RENDER_BIND_DENSITIES 2    /* float per particle, kg/m^3 */
+#define RENDER_BIND_CELL_KEYS 3    /* uint per particle, grid cell */
+#define RENDER_BIND_HUD_QUADS 4    /* hud_quad per quad */
+#define RENDER_BIND_SPLAT_DEPTH 5  /* uint per pixel: the nearest sphere's window depth, as float bits */
+#define RENDER_BIND_SPLAT_IDS 6    /* uint per pixel: the index of the sphere nearest there */
+#define RENDER_BIND_SPLAT_THICK 7  /* uint per pixel: metres of fluid along the ray / RENDER_SPLAT_THICK_UNIT */
+#define RENDER_BIND_SURFACE_SRC 8  /* float per pixel: view distance (0: none), read by a smoothing pass */
+#define RENDER_BIND_SURFACE_DST 9  /* float per pixel: its output */
+#define RENDER_BIND_SPRAY_DEPTH 10 /* uint per pixel: the nearest spray droplet's window depth bits */
+#define RENDER_BIND_SPRAY_IDS 11   /* uint per pixel: that droplet's index */
+#define RENDER_BIND_SHADOW 12      /* uint per light pixel: fluid thickness seen from the sun */
 
+/* The compute splat (render_splat.c): threads a work group has, and the cleared pixel values. */
 #define RENDER_SPLAT_GROUP 64
-#define RENDER_SPLAT_SPHERES 8
-#define RENDER_SPLAT_NONE 0xFFFFFFFFu
-#define RENDER_SPLAT_FAR 0x3F800000u
-#define RENDER_SPLAT_EDGES 12
-#define RENDER_SPLAT_THICK_UNIT 1e-6
+#define RENDER_SPLAT_SPHERES 8      /* spheres a work group takes */
+#define RENDER_SPLAT_NONE 0xFFFFFFFFu /* no sphere */
+#define RENDER_SPLAT_FAR 0x3F800000u  /* 1.0 as float bits: the far plane */
+#define RENDER_SPLAT_EDGES 12       /* tank edges the full-picture passes draw */
+#define RENDER_SPLAT_THICK_UNIT 1e-6 /* metres */
 
+/* The splat's passes (splat.comp, uniform RENDER_LOC_PASS). */
+#define RENDER_PASS_DEPTH 0       /* nearest window depth */
+#define RENDER_PASS_INDEX 1       /* the sphere at that depth */
+#define RENDER_PASS_THICKNESS 2   /* sum of chords */
+#define RENDER_PASS_SPRAY_DEPTH 3 /* spray droplets only: nearest depth, into the spray buffer */
+#define RENDER_PASS_SPRAY_INDEX 4 /* spray droplets only: the droplet at that depth */
+
+/* Which particles a splat pass takes (uniform RENDER_LOC_SELECT). */
+#define RENDER_SELECT_ALL 0
+#define RENDER_SELECT_BULK 1  /* all but spray */
+#define RENDER_SELECT_SPRAY 2 /* spray only */
+
+/* Spray: a particle that has left the bulk: density below this share of the rest density (few
+ * neighbours) and speed above RENDER_SPRAY_SPEED. */
+#define RENDER_REST_DENSITY 1000.0f /* kg/m^3 */
+#define RENDER_SPRAY_DENSITY 0.72f
+#define RENDER_SPRAY_SPEED 0.5f /* m/s; thresholds from a dump of the dam break: droplets 300-600 kg/m^3, the front's surface 700-900 */
+
+/* The shadow: the sun's view of the fluid's thickness, RENDER_SHADOW_SIZE pixels square. */
+#define RENDER_SHADOW_SIZE 384
+
+/* Uniform locations, one namespace for every render program, so a number means one thing. */
+#define RENDER_LOC_VIEW 0       /* mat4 world -> view */
+#define RENDER_LOC_PROJ 1       /* mat4 view -> clip */
+#define RENDER_LOC_RADIUS 2     /* float, sphere radius, metres */
+#define RENDER_LOC_COUNT 3      /* uint, particles */
+#define RENDER_LOC_SIZE 4       /* ivec2, the view's pixels */
+#define RENDER_LOC_INV_PROJ 5   /* mat4 clip -> view */
+#define RENDER_LOC_PASS 6       /* int, RENDER_PASS_* */
+#define RENDER_LOC_EDGES 7      /* int, how many tank edges */
+#define RENDER_LOC_EDGE_A 8     /* vec3[RENDER_SPLAT_EDGES] */
+#define RENDER_LOC_EDGE_B 20    /* vec3[RENDER_SPLAT_EDGES] */
+#define RENDER_LOC_MODE 32      /* int, colour mode or -1 */
+#define RENDER_LOC_RANGE 33     /* vec2, the colour map's range */
+#define RENDER_LOC_SELECT 34    /* int, RENDER_SELECT_* */
+#define RENDER_LOC_SPRAY 35     /* vec2, spray: density below, speed above */
+#define RENDER_LOC_INV_VIEW 36  /* mat4 view -> world */
+#define RENDER_LOC_TANK_LO 37   /* vec3 */
+#define RENDER_LOC_TANK_HI 38   /* vec3 */
+#define RENDER_LOC_SUN 39       /* vec3, world direction towards the sun */
+#define RENDER_LOC_BACKDROP 40  /* int, render_backdrop */
+#define RENDER_LOC_SHADOW_VP 41 /* mat4 world -> the sun's clip space */
+#define RENDER_LOC_SHADOW_ON 42 /* int, 1: RENDER_BIND_SHADOW holds the sun's view */
+#define RENDER_LOC_SUN_VIEW 43  /* vec3, the sun's direction in view space */
+#define RENDER_LOC_DIR 44       /* ivec2, a smoothing pass's direction */
+#define RENDER_LOC_PX_PER_M 45  /* float, pixels per metre at view distance 1 */
+#define RENDER_LOC_FILTER_M 46  /* float, smoothing radius, metres */
+#define RENDER_LOC_NARROW_M 47  /* float, the narrow-range filter's depth range, metres */
+#define RENDER_LOC_FROM_BITS 48 /* int, 1: the first smoothing pass reads window depth bits */
+#define RENDER_LOC_LINEAR 49    /* vec2, proj[3][2], proj[2][2] */
+#define RENDER_LOC_EDGE_BIAS 50 /* float, metres an edge behind the surface still shows */
+#define RENDER_LOC_SPRAY_RADIUS 51 /* float, the spray droplets' radius, metres */
+#define RENDER_LOC_SHOW 52      /* int, bit 0: draw the water, bit 1: draw the spray (tests hide them) */
+#define RENDER_LOC_VIEW_PROJ 53 /* mat4 (raster tank lines) */
+#define RENDER_LOC_COLOR 54     /* vec4 (raster lines) */
+#define RENDER_LOC_CENTER 55    /* vec3 (the ring, view space) */
+#define RENDER_LOC_IMAGE 56     /* image2D, the colour target (set by its binding; located so it takes no other's place) */
+#define RENDER_LOC_IMAGE_1 57   /* image2D at binding 1 (likewise) */
+#define RENDER_LOC_IMAGE_2 58   /* image2D at binding 2 (likewise) */
+
+/* The flat backdrop (render_view.backdrop RENDER_BACKDROP_PLAIN) and the tank's edges. */
+#define RENDER_CLEAR_R 0.075f
+#define RENDER_CLEAR_G 0.082f
+#define RENDER_CLEAR_B 0.098f
 #define RENDER_TANK_R 0.62f
 #define RENDER_TANK_G 0.68f
 #define RENDER_TANK_B 0.78f
 
-#define HUD_KIND_GLYPH 0
-#define HUD_KIND_SOLID 1
-#define HUD_KIND_COLORMAP 2
+#define HUD_KIND_GLYPH 0    /* colour * atlas coverage */
+#define HUD_KIND_SOLID 1    /* colour */
+#define HUD_KIND_COLORMAP 2 /* + colour mode: the particle colour map along uv.x (0..1) */
+
+/* Every constant above that a shader reads, as (name, value text): render_shader_defines() writes
+ * "#define NAME VALUE" for each (GLSL takes C's float suffix f and hex u as they are). */
+#define RENDER_STR_(x) #x
+#define RENDER_STR(x) RENDER_STR_(x)
+#define RENDER_SHADER_CONSTANTS(X) \
+    X(RENDER_BIND_POSITIONS) X(RENDER_BIND_VELOCITIES) X(RENDER_BIND_DENSITIES) X(RENDER_BIND_CELL_KEYS) \
+    X(RENDER_BIND_HUD_QUADS) X(RENDER_BIND_SPLAT_DEPTH) X(RENDER_BIND_SPLAT_IDS) X(RENDER_BIND_SPLAT_THICK) \
+    X(RENDER_BIND_SURFACE_SRC) X(RENDER_BIND_SURFACE_DST) X(RENDER_BIND_SPRAY_DEPTH) X(RENDER_BIND_SPRAY_IDS) \
+    X(RENDER_BIND_SHADOW) X(RENDER_SPLAT_GROUP) X(RENDER_SPLAT_SPHERES) X(RENDER_SPLAT_NONE) X(RENDER_SPLAT_FAR) \
+    X(RENDER_SPLAT_EDGES) X(RENDER_SPLAT_THICK_UNIT) X(RENDER_PASS_DEPTH) X(RENDER_PASS_INDEX) \
+    X(RENDER_PASS_THICKNESS) X(RENDER_PASS_SPRAY_DEPTH) X(RENDER_PASS_SPRAY_INDEX) X(RENDER_SELECT_ALL) \
+    X(RENDER_SELECT_BULK) X(RENDER_SELECT_SPRAY) X(RENDER_LOC_VIEW) X(RENDER_LOC_PROJ) X(RENDER_LOC_RADIUS) \
+    X(RENDER_LOC_COUNT) X(RENDER_LOC_SIZE) X(RENDER_LOC_INV_PROJ) X(RENDER_LOC_PASS) X(RENDER_LOC_EDGES) \
+    X(RENDER_LOC_EDGE_A) X(RENDER_LOC_EDGE_B) X(RENDER_LOC_MODE) X(RENDER_LOC_RANGE) X(RENDER_LOC_SELECT) \
+    X(RENDER_LOC_SPRAY) X(RENDER_LOC_INV_VIEW) X(RENDER_LOC_TANK_LO) X(RENDER_LOC_TANK_HI) X(RENDER_LOC_SUN) \
+    X(RENDER_LOC_BACKDROP) X(RENDER_LOC_SHADOW_VP) X(RENDER_LOC_SHADOW_ON) X(RENDER_LOC_SUN_VIEW) \
+    X(RENDER_LOC_DIR) X(RENDER_LOC_PX_PER_M) X(RENDER_LOC_FILTER_M) X(RENDER_LOC_NARROW_M) \
+    X(RENDER_LOC_FROM_BITS) X(RENDER_LOC_LINEAR) X(RENDER_LOC_EDGE_BIAS) X(RENDER_LOC_SPRAY_RADIUS) \
+    X(RENDER_LOC_SHOW) X(RENDER_LOC_VIEW_PROJ) X(RENDER_LOC_COLOR) X(RENDER_LOC_CENTER) X(RENDER_LOC_IMAGE) X(RENDER_LOC_IMAGE_1) X(RENDER_LOC_IMAGE_2) \
+    X(RENDER_CLEAR_R) X(RENDER_CLEAR_G) X(RENDER_CLEAR_B) X(RENDER_TANK_R) X(RENDER_TANK_G) X(RENDER_TANK_B) \
+    X(HUD_KIND_GLYPH) X(HUD_KIND_SOLID) X(HUD_KIND_COLORMAP) X(RENDER_SHADOW_SIZE)
+
+/* The #define text of RENDER_SHADER_CONSTANTS and the colour modes and backdrops (render.h), for
+ * every program of src/render (hud.c's too). A static string. */
+const char *render_shader_defines(void);
 
 /* One HUD quad as the shader reads it (std430 struct hud_quad in shaders/render/hud.vert). */
 typedef struct hud_quad {

@@ -5,29 +5,48 @@
 #include "render/render_common.h"
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* What the backdrop textures were traced for: they are traced again when any of it changes. */
+typedef struct _splat_backdrop_key {
+    float view[16], proj[16], lo[3], hi[3];
+    int backdrop, width, height;
+} _splat_backdrop_key;
 
 struct render_splat {
-    GLuint visibility, resolve;
+    GLuint visibility, resolve, backdrop;
     GLuint depth_bits, ids; /* a uint per pixel each */
+    GLuint behind, front;   /* the backdrop (RGBA8) and the near glass (RGBA16F: colour, ray distance) */
+    _splat_backdrop_key key;
+    bool key_valid;
     int width, height;
 };
 
 render_splat *render_splat_make(char *err) {
     render_splat *s = calloc(1, sizeof *s);
-    s->visibility = shader_make_compute("render/splat.comp", NULL, err);
-    if (s->visibility) s->resolve = shader_make_compute("render/splat_resolve.comp", NULL, err);
-    if (!s->resolve) {
+    s->visibility = shader_make_compute("render/splat.comp", render_shader_defines(), err);
+    if (s->visibility) s->resolve = shader_make_compute("render/splat_resolve.comp", render_shader_defines(), err);
+    if (s->resolve) s->backdrop = shader_make_compute("render/splat_backdrop.comp", render_shader_defines(), err);
+    if (!s->backdrop) {
         render_splat_destroy(s);
         return NULL;
     }
     glObjectLabel(GL_PROGRAM, s->visibility, -1, "splat-visibility");
     glObjectLabel(GL_PROGRAM, s->resolve, -1, "splat-resolve");
+    glObjectLabel(GL_PROGRAM, s->backdrop, -1, "splat-backdrop");
     return s;
 }
 
 static void _splat_free_buffers(render_splat *s) {
     gpu_buffer_destroy(&s->depth_bits);
     gpu_buffer_destroy(&s->ids);
+    if (s->behind) {
+        glDeleteTextures(1, &s->behind);
+        glDeleteTextures(1, &s->front);
+        gpu_count_object(-2);
+        s->behind = s->front = 0;
+    }
+    s->key_valid = false;
     s->width = s->height = 0;
 }
 
@@ -36,6 +55,7 @@ void render_splat_destroy(render_splat *s) {
     _splat_free_buffers(s);
     shader_destroy(&s->visibility);
     shader_destroy(&s->resolve);
+    shader_destroy(&s->backdrop);
     free(s);
 }
 
@@ -65,28 +85,38 @@ static bool _splat_resize(render_splat *s, int w, int h) {
     return true;
 }
 
-static void _splat_uniforms(const render_view *v, float radius) {
+void render_splat_uniforms(const render_view *v) {
     mat4 inv;
     glm_mat4_inv((vec4 *)v->proj, inv);
-    glUniformMatrix4fv(0, 1, GL_FALSE, (const float *)v->view);
-    glUniformMatrix4fv(1, 1, GL_FALSE, (const float *)v->proj);
-    glUniform1f(2, radius);
-    glUniform2i(4, v->width, v->height);
-    glUniformMatrix4fv(5, 1, GL_FALSE, (const float *)inv);
+    glUniformMatrix4fv(RENDER_LOC_VIEW, 1, GL_FALSE, (const float *)v->view);
+    glUniformMatrix4fv(RENDER_LOC_PROJ, 1, GL_FALSE, (const float *)v->proj);
+    glUniform2i(RENDER_LOC_SIZE, v->width, v->height);
+    glUniformMatrix4fv(RENDER_LOC_INV_PROJ, 1, GL_FALSE, (const float *)inv);
 }
 
-/* The visibility program over p's spheres at `radius`, for each of `passes` (0, 1, 2: splat.comp). */
+bool render_splat_can_select(const render_particles *p) { return p->densities && p->velocities; }
+
+/* The visibility program over p's spheres at `radius` (those `select` takes), for each of
+ * `passes` (RENDER_PASS_*: splat.comp). */
 static void _splat_passes(render_splat *s, const render_particles *p, const render_view *v, float radius,
-                          const int *passes, int n_passes) {
+                          const int *passes, int n_passes, int select) {
     glUseProgram(s->visibility);
-    _splat_uniforms(v, radius);
-    glUniform1ui(3, p->count);
+    render_splat_uniforms(v);
+    glUniform1f(RENDER_LOC_RADIUS, radius);
+    glUniform1ui(RENDER_LOC_COUNT, p->count);
+    if (!render_splat_can_select(p)) select = RENDER_SELECT_ALL;
+    glUniform1i(RENDER_LOC_SELECT, select);
+    glUniform2f(RENDER_LOC_SPRAY, RENDER_SPRAY_DENSITY * RENDER_REST_DENSITY, RENDER_SPRAY_SPEED);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_POSITIONS, p->positions);
+    if (select != RENDER_SELECT_ALL) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_VELOCITIES, p->velocities);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_DENSITIES, p->densities);
+    }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_DEPTH, s->depth_bits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_IDS, s->ids);
     GLuint groups = (p->count + RENDER_SPLAT_SPHERES - 1) / RENDER_SPLAT_SPHERES;
     for (int i = 0; i < n_passes; i++) {
-        glUniform1i(6, passes[i]);
+        glUniform1i(RENDER_LOC_PASS, passes[i]);
         glDispatchCompute(groups, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
@@ -94,14 +124,29 @@ static void _splat_passes(render_splat *s, const render_particles *p, const rend
 
 void render_splat_visibility(render_splat *s, const render_particles *p, const render_view *v) {
     if (!_splat_resize(s, v->width, v->height) || !p->count) return;
-    _splat_passes(s, p, v, p->radius, (const int[]){0, 1}, 2);
+    _splat_passes(s, p, v, p->radius, (const int[]){RENDER_PASS_DEPTH, RENDER_PASS_INDEX}, 2, RENDER_SELECT_ALL);
 }
 
 void render_splat_depth_thickness(render_splat *s, const render_particles *p, const render_view *v, float radius,
-                                  GLuint thickness) {
+                                  GLuint thickness, int select) {
     if (!_splat_resize(s, v->width, v->height) || !p->count) return;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_THICK, thickness);
-    _splat_passes(s, p, v, radius, (const int[]){0, 2}, 2);
+    _splat_passes(s, p, v, radius, (const int[]){RENDER_PASS_DEPTH, RENDER_PASS_THICKNESS}, 2, select);
+}
+
+void render_splat_thickness(render_splat *s, const render_particles *p, const render_view *v, float radius,
+                            GLuint thickness, int select) {
+    if (!p->count) return;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_THICK, thickness);
+    _splat_passes(s, p, v, radius, (const int[]){RENDER_PASS_THICKNESS}, 1, select);
+}
+
+void render_splat_spray(render_splat *s, const render_particles *p, const render_view *v, float radius,
+                        GLuint spray_bits, GLuint spray_ids) {
+    if (!p->count || !render_splat_can_select(p)) return;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPRAY_DEPTH, spray_bits);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPRAY_IDS, spray_ids);
+    _splat_passes(s, p, v, radius, (const int[]){RENDER_PASS_SPRAY_DEPTH, RENDER_PASS_SPRAY_INDEX}, 2, RENDER_SELECT_SPRAY);
 }
 
 /* The tank's edges in window coordinates (x, y in pixels, window depth), cut at the near plane;
@@ -138,27 +183,88 @@ static int _splat_edges(const render_particles *p, const render_view *v, float a
 void render_splat_set_edges(const render_particles *p, const render_view *v) {
     float a[RENDER_SPLAT_EDGES][3], b[RENDER_SPLAT_EDGES][3];
     int edges = _splat_edges(p, v, a, b);
-    glUniform1i(7, edges);
-    glUniform3fv(8, RENDER_SPLAT_EDGES, &a[0][0]);
-    glUniform3fv(8 + RENDER_SPLAT_EDGES, RENDER_SPLAT_EDGES, &b[0][0]);
+    glUniform1i(RENDER_LOC_EDGES, edges);
+    glUniform3fv(RENDER_LOC_EDGE_A, RENDER_SPLAT_EDGES, &a[0][0]);
+    glUniform3fv(RENDER_LOC_EDGE_B, RENDER_SPLAT_EDGES, &b[0][0]);
+}
+
+void render_splat_set_sun_view(const render_view *v) {
+    float sun[3];
+    render_sun(sun);
+    vec4 sw = {sun[0], sun[1], sun[2], 0}, sv;
+    glm_mat4_mulv((vec4 *)v->view, sw, sv);
+    glUniform3fv(RENDER_LOC_SUN_VIEW, 1, sv);
+}
+
+void render_splat_set_scene(const render_particles *p, const render_view *v, const float *shadow_vp) {
+    mat4 inv_view;
+    glm_mat4_inv((vec4 *)v->view, inv_view);
+    float sun[3];
+    render_sun(sun);
+    glUniformMatrix4fv(RENDER_LOC_INV_VIEW, 1, GL_FALSE, (const float *)inv_view);
+    glUniform3fv(RENDER_LOC_TANK_LO, 1, p->lo);
+    glUniform3fv(RENDER_LOC_TANK_HI, 1, p->hi);
+    glUniform3fv(RENDER_LOC_SUN, 1, sun);
+    glUniform1i(RENDER_LOC_BACKDROP, (int)v->backdrop);
+    glUniform1i(RENDER_LOC_SHADOW_ON, shadow_vp != NULL);
+    if (shadow_vp) glUniformMatrix4fv(RENDER_LOC_SHADOW_VP, 1, GL_FALSE, shadow_vp);
+}
+
+/* The backdrop textures for v: traced again only when the view, its size or the tank changed. */
+static void _splat_backdrop(render_splat *s, const render_particles *p, const render_view *v) {
+    _splat_backdrop_key key = {.backdrop = (int)v->backdrop, .width = v->width, .height = v->height};
+    memcpy(key.view, v->view, sizeof key.view);
+    memcpy(key.proj, v->proj, sizeof key.proj);
+    memcpy(key.lo, p->lo, sizeof key.lo);
+    memcpy(key.hi, p->hi, sizeof key.hi);
+    if (s->key_valid && !memcmp(&key, &s->key, sizeof key)) return;
+    if (!s->behind) {
+        glCreateTextures(GL_TEXTURE_2D, 1, &s->behind);
+        glTextureStorage2D(s->behind, 1, GL_RGBA8, v->width, v->height);
+        glObjectLabel(GL_TEXTURE, s->behind, -1, "splat-backdrop");
+        glCreateTextures(GL_TEXTURE_2D, 1, &s->front);
+        glTextureStorage2D(s->front, 1, GL_RGBA16F, v->width, v->height);
+        glObjectLabel(GL_TEXTURE, s->front, -1, "splat-front-glass");
+        gpu_count_object(2);
+    }
+    glUseProgram(s->backdrop);
+    mat4 inv;
+    glm_mat4_inv((vec4 *)v->proj, inv);
+    glUniformMatrix4fv(RENDER_LOC_PROJ, 1, GL_FALSE, (const float *)v->proj);
+    glUniform2i(RENDER_LOC_SIZE, v->width, v->height);
+    glUniformMatrix4fv(RENDER_LOC_INV_PROJ, 1, GL_FALSE, (const float *)inv);
+    render_splat_set_scene(p, v, NULL);
+    glBindImageTexture(0, s->behind, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindImageTexture(1, s->front, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);
+    glDispatchCompute((GLuint)(v->width + 15) / 16, (GLuint)(v->height + 15) / 16, 1);
+    glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+    s->key = key;
+    s->key_valid = true;
 }
 
 void render_splat_resolve(render_splat *s, const render_particles *p, const render_view *v, int mode, float lo, float hi,
                           GLuint color_tex) {
     if (!_splat_resize(s, v->width, v->height)) return;
+    _splat_backdrop(s, p, v);
     glUseProgram(s->resolve);
-    _splat_uniforms(v, p->radius);
-    glUniform1i(3, mode);
-    glUniform2f(6, lo, hi);
+    render_splat_uniforms(v);
+    glUniform1f(RENDER_LOC_RADIUS, p->radius);
+    glUniform1i(RENDER_LOC_MODE, mode);
+    glUniform2f(RENDER_LOC_RANGE, lo, hi);
     render_splat_set_edges(p, v);
+    render_splat_set_sun_view(v);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_DEPTH, s->depth_bits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_IDS, s->ids);
     glBindImageTexture(0, color_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindImageTexture(1, s->behind, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+    glBindImageTexture(2, s->front, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA16F);
     glDispatchCompute((GLuint)(v->width + 15) / 16, (GLuint)(v->height + 15) / 16, 1);
     /* The colour is read next by blits, blending and readbacks; the buffers by the next frame. */
     glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
                     GL_SHADER_STORAGE_BARRIER_BIT);
     glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindImageTexture(1, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+    glBindImageTexture(2, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA16F);
 }
 
 void render_splat_buffers(const render_splat *s, GLuint *depth_bits, GLuint *ids) {

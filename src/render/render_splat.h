@@ -8,9 +8,11 @@
  *      (atomicMin on its float bits in a per-pixel buffer);
  *   2. visibility, index: the sphere whose depth equals the kept one writes its index (lowest wins
  *      a tie, so the image is deterministic);
- *   3. resolve: a thread a pixel writes the whole picture into the colour texture: background,
- *      the tank's edges, and the winning sphere shaded as the raster impostor is where it is
- *      nearer than an edge; it clears the pixel's depth and index for the next frame.
+ *   3. resolve: a thread a pixel writes the whole picture into the colour texture: the scene or
+ *      the plain background, the tank's edges, and the winning sphere shaded as the raster
+ *      impostor is where it is nearer than an edge; it clears the pixel's depth and index for the
+ *      next frame. The scene (scene.glsl) is traced into two textures (splat_backdrop.comp) only
+ *      when the view, its size or the tank changes, and read there.
  * Coverage and depth are the raster impostor's, so both paths draw the same spheres. Nothing goes
  * through the graphics pipeline: no clear, no blit, no depth buffer.
  *
@@ -38,12 +40,29 @@ void render_splat_resolve(render_splat *s, const render_particles *p, const rend
                           GLuint color_tex);
 /* The surface style (render_surface.c): pass 1 for spheres of `radius` (the nearest window depth),
  * and the sum of their chords through each pixel, in RENDER_SPLAT_THICK_UNIT metres, added to
- * `thickness` (a uint per pixel, zero before). The depth stays for the surface's passes, which
+ * `thickness` (a uint per pixel, zero before), for the particles `select` takes (RENDER_SELECT_*;
+ * all where p has no densities or velocities). The depth stays for the surface's passes, which
  * must clear it (to RENDER_SPLAT_FAR) as the resolve pass does. */
 void render_splat_depth_thickness(render_splat *s, const render_particles *p, const render_view *v, float radius,
-                                  GLuint thickness);
-/* Sets the tank's edges (splat_edges.glsl) on the current program. */
+                                  GLuint thickness, int select);
+/* The chord sums alone, of the particles `select` takes, into `thickness` (the sun's view, for the
+ * shadow); the splat's own per-pixel buffers are neither used nor resized. */
+void render_splat_thickness(render_splat *s, const render_particles *p, const render_view *v, float radius,
+                            GLuint thickness, int select);
+/* The spray droplets (RENDER_SELECT_SPRAY) at `radius`: nearest depth into spray_bits, its index
+ * into spray_ids (a uint per pixel each, RENDER_SPLAT_FAR and RENDER_SPLAT_NONE before). Nothing
+ * where p has no densities or velocities. */
+void render_splat_spray(render_splat *s, const render_particles *p, const render_view *v, float radius,
+                        GLuint spray_bits, GLuint spray_ids);
+/* Whether p carries what the spray's test needs (densities and velocities). */
+bool render_splat_can_select(const render_particles *p);
+/* On the current program: the view's matrices and size (RENDER_LOC_VIEW, _PROJ, _SIZE, _INV_PROJ);
+ * the tank's edges (splat_edges.glsl); the scene (scene.glsl: backdrop, sun, tank, and the sun's
+ * view-projection where a shadow map is bound, else NULL). */
+void render_splat_uniforms(const render_view *v);
 void render_splat_set_edges(const render_particles *p, const render_view *v);
+void render_splat_set_scene(const render_particles *p, const render_view *v, const float *shadow_vp);
+void render_splat_set_sun_view(const render_view *v); /* RENDER_LOC_SUN_VIEW, for sphere_shade */
 /* The per-pixel buffers after render_splat_visibility (row 0 at the bottom): the nearest depth as
  * float bits (RENDER_SPLAT_FAR where none) and the sphere's index (RENDER_SPLAT_NONE). For tests. */
 void render_splat_buffers(const render_splat *s, GLuint *depth_bits, GLuint *ids);

@@ -3,23 +3,35 @@
 #include "core/util.h"
 #include "gpu/shader.h"
 #include "render/render_common.h"
+#include <math.h>
 #include <stdlib.h>
+
+#define SURFACE_RADIUS_SCALE 1.5f /* the surface's spheres against the particles' radius */
+#define SURFACE_SPRAY_SCALE 0.9f  /* the spray droplets' */
 
 struct render_surface {
     GLuint smooth, shade;
-    GLuint thickness;   /* uint per pixel, zero between frames (the shade pass clears it) */
-    GLuint dist[2];     /* float per pixel: the smoothing passes' ping-pong */
+    render_splat *light;   /* the sun's view: only its thickness pass runs */
+    GLuint shadow;         /* uint per light pixel: thickness towards the sun, cleared each frame */
+    GLuint thickness;      /* uint per pixel, zero between frames (the shade pass clears it) */
+    GLuint dist[2];        /* float per pixel: the smoothing passes' ping-pong */
+    GLuint spray_bits, spray_ids; /* uint per pixel, RENDER_SPLAT_FAR / _NONE between frames */
     int width, height;
 };
 
 render_surface *render_surface_make(char *err) {
     render_surface *s = calloc(1, sizeof *s);
-    s->smooth = shader_make_compute("render/surface_smooth.comp", NULL, err);
-    if (s->smooth) s->shade = shader_make_compute("render/surface_shade.comp", NULL, err);
-    if (!s->shade) {
+    s->smooth = shader_make_compute("render/surface_smooth.comp", render_shader_defines(), err);
+    if (s->smooth) s->shade = shader_make_compute("render/surface_shade.comp", render_shader_defines(), err);
+    if (s->shade) s->light = render_splat_make(err);
+    if (s->light)
+        s->shadow = gpu_buffer_make((size_t)RENDER_SHADOW_SIZE * RENDER_SHADOW_SIZE * 4, NULL, "surface-shadow", err);
+    if (!s->shadow) {
         render_surface_destroy(s);
         return NULL;
     }
+    glObjectLabel(GL_PROGRAM, s->smooth, -1, "surface-smooth");
+    glObjectLabel(GL_PROGRAM, s->shade, -1, "surface-shade");
     return s;
 }
 
@@ -27,26 +39,41 @@ static void _surface_free_buffers(render_surface *s) {
     gpu_buffer_destroy(&s->thickness);
     gpu_buffer_destroy(&s->dist[0]);
     gpu_buffer_destroy(&s->dist[1]);
+    gpu_buffer_destroy(&s->spray_bits);
+    gpu_buffer_destroy(&s->spray_ids);
     s->width = s->height = 0;
 }
 
 void render_surface_destroy(render_surface *s) {
     if (!s) return;
     _surface_free_buffers(s);
+    gpu_buffer_destroy(&s->shadow);
+    render_splat_destroy(s->light);
     shader_destroy(&s->smooth);
     shader_destroy(&s->shade);
     free(s);
 }
 
+static GLuint _surface_filled(size_t n, uint32_t value, const char *label, char *err) {
+    uint32_t *init = malloc(n * sizeof *init);
+    if (!init) return fail(err, "out of host memory for %zu pixels", n), 0;
+    for (size_t i = 0; i < n; i++) init[i] = value;
+    GLuint b = gpu_buffer_make(n * sizeof *init, init, label, err);
+    free(init);
+    return b;
+}
+
 static bool _surface_resize(render_surface *s, int w, int h) {
     if (s->width == w && s->height == h) return true;
     _surface_free_buffers(s);
-    size_t bytes = (size_t)w * (size_t)h * 4;
+    size_t n = (size_t)w * (size_t)h;
     char err[ERR_LEN];
-    s->thickness = gpu_buffer_make(bytes, NULL, "surface-thickness", err);
-    if (s->thickness) s->dist[0] = gpu_buffer_make(bytes, NULL, "surface-distance-0", err);
-    if (s->dist[0]) s->dist[1] = gpu_buffer_make(bytes, NULL, "surface-distance-1", err);
-    if (!s->dist[1]) {
+    s->thickness = gpu_buffer_make(n * 4, NULL, "surface-thickness", err);
+    if (s->thickness) s->dist[0] = gpu_buffer_make(n * 4, NULL, "surface-distance-0", err);
+    if (s->dist[0]) s->dist[1] = gpu_buffer_make(n * 4, NULL, "surface-distance-1", err);
+    if (s->dist[1]) s->spray_bits = _surface_filled(n, RENDER_SPLAT_FAR, "surface-spray-depth", err);
+    if (s->spray_bits) s->spray_ids = _surface_filled(n, RENDER_SPLAT_NONE, "surface-spray-ids", err);
+    if (!s->spray_ids) {
         log_error("RENDER", "%s", err);
         _surface_free_buffers(s);
         return false;
@@ -55,39 +82,89 @@ static bool _surface_resize(render_surface *s, int w, int h) {
     return true;
 }
 
+/* The sun's view of the tank: a narrow perspective from far along the sun's direction (nearly
+ * parallel rays, and the splat's ray casting stays the same), its frustum around the tank's
+ * bounding sphere. */
+static void _surface_light_view(const render_particles *p, render_view *lv, mat4 vp) {
+    float sun[3];
+    render_sun(sun);
+    vec3 c, eye, up = {0, 1, 0};
+    float r = 0;
+    for (int a = 0; a < 3; a++) c[a] = 0.5f * (p->lo[a] + p->hi[a]), r += (p->hi[a] - p->lo[a]) * (p->hi[a] - p->lo[a]);
+    r = 0.5f * sqrtf(r) * 1.05f + 1e-3f;
+    float dist = 8.0f * r;
+    for (int a = 0; a < 3; a++) eye[a] = c[a] + sun[a] * dist;
+    if (fabsf(sun[1]) > 0.99f) up[0] = 1, up[1] = 0;
+    *lv = (render_view){.width = RENDER_SHADOW_SIZE, .height = RENDER_SHADOW_SIZE};
+    glm_lookat(eye, c, up, lv->view);
+    glm_perspective(2.0f * asinf(r / dist), 1.0f, dist - 1.5f * r, dist + 1.5f * r, lv->proj);
+    glm_mat4_mul(lv->proj, lv->view, vp);
+}
+
+static void _surface_mark(const GLuint *marks, int k) {
+    if (marks) glQueryCounter(marks[k], GL_TIMESTAMP);
+}
+
 void render_surface_draw(render_surface *s, render_splat *splat, const render_particles *p, const render_view *v,
-                         GLuint color_tex) {
+                         GLuint color_tex, const GLuint *marks) {
     if (!_surface_resize(s, v->width, v->height)) return;
     GLuint depth_bits, ids;
-    /* 1, 2: depth and thickness of the (slightly enlarged, so neighbours overlap) spheres */
-    render_splat_depth_thickness(splat, p, v, p->radius * 1.5f, s->thickness);
+    bool water = !(v->hide & RENDER_HIDE_WATER), spray = !(v->hide & RENDER_HIDE_SPRAY);
+    float radius = p->radius * SURFACE_RADIUS_SCALE;
+    /* 1: the fluid's thickness from the sun */
+    _surface_mark(marks, 0);
+    mat4 light_vp;
+    bool shadow = v->backdrop == RENDER_BACKDROP_SCENE && water && p->count;
+    if (shadow) {
+        render_view lv;
+        _surface_light_view(p, &lv, light_vp);
+        GLuint zero = 0;
+        glClearNamedBufferData(s->shadow, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        render_splat_thickness(s->light, p, &lv, radius, s->shadow, RENDER_SELECT_BULK); /* the spray casts none */
+    }
+    /* 2: depth and thickness of the bulk's (enlarged, so neighbours overlap) spheres */
+    _surface_mark(marks, 1);
+    render_splat_depth_thickness(splat, p, v, radius, s->thickness, RENDER_SELECT_BULK);
     render_splat_buffers(splat, &depth_bits, &ids);
     if (!depth_bits) return;
+    /* 3: the spray droplets */
+    _surface_mark(marks, 2);
+    if (spray) render_splat_spray(splat, p, v, p->radius * SURFACE_SPRAY_SCALE, s->spray_bits, s->spray_ids);
     GLuint groups_x = (GLuint)(v->width + 15) / 16, groups_y = (GLuint)(v->height + 15) / 16;
-    /* 3: bilateral smoothing, x then y, twice (a smaller kernel twice is less blocky than one big one) */
+    /* 4: the narrow-range filter, x then y, twice (a smaller kernel twice is less blocky than one big one) */
+    _surface_mark(marks, 3);
     glUseProgram(s->smooth);
-    glUniform2i(0, v->width, v->height);
-    glUniform1f(2, v->proj[1][1] * (float)v->height * 0.5f);
-    glUniform1f(3, p->radius * 2.5f);
-    glUniform1f(4, p->radius * 2.0f);
-    glUniform2f(6, v->proj[3][2], v->proj[2][2]);
+    glUniform2i(RENDER_LOC_SIZE, v->width, v->height);
+    glUniform1f(RENDER_LOC_PX_PER_M, v->proj[1][1] * (float)v->height * 0.5f);
+    glUniform1f(RENDER_LOC_FILTER_M, p->radius * 3.0f);
+    glUniform1f(RENDER_LOC_NARROW_M, p->radius * 2.0f);
+    glUniform2f(RENDER_LOC_LINEAR, v->proj[3][2], v->proj[2][2]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_DEPTH, depth_bits);
     for (int k = 0; k < 4; k++) {
-        glUniform1i(5, k == 0);
-        glUniform2i(1, k % 2 == 0, k % 2 == 1);
+        glUniform1i(RENDER_LOC_FROM_BITS, k == 0);
+        glUniform2i(RENDER_LOC_DIR, k % 2 == 0, k % 2 == 1);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SURFACE_SRC, s->dist[(k + 1) % 2]);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SURFACE_DST, s->dist[k % 2]);
         glDispatchCompute(groups_x, groups_y, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
-    /* 4: shade every pixel (the last smoothing pass wrote dist[1]) */
+    /* 5: shade every pixel (the last smoothing pass wrote dist[1]) */
+    _surface_mark(marks, 4);
     glUseProgram(s->shade);
-    glUniform2i(0, v->width, v->height);
-    glUniformMatrix4fv(1, 1, GL_FALSE, (const float *)v->proj);
-    glUniform1f(5, p->radius * 1.5f);
+    render_splat_uniforms(v);
+    glUniform1f(RENDER_LOC_EDGE_BIAS, radius);
+    glUniform1f(RENDER_LOC_SPRAY_RADIUS, p->radius * SURFACE_SPRAY_SCALE);
+    glUniform1i(RENDER_LOC_SHOW, (water ? 1 : 0) | (spray ? 2 : 0));
     render_splat_set_edges(p, v);
+    render_splat_set_scene(p, v, shadow ? (const float *)light_vp : NULL);
+    render_splat_set_sun_view(v);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_POSITIONS, p->positions);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_THICK, s->thickness);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SURFACE_SRC, s->dist[1]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPRAY_DEPTH, s->spray_bits);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPRAY_IDS, s->spray_ids);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SHADOW, s->shadow);
     glBindImageTexture(0, color_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
     glDispatchCompute(groups_x, groups_y, 1);
     glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |

@@ -1,13 +1,20 @@
 /* render_surface: the RENDER_STYLE_SURFACE passes of the renderer (private to src/render).
  *
- * Screen-space fluid rendering, all in compute (render_splat.h says why): (1) the spheres' nearest
- * depth and (2) the sum of their chords through each pixel (the fluid's thickness) by the splat's
- * visibility program, at 1.5 times the radius so neighbours overlap; (3) a separable bilateral
- * filter on the view distance, x then y, twice (surface_smooth.comp); (4) one pass that rebuilds
- * normals from the smoothed distance and shades the surface (Fresnel reflection of a sky,
- * Beer-Lambert absorption by thickness, specular), draws the tank's edges where they are nearer,
- * and writes every pixel of the colour texture (surface_shade.comp). The per-pixel buffers follow
- * the view's size. It does NOT do refraction of the scene behind.
+ * Screen-space fluid rendering, all in compute (render_splat.h says why):
+ *   1. shadow: the fluid's thickness seen from the sun (a RENDER_SHADOW_SIZE square view of the
+ *      tank along the sun's direction), read by the floor (the scene backdrop only);
+ *   2. depth and thickness: the bulk's nearest depth and the sum of its chords through each pixel,
+ *      by the splat's visibility program, at 1.5 times the radius so neighbours overlap; spray
+ *      (render_common.h: few neighbours, fast) is left out of the surface;
+ *   3. spray: the spray droplets' nearest depth and index;
+ *   4. smoothing: the narrow-range filter (Truong & Yuksel 2018) on the view distance, x then y,
+ *      twice (surface_smooth.comp says how and why);
+ *   5. shading: normals from the smoothed distance, refraction of the scene, Beer-Lambert
+ *      absorption, Fresnel reflection, the sun's highlight, the spray over it, the tank's edges and
+ *      glass, every pixel of the colour texture (surface_shade.comp).
+ * The per-pixel buffers follow the view's size. Spray just under the surface shows as foam. It
+ * does NOT draw bubbles inside the fluid, nor anisotropic splats, and the shadow is the bulk's
+ * only (the spray and the tank cast none).
  */
 #ifndef FLUID_RENDER_SURFACE_H
 #define FLUID_RENDER_SURFACE_H
@@ -17,8 +24,9 @@
 typedef struct render_surface render_surface;
 render_surface *render_surface_make(char *err);
 void render_surface_destroy(render_surface *s);
-/* Writes every pixel of color_tex (RGBA8, v's size). */
+/* Writes every pixel of color_tex (RGBA8, v's size). marks: RENDER_PASSES + 1 GL_TIMESTAMP queries
+ * written at the start of each pass of render_pass_names (and the end of shading), or NULL. */
 void render_surface_draw(render_surface *s, render_splat *splat, const render_particles *p, const render_view *v,
-                         GLuint color_tex);
+                         GLuint color_tex, const GLuint *marks);
 
 #endif

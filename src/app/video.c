@@ -1,0 +1,130 @@
+#include "app/video.h"
+#include "core/outfile.h"
+#include "core/util.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+struct video {
+    pid_t pid;
+    int fd;              /* the write end of ffmpeg's stdin */
+    int width, height, frames;
+    char path[PATH_MAX]; /* the name the user gave, for messages */
+};
+
+/* The ffmpeg on PATH, as a path, in out. */
+static bool _video_ffmpeg(char *out, size_t len) {
+    const char *path = getenv("PATH");
+    if (!path || !*path) return false;
+    char *copy = strdup(path), *save = NULL;
+    bool found = false;
+    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+        snprintf(out, len, "%s/ffmpeg", *dir ? dir : ".");
+        struct stat st;
+        found = stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0;
+    }
+    free(copy);
+    return found;
+}
+
+bool video_check(const char *path, char *err) {
+    char ffmpeg[PATH_MAX];
+    if (!outfile_check("--video", path, 0, err)) return false;
+    if (!_video_ffmpeg(ffmpeg, sizeof ffmpeg))
+        return fail(err, "--video %s: ffmpeg is not installed (not found on PATH); install it with apt-get install ffmpeg "
+                         "(bash tools/setup.sh does)", path);
+    return true;
+}
+
+video *video_open(const char *write_path, const char *name, int width, int height, int fps, char *err) {
+    char ffmpeg[PATH_MAX];
+    if (width <= 0 || height <= 0 || fps <= 0) return fail(err, "--video %s: a %dx%d video at %d fps", name, width, height, fps), NULL;
+    if (!_video_ffmpeg(ffmpeg, sizeof ffmpeg))
+        return fail(err, "--video %s: ffmpeg is not installed (not found on PATH); install it with apt-get install ffmpeg", name), NULL;
+    video *v = calloc(1, sizeof *v);
+    v->width = width, v->height = height, v->fd = -1;
+    snprintf(v->path, sizeof v->path, "%s", name);
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        free(v);
+        return fail(err, "--video %s: cannot make a pipe to ffmpeg (%s)", name, strerror(errno)), NULL;
+    }
+    fcntl(pipefd[1], F_SETFD, FD_CLOEXEC);
+    char size[32], rate[16], out[PATH_MAX];
+    snprintf(size, sizeof size, "%dx%d", width, height);
+    snprintf(rate, sizeof rate, "%d", fps);
+    snprintf(out, sizeof out, "%s", write_path);
+    char *argv[] = {ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
+                    "-video_size", size, "-framerate", rate, "-i", "pipe:0",
+                    "-vf", "vflip,pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-preset", "veryfast",
+                    "-crf", "20", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", out, NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, pipefd[0], 0);
+    posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    int rc = posix_spawn(&v->pid, ffmpeg, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(pipefd[0]);
+    if (rc != 0) {
+        close(pipefd[1]);
+        free(v);
+        return fail(err, "--video %s: cannot start %s (%s)", name, ffmpeg, strerror(rc)), NULL;
+    }
+    v->fd = pipefd[1];
+    signal(SIGPIPE, SIG_IGN); /* ffmpeg stopping early is an error returned by write, not a signal */
+    return v;
+}
+
+/* Waits for ffmpeg; its exit status, or -1. */
+static int _video_wait(video *v) {
+    int status = 0;
+    while (waitpid(v->pid, &status, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool video_frame(video *v, const uint8_t *rgba, char *err) {
+    size_t left = (size_t)v->width * (size_t)v->height * 4;
+    const uint8_t *p = rgba;
+    while (left) {
+        ssize_t n = write(v->fd, p, left);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return fail(err, "--video %s: ffmpeg stopped taking frames (%s); its messages are above", v->path, strerror(errno));
+        p += n, left -= (size_t)n;
+    }
+    v->frames++;
+    return true;
+}
+
+bool video_close(video *v, char *err) {
+    if (!v) return true;
+    close(v->fd);
+    int status = _video_wait(v);
+    bool ok = status == 0;
+    if (!ok) fail(err, "--video %s: ffmpeg failed (exit status %d); its messages are above", v->path, status);
+    else if (v->frames == 0) ok = fail(err, "--video %s: no frames were recorded", v->path);
+    free(v);
+    return ok;
+}
+
+void video_abort(video *v) {
+    if (!v) return;
+    close(v->fd);
+    kill(v->pid, SIGTERM);
+    _video_wait(v);
+    free(v);
+}
+
+int video_frame_count(const video *v) { return v ? v->frames : 0; }
+const char *video_path(const video *v) { return v ? v->path : ""; }
