@@ -24,12 +24,12 @@ step() { # NAME SECONDS CMD...: runs CMD, output to OUT/NAME.txt, and its status
 }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$out/gpu.txt" 2>&1
 for t in test_sim_kernels test_sim_neighbours test_sim_sorts test_sim_dambreak; do step "$t" 120 "./tests/$t"; done
-step bench-sim 400 ./fluid bench --sim --solvers dfsph,wcsph --sorts radix,counting --particles 27648,110592,442368,1000000 \
+step bench-sim 200 ./fluid bench --sim --solvers dfsph,wcsph --sorts radix,counting,bitonic --particles 27648,110592 \
     --csv "$out/bench-sim.csv"
-grep -v "^fluid:" "$out/bench-sim.txt" >"$out/bench-sim.table" 2>/dev/null
-step bench-sim-bitonic 60 ./fluid bench --sim --solvers dfsph --sorts bitonic,radix,counting --particles 27648 --csv "$out/bench-sim-sorts.csv"
-for lanes in 1 2 4 8; do
-    FLUID_SIM_LANES=$lanes step "bench-sim-lanes-$lanes" 60 ./fluid bench --sim --solvers dfsph --particles 27648,110592
+step bench-sim-large 300 ./fluid bench --sim --solvers dfsph,wcsph --sorts radix --particles 442368,1000000 --seconds 0.5 \
+    --csv "$out/bench-sim-large.csv"
+for slack in 0 2; do
+    FLUID_DFSPH_SLACK=$slack step "bench-sim-slack-$slack" 60 ./fluid bench --sim --solvers dfsph --particles 27648
 done
 step dambreak-1s 60 ./fluid --headless --frames 60 --stats "$out/dambreak-1s-stats.csv"
 cat "$out/steps.txt"
