@@ -1,4 +1,5 @@
 #include "app/app_render.h"
+#include "app/cmd.h"
 #include "app/app.h"
 #include "core/log.h"
 #include "core/outfile.h"
@@ -322,15 +323,8 @@ int app_render_bench(int argc, char **argv) {
         log_error("BENCH", "%s", err);
         return 1;
     }
-    if (!data_dir_init(o.data, err)) {
-        log_error("BENCH", "%s", err);
-        return 1;
-    }
-    gpu_ctx *gpu = gpu_make(&(gpu_desc){.headless = true}, err);
-    if (!gpu) {
-        log_error("GPU", "%s", err);
-        return 1;
-    }
+    gpu_ctx *gpu = cmd_gpu_headless(o.data, "BENCH");
+    if (!gpu) return 1;
     const gpu_caps *caps = gpu_get_caps(gpu);
     bool gpu_clock = caps->timer_queries;
     if (!gpu_clock) log_info("BENCH", "timer queries read 0 on %s: the CPU clock around glFinish, no pass times", caps->renderer);

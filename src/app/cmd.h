@@ -12,4 +12,9 @@ int cmd_bench(int argc, char **argv);
 int cmd_bench_sim(int argc, char **argv); /* fluid bench --sim (cmd_bench_sim.c): the simulation per frame */
 int cmd_run(int argc, char **argv);
 
+#include "gpu/gpu.h"
+/* The data folder (--data DIR or found) and a headless GL context, for the benchmark commands;
+ * NULL with a one-line error logged (under `tag`) when either fails. */
+gpu_ctx *cmd_gpu_headless(const char *data, const char *tag);
+
 #endif

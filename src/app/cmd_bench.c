@@ -326,15 +326,8 @@ int cmd_bench(int argc, char **argv) {
         log_error("BENCH", "%s", err);
         return 1;
     }
-    if (!data_dir_init(o.data, err)) {
-        log_error("BENCH", "%s", err);
-        return 1;
-    }
-    gpu_ctx *gpu = gpu_make(&(gpu_desc){.headless = true}, err);
-    if (!gpu) {
-        log_error("GPU", "%s", err);
-        return 1;
-    }
+    gpu_ctx *gpu = cmd_gpu_headless(o.data, "BENCH");
+    if (!gpu) return 1;
     const gpu_caps *caps = gpu_get_caps(gpu);
     /* Sizes the GPU cannot hold are refused now, before any data is made. */
     for (int i = 0; i < o.sizes.count; i++)
