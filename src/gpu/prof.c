@@ -90,8 +90,10 @@ static bool _prof_collect(gpu_prof *p, _prof_frame *f, bool wait) {
         int e = f->stage_of[i];
         if (e > 0)
             open[e - 1] = ns;
-        else if (open[-1 - e])
+        else if (open[-1 - e]) {
             us[-1 - e] += (double)(ns - open[-1 - e]) * 1e-3;
+            open[-1 - e] = 0; /* an end without a new begin adds nothing */
+        }
     }
     _prof_push(p, us);
     f->pending = false;
