@@ -171,7 +171,7 @@ void app_recorder_abort(app_recorder *rec) {
 
 /* ---- the headless run ---- */
 
-#define APP_VIDEO_FPS 60 /* a headless frame is 1/60 s of simulated time (sim_steps_per_frame) */
+#define APP_VIDEO_FPS 60 /* a headless frame is 1/60 s of simulated time (sim_frame) */
 
 struct app_headless {
     renderer *r;
