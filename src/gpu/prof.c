@@ -45,6 +45,7 @@ void prof_destroy(gpu_prof *p) {
 }
 
 void prof_begin(gpu_prof *p, int stage) {
+    if (!p) return;
     if (p->mode == PROF_CPU_CLOCK) {
         glFinish();
         p->cpu_start[stage] = now_seconds();
@@ -57,6 +58,7 @@ void prof_begin(gpu_prof *p, int stage) {
 }
 
 void prof_end(gpu_prof *p, int stage) {
+    if (!p) return;
     if (p->mode == PROF_CPU_CLOCK) {
         glFinish();
         p->acc[stage] += (now_seconds() - p->cpu_start[stage]) * 1e6;

@@ -36,7 +36,7 @@ typedef struct gpu_prof gpu_prof;
 
 gpu_prof *prof_make(const prof_desc *desc, const gpu_caps *caps);
 void prof_destroy(gpu_prof *p);
-void prof_begin(gpu_prof *p, int stage);
+void prof_begin(gpu_prof *p, int stage); /* p may be NULL: nothing is timed */
 void prof_end(gpu_prof *p, int stage);
 void prof_frame(gpu_prof *p);
 prof_mode prof_get_mode(const gpu_prof *p);

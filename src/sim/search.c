@@ -69,19 +69,11 @@ void sim_search_destroy(sim_search *q) {
     free(q);
 }
 
-static void _search_mark(gpu_prof *prof, int stage, bool begin) {
-    if (!prof) return;
-    if (begin)
-        prof_begin(prof, stage);
-    else
-        prof_end(prof, stage);
-}
-
 /* hash: (cell key, index) per particle, and the sort's first count where it takes a fused one.
  * ranges: the start of every cell in the sorted keys (skipped where the counting sort made it). */
 static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, int first) {
     glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_PARAMS, p->params);
-    _search_mark(prof, first + 0, true);
+    prof_begin(prof, first + 0);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[p->cur]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->keys);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->vals);
@@ -90,11 +82,11 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
     sim_dispatch(q->hash, p->n);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if (fused) sort_fused_ready(q->sorter);
-    _search_mark(prof, first + 0, false);
-    _search_mark(prof, first + 1, true);
+    prof_end(prof, first + 0);
+    prof_begin(prof, first + 1);
     q->sorted = sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, p->n, q->bits, NULL);
-    _search_mark(prof, first + 1, false);
-    _search_mark(prof, first + 2, true);
+    prof_end(prof, first + 1);
+    prof_begin(prof, first + 2);
     q->table = sort_key_starts(q->sorter);
     if (!q->table) {
         q->table = q->ranges;
@@ -102,7 +94,7 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);
         sim_dispatch(q->range, q->cells + 1);
     }
-    _search_mark(prof, first + 2, false);
+    prof_end(prof, first + 2);
 }
 
 void sim_search_find(sim_search *q, const sim_particles *p) { _search_find(q, p, NULL, 0); }
@@ -111,7 +103,7 @@ void sim_search_find(sim_search *q, const sim_particles *p) { _search_find(q, p,
  * (the other buffer of each pair) and keeps its cell key for the renderer. */
 void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) {
     _search_find(q, p, prof, first);
-    _search_mark(prof, first + 3, true);
+    prof_begin(prof, first + 3);
     int a = p->cur, b = 1 - p->cur;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[a]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_IN, p->vel[a]);
@@ -124,7 +116,7 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) 
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_CELL_KEYS, q->cell_keys);
     sim_dispatch(q->reorder, p->n);
     p->cur = b;
-    _search_mark(prof, first + 3, false);
+    prof_end(prof, first + 3);
 }
 
 bool sim_search_set_sort(sim_search *q, const char *algo, char *err) {

@@ -285,21 +285,21 @@ static void _dfsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_p
     dfsph *d = impl;
     uint32_t n = p->n;
     _dfsph_bind(d, q);
-    if (prof) prof_begin(prof, first + 0);
+    prof_begin(prof, first + 0);
     sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
-    if (prof) prof_end(prof, first + 0);
-    if (prof) prof_begin(prof, first + 1);
+    prof_end(prof, first + 0);
+    prof_begin(prof, first + 1);
     _dfsph_solve(d, p, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div);
-    if (prof) prof_end(prof, first + 1);
-    if (prof) prof_begin(prof, first + 2);
+    prof_end(prof, first + 1);
+    prof_begin(prof, first + 2);
     sim_dispatch_neighbours(p, d->prog[P_NONPRESSURE]);
-    if (prof) prof_end(prof, first + 2);
-    if (prof) prof_begin(prof, first + 3);
+    prof_end(prof, first + 2);
+    prof_begin(prof, first + 3);
     _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->cap_dens);
-    if (prof) prof_end(prof, first + 3);
-    if (prof) prof_begin(prof, first + 4);
+    prof_end(prof, first + 3);
+    prof_begin(prof, first + 4);
     sim_dispatch(d->prog[P_INTEGRATE], n);
-    if (prof) prof_end(prof, first + 4);
+    prof_end(prof, first + 4);
     d->frame_issued++;
 }
 

@@ -74,12 +74,12 @@ static void _wcsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_p
     GLuint progs[] = {w->density, w->forces, w->integrate};
     _wcsph_bind(w, q);
     for (int st = 0; st < 3; st++) {
-        if (prof) prof_begin(prof, first + st);
+        prof_begin(prof, first + st);
         if (st < 2)
             sim_dispatch_neighbours(p, progs[st]);
         else
             sim_dispatch(progs[st], p->n);
-        if (prof) prof_end(prof, first + st);
+        prof_end(prof, first + st);
     }
     w->pending++;
 }
