@@ -5,6 +5,7 @@
 #   usage: bash tools/h100-sim.sh PACK_DIR OUT_DIR      (PACK_DIR from tools/pack-h100.sh)
 # Everything lands in OUT_DIR/sim-run.tar.gz, with steps.txt and bench-sim.txt beside it.
 set -u
+source "$(dirname "${BASH_SOURCE[0]}")/h100-step.sh"
 pack=$(cd "${1:?pack dir}" && pwd)
 final=${2:?out dir}
 mkdir -p "$final"
@@ -13,15 +14,6 @@ mkdir -p "$out"
 trap 'tar czf "$final/sim-run.tar.gz" -C "$(dirname "$out")" sim-run; cp "$out/steps.txt" "$out/bench-sim.txt" "$final/" 2>/dev/null' EXIT
 cd "$pack"
 export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-step() { # NAME SECONDS CMD...: runs CMD, output to OUT/NAME.txt, and its status and time
-    local name=$1 secs=$2
-    shift 2
-    local t0=$(date +%s%N)
-    timeout "$secs" "$@" >"$out/$name.txt" 2>&1
-    local rc=$?
-    local ms=$((($(date +%s%N) - t0) / 1000000))
-    printf '%-28s rc=%-3s %6d ms\n' "$name" "$rc" "$ms" | tee -a "$out/steps.txt"
-}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$out/gpu.txt" 2>&1
 for t in test_sim_kernels test_sim_neighbours test_sim_sorts test_sim_dambreak; do step "$t" 120 "./tests/$t"; done
 step bench-sim 200 ./fluid bench --sim --solvers dfsph,wcsph --sorts radix,counting,bitonic --particles 27648,110592 \

@@ -6,6 +6,7 @@
 # Everything lands in OUT_DIR/sort-run.tar.gz (the device tool brings back at most 8 files), with
 # steps.txt and bench.txt beside it.
 set -u
+source "$(dirname "${BASH_SOURCE[0]}")/h100-step.sh"
 pack=$(cd "${1:?pack dir}" && pwd)
 final=${2:?out dir}
 mkdir -p "$final"
@@ -14,15 +15,6 @@ mkdir -p "$out"
 trap 'tar czf "$final/sort-run.tar.gz" -C "$(dirname "$out")" sort-run; cp "$out/steps.txt" "$out/bench.txt" "$final/" 2>/dev/null' EXIT
 cd "$pack"
 export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-step() { # NAME SECONDS CMD...: runs CMD, output to OUT/NAME.txt, and its status and time
-    local name=$1 secs=$2
-    shift 2
-    local t0=$(date +%s%N)
-    timeout "$secs" "$@" >"$out/$name.txt" 2>&1
-    local rc=$?
-    local ms=$((($(date +%s%N) - t0) / 1000000))
-    printf '%-28s rc=%-3s %6d ms\n' "$name" "$rc" "$ms" | tee -a "$out/steps.txt"
-}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$out/gpu.txt" 2>&1
 step test_sort_counting 60 ./tests/test_sort_counting
 step test_sort_radix 60 ./tests/test_sort_radix
