@@ -3,6 +3,7 @@
 #include "app/app.h"
 #include "core/log.h"
 #include "core/outfile.h"
+#include <limits.h>
 #include "core/util.h"
 #include "render/image.h"
 #include <math.h>
@@ -82,6 +83,19 @@ bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, con
     return ok;
 }
 
+bool app_render_png_to(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
+                       outfile *out, overlay_layout *layout, char *err) {
+    uint8_t *rgba = _app_render_rgba(r, h, s, prof, v, w, h_px, layout, err);
+    if (!rgba) return false;
+    size_t len = 0;
+    uint8_t *png = image_encode_png(rgba, w, h_px, &len);
+    free(rgba);
+    if (!png) return fail(err, "cannot encode a %dx%d picture as PNG", w, h_px);
+    outfile_write(out, png, len);
+    free(png);
+    return !outfile_failed(out, err);
+}
+
 /* The view with no particles and no HUD: what render_image_check compares a shot with. */
 static void _app_render_empty(renderer *r, const sim *s, const app_view *v, const render_target *t) {
     render_particles p = {.count = 0, .radius = sim_particle_radius(s)};
@@ -134,6 +148,7 @@ bool app_recorder_start(app_recorder *rec, outfile *out, const char *path, int w
         return false;
     }
     rec->out = out;
+    outfile_set_check(out, video_file_check); /* the MP4's trailer, read back at the commit */
     return true;
 }
 
@@ -154,13 +169,21 @@ static void _app_recorder_free(app_recorder *rec) {
     *rec = (app_recorder){0};
 }
 
-bool app_recorder_stop(app_recorder *rec, char *err) {
-    if (!rec->video) return true;
-    bool ok = video_close(rec->video, err);
-    if (ok) ok = outfile_commit(rec->out, err);
-    else outfile_abort(rec->out);
+outfile *app_recorder_finish(app_recorder *rec, char *err) {
+    if (!rec->video) return NULL;
+    outfile *out = rec->out;
+    if (!video_close(rec->video, err)) {
+        outfile_abort(out);
+        out = NULL;
+    }
     _app_recorder_free(rec);
-    return ok;
+    return out;
+}
+
+bool app_recorder_stop(app_recorder *rec, char *saved, size_t saved_len, char *err) {
+    if (!rec->video) return true;
+    outfile *out = app_recorder_finish(rec, err);
+    return out && outfile_commit_named(out, saved, saved_len, err);
 }
 
 void app_recorder_abort(app_recorder *rec) {
@@ -216,16 +239,15 @@ bool app_headless_frame(app_headless *a, const sim *s, const gpu_prof *prof, int
     return app_recorder_frame(&a->rec, a->r, a->h, s, prof, &a->view, err);
 }
 
-bool app_headless_finish(app_headless *a, const sim *s, const gpu_prof *prof, const char *shot_write_path, char *err) {
-    if (shot_write_path) {
-        if (!app_render_png(a->r, a->h, s, prof, &a->view, a->w, a->h_px, shot_write_path, NULL, err)) return false;
-        log_info("APP", "screenshot %dx%d written to %s", a->w, a->h_px, a->o->screenshot_path);
-    }
+bool app_headless_finish(app_headless *a, const sim *s, const gpu_prof *prof, outfile *shot, outfile **video_done, char *err) {
+    *video_done = NULL;
+    if (shot && !app_render_png_to(a->r, a->h, s, prof, &a->view, a->w, a->h_px, shot, NULL, err)) return false;
     if (a->rec.video) {
         int frames = video_frame_count(a->rec.video);
-        if (!app_recorder_stop(&a->rec, err)) return false;
-        log_info("APP", "video %dx%d, %d frames at %d fps (%.2f s), written to %s", a->w, a->h_px, frames, APP_VIDEO_FPS,
-                 (double)frames / APP_VIDEO_FPS, a->o->video_path);
+        if (!(*video_done = app_recorder_finish(&a->rec, err))) return false;
+        char shown[PATH_MAX];
+        log_info("APP", "video %dx%d, %d frames at %d fps (%.2f s), finished for %s", a->w, a->h_px, frames, APP_VIDEO_FPS,
+                 (double)frames / APP_VIDEO_FPS, outfile_printable(a->o->video_path, shown, sizeof shown));
     }
     return true;
 }
@@ -244,12 +266,19 @@ static const char *_bench_render_usage =
 static bool _bench_render_parse(int argc, char **argv, run_opts *o, int *frames, int *reps, char *err) {
     *o = (run_opts){.width = 1280, .height = 720};
     *frames = 60, *reps = 20;
+    static char name[64]; /* --name of --name=VALUE (the value stays in argv) */
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL, *eq = strchr(a, '=');
         uint64_t u = 0;
         if (!strcmp(a, "--render")) continue;
-        if (!v || !*v || !strncmp(v, "--", 2)) return fail(err, "bench --render: %s needs a value; see fluid bench --render --help", a);
-        i++;
+        if (eq && !strncmp(a, "--", 2)) { /* --name=VALUE, as the other commands take it */
+            snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+            a = name, v = eq + 1;
+            if (!*v) return fail(err, "bench --render: %s= needs a value; see fluid bench --render --help", a);
+        } else {
+            if (!v || !*v || !strncmp(v, "--", 2)) return fail(err, "bench --render: %s needs a value; see fluid bench --render --help", a);
+            i++;
+        }
         if (!strcmp(a, "--particles") && parse_u64(v, 1, 100000000, &u)) o->particles = (uint32_t)u;
         else if (!strcmp(a, "--frames") && parse_u64(v, 0, 100000, &u)) *frames = (int)u;
         else if (!strcmp(a, "--reps") && parse_u64(v, 1, 10000, &u)) *reps = (int)u;

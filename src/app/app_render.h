@@ -9,7 +9,7 @@
  *   app_recorder rec = {0};                        // video of the view (video.h)
  *   app_recorder_start(&rec, NULL, "out.mp4", w, h, 60, err);  // or an outfile opened earlier
  *   each frame: app_recorder_frame(&rec, r, h, s, prof, &v, err);
- *   app_recorder_stop(&rec, err);                  // or app_recorder_abort(&rec)
+ *   app_recorder_stop(&rec, saved, sizeof saved, err);  // or app_recorder_abort(&rec)
  *
  * It does NOT step the simulation or read input.
  */
@@ -53,6 +53,9 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
 /* Renders offscreen at w x h and writes a PNG atomically. */
 bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
                     const char *path, overlay_layout *layout, char *err);
+/* The same, written to out (core/outfile.h: committed by the caller); false with err. */
+bool app_render_png_to(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
+                       outfile *out, overlay_layout *layout, char *err);
 /* Reads the PNG at path back and checks it (render_image_check) against the same view drawn
  * without particles or HUD: not blank, HUD text, the fluid. False with why. */
 bool app_render_check(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, const char *path,
@@ -73,7 +76,11 @@ typedef struct app_recorder {
 bool app_recorder_start(app_recorder *rec, outfile *out, const char *path, int w, int h_px, int fps, char *err);
 bool app_recorder_frame(app_recorder *rec, renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v,
                         char *err);
-bool app_recorder_stop(app_recorder *rec, char *err); /* the file appears now; false (no file) on failure */
+/* The file appears now, its name (OUTFILE_NEW: NAME-2, ...) in saved; false (no file) on failure. */
+bool app_recorder_stop(app_recorder *rec, char *saved, size_t saved_len, char *err);
+/* ffmpeg finished well: the video's outfile, not committed yet (the caller's transaction commits
+ * it, outfile_commit_all, which reads the MP4's trailer back first); NULL with err on failure. */
+outfile *app_recorder_finish(app_recorder *rec, char *err);
 void app_recorder_abort(app_recorder *rec);           /* nothing is left behind */
 
 /* The headless run's pictures (cmd_run.c): a renderer and HUD, the --video recorder, and at the
@@ -83,9 +90,10 @@ typedef struct app_headless app_headless;
 app_headless *app_headless_make(const run_opts *o, const sim *s, const gpu_ctx *gpu, outfile *video_out, char *err);
 /* A video frame, if recording, of a frame that took `steps` steps (the HUD says so). */
 bool app_headless_frame(app_headless *a, const sim *s, const gpu_prof *prof, int steps, char *err);
-/* Writes the screenshot to shot_write_path (the --screenshot outfile's; NULL: none) and finishes
- * the video (the file appears); false with err when either fails. */
-bool app_headless_finish(app_headless *a, const sim *s, const gpu_prof *prof, const char *shot_write_path, char *err);
+/* Writes the screenshot to shot (the --screenshot outfile; NULL: none) and finishes the video:
+ * its outfile, uncommitted, in *video_done (the caller commits every output at once); false with
+ * err when either fails. */
+bool app_headless_finish(app_headless *a, const sim *s, const gpu_prof *prof, outfile *shot, outfile **video_done, char *err);
 void app_headless_destroy(app_headless *a); /* an unfinished video is removed */
 
 /* `fluid bench --render`: the GPU time of a frame of each style, with and without the HUD, and of

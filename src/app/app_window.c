@@ -2,7 +2,9 @@
  * and mouse bindings, and app_handle_action, through which every key and script step goes. */
 #include "app/app_window.h"
 #include "app/app.h"
+#include "app/app_limits.h"
 #include "app/app_render.h"
+#include "app/pacing.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "render/image.h"
@@ -61,6 +63,8 @@ struct app {
     char shot_path[PATH_MAX];
     overlay_layout shot_layout;
     app_recorder rec;        /* G or --video */
+    app_pacing pacing;       /* the time policy (pacing.h) */
+    double sim_before;       /* simulated seconds of fluids rebuilt or reset, for the exit summary */
 };
 
 static void _app_message(app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -101,6 +105,8 @@ static bool _app_rebuild(app *a, const char *scene, uint32_t particles) {
     uint32_t old_count = sim_particle_count(a->s);
     char old_scene[64];
     snprintf(old_scene, sizeof old_scene, "%s", a->scene);
+    sim_sync(a->s);
+    a->sim_before += sim_time(a->s);
     _app_sim_destroy(a);
     a->s = _app_sim_make(a, scene, particles, a->sort, err);
     if (!a->s) {
@@ -194,19 +200,10 @@ static void _app_size(app *a, int *w, int *h) {
 
 static bool _app_screenshot(app *a, const char *path_in) {
     char name[PATH_MAX], err[ERR_LEN];
-    if (path_in) {
-        snprintf(name, sizeof name, "%s", path_in);
-    } else {
-        /* fluid-YYYYMMDD-HHMMSS.png, then -2, -3, ... within the same second: never overwritten. */
-        char base[PATH_MAX];
-        image_timestamp_name(base, sizeof base);
-        snprintf(name, sizeof name, "%s", base);
-        struct stat st;
-        for (int k = 2; lstat(name, &st) == 0 && k < 1000; k++) {
-            char *dot = strrchr(base, '.');
-            snprintf(name, sizeof name, "%.*s-%d%s", (int)(dot - base), base, k, dot);
-        }
-    }
+    /* fluid-YYYYMMDD-HHMMSS.png, else -2, -3, ... within the same second, chosen when the file is
+     * linked in place (outfile's OUTFILE_NEW): never overwritten, even by another window. */
+    if (path_in) snprintf(name, sizeof name, "%s", path_in);
+    else image_timestamp_name(name, sizeof name);
     int w, h;
     _app_size(a, &w, &h);
     if (w <= 0 || h <= 0) { /* minimised: the size it was asked to open at */
@@ -215,12 +212,14 @@ static bool _app_screenshot(app *a, const char *path_in) {
     }
     app_view v = a->view;
     v.message[0] = 0;
-    if (!app_render_png(a->r, a->h, a->s, a->prof, &v, w, h, name, &a->shot_layout, err)) {
+    outfile *out = outfile_open("screenshot", name, path_in ? 0 : OUTFILE_NEW, err);
+    if (out && !app_render_png_to(a->r, a->h, a->s, a->prof, &v, w, h, out, &a->shot_layout, err)) outfile_abort(out), out = NULL;
+    if (!out || !outfile_commit_named(out, name, sizeof name, err)) {
         log_error("APP", "screenshot: %s", err);
         _app_message(a, "screenshot failed: %.200s", err);
         return false;
     }
-    snprintf(a->shot_path, sizeof a->shot_path, "%s", name);
+    snprintf(a->shot_path, sizeof a->shot_path, "%s", path_in ? path_in : name);
     log_info("APP", "screenshot %dx%d written to %s", w, h, name);
     _app_message(a, "screenshot: %s", name);
     return true;
@@ -234,7 +233,7 @@ static bool _app_record(app *a, const char *path_in) {
     if (a->rec.video) {
         snprintf(name, sizeof name, "%s", video_path(a->rec.video));
         int frames = video_frame_count(a->rec.video);
-        if (!app_recorder_stop(&a->rec, err)) {
+        if (!app_recorder_stop(&a->rec, name, sizeof name, err)) {
             log_error("APP", "%s", err);
             _app_message(a, "video failed: %.200s", err);
             return false;
@@ -246,22 +245,16 @@ static bool _app_record(app *a, const char *path_in) {
     if (path_in) {
         snprintf(name, sizeof name, "%s", path_in);
     } else {
-        /* fluid-YYYYMMDD-HHMMSS.mp4, then -2, -3, ... within the same second, as screenshots. */
-        char base[PATH_MAX];
-        image_timestamp_name(base, sizeof base);
-        char *dot = strrchr(base, '.');
-        if (dot) snprintf(dot, sizeof base - (size_t)(dot - base), ".mp4");
-        snprintf(name, sizeof name, "%s", base);
-        struct stat st;
-        for (int k = 2; lstat(name, &st) == 0 && k < 1000; k++) {
-            dot = strrchr(base, '.');
-            snprintf(name, sizeof name, "%.*s-%d%s", (int)(dot - base), base, k, dot);
-        }
+        /* fluid-YYYYMMDD-HHMMSS.mp4, else -2, -3, ... chosen at the end (OUTFILE_NEW), as screenshots. */
+        image_timestamp_name(name, sizeof name);
+        char *dot = strrchr(name, '.');
+        if (dot) snprintf(dot, sizeof name - (size_t)(dot - name), ".mp4");
     }
     int w, h;
     _app_size(a, &w, &h);
     if (w <= 0 || h <= 0) w = a->o->width > 0 ? a->o->width : 1280, h = a->o->height > 0 ? a->o->height : 720;
-    if (!app_recorder_start(&a->rec, NULL, name, w, h, 60, err)) {
+    outfile *out = outfile_open("--video", name, path_in ? 0 : OUTFILE_NEW, err);
+    if (!out || !app_recorder_start(&a->rec, out, name, w, h, 60, err)) {
         log_error("APP", "%s", err);
         _app_message(a, "no video: %.200s", err);
         return false;
@@ -287,6 +280,8 @@ bool app_handle_action(app *a, app_action act) {
         a->step_once = true;
         return true;
     case APP_RESET:
+        sim_sync(a->s);
+        a->sim_before += sim_time(a->s);
         sim_reset(a->s);
         _app_message(a, "scene %s reset", a->scene);
         return true;
@@ -548,30 +543,27 @@ static void _app_destroy(app *a) {
     free(a->steps);
 }
 
-/* Without --substeps the window aims at real time (1/60 s of fluid a frame) but puts the frame rate
- * first: past a budget it simulates less time a frame (slow motion, shown in the HUD with the
- * measured ratio of simulated to wall time) and climbs back when there is room. With GPU timers the
- * budget is the GPU time of a frame (the whole simulation and the render, one query pair each)
- * against 1/APP_GPU_FPS, so the window runs well above 60 fps with vsync off; without them (a
- * software renderer) it is the wall-clock frame rate, APP_MIN_FPS. */
+/* Without --substeps the window aims at real time (1/60 s of fluid a frame) but keeps its frame
+ * rate: the time policy (pacing.h) gives the simulation its own budget, what the render leaves of
+ * the frame's and never less than half of it, and asks each frame for as much fluid time as fits,
+ * never less than one solver step. With GPU timers the budget is 1/APP_GPU_FPS of GPU time (the
+ * simulation and the render, one query pair each, read a few frames late); without them (a
+ * software renderer) 1/APP_MIN_FPS of wall time, each part finished (glFinish) and timed. The HUD
+ * shows the measured ratio of simulated to wall time. */
 #define APP_GPU_FPS 120.0
 #define APP_MIN_FPS 30.0
-#define APP_FRAME_SECONDS (1.0 / 60.0)
-static void _app_adapt_steps(app *a) {
-    app_view *v = &a->view;
-    if (a->o->substeps > 0 || v->paused || v->fps <= 0) return;
-    double budget_ms = 1e3 / APP_MIN_FPS, ms = 1e3 / v->fps;
-    if (prof_get_mode(a->prof) == PROF_GPU_QUERY) {
-        double us = prof_avg_us(a->prof, a->stage_sim) + prof_avg_us(a->prof, a->stage_render);
-        if (isnan(us)) return; /* no frame timed yet */
-        budget_ms = 1e3 / APP_GPU_FPS, ms = us / 1e3;
+static void _app_pace(app *a, bool timers, double sim_ms, double render_ms, double simulated) {
+    double budget_ms = 1e3 / APP_MIN_FPS;
+    if (timers) {
+        budget_ms = 1e3 / APP_GPU_FPS;
+        sim_ms = prof_last_us(a->prof, a->stage_sim) / 1e3;
+        render_ms = prof_last_us(a->prof, a->stage_render) / 1e3;
+        if (isnan(sim_ms)) sim_ms = -1;
+        if (isnan(render_ms)) render_ms = -1;
     }
-    double f = v->frame_seconds;
-    if (ms > budget_ms)
-        f *= fmax(0.05, budget_ms / ms * 0.9);
-    else if (ms < 0.75 * budget_ms)
-        f *= 1.25;
-    v->frame_seconds = fmin(APP_FRAME_SECONDS, fmax(f, 1e-5));
+    a->view.frame_seconds = app_pacing_next(&a->pacing, &(app_pacing_in){.sim_ms = sim_ms, .render_ms = render_ms,
+                                                                          .simulated = simulated, .step_seconds = sim_dt(a->s),
+                                                                          .budget_ms = budget_ms});
 }
 
 static void _app_frame_time(app *a, double *last, double *fps_t0, int *fps_frames) {
@@ -588,7 +580,6 @@ static void _app_frame_time(app *a, double *last, double *fps_t0, int *fps_frame
         a->rt_sim0 = st;
         a->rt_wall0 = t;
         a->view.frame_ms = 1e3 / a->view.fps;
-        _app_adapt_steps(a);
         *fps_t0 = t;
         *fps_frames = 0;
         char title[160];
@@ -651,16 +642,24 @@ int app_window_run(const run_opts *o) {
     a->view.style = (render_style)o->style;
     a->view.vsync = o->vsync != 0;
     a->view.help = app_help_lines();
-    a->view.frame_seconds = APP_FRAME_SECONDS; /* real time: 1/60 s of fluid a frame */
+    a->view.frame_seconds = APP_PACING_FRAME; /* real time: 1/60 s of fluid a frame */
+    if (!app_size_check(w, h, o->video_path != NULL, err)) {
+        log_error("CLI", "%s", err);
+        _app_destroy(a);
+        gpu_destroy(a->gpu);
+        free(a);
+        return 1;
+    }
     log_info("APP", "%s, %u particles, sort %s, %s; GPU stage times: %s", a->scene, sim_particle_count(a->s), a->sort,
              a->caps->renderer, prof_get_mode(a->prof) == PROF_NONE ? "unavailable (timer queries read 0)" : "GL timer queries");
 
     if (o->video_path && !_app_record(a, o->video_path)) a->status = 1;
-    double last = now_seconds(), fps_t0 = last;
+    double last = now_seconds(), fps_t0 = last, wall0 = last;
     int fps_frames = 0;
+    long frames_run = 0;
     for (long frame = 0; !a->quit; frame++) {
         if (glfwWindowShouldClose(a->win)) break;
-        if (o->frames > 0 && frame >= o->frames) break;
+        if (o->frames >= 0 && frame >= o->frames) break; /* --frames 0: none */
         if (a->nsteps && !_app_script_advance(a)) break;
         glfwPollEvents();
         if (a->quit) break;
@@ -668,20 +667,29 @@ int app_window_run(const run_opts *o) {
         int fw, fh;
         _app_size(a, &fw, &fh);
         bool shown = fw > 0 && fh > 0;
+        bool timers = prof_get_mode(a->prof) == PROF_GPU_QUERY; /* else the wall clock, each part finished */
+        double t_sim = now_seconds(), sim_ms = -1, render_ms = -1, simulated = 0;
         if (shown && (!a->view.paused || a->step_once)) {
             _app_poke(a);
             prof_begin(a->prof, a->stage_sim);
-            if (a->view.paused)
-                sim_step(a->s, a->prof);
-            else
+            double dt = sim_dt(a->s);
+            if (a->view.paused || (!o->substeps && a->view.frame_seconds <= dt)) {
+                sim_step(a->s, a->prof); /* one step of the solver's own size: the least a frame moves */
+                a->view.steps_per_frame = 1, simulated = dt;
+            } else {
                 a->view.steps_per_frame = sim_frame(a->s, a->view.frame_seconds, o->substeps, a->prof);
+                simulated = a->view.frame_seconds;
+            }
             prof_end(a->prof, a->stage_sim);
             a->step_once = false;
+            if (!timers && !o->substeps) glFinish(), sim_ms = (now_seconds() - t_sim) * 1e3;
         }
         if (shown) {
+            double t_render = now_seconds();
             prof_begin(a->prof, a->stage_render);
             app_render_frame(a->r, a->h, a->s, a->prof, &a->view, NULL, fw, fh, NULL);
             prof_end(a->prof, a->stage_render);
+            if (!timers && !o->substeps) glFinish(), render_ms = (now_seconds() - t_render) * 1e3;
             prof_frame(a->prof);
             char err_video[ERR_LEN];
             if (a->rec.video && !app_recorder_frame(&a->rec, a->r, a->h, a->s, a->prof, &a->view, err_video)) {
@@ -694,8 +702,15 @@ int app_window_run(const run_opts *o) {
         } else if (!a->nsteps) {
             glfwWaitEventsTimeout(0.05); /* minimised: nothing to draw, do not spin */
         }
+        if (!o->substeps && !a->view.paused) _app_pace(a, timers, sim_ms, render_ms, simulated);
         _app_frame_time(a, &last, &fps_t0, &fps_frames);
+        frames_run++;
     }
+    if (a->s) sim_sync(a->s);
+    double wall = now_seconds() - wall0, simulated_total = a->sim_before + (a->s ? sim_time(a->s) : 0);
+    printf("window: %ld frames, %.4f s simulated, %.3f s wall, %.2f fps mean\n", frames_run, simulated_total, wall,
+           wall > 0 ? frames_run / wall : 0.0);
+    fflush(stdout);
     if (o->screenshot_path && a->s && !_app_screenshot(a, o->screenshot_path)) a->status = 1;
     if (a->rec.video && !_app_record(a, NULL)) a->status = 1; /* stops it: the file appears now */
     _app_destroy(a);

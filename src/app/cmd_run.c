@@ -14,6 +14,7 @@
  * progress (the frame ends there), puts the stats file in place with every row so far, writes nothing else, and exits 130.
  */
 #include "app/app.h"
+#include "app/app_limits.h"
 #include "app/app_render.h"
 #include "app/cmd.h"
 #include "app/video.h"
@@ -23,6 +24,7 @@
 #include "core/util.h"
 #include "render/render.h"
 #include "sort/sort.h"
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -44,7 +46,10 @@ static bool _run_scene(const args_opt *opt, void *field, const char *v, char *er
 }
 
 static bool _run_sort(const args_opt *opt, void *field, const char *v, char *err) {
-    if (!sort_algo_find(v)) return fail(err, "--sort %s: unknown sort; choose radix, bitonic or cpu", v);
+    char list[256] = "";
+    for (int k = 0; k < sort_algo_count; k++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", sort_algos[k]->name);
+    if (!sort_algo_find(v)) return fail(err, "--sort %s: unknown sort; choose one of: %s", v, list);
     *(const char **)field = v;
     return true;
 }
@@ -76,7 +81,7 @@ static const args_opt _run_args[] = {
     {"--scene", "NAME", ARGS_AT(run_opts, scene), _run_scene, 0, 0, "dambreak (default), drop, double-dambreak, pool (still water)"},
     {"--particles", "N", ARGS_AT(run_opts, particles), args_u32, 1, RUN_MAX_PARTICLES,
      "about N particles (default 27648; k and M multiply by 1024 and 1048576); the scene\nkeeps its size in metres and the spacing changes; the count is rounded to whole\nblocks (printed); the GPU may hold fewer"},
-    {"--sort", "NAME", ARGS_AT(run_opts, sort), _run_sort, 0, 0, "radix (default), bitonic, or cpu (read back, sort on the CPU)"},
+    {"--sort", "NAME", ARGS_AT(run_opts, sort), _run_sort, 0, 0, "radix (default), onesweep, counting, bitonic, or cpu (read back, sort on the CPU)"},
     {"--solver", "NAME", ARGS_AT(run_opts, solver), _run_solver, 0, 0, "dfsph (default: incompressible, large steps) or wcsph (weakly compressible)"},
     {"--strict", NULL, ARGS_AT(run_opts, strict), args_flag, 0, 0, "dfsph: mean density error 0.01% (default 0.05%)"},
     {"--frames", "N", ARGS_AT(run_opts, frames), args_int, 0, 1000000000, "run N frames of 1/60 s of fluid each, then exit (0: none; the initial state)"},
@@ -136,17 +141,21 @@ static void _run_dump(sim *s, outfile *f) {
 }
 
 /* Ctrl-C (or SIGTERM) during a headless run: the first stops it after the step in progress; a
- * second one ends the process at once. */
+ * second one ends the process at once, as the first would have ended it: the temporary files
+ * removed, the --stats rows flushed so far put in place (outfile_emergency). */
 static volatile sig_atomic_t _run_stop;
 static void _run_on_signal(int sig) {
-    _run_stop = sig;
-    signal(sig, SIG_DFL);
+    if (!_run_stop) {
+        _run_stop = sig;
+        return;
+    }
+    outfile_emergency_exit(sig);
 }
 
 /* The outputs of a headless run, in the order they are checked, opened and committed. */
 enum { RUN_OUT_STATS, RUN_OUT_DUMP, RUN_OUT_SHOT, RUN_OUT_VIDEO, RUN_OUTS };
 static const char *const _run_out_flags[RUN_OUTS] = {"--stats", "--dump", "--screenshot", "--video"};
-static const unsigned _run_out_modes[RUN_OUTS] = {OUTFILE_DASH, OUTFILE_DASH, 0, 0};
+static const unsigned _run_out_modes[RUN_OUTS] = {OUTFILE_DASH | OUTFILE_KEEP, OUTFILE_DASH, 0, 0};
 
 static void _run_outs_abort(outfile **out) {
     for (int k = 0; k < RUN_OUTS; k++) {
@@ -160,14 +169,11 @@ static bool _run_outs_check(const char *const *paths, char *err) {
     for (int k = 0; k < RUN_OUTS; k++) {
         if (!paths[k]) continue;
         if (!outfile_check(_run_out_flags[k], paths[k], _run_out_modes[k], err)) return false;
-        for (int j = 0; j < k; j++)
-            if (paths[j] && strcmp(paths[j], paths[k]) == 0 && strcmp(paths[k], "-") != 0)
-                return fail(err, "%s and %s both name %s; give each its own file", _run_out_flags[j], _run_out_flags[k], paths[k]);
     }
     int dashes = 0;
     for (int k = 0; k < RUN_OUTS; k++) dashes += paths[k] && strcmp(paths[k], "-") == 0;
     if (dashes > 1) return fail(err, "only one output can go to stdout (-); give the others file names");
-    return true;
+    return outfile_check_distinct(RUN_OUTS, _run_out_flags, paths, err); /* by device and inode */
 }
 
 static int _run_headless(const run_opts *o) {
@@ -179,12 +185,16 @@ static int _run_headless(const run_opts *o) {
         log_error("CLI", "%s", err);
         return 1;
     }
+    char shown[PATH_MAX];
     if (o->video_path && o->frames == 0) {
-        log_error("CLI", "--video %s with --frames 0: a video needs at least one frame", o->video_path);
+        log_error("CLI", "--video %s with --frames 0: a video needs at least one frame", outfile_printable(o->video_path, shown, sizeof shown));
         return 1;
     }
-    signal(SIGINT, _run_on_signal);
-    signal(SIGTERM, _run_on_signal);
+    struct sigaction sa = {.sa_handler = _run_on_signal}; /* stays installed: the second one ends the run */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN); /* a pipe's reader quitting is a write error: the run stops and cleans up */
     for (int k = 0; k < RUN_OUTS; k++)
         if (paths[k] && !(out[k] = outfile_open(_run_out_flags[k], paths[k], _run_out_modes[k], err))) {
             log_error("CLI", "%s", err);
@@ -203,6 +213,13 @@ static int _run_headless(const run_opts *o) {
         return 1;
     }
     const gpu_caps *caps = gpu_get_caps(gpu);
+    if ((o->screenshot_path || o->video_path) && !app_size_check(o->width > 0 ? o->width : 1280, o->height > 0 ? o->height : 720,
+                                                                 o->video_path != NULL, err)) {
+        log_error("CLI", "%s", err);
+        _run_outs_abort(out);
+        gpu_destroy(gpu);
+        return 1;
+    }
     uint32_t particles = o->particles;
     if (o->demo && !particles && caps->llvmpipe) {
         particles = RUN_DEMO_SOFTWARE_PARTICLES;
@@ -284,7 +301,11 @@ static int _run_headless(const run_opts *o) {
                     else outfile_printf(stats, ",");
                 outfile_printf(stats, "\n");
             }
-            outfile_flush(stats); /* a frame's rows reach the file as the run goes */
+            outfile_flush(stats); /* a frame's rows reach the temporary file (or the stream) as the run goes */
+            if (outfile_failed(stats, err)) { /* a full disk, a reader that quit: stop now */
+                log_error("CLI", "%s; nothing else written", err);
+                rc = 1;
+            }
         }
         steps += k;
         double r0 = now_seconds(); /* the video's frame, outside the simulation's clocks */
@@ -310,26 +331,24 @@ static int _run_headless(const run_opts *o) {
             log_error("CLI", "interrupted after %lld steps; no output written", steps);
         else if (outfile_commit(stats, err))
             log_error("CLI", "interrupted after %lld steps: the stats rows so far are in %s; nothing else written", steps,
-                      o->stats_path);
+                      outfile_printable(o->stats_path, shown, sizeof shown));
         else
             log_error("CLI", "%s", err);
         out[RUN_OUT_STATS] = NULL;
     }
-    /* The picture goes to the screenshot's temporary file (or straight to its device); the video's
-     * file is put in place now, when ffmpeg has finished well. */
-    if (!rc && show && !app_headless_finish(show, s, prof, out[RUN_OUT_SHOT] ? outfile_write_path(out[RUN_OUT_SHOT]) : NULL, err)) {
+    /* The picture goes to the screenshot's temporary file (or straight to its device); ffmpeg
+     * finishes the video's, which comes back uncommitted. */
+    if (!rc && show && !app_headless_finish(show, s, prof, out[RUN_OUT_SHOT], &out[RUN_OUT_VIDEO], err)) {
         log_error("CLI", "%s", err);
         rc = 1;
     }
     app_headless_destroy(show); /* an unfinished video is removed */
     if (!rc && out[RUN_OUT_DUMP]) _run_dump(s, out[RUN_OUT_DUMP]);
-    /* All or nothing: every output is committed, or none (a commit that fails removes the rest). */
-    for (int k = 0; k < RUN_OUTS && !rc; k++) {
-        if (out[k] && !outfile_commit(out[k], err)) {
-            log_error("CLI", "%s", err);
-            rc = 1;
-        }
-        out[k] = NULL;
+    /* One transaction: every output finished and checked (the video's trailer read back), then all
+     * renamed into place, or none (the old files are put back). */
+    if (!rc && !outfile_commit_all(out, RUN_OUTS, err)) {
+        log_error("CLI", "%s; no output replaced", err);
+        rc = 1;
     }
     _run_outs_abort(out);
 
@@ -399,8 +418,9 @@ int cmd_run(int argc, char **argv) {
                   o.stats_path ? "--stats" : "--dump");
         return 1;
     }
+    const char *win_flags[] = {"--screenshot", "--video"}, *win_paths[] = {o.screenshot_path, o.video_path};
     if ((o.screenshot_path && !outfile_check("--screenshot", o.screenshot_path, 0, err)) ||
-        (o.video_path && !video_check(o.video_path, err))) {
+        (o.video_path && !video_check(o.video_path, err)) || !outfile_check_distinct(2, win_flags, win_paths, err)) {
         log_error("CLI", "%s", err);
         return 1;
     }

@@ -38,11 +38,16 @@ static bool _video_ffmpeg(char *out, size_t len) {
 }
 
 bool video_check(const char *path, char *err) {
-    char ffmpeg[PATH_MAX];
+    char ffmpeg[PATH_MAX], shown[PATH_MAX];
     if (!outfile_check("--video", path, 0, err)) return false;
+    outfile_printable(path, shown, sizeof shown);
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return fail(err, "--video %s is a %s: an MP4 is finished by seeking back into the file, so it needs a regular file; "
+                         "give a file name", shown, S_ISFIFO(st.st_mode) ? "FIFO" : "device");
     if (!_video_ffmpeg(ffmpeg, sizeof ffmpeg))
         return fail(err, "--video %s: ffmpeg is not installed (not found on PATH); install it with apt-get install ffmpeg "
-                         "(bash tools/setup.sh does)", path);
+                         "(bash tools/setup.sh does)", shown);
     return true;
 }
 
@@ -53,7 +58,7 @@ video *video_open(const char *write_path, const char *name, int width, int heigh
         return fail(err, "--video %s: ffmpeg is not installed (not found on PATH); install it with apt-get install ffmpeg", name), NULL;
     video *v = calloc(1, sizeof *v);
     v->width = width, v->height = height, v->fd = -1;
-    snprintf(v->path, sizeof v->path, "%s", name);
+    outfile_printable(name, v->path, sizeof v->path);
     int pipefd[2];
     if (pipe(pipefd) != 0) {
         free(v);
@@ -128,3 +133,47 @@ void video_abort(video *v) {
 
 int video_frame_count(const video *v) { return v ? v->frames : 0; }
 const char *video_path(const video *v) { return v ? v->path : ""; }
+
+/* Big-endian integers of an MP4 box header. */
+static uint64_t _video_be(const uint8_t *p, int n) {
+    uint64_t x = 0;
+    for (int i = 0; i < n; i++) x = x << 8 | p[i];
+    return x;
+}
+
+bool video_file_check(const char *path, char *why) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return fail(why, "cannot read the finished video back (%s)", strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0) {
+        fclose(f);
+        return fail(why, "cannot read the finished video back (%s)", strerror(errno));
+    }
+    /* The top-level boxes must tile the file exactly, and hold ftyp, moov and mdat: ffmpeg that
+     * failed writing the trailer (a full disk) has exited 0 with no moov, or a cut one. */
+    uint64_t at = 0, size = (uint64_t)st.st_size;
+    bool ftyp = false, moov = false, mdat = false;
+    while (at < size) {
+        uint8_t h[16];
+        if (fseeko(f, (off_t)at, SEEK_SET) != 0 || fread(h, 1, 8, f) != 8) break;
+        uint64_t len = _video_be(h, 4), head = 8;
+        if (len == 1) {
+            if (fread(h + 8, 1, 8, f) != 8) break;
+            len = _video_be(h + 8, 8), head = 16;
+        } else if (len == 0) {
+            len = size - at;
+        }
+        if (len < head || len > size - at) break;
+        ftyp |= !memcmp(h + 4, "ftyp", 4);
+        moov |= !memcmp(h + 4, "moov", 4);
+        mdat |= !memcmp(h + 4, "mdat", 4);
+        at += len;
+    }
+    fclose(f);
+    if (at != size) return fail(why, "the MP4 ffmpeg wrote is cut short (a box runs past byte %llu of %llu; a full disk?); nothing replaced",
+                                (unsigned long long)at, (unsigned long long)size);
+    if (!ftyp || !moov || !mdat)
+        return fail(why, "the MP4 ffmpeg wrote has no %s (its ending was not written; a full disk?); nothing replaced",
+                    !moov ? "moov atom" : !ftyp ? "ftyp box" : "mdat box");
+    return true;
+}
