@@ -242,13 +242,7 @@ bool app_headless_frame(app_headless *a, const sim *s, const gpu_prof *prof, int
 bool app_headless_finish(app_headless *a, const sim *s, const gpu_prof *prof, outfile *shot, outfile **video_done, char *err) {
     *video_done = NULL;
     if (shot && !app_render_png_to(a->r, a->h, s, prof, &a->view, a->w, a->h_px, shot, NULL, err)) return false;
-    if (a->rec.video) {
-        int frames = video_frame_count(a->rec.video);
-        if (!(*video_done = app_recorder_finish(&a->rec, err))) return false;
-        char shown[PATH_MAX];
-        log_info("APP", "video %dx%d, %d frames at %d fps (%.2f s), finished for %s", a->w, a->h_px, frames, APP_VIDEO_FPS,
-                 (double)frames / APP_VIDEO_FPS, outfile_printable(a->o->video_path, shown, sizeof shown));
-    }
+    if (a->rec.video && !(*video_done = app_recorder_finish(&a->rec, err))) return false;
     return true;
 }
 

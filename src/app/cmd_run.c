@@ -349,6 +349,13 @@ static int _run_headless(const run_opts *o) {
     if (!rc && !outfile_commit_all(out, RUN_OUTS, err)) {
         log_error("CLI", "%s; no output replaced", err);
         rc = 1;
+    } else if (!rc) {
+        int w = o->width > 0 ? o->width : 1280, h = o->height > 0 ? o->height : 720;
+        if (o->screenshot_path)
+            log_info("APP", "screenshot %dx%d written to %s", w, h, outfile_printable(o->screenshot_path, shown, sizeof shown));
+        if (o->video_path)
+            log_info("APP", "video %dx%d, %d frames at 60 fps (%.2f s), written to %s", w, h, done, done / 60.0,
+                     outfile_printable(o->video_path, shown, sizeof shown));
     }
     _run_outs_abort(out);
 
