@@ -46,6 +46,7 @@ else
     [ "$(cat "$MNT/v.mp4")" = "GOOD OLD VIDEO" ] || fail "1: a full disk replaced the old video ($(stat -c %s "$MNT/v.mp4") bytes now)"
     grep -q -- "--video $MNT/v.mp4" "$TMP/err" || fail "1: the error does not name --video and the path: $(cat "$TMP/err")"
     [ -z "$(temps "$MNT")" ] || fail "1: temporary files left on the full disk: $(temps "$MNT")"
+    grep -q '/\.v\.mp4\.' "$TMP/err" && fail "10: a message names the hidden temporary file: $(grep '/\.v\.mp4\.' "$TMP/err")"
 fi
 
 # 2. One transaction: a --dump that fails at the end (/dev/full) leaves --stats and --screenshot

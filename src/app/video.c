@@ -19,8 +19,32 @@ struct video {
     pid_t pid;
     int fd;              /* the write end of ffmpeg's stdin */
     int width, height, frames;
-    char path[PATH_MAX]; /* the name the user gave, for messages */
+    char path[PATH_MAX]; /* the name the user gave, for messages (printable) */
+    char write_path[PATH_MAX]; /* what ffmpeg writes (the hidden temporary file) */
+    FILE *log;           /* ffmpeg's stderr, shown at the end with write_path replaced by path */
 };
+
+/* ffmpeg's messages, each line "fluid: VIDEO: ffmpeg: ..." with the temporary file's name replaced
+ * by the name the user gave, so no message names the hidden file. */
+static void _video_show_log(video *v) {
+    if (!v->log) return;
+    rewind(v->log);
+    char line[1024];
+    size_t wl = strlen(v->write_path);
+    while (fgets(line, sizeof line, v->log)) {
+        line[strcspn(line, "\n")] = 0;
+        char shown[2048] = "", *at = line, *hit;
+        while (wl && (hit = strstr(at, v->write_path))) {
+            snprintf(shown + strlen(shown), sizeof shown - strlen(shown), "%.*s%s", (int)(hit - at), at, v->path);
+            at = hit + wl;
+        }
+        snprintf(shown + strlen(shown), sizeof shown - strlen(shown), "%s", at);
+        char safe[4096];
+        fprintf(stderr, "fluid: VIDEO: ffmpeg: %s\n", outfile_printable(shown, safe, sizeof safe));
+    }
+    fclose(v->log);
+    v->log = NULL;
+}
 
 /* The ffmpeg on PATH, as a path, in out. */
 static bool _video_ffmpeg(char *out, size_t len) {
@@ -59,6 +83,8 @@ video *video_open(const char *write_path, const char *name, int width, int heigh
     video *v = calloc(1, sizeof *v);
     v->width = width, v->height = height, v->fd = -1;
     outfile_printable(name, v->path, sizeof v->path);
+    snprintf(v->write_path, sizeof v->write_path, "%s", write_path);
+    v->log = tmpfile(); /* unlinked at once: nothing left behind */
     int pipefd[2];
     if (pipe(pipefd) != 0) {
         free(v);
@@ -78,11 +104,13 @@ video *video_open(const char *write_path, const char *name, int width, int heigh
     posix_spawn_file_actions_adddup2(&fa, pipefd[0], 0);
     posix_spawn_file_actions_addclose(&fa, pipefd[0]);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    if (v->log) posix_spawn_file_actions_adddup2(&fa, fileno(v->log), 2);
     int rc = posix_spawn(&v->pid, ffmpeg, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(pipefd[0]);
     if (rc != 0) {
         close(pipefd[1]);
+        if (v->log) fclose(v->log);
         free(v);
         return fail(err, "--video %s: cannot start %s (%s)", name, ffmpeg, strerror(rc)), NULL;
     }
@@ -116,6 +144,7 @@ bool video_close(video *v, char *err) {
     if (!v) return true;
     close(v->fd);
     int status = _video_wait(v);
+    _video_show_log(v);
     bool ok = status == 0;
     if (!ok) fail(err, "--video %s: ffmpeg failed (exit status %d); its messages are above", v->path, status);
     else if (v->frames == 0) ok = fail(err, "--video %s: no frames were recorded", v->path);
@@ -128,6 +157,7 @@ void video_abort(video *v) {
     close(v->fd);
     kill(v->pid, SIGTERM);
     _video_wait(v);
+    _video_show_log(v);
     free(v);
 }
 
@@ -170,10 +200,10 @@ bool video_file_check(const char *path, char *why) {
         at += len;
     }
     fclose(f);
-    if (at != size) return fail(why, "the MP4 ffmpeg wrote is cut short (a box runs past byte %llu of %llu; a full disk?); nothing replaced",
+    if (at != size) return fail(why, "the MP4 ffmpeg wrote is cut short (a box runs past byte %llu of %llu; a full disk?)",
                                 (unsigned long long)at, (unsigned long long)size);
     if (!ftyp || !moov || !mdat)
-        return fail(why, "the MP4 ffmpeg wrote has no %s (its ending was not written; a full disk?); nothing replaced",
+        return fail(why, "the MP4 ffmpeg wrote has no %s (its ending was not written; a full disk?)",
                     !moov ? "moov atom" : !ftyp ? "ftyp box" : "mdat box");
     return true;
 }
