@@ -259,8 +259,10 @@ static bool _app_record(app *a, const char *path_in) {
         _app_message(a, "no video: %.200s", err);
         return false;
     }
-    log_info("APP", "recording %dx%d to %s (G stops)", w, h, name);
-    _app_message(a, "recording %s (G stops)", name);
+    char shown[PATH_MAX];
+    outfile_printable(name, shown, sizeof shown);
+    log_info("APP", "recording %dx%d to %s (G stops)", w, h, shown);
+    _app_message(a, "recording %s (G stops)", shown);
     return true;
 }
 

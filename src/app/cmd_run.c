@@ -87,7 +87,7 @@ static const args_opt _run_args[] = {
     {"--frames", "N", ARGS_AT(run_opts, frames), args_int, 0, 1000000000, "run N frames of 1/60 s of fluid each, then exit (0: none; the initial state)"},
     {"--substeps", "K", ARGS_AT(run_opts, substeps), args_int, 1, 100000, "exactly K steps a frame (default: as many as the solver needs for 1/60 s)"},
     {"--stats", "FILE", ARGS_AT(run_opts, stats_path), args_string, 0, 0,
-     "headless: CSV, a row per step: time, dt, iterations, errors; the fluid's front,\ndensity and energies on each frame's last step; stage times on its first;\nstreamed as it runs and kept on Ctrl-C; - for stdout"},
+     "headless: CSV, a row per step: time, dt, iterations, errors; the fluid's front,\ndensity and energies on each frame's last step; stage times on its first;\nflushed every frame, in place at the end and on Ctrl-C (a FIFO or - as it runs)"},
     {"--dump", "FILE", ARGS_AT(run_opts, dump_path), args_string, 0, 0, "headless: CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density;\n- for stdout"},
     {"--screenshot", "FILE", ARGS_AT(run_opts, screenshot_path), args_string, 0, 0, "PNG of the last frame, HUD included"},
     {"--video", "FILE", ARGS_AT(run_opts, video_path), args_string, 0, 0,
@@ -423,6 +423,10 @@ int cmd_run(int argc, char **argv) {
     if (o.stats_path || o.dump_path) {
         log_error("CLI", "%s is written by headless runs only; add --headless (with --frames N), or leave it out",
                   o.stats_path ? "--stats" : "--dump");
+        return 1;
+    }
+    if (o.video_path && o.frames == 0) {
+        log_error("CLI", "--video with --frames 0: a video needs at least one frame");
         return 1;
     }
     const char *win_flags[] = {"--screenshot", "--video"}, *win_paths[] = {o.screenshot_path, o.video_path};
