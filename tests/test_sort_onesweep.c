@@ -1,6 +1,6 @@
 /* The radix sort's onesweep path (radix_histogram.comp, radix_onesweep.comp: one histogram
- * dispatch, then one scatter per pass with a chained scan and decoupled look-back) against the CPU
- * stable sort (tests/test_sort_rig.h): sizes 0 .. 300,000 and 16,777,217, odd sizes around the
+ * dispatch, then one scatter per pass with a chained scan and decoupled look-back) against a qsort
+ * by (key, index) (tests/test_sort_rig.h, test_sort_ref.h): sizes 0 .. 300,000 and 16,777,217, odd sizes around the
  * tile edges of both tile sizes, every input kind (low-entropy keys included) at every digit
  * width, stability, one sorter reused (the alternating histogram, look-back and ticket buffers),
  * nothing written past n, the fused first count from a producer shader, and bad tuning variables.

@@ -1,5 +1,5 @@
-/* The GPU radix sort (sort_radix.c) against the CPU reference sort_cpu_stable: every path (one
- * group; tiles, forced at small n with FLUID_RADIX_ONEGROUP_MAX=0; subgroup and shared variants
+/* The GPU radix sort (sort_radix.c) against an independent CPU reference (a qsort by (key, index),
+ * tests/test_sort_ref.h; not the library's own CPU sort): every path (one group; tiles, forced at small n with FLUID_RADIX_ONEGROUP_MAX=0; subgroup and shared variants
  * where the GPU has subgroups), odd sizes around tile and path edges, adversarial keys, every
  * digit width, stability (keys AND values exactly as the stable reference), reuse of one sorter,
  * no writes past n, and clean failures. Needs GL 4.5 (skips without it). */

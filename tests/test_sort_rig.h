@@ -1,8 +1,9 @@
 /* test_sort_rig: the sort tests' shared rig (included by tests/test_sort_*.c; one translation unit
  * each). A rig is one sorter with its own input pair; run_case sorts n pairs on the GPU and checks
  * keys AND values against an independent CPU reference:
- *   stable     sort_cpu_stable by (key & mask), carrying the input index (radix, onesweep)
+ *   stable     a qsort by (key & mask, input index) (test_sort_ref.h; radix, onesweep)
  *   by value   a qsort by (key & mask, value, key) (counting, whose runs are ordered by value)
+ * Neither uses the library's own CPU sort.
  * plus: nothing written past n in either pair, the result in the pair the pass count says, the
  * traced dispatches as described, and trace names with the algorithm's prefix.
  * Inputs: random at any width, all equal, sorted, reversed, all-max, few distinct, bits above
@@ -10,6 +11,7 @@
 #ifndef FLUID_TEST_SORT_RIG_H
 #define FLUID_TEST_SORT_RIG_H
 #include "check.h"
+#include "test_sort_ref.h"
 #include "core/log.h"
 #include "gpu/shader.h"
 #include "sort/sort.h"
@@ -81,16 +83,9 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
     if (r->by_value) {
         rig_ref_by_value(r, n, mask);
     } else {
-        for (uint32_t i = 0; i < n; i++) {
-            r->rk[i] = r->k[i] & mask;
-            r->rv[i] = i;
-        }
-        sort_cpu_stable(r->rk, r->rv, n);
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t src = r->rv[i];
-            r->rk[i] = r->k[src];
-            r->rv[i] = r->v[src];
-        }
+        memcpy(r->rk, r->k, 4ull * n);
+        memcpy(r->rv, r->v, 4ull * n);
+        ref_sort_stable(r->rk, r->rv, n, mask);
     }
 
     /* Input, with everything past n and the whole scratch pair poisoned. */
@@ -136,7 +131,7 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
         if ((bk || bv) && first == n) first = i;
     }
     CHECK(bad_k == 0 && bad_v == 0,
-          "%s n=%u bits=%u %s: %u keys and %u values differ from the stable CPU sort; first at %u: got (%08x, %u) want (%08x, %u)",
+          "%s n=%u bits=%u %s: %u keys and %u values differ from the CPU reference (qsort); first at %u: got (%08x, %u) want (%08x, %u)",
           r->name, n, bits, input, bad_k, bad_v, first, first < n ? r->ok[first] : 0, first < n ? r->ov[first] : 0,
           first < n ? r->rk[first] : 0, first < n ? r->rv[first] : 0);
     uint32_t past = in_io || poisoned ? count_not(r->ok, n, r->cap, POISON) + count_not(r->ov, n, r->cap, POISON) : 0;
