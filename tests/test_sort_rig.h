@@ -4,8 +4,8 @@
  *   stable     a qsort by (key & mask, input index) (test_sort_ref.h; radix, onesweep)
  *   by value   a qsort by (key & mask, value, key) (counting, whose runs are ordered by value)
  * Neither uses the library's own CPU sort.
- * plus: nothing written past n in either pair, the result in the pair the pass count says, the
- * traced dispatches as described, and trace names with the algorithm's prefix.
+ * plus: no GL error from sort_run, nothing written past n in either pair, the result in the pair
+ * the pass count says, the traced dispatches as described, and trace names with the algorithm's prefix.
  * Inputs: random at any width, all equal, sorted, reversed, all-max, few distinct, bits above
  * the width set, and low entropy (the AND of 2 and of 4 random words). */
 #ifndef FLUID_TEST_SORT_RIG_H
@@ -104,7 +104,10 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
     sort_trace trace = {trace_begin, trace_end, &tc};
     int fused_saved = 0;
     if (r->fused) fused_saved = rig_produce(r, n, bits);
+    while (glGetError() != GL_NO_ERROR) {} /* only the sort's own errors below */
     sort_pairs out = sort_run(r->s, r->io, n, bits, &trace);
+    GLenum gl_err = glGetError();
+    CHECK(gl_err == GL_NO_ERROR, "%s n=%u bits=%u: GL error 0x%04x from sort_run", r->name, n, bits, gl_err);
     CHECK(tc.begins == tc.ends && tc.depth == 0 && tc.bad_names == 0, "%s n=%u: trace begins %d ends %d bad names %d",
           r->name, n, tc.begins, tc.ends, tc.bad_names);
     CHECK(tc.begins + fused_saved == described_dispatches(line),
@@ -295,9 +298,8 @@ static int rig_produce(rig *r, uint32_t n, uint32_t bits) {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(0);
     sort_fused_ready(r->s);
-    /* radix skips its histogram dispatch; counting's count becomes a one-group scan (no saving in
-     * dispatches, only in work) */
-    return n && !r->by_value ? 1 : 0;
+    /* radix skips its histogram dispatch, counting its count dispatch */
+    return n ? 1 : 0;
 }
 
 static inline void rig_producer_destroy(void) {

@@ -49,7 +49,7 @@ static bool _sort_algo(const args_opt *opt, void *field, const char *v, char *er
 /* The options of `fluid sort`: parsing and help. Add a flag by adding a line. */
 static const args_opt _sort_args[] = {
     {"--algo", "NAME", ARGS_AT(_sort_opts, algo), _sort_algo, 0, 0,
-     "radix (default; stable; onesweep or reduce-then-scan by driver), onesweep\n(radix forced onto its onesweep path), counting (keys of at most 22 bits; by key,\nthen value), bitonic (by key, then value) or cpu (reference)"},
+     "radix (default; stable; onesweep, or reduce-then-scan past a size), onesweep\n(radix forced onto its onesweep path), counting (keys of at most 22 bits; by key,\nthen value), bitonic (by key, then value) or cpu (reference)"},
     {"--bits", "B", ARGS_AT(_sort_opts, bits), args_u32, 1, 32, "keys fit in B bits (default: the bits of the largest key)"},
     {"--in", "FILE", ARGS_AT(_sort_opts, in), args_string, 0, 0, "the pairs to sort; - reads them from stdin"},
     {"--out", "FILE", ARGS_AT(_sort_opts, out), args_string, 0, 0, "where to write the sorted pairs, only when the sort succeeds;\n- for stdout"},
