@@ -158,9 +158,11 @@ static void test_silent(const char *name, bool no_subgroup, const char *spin, co
     rig r;
     setenv("FLUID_ONESWEEP_TEST_AGG_ONLY", "2", 1);
     setenv("FLUID_ONESWEEP_SPIN", spin, 1);
+    setenv("FLUID_ONESWEEP_LOOKBACK", "fallback", 1); /* the default where the driver makes progress: wait */
     bool ok = os_rig(&r, name, 3 * 768 * 20 + 11, no_subgroup, "1000000", "3", NULL, caps);
     unsetenv("FLUID_ONESWEEP_TEST_AGG_ONLY");
     unsetenv("FLUID_ONESWEEP_SPIN");
+    unsetenv("FLUID_ONESWEEP_LOOKBACK");
     if (!ok) return;
     case_of(&r, 3 * 768 * 20 + 11, 32, IN_RANDOM); /* 61 tiles of 768 */
     case_of(&r, 3 * 768 * 20 + 11, 16, IN_AND2);
@@ -239,6 +241,12 @@ int main(int argc, char **argv) {
         }
     }
     if (!caps->subgroup) test_default("onesweep/emulated-32", false, "32", caps);
+    if (!caps->llvmpipe) { /* where the default look-back waits: the fallback at every size too */
+        setenv("FLUID_ONESWEEP_LOOKBACK", "fallback", 1);
+        test_default(caps->subgroup ? "onesweep-fallback/subgroup" : "onesweep-fallback/shared", !caps->subgroup, NULL,
+                     caps);
+        unsetenv("FLUID_ONESWEEP_LOOKBACK");
+    }
     test_big(caps);
     CHECK(gpu_live_objects() == 0, "%d GL objects left", gpu_live_objects());
     gpu_destroy(gpu);
