@@ -19,6 +19,7 @@
  * slower than the reference. A row the file has no figure for shows "-".
  */
 #include "app/app_render.h"
+#include "app/bench_ref.h"
 #include "app/cmd.h"
 #include "core/args.h"
 #include "core/log.h"
@@ -35,7 +36,6 @@
 #define BENCH_MAX_DISPATCH_NAMES 32
 
 #define BENCH_SPINUP_S 0.25 /* seconds of sorting before each GPU-timed row */
-#define BENCH_MAX_REF 256
 
 typedef struct _bench_list {
     uint64_t v[BENCH_MAX_LIST];
@@ -113,79 +113,6 @@ static const args_opt _bench_args[] = {
      "a CSV of a reference run on the same GPU (columns bits, pairs, median_us; e.g.\nfrom tools/cub-bench.cu): adds each row's ratio to it"},
     {"--data", "DIR", ARGS_AT(_bench_opts, data), args_string, 0, 0, "the folder holding shaders/"},
 };
-
-/* The reference run's medians, by (bits, pairs). */
-typedef struct _bench_ref {
-    uint32_t bits[BENCH_MAX_REF], pairs[BENCH_MAX_REF];
-    double med[BENCH_MAX_REF];
-    int count;
-    char name[32]; /* its algorithm column (first row), for the table's header */
-} _bench_ref;
-
-/* Reads --reference FILE: a header naming the columns, then rows; every error is one line. */
-static bool _bench_ref_load(const char *path, _bench_ref *ref, char *err) {
-    FILE *f = fopen(path, "r");
-    if (!f) return fail(err, "--reference %s: cannot read it; give a CSV from tools/cub-bench.cu or fluid bench --csv", path);
-    char line[1024];
-    int col_bits = -1, col_pairs = -1, col_med = -1, col_algo = -1, row = 0;
-    bool ok = true;
-    memset(ref, 0, sizeof *ref);
-    while (ok && fgets(line, sizeof line, f)) {
-        row++;
-        line[strcspn(line, "\r\n")] = 0;
-        if (!line[0]) continue;
-        char *fields[32];
-        int nf = 0;
-        for (char *p = line; nf < 32;) {
-            fields[nf++] = p;
-            char *c = strchr(p, ',');
-            if (!c) break;
-            *c = 0;
-            p = c + 1;
-        }
-        if (row == 1) {
-            for (int i = 0; i < nf; i++) {
-                if (!strcmp(fields[i], "bits")) col_bits = i;
-                if (!strcmp(fields[i], "pairs")) col_pairs = i;
-                if (!strcmp(fields[i], "median_us")) col_med = i;
-                if (!strcmp(fields[i], "algorithm")) col_algo = i;
-            }
-            if (col_bits < 0 || col_pairs < 0 || col_med < 0)
-                ok = fail(err, "--reference %s: its first line must name the columns bits, pairs and median_us", path);
-            continue;
-        }
-        int need = col_bits > col_pairs ? col_bits : col_pairs;
-        if (col_med > need) need = col_med;
-        uint64_t b, n;
-        char *end = NULL;
-        double med = nf > need ? strtod(fields[col_med], &end) : 0.0;
-        if (nf <= need || !parse_u64(fields[col_bits], 1, 32, &b) || !parse_u64(fields[col_pairs], 1, 1u << 28, &n) ||
-            !end || *end || !(med > 0.0)) {
-            ok = fail(err, "--reference %s: line %d is not a row of bits (1..32), pairs and a positive median_us; fix the file",
-                      path, row);
-            break;
-        }
-        if (ref->count == BENCH_MAX_REF) {
-            ok = fail(err, "--reference %s: more than %d rows", path, BENCH_MAX_REF);
-            break;
-        }
-        if (!ref->count && col_algo >= 0 && col_algo < nf) snprintf(ref->name, sizeof ref->name, "%s", fields[col_algo]);
-        ref->bits[ref->count] = (uint32_t)b;
-        ref->pairs[ref->count] = (uint32_t)n;
-        ref->med[ref->count++] = med;
-    }
-    fclose(f);
-    if (ok && row == 0) ok = fail(err, "--reference %s: the file is empty", path);
-    if (!ref->name[0]) snprintf(ref->name, sizeof ref->name, "ref");
-    return ok;
-}
-
-/* The reference's median at (bits, pairs), or 0 where it has none. */
-static double _bench_ref_at(const _bench_ref *ref, uint32_t bits, uint32_t n) {
-    for (int i = 0; ref && i < ref->count; i++)
-        if (ref->bits[i] == bits && ref->pairs[i] == n) return ref->med[i];
-    return 0.0;
-}
 
 static void _bench_usage(FILE *f) {
     fprintf(f, "usage: fluid bench [--algos LIST] [--sizes LIST] [--bits LIST] [--reps R] [--warmup W]\n"
@@ -418,9 +345,9 @@ int cmd_bench(int argc, char **argv) {
         log_error("BENCH", "%s", err);
         return 1;
     }
-    _bench_ref ref_store, *ref = NULL;
+    bench_ref ref_store, *ref = NULL;
     if (o.reference) {
-        if (!_bench_ref_load(o.reference, &ref_store, err)) {
+        if (!bench_ref_load(o.reference, &ref_store, err)) {
             log_error("BENCH", "%s", err);
             return 1;
         }
@@ -519,7 +446,7 @@ int cmd_bench(int argc, char **argv) {
                     continue;
                 }
                 failures += !r->ok;
-                double ref_us = _bench_ref_at(ref, bits, n);
+                double ref_us = bench_ref_at(ref, bits, n);
                 fprintf(tab, "%-13s %4u %10u %5s %10.1f %10.1f %10.1f %9.1f %11.1f %6.1fx %5s", r->algo, bits, n,
                         r->gpu_clock ? "gpu" : "cpu", r->med, r->min, r->max, r->med > 0 ? n / r->med : 0.0, cpu_us,
                         r->med > 0 ? cpu_us / r->med : 0.0, r->ok ? "ok" : "FAIL");
