@@ -15,8 +15,9 @@
  *             path, FLUID_ONESWEEP_LOOKBACK=wait|fallback a look-back.
  *             Subgroup ranking where the driver has GL_KHR_shader_subgroup, shared memory elsewhere.
  *   onesweep  the radix sort forced onto its onesweep path (sort_radix.c)
- *   counting  counting sort for dense keys: count per key with atomics, scan the counts, scatter
- *             with atomics, then order each key's run by value (sort_counting.c). Orders by
+ *   counting  counting sort for dense keys: count per key with atomics keeping each key's slot,
+ *             scan the counts (one dispatch, many groups), scatter by slot, then order each key's
+ *             run by value (sort_counting.c). Orders by
  *             (key, value): deterministic, and for distinct values given in ascending order (the
  *             fluid's particle indices) exactly the stable radix result. Keys of at most
  *             SORT_COUNTING_MAX_BITS bits; its scanned counts are the key ranges (sort_key_starts).
@@ -55,7 +56,7 @@
  * functions do nothing) for a sorter that takes no fused count: radix unless it takes onesweep
  * for every n up to its capacity (the default; not where reduce-then-scan is forced or
  * FLUID_ONESWEEP_MAX is below the capacity), bitonic, cpu. Radix then skips its histogram dispatch; counting's count dispatch
- * becomes a one-group scan. The counted buffer is consumed by the next sort_run only.
+ * dispatch goes (its scatter then takes slots with atomics). The counted buffer is consumed by the next sort_run only.
  *
  * Errors: sort_make returns NULL with err when the algorithm is unknown, the capacity is more than
  * the GPU can hold, key_bits is more than the algorithm takes (counting), a tuning variable is
