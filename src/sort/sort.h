@@ -55,8 +55,9 @@
  * sort_fused_buffer is 0 (and sort_fused_defines gives SORT_FUSED_MODE 0, where the include's
  * functions do nothing) for a sorter that takes no fused count: radix unless it takes onesweep
  * for every n up to its capacity (the default; not where reduce-then-scan is forced or
- * FLUID_ONESWEEP_MAX is below the capacity), bitonic, cpu. Radix then skips its histogram dispatch; counting's count dispatch
- * dispatch goes (its scatter then takes slots with atomics). The counted buffer is consumed by the next sort_run only.
+ * FLUID_ONESWEEP_MAX is below the capacity), bitonic, cpu. Radix then skips its histogram
+ * dispatch; counting its count dispatch (its scatter then takes slots with atomics). The counted
+ * buffer is consumed by the next sort_run only.
  *
  * Errors: sort_make returns NULL with err when the algorithm is unknown, the capacity is more than
  * the GPU can hold, key_bits is more than the algorithm takes (counting), a tuning variable is
