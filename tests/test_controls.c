@@ -6,7 +6,10 @@
  * No GL needed. */
 #include "check.h"
 #include "app/app_window.h"
+#include "core/env.h"
 #include "render/render.h"
+#include <dirent.h>
+#include <sys/stat.h>
 #include <string.h>
 
 /* The rows of the first Markdown table under a line starting "| Key", in order. */
@@ -45,7 +48,76 @@ static void _controls_doc(const char *name, bool exact) {
     }
 }
 
+/* Every string literal starting "FLUID_NAME (a variable read, a knobs table's name, a message about
+ * one) in the .c files under dir must name a row of env_table. Include guards and CMake names are
+ * not string literals. */
+static void _env_scan(const char *dir) {
+    DIR *d = opendir(dir);
+    CHECK(d, "cannot open %s", dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[2048];
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t len = strlen(e->d_name);
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            _env_scan(path);
+            continue;
+        }
+        if (len < 2 || strcmp(e->d_name + len - 2, ".c")) continue;
+        char err[ERR_LEN];
+        char *text = file_read(path, NULL, err);
+        CHECK(text, "%s", err);
+        for (const char *p = text; p && (p = strstr(p, "\"FLUID_")); p++) {
+            const char *end = p + 1;
+            while ((*end >= 'A' && *end <= 'Z') || (*end >= '0' && *end <= '9') || *end == '_') end++;
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(end - p - 1), p + 1);
+            bool known = false;
+            for (int v = 0; v < ENV_COUNT; v++) known |= strcmp(env_table[v].name, name) == 0;
+            CHECK(known, "%s reads %s, which is not in env_table (src/core/env.c) and docs/ENVIRONMENT.md", path, name);
+        }
+        free(text);
+    }
+    closedir(d);
+}
+
+/* docs/ENVIRONMENT.md's table has env_table's rows, in its order. */
+static void _env_doc(void) {
+    char path[1024], err[ERR_LEN];
+    snprintf(path, sizeof path, "%s/docs/ENVIRONMENT.md", FLUID_SOURCE_DIR);
+    char *text = file_read(path, NULL, err);
+    CHECK(text, "%s", err);
+    if (!text) return;
+    const char *p = strstr(text, "\n| Variable");
+    CHECK(p, "%s has no table (a line starting '| Variable')", path);
+    p = p ? strchr(p + 1, '\n') : NULL;
+    p = p ? strchr(p + 1, '\n') : NULL; /* the |---| line */
+    int n = 0;
+    while (p && p[1] == '|') {
+        const char *eol = strchr(p + 1, '\n');
+        char row[1024], want[1024];
+        snprintf(row, sizeof row, "%.*s", (int)(eol ? eol - p - 1 : (long)strlen(p + 1)), p + 1);
+        if (n < ENV_COUNT) {
+            const env_info *v = &env_table[n];
+            snprintf(want, sizeof want, "| `%s` | %s | %s | `%s` | %s |", v->name, v->value, v->def, v->reader, v->meaning);
+            CHECK(strcmp(row, want) == 0, "%s row %d is\n    %s\n  env_table (src/core/env.c) has\n    %s", path, n + 1, row, want);
+        }
+        n++;
+        p = eol;
+    }
+    CHECK(n == ENV_COUNT, "%s lists %d variables, env_table %d", path, n, ENV_COUNT);
+    free(text);
+}
+
 int main(void) {
+    char src[1024];
+    snprintf(src, sizeof src, "%s/src", FLUID_SOURCE_DIR);
+    _env_scan(src);
+    _env_doc();
+
     /* Each action: one entry, a unique name, at least one key. */
     for (int act = 0; act < APP_ACTION_COUNT; act++) {
         int entries = 0, keys = 0;

@@ -1,7 +1,9 @@
 #include "core/util.h"
+#include "core/env.h"
 #include "core/outfile.h"
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,8 +71,8 @@ bool data_dir_init(const char *override, char *err) {
         snprintf(_data_dir, sizeof _data_dir, "%s", override);
         return true;
     }
-    const char *env = getenv("FLUID_DATA_DIR");
-    if (env && *env) {
+    const char *env = env_str(ENV_DATA_DIR);
+    if (env) {
         if (!_has_shaders(env))
             return fail(err, "FLUID_DATA_DIR=%s: no shaders/common.glsl there; unset it or fix it", env);
         snprintf(_data_dir, sizeof _data_dir, "%s", env);
@@ -125,6 +127,16 @@ bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
     }
     if (*end) return false;
     if (v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+bool parse_f64(const char *s, double lo, double hi, double *out) {
+    if (!s || !*s || *s == ' ' || *s == '\t') return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi) return false;
     *out = v;
     return true;
 }

@@ -37,5 +37,7 @@ double now_seconds(void);
 /* Parses a whole string as an unsigned integer in [lo, hi] (decimal, with optional k/M suffix for
  * 1024/1048576). Returns false if it is not one, or if it overflows. */
 bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+/* Parses a whole string as a finite real number in [lo, hi] ("0.004", "4e-3"; no leading space). */
+bool parse_f64(const char *s, double lo, double hi, double *out);
 
 #endif

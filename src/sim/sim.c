@@ -1,6 +1,7 @@
 /* sim: the simulation object: the scene's particles, the shared neighbour search, the chosen
  * solver, and the records of the steps taken. The physics is described in docs/SPH.md. */
 #include "sim/sim_internal.h"
+#include "core/env.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "sim/kernel.h"
@@ -98,7 +99,7 @@ static double _sim_lattice_sum(double dx, double hs) {
     return sum;
 }
 
-static void _sim_params_init(sim *s, bool strict) {
+static bool _sim_params_init(sim *s, bool strict, char *err) {
     const sim_layout *lay = &s->layout;
     sim_params *p = &s->params;
     memset(p, 0, sizeof *p);
@@ -130,7 +131,7 @@ static void _sim_params_init(sim *s, bool strict) {
     p->wall_friction = SIM_NO_SLIP ? (float)nu : 0.0f;
     double dt_visc = SIM_DF_VISC_SAFETY * hs * hs / nu;
     p->dt_max = (float)(dt_visc < SIM_DF_DT_MAX ? dt_visc : SIM_DF_DT_MAX);
-    if (getenv("FLUID_DT_MAX")) p->dt_max = (float)atof(getenv("FLUID_DT_MAX"));
+    if (!env_float(ENV_DT_MAX, 1e-6, 0.1, &p->dt_max, err)) return false;
     p->dt_min = (float)SIM_DF_DT_MIN;
     p->cfl = (float)SIM_DF_CFL;
     p->eta_density = (float)(strict ? SIM_DF_ETA_STRICT : SIM_DF_ETA);
@@ -138,6 +139,7 @@ static void _sim_params_init(sim *s, bool strict) {
     p->min_it_density = 2;
     p->min_it_divergence = 1;
     p->min_neighbours = SIM_DF_MIN_NEIGHBOURS;
+    return true;
 }
 
 static void _sim_stage_names(sim *s) {
@@ -225,7 +227,10 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         free(s);
         return NULL;
     }
-    _sim_params_init(s, desc->strict);
+    if (!_sim_params_init(s, desc->strict, err)) {
+        free(s);
+        return NULL;
+    }
     uint64_t cells = (uint64_t)s->params.dims[0] * s->params.dims[1] * s->params.dims[2];
     if (cells > (uint64_t)caps->max_groups_x * SIM_WG || 8 * cells > (uint64_t)caps->max_ssbo_bytes) {
         fail(err, "%llu particles need a grid of %llu cells, more than this GPU can hold; ask for fewer particles",
