@@ -6,7 +6,10 @@
  * No GL needed. */
 #include "check.h"
 #include "app/app_window.h"
+#include "app/registry.h"
 #include "core/env.h"
+#include "sim/scene.h"
+#include "sort/sort.h"
 #include "render/render.h"
 #include <dirent.h>
 #include <sys/stat.h>
@@ -156,6 +159,43 @@ int main(void) {
             for (int k = 0; k < RENDER_STYLE_COUNT; k++)
                 CHECK(strstr(app_bindings[r].help, render_style_names[k]), "the style key's help '%s' does not name '%s'",
                       app_bindings[r].help, render_style_names[k]);
+    /* One source per list: the rows that switch a family name its registry's entries, in order. */
+    for (int r = 0; r < app_binding_count; r++) {
+        app_action act;
+        if (!app_bindings[r].acts[0].name || !app_action_by_name(app_bindings[r].acts[0].name, &act)) continue;
+        if (act == APP_SORT_NEXT)
+            CHECK(strstr(app_bindings[r].help, registry_cycle(REGISTRY_SORTS)), "the Tab row '%s' does not cycle sort_algos[]: %s",
+                  app_bindings[r].help, registry_cycle(REGISTRY_SORTS));
+        if (act == APP_SOLVER_NEXT)
+            CHECK(strstr(app_bindings[r].help, registry_cycle(REGISTRY_SOLVERS)), "the M row '%s' does not cycle sim_solvers[]: %s",
+                  app_bindings[r].help, registry_cycle(REGISTRY_SOLVERS));
+        if (act == APP_SCENE_1) {
+            char want[256] = "scene: ";
+            int keys = 0;
+            while (keys < APP_BINDING_ACTS && app_bindings[r].acts[keys].name) keys++;
+            CHECK(keys <= sim_scene_count, "%d scene keys for %d scenes", keys, sim_scene_count);
+            for (int k = 0; k < keys && k < sim_scene_count; k++)
+                snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", k ? ", " : "", sim_scenes[k].name);
+            CHECK(strcmp(app_bindings[r].help, want) == 0, "the scene row '%s' is not the first scenes of sim_scenes[]: '%s'",
+                  app_bindings[r].help, want);
+        }
+    }
+    /* The app's lists read the registries: every entry found by its name, and named in the list. */
+    for (int f = 0; f < REGISTRY_COUNT; f++) {
+        CHECK(registry_count((registry_family)f) > 0, "family %d is empty", f);
+        for (int i = 0; i < registry_count((registry_family)f); i++) {
+            const char *name = registry_name((registry_family)f, i);
+            CHECK(registry_find((registry_family)f, name) == i, "family %d: %s found at %d, not %d", f, name,
+                  registry_find((registry_family)f, name), i);
+            CHECK(strstr(registry_list((registry_family)f), name), "family %d's list '%s' lacks %s", f, registry_list((registry_family)f),
+                  name);
+        }
+        CHECK(registry_find((registry_family)f, "no-such-name") == -1, "family %d finds a name it does not have", f);
+    }
+    CHECK(registry_count(REGISTRY_SORTS) == sort_algo_count, "sorts: %d, sort_algos[] has %d", registry_count(REGISTRY_SORTS),
+          sort_algo_count);
+    CHECK(registry_count(REGISTRY_SCENES) == sim_scene_count, "scenes: %d, sim_scenes[] has %d", registry_count(REGISTRY_SCENES),
+          sim_scene_count);
     _controls_doc("README.md", true);
     _controls_doc("docs/CONTROLS.md", false);
     return check_done();

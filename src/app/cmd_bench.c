@@ -301,7 +301,7 @@ static double _bench_cpu(const uint32_t *keys, const uint32_t *vals, uint32_t n)
 int cmd_bench(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sim")) return cmd_bench_sim(argc, argv);
-        if (!strcmp(argv[i], "--render")) return app_render_bench(argc, argv); /* app_render.c */
+        if (!strcmp(argv[i], "--render")) return cmd_bench_render(argc, argv); /* cmd_bench_render.c */
     }
     _bench_opts o = {.algos = "radix,radix-rts,onesweep,counting,bitonic", .warmup = 5, .seed = 12345};
     bool help = false;

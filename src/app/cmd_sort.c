@@ -21,6 +21,7 @@
  * It does NOT stream: the whole file is held in memory (twice) and on the GPU at once.
  */
 #include "app/cmd.h"
+#include "app/registry.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/outfile.h"
@@ -41,7 +42,7 @@ typedef struct _sort_opts {
 } _sort_opts;
 
 static bool _sort_algo(const args_opt *opt, void *field, const char *v, char *err) {
-    if (!sort_algo_find(v)) return fail(err, "unknown sort algorithm '%s'; choose %s", v, sort_algo_names());
+    if (!sort_algo_find(v)) return fail(err, "unknown sort algorithm '%s'; choose %s", v, registry_list(REGISTRY_SORTS));
     *(const char **)field = v;
     return true;
 }

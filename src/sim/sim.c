@@ -32,7 +32,6 @@
 #define SIM_DF_MIN_NEIGHBOURS 20 /* dfsph: fewer, and the divergence solve leaves a particle be */
 #define SIM_RECORDS 8192         /* step records kept for sim_records */
 
-const char *const sim_solver_names[] = {"dfsph", "wcsph", NULL};
 const sim_solver *const sim_solvers[] = {&sim_solver_dfsph, &sim_solver_wcsph, NULL};
 
 /* "radix, bitonic, cpu": every sort the library has, for error messages. */
@@ -200,7 +199,7 @@ static void _sim_layout_fill(sim *s) {
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     const char *scene_name = desc->scene ? desc->scene : "dambreak";
     const char *sort_name = desc->sort ? desc->sort : "radix";
-    const char *solver_name = desc->solver ? desc->solver : sim_solver_names[0];
+    const char *solver_name = desc->solver ? desc->solver : sim_solvers[0]->name;
     const sim_scene *sc = sim_scene_find(scene_name);
     if (!sc) {
         fail(err, "unknown scene '%s'; choose dambreak, drop, double-dambreak or pool", scene_name);

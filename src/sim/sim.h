@@ -111,8 +111,7 @@ GLuint sim_cell_keys(const sim *s);   /* uint per particle: its grid cell */
  * to the next frame or step. */
 void sim_poke(sim *s, const float point[3], float radius, float strength);
 
-extern const char *const sim_scene_names[]; /* NULL-terminated */
-extern const char *const sim_solver_names[]; /* NULL-terminated; the first is the default */
+/* The scenes and solvers are registries: sim_scenes[] (scene.h) and sim_solvers[] (solver.h). */
 
 /* The whole state read back, each array indexed by the particle's original index (its place in
  * the scene's initial layout), so two runs can be compared row by row. Any pointer may be NULL.
