@@ -10,7 +10,7 @@
 #include "core/env.h"
 #include "sim/scene.h"
 #include "sort/sort.h"
-#include "render/render.h"
+#include "render/render_style.h"
 #include <dirent.h>
 #include <sys/stat.h>
 #include <string.h>
@@ -157,8 +157,8 @@ int main(void) {
     for (int r = 0; r < app_binding_count; r++)
         if (app_bindings[r].acts[0].name && app_action_by_name(app_bindings[r].acts[0].name, &style) && style == APP_STYLE)
             for (int k = 0; k < RENDER_STYLE_COUNT; k++)
-                CHECK(strstr(app_bindings[r].help, render_style_names[k]), "the style key's help '%s' does not name '%s'",
-                      app_bindings[r].help, render_style_names[k]);
+                CHECK(strstr(app_bindings[r].help, render_styles[k]->name), "the style key's help '%s' does not name '%s'",
+                      app_bindings[r].help, render_styles[k]->name);
     /* One source per list: the rows that switch a family name its registry's entries, in order. */
     for (int r = 0; r < app_binding_count; r++) {
         app_action act;

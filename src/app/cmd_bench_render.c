@@ -1,11 +1,12 @@
 /* cmd_bench_render: `fluid bench --render`: the GPU time of a frame of each style, with and without
- * the HUD, and of each pass (render_pass_names), on a dam break run for a while first, through the
+ * the HUD, and of each pass (by name, render_passes.h), on a dam break run for a while first, through the
  * same session (session.h) and view drawing (app_render.h) as the window. Output format: one
  * header line, then per style "render NAME  X us with the HUD  Y us without" and its passes. */
 #include "app/cmd.h"
 #include "app/session.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "render/render_style.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,22 +47,29 @@ static bool _bench_render_parse(int argc, char **argv, session_desc *o, int *fra
     return true;
 }
 
+/* The passes of a style: names in the order they ran, mean times. */
+typedef struct _bench_passes {
+    int n;
+    const char *names[RENDER_PASSES_MAX];
+    double us[RENDER_PASSES_MAX];
+} _bench_passes;
+
 /* Mean GPU time of `reps` frames of v (timer queries; q NULL: the CPU clock around glFinish), after
- * a spin-up; and, with passes (timer queries only), each pass's mean. */
+ * a spin-up; and, with passes (timer queries only), each pass's mean, by name. */
 static double _bench_render_time(renderer *r, hud *h, const sim *s, const app_view *v, const render_target *t, int reps,
-                                 GLuint *q, double pass_us[RENDER_PASSES]) {
+                                 GLuint *q, _bench_passes *passes) {
     double t0 = now_seconds();
     do {
         app_render_frame(r, h, s, NULL, v, t, t->width, t->height, NULL);
         glFinish();
     } while (now_seconds() - t0 < RENDER_SPINUP_S);
+    if (passes) *passes = (_bench_passes){0};
     if (!q) {
         t0 = now_seconds();
         for (int k = 0; k < reps; k++) {
             app_render_frame(r, h, s, NULL, v, t, t->width, t->height, NULL);
             glFinish();
         }
-        for (int p = 0; pass_us && p < RENDER_PASSES; p++) pass_us[p] = 0;
         return (now_seconds() - t0) / reps * 1e6;
     }
     double sum = 0;
@@ -75,14 +83,18 @@ static double _bench_render_time(renderer *r, hud *h, const sim *s, const app_vi
         glGetQueryObjectui64v(q[k], GL_QUERY_RESULT, &ns);
         sum += (double)ns;
     }
-    if (pass_us) {
+    if (passes) {
         render_time_passes(r, true);
-        double us[RENDER_PASSES];
-        for (int p = 0; p < RENDER_PASSES; p++) pass_us[p] = 0;
         for (int k = 0; k < reps; k++) {
             app_render_frame(r, h, s, NULL, v, t, t->width, t->height, NULL);
-            render_pass_times(r, us);
-            for (int p = 0; p < RENDER_PASSES; p++) pass_us[p] += us[p] / reps;
+            const char *names[RENDER_PASSES_MAX];
+            double us[RENDER_PASSES_MAX];
+            int n = render_pass_times(r, names, us, RENDER_PASSES_MAX);
+            if (k == 0) {
+                passes->n = n;
+                for (int p = 0; p < n; p++) passes->names[p] = names[p];
+            }
+            for (int p = 0; p < n && p < passes->n; p++) passes->us[p] += us[p] / reps;
         }
         render_time_passes(r, false);
     }
@@ -133,18 +145,18 @@ int cmd_bench_render(int argc, char **argv) {
     if (q) glGenQueries(reps, q);
     for (int style = 0; style < RENDER_STYLE_COUNT; style++) {
         v.style = (render_style)style;
-        double pass[RENDER_PASSES];
+        _bench_passes pass;
         v.show_hud = true;
         double with = _bench_render_time(r, h, s, &v, &t, reps, q, NULL);
         v.show_hud = false;
-        double bare = _bench_render_time(r, h, s, &v, &t, reps, q, style == RENDER_STYLE_RASTER ? NULL : pass);
-        printf("render %-14s %9.1f us with the HUD %9.1f us without\n", render_style_names[style], with, bare);
-        if (style == RENDER_STYLE_RASTER || !q) continue;
+        double bare = _bench_render_time(r, h, s, &v, &t, reps, q, render_styles[style]->compute ? &pass : NULL);
+        printf("render %-14s %9.1f us with the HUD %9.1f us without\n", render_styles[style]->name, with, bare);
+        if (!render_styles[style]->compute || !q) continue;
         double total = 0;
-        for (int p = 0; p < RENDER_PASSES; p++) total += pass[p];
+        for (int p = 0; p < pass.n; p++) total += pass.us[p];
         printf("  passes (GL timestamps, no HUD):");
-        for (int p = 0; p < RENDER_PASSES; p++)
-            if (pass[p] > 0.05) printf(" %s %.1f us (%.0f%%)", render_pass_names[p], pass[p], total > 0 ? 100 * pass[p] / total : 0);
+        for (int p = 0; p < pass.n; p++)
+            if (pass.us[p] > 0.05) printf(" %s %.1f us (%.0f%%)", pass.names[p], pass.us[p], total > 0 ? 100 * pass.us[p] / total : 0);
         printf("\n");
     }
     if (q) glDeleteQueries(reps, q);

@@ -1,6 +1,6 @@
 /* registry: the families' names, read from their registries (see registry.h). */
 #include "app/registry.h"
-#include "render/render.h"
+#include "render/render_style.h"
 #include "sim/scene.h"
 #include "sim/solver.h"
 #include "sort/sort.h"
@@ -27,7 +27,7 @@ const char *registry_name(registry_family f, int i) {
     case REGISTRY_SORTS: return sort_algos[i]->name;
     case REGISTRY_SOLVERS: return sim_solvers[i]->name;
     case REGISTRY_SCENES: return sim_scenes[i].name;
-    case REGISTRY_STYLES: return render_style_keys[i];
+    case REGISTRY_STYLES: return render_styles[i]->key;
     case REGISTRY_COUNT: break;
     }
     return NULL;

@@ -3,7 +3,7 @@
  *   sorts    sort_algos[]    (src/sort/sort.c)
  *   solvers  sim_solvers[]   (src/sim/sim.c)
  *   scenes   sim_scenes[]    (src/sim/scene.c)
- *   styles   render_styles[] (src/render/render.c)
+ *   styles   render_styles[] (src/render/render_style.c)
  *
  *   registry_list(REGISTRY_SORTS)   -> "radix (default), onesweep, counting, bitonic or cpu"
  *   registry_find(REGISTRY_SCENES, "drop") -> 1 (-1: unknown)

@@ -97,7 +97,6 @@ float sim_sound_speed(const sim *s);                       /* wcsph's c0 (dfsph:
 /* Stages timed by the profiler: the search's, then the solver's. */
 int sim_stage_count(const sim *s);
 const char *sim_stage_name(const sim *s, int stage);
-const char *const *sim_stage_names(const sim *s);
 /* The most particles this GPU can simulate (buffer and dispatch limits). */
 uint64_t sim_max_particles(const gpu_caps *caps);
 
