@@ -1,7 +1,7 @@
 /* app_script: the window's --script language (see app_window.h): steps parsed up front (a bad
  * one is a one-line error before any window opens), then run between frames, every ACTION through
  * app_handle_action exactly as its key. */
-#include "app/app_internal.h"
+#include "app/app_window_internal.h"
 #include "core/log.h"
 #include "core/util.h"
 #include <stdio.h>

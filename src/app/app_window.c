@@ -2,7 +2,7 @@
  * the GLFW callbacks, screenshots and videos. The actions are app_actions.c, the --script language
  * app_script.c, the time policy pacing.c, the setup and frame session.c. */
 #include "app/app.h"
-#include "app/app_internal.h"
+#include "app/app_window_internal.h"
 #include "app/pacing.h"
 #include "core/log.h"
 #include "core/util.h"

@@ -1,7 +1,7 @@
 /* env: the table of FLUID_* variables (see env.h). Keep docs/ENVIRONMENT.md in step: test_controls
  * compares them. */
 #include "core/env.h"
-#include "core/util.h"
+#include "core/err.h"
 #include <stdlib.h>
 
 const env_info env_table[ENV_COUNT] = {

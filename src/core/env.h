@@ -6,7 +6,7 @@
  *   uint32_t lanes = 0;
  *   if (!env_u32(ENV_SIM_LANES, 1, 16, &lanes, err)) return false;   // unset: lanes stays 0
  *
- * Values are parsed with the shared number parsers (parse_u64, parse_f64 in core/util.h): a set
+ * Values are parsed with the shared number parsers (parse_u64, parse_f64 in core/err.h): a set
  * variable that is not a number in range is an error naming the variable, the value and the range
  * ("FLUID_DT_MAX='fast' is not a number from 1e-06 to 0.1; fix or unset it"). An empty variable
  * counts as unset.

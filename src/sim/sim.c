@@ -1,6 +1,6 @@
 /* sim: the simulation object: the scene's particles, the shared neighbour search, the chosen
  * solver, and the records of the steps taken. The physics is described in docs/SPH.md. */
-#include "sim/sim_internal.h"
+#include "sim/sim_test.h"
 #include "core/env.h"
 #include "core/log.h"
 #include "core/util.h"

@@ -23,6 +23,7 @@
 #define FLUID_SIM_H
 #include "gpu/gpu.h"
 #include "gpu/prof.h"
+#include "sim/step_record.h" /* sim_step_record */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -36,21 +37,6 @@ typedef struct sim_desc {
 } sim_desc;
 
 typedef struct sim sim;
-
-/* One finished step. */
-typedef struct sim_step_record {
-    double time;           /* simulated seconds at its end */
-    float dt;              /* its size, seconds */
-    float dt_cfl;          /* the CFL limit it was held to (wcsph: its fixed dt) */
-    float cfl;             /* max |v| dt / dx over the particles at its end (wcsph: NAN) */
-    uint32_t it_div;       /* divergence-solve iterations (wcsph: 0) */
-    uint32_t it_density;   /* pressure-solve iterations (wcsph: 0) */
-    float err_div;         /* mean density change over one step the divergence left, relative */
-    float err_density;     /* mean density error the pressure solve left, relative */
-    uint32_t capped;       /* solves that stopped at the iteration cap before converging */
-    uint32_t dropped;      /* neighbours left out of a full neighbour list (dfsph; should be 0) */
-    uint32_t limited;      /* particles whose speed was limited to the CFL bound (dfsph; rare) */
-} sim_step_record;
 
 /* The run so far, from every record read. */
 typedef struct sim_summary {

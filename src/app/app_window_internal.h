@@ -1,11 +1,11 @@
-/* app_internal: the window app's state, shared by its parts and by nothing else:
+/* app_window_internal: the window app's state, shared by its parts and by nothing else:
  *   app_window.c   the loop, the GLFW callbacks, screenshots and videos
  *   app_actions.c  the controls table and app_handle_action
  *   app_script.c   the --script language
  * A part calls the others only through the functions below.
  */
-#ifndef FLUID_APP_INTERNAL_H
-#define FLUID_APP_INTERNAL_H
+#ifndef FLUID_APP_WINDOW_INTERNAL_H
+#define FLUID_APP_WINDOW_INTERNAL_H
 #include "app/app_recorder.h"
 #include "app/app_window.h"
 #include "app/run_opts.h"

@@ -1,6 +1,6 @@
-/* sim_internal: hooks for the tests. Not for the app or the renderer: they use sim.h. */
-#ifndef FLUID_SIM_INTERNAL_H
-#define FLUID_SIM_INTERNAL_H
+/* sim_test: the test-only header of sim.c: hooks for the tests. Not for the app or the renderer: they use sim.h. */
+#ifndef FLUID_SIM_TEST_H
+#define FLUID_SIM_TEST_H
 #include "sim/particles.h"
 #include "sim/scene.h"
 #include "sim/search.h"
