@@ -1,9 +1,9 @@
 /* sim: the simulation object: the scene's particles, the shared neighbour search, the chosen
  * solver, and the records of the steps taken. The physics is described in docs/SPH.md. */
 #include "sim/sim_test.h"
-#include "core/env.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "sim/dfsph/dfsph_params.h"
 #include "sim/kernel.h"
 #include "sim/solver.h"
 #include <math.h>
@@ -21,15 +21,7 @@
 #define SIM_MARGIN_OVER_DX 0.25  /* the hard clamp keeps centres this far (in dx) inside the walls */
 #define SIM_RESTITUTION 0.0      /* normal velocity kept (reversed) by the hard clamp */
 #define SIM_NO_SLIP 1            /* walls are no-slip, with the fluid's (artificial) viscosity */
-#define SIM_DF_CFL 0.35          /* dfsph: dt = this * dx / v_max, so that the speeds after the
-                                    pressure solve keep v dt <= 0.4 dx (SPlisHSPlasH's bound) */
-#define SIM_DF_DT_MAX 0.005      /* dfsph: the largest step (SPlisHSPlasH's), seconds ... */
-#define SIM_DF_VISC_SAFETY 0.125 /* ... and at most this * hs^2 / nu (explicit viscosity) */
-#define SIM_DF_DT_MIN 1e-5       /* dfsph: the smallest step, seconds */
-#define SIM_DF_ETA 5e-4          /* dfsph: mean density error 0.05% (SPlisHSPlasH's dam break) */
-#define SIM_DF_ETA_STRICT 1e-4   /* dfsph: 0.01% (its default), sim_desc.strict */
-#define SIM_DF_ETA_DIV 1e-3      /* dfsph: density change 0.1% a step from the divergence */
-#define SIM_DF_MIN_NEIGHBOURS 20 /* dfsph: fewer, and the divergence solve leaves a particle be */
+/* DFSPH's own tolerances and step bounds: src/sim/dfsph/dfsph_params.c. */
 #define SIM_RECORDS 8192         /* step records kept for sim_records */
 
 const sim_solver *const sim_solvers[] = {&sim_solver_dfsph, &sim_solver_wcsph, NULL};
@@ -128,17 +120,9 @@ static bool _sim_params_init(sim *s, bool strict, char *err) {
     /* The kinematic viscosity equivalent to the artificial viscosity (Monaghan 2005, 3D). */
     double nu = p->alpha * c0 * hs / 10;
     p->wall_friction = SIM_NO_SLIP ? (float)nu : 0.0f;
-    double dt_visc = SIM_DF_VISC_SAFETY * hs * hs / nu;
-    p->dt_max = (float)(dt_visc < SIM_DF_DT_MAX ? dt_visc : SIM_DF_DT_MAX);
-    if (!env_float(ENV_DT_MAX, 1e-6, 0.1, &p->dt_max, err)) return false;
-    p->dt_min = (float)SIM_DF_DT_MIN;
-    p->cfl = (float)SIM_DF_CFL;
-    p->eta_density = (float)(strict ? SIM_DF_ETA_STRICT : SIM_DF_ETA);
-    p->eta_divergence = (float)SIM_DF_ETA_DIV;
-    p->min_it_density = 2;
-    p->min_it_divergence = 1;
-    p->min_neighbours = SIM_DF_MIN_NEIGHBOURS;
-    return true;
+    dfsph_params dp;
+    dfsph_params_default(&dp, strict);
+    return dfsph_params_apply(&dp, hs, nu, p, err);
 }
 
 static void _sim_stage_names(sim *s) {
