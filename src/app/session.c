@@ -40,6 +40,7 @@ void session_sim_destroy(session *ss) {
         ss->status = 1;
     }
     ss->sim_objects = 0;
+    if (ss->prof) _session_prof_remake(ss); /* its names may point into the sim that went */
 }
 
 bool session_sim_make(session *ss, const sim_desc *desc, char *err) {
