@@ -12,8 +12,8 @@
  *
  * --detail adds, per dispatch, its mean GPU time over separate reps (sort_trace).
  */
-#include "app/app_render.h"
 #include "app/cmd.h"
+#include "app/registry.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/outfile.h"
@@ -65,9 +65,10 @@ static bool _bench_list_set(const args_opt *opt, void *field, const char *v, cha
 
 /* NAME-shared: radix, radix-rts or onesweep forced onto shared-memory ranking; radix-rts: radix
  * forced onto reduce-then-scan. */
+static const char *const _bench_extra[] = {"radix-shared", "radix-rts", "radix-rts-shared", "onesweep-shared"};
 static bool _bench_algo_known(const char *tok) {
-    static const char *const extra[] = {"radix-shared", "radix-rts", "radix-rts-shared", "onesweep-shared"};
-    for (size_t i = 0; i < ARRAY_LEN(extra); i++)
+    const char *const *extra = _bench_extra;
+    for (size_t i = 0; i < ARRAY_LEN(_bench_extra); i++)
         if (strcmp(tok, extra[i]) == 0) return true;
     return sort_algo_find(tok) != NULL;
 }
@@ -78,9 +79,13 @@ static bool _bench_algos_set(const args_opt *opt, void *field, const char *v, ch
     snprintf(buf, sizeof buf, "%s", v);
     int n = 0;
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","), n++) {
-        if (!_bench_algo_known(tok))
-            return fail(err, "--algos: unknown algorithm '%s'; choose from radix, radix-rts, onesweep, counting, bitonic, "
-                             "cpu (radix, radix-rts and onesweep also with -shared)", tok);
+        if (!_bench_algo_known(tok)) {
+            char extra[128] = "";
+            for (size_t i = 0; i < ARRAY_LEN(_bench_extra); i++)
+                snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "%s%s", i ? ", " : "", _bench_extra[i]);
+            return fail(err, "--algos: unknown algorithm '%s'; choose from %s (the sort library's), or %s", tok,
+                        registry_list(REGISTRY_SORTS), extra);
+        }
         if (n == BENCH_MAX_LIST) return fail(err, "--algos: at most %d algorithms", BENCH_MAX_LIST);
     }
     if (!n) return fail(err, "--algos %s: give a comma list of algorithms", v);
