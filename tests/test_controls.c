@@ -191,6 +191,13 @@ int main(void) {
                   name);
         }
         CHECK(registry_find((registry_family)f, "no-such-name") == -1, "family %d finds a name it does not have", f);
+        /* The joined names (usage lines, default lists) hold every name once, in order. */
+        char joined[512], want[512] = "";
+        for (int i = 0; i < registry_count((registry_family)f); i++) {
+            snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i ? "|" : "", registry_name((registry_family)f, i));
+            CHECK(registry_summary((registry_family)f, i)[0], "family %d: %s has no summary for the help", f, registry_name((registry_family)f, i));
+        }
+        CHECK(!strcmp(registry_join((registry_family)f, "|", joined, sizeof joined), want), "family %d joined: %s", f, joined);
     }
     CHECK(registry_count(REGISTRY_SORTS) == sort_algo_count, "sorts: %d, sort_algos[] has %d", registry_count(REGISTRY_SORTS),
           sort_algo_count);

@@ -38,19 +38,32 @@ typedef struct _bsim_opts {
     double seconds;
 } _bsim_opts;
 
-static const args_opt _bsim_args[] = {
+static args_opt _bsim_args[] = {
     {"--sim", NULL, ARGS_AT(_bsim_opts, sim), args_flag, 0, 0, "time the simulation (this command)"},
-    {"--solvers", "LIST", ARGS_AT(_bsim_opts, solvers), args_string, 0, 0, "comma list of dfsph, wcsph (default dfsph,wcsph)"},
-    {"--sorts", "LIST", ARGS_AT(_bsim_opts, sorts), args_string, 0, 0, "comma list of sorts (default radix)"},
+    {"--solvers", "LIST", ARGS_AT(_bsim_opts, solvers), args_string, 0, 0, NULL}, /* help: _bsim_usage, from the registries */
+    {"--sorts", "LIST", ARGS_AT(_bsim_opts, sorts), args_string, 0, 0, NULL},
     {"--particles", "LIST", ARGS_AT(_bsim_opts, counts_text), args_string, 0, 0,
      "comma list of counts (default 27648,110592,442368,1000000; 4096 where GPU\ntimer queries read zero)"},
     {"--seconds", "S", ARGS_AT(_bsim_opts, seconds_text), args_string, 0, 0, "seconds of fluid from t = 0, 0 to 60 (default 1)"},
-    {"--scene", "NAME", ARGS_AT(_bsim_opts, scene), args_string, 0, 0, "dambreak (default), drop, double-dambreak, pool"},
+    {"--scene", "NAME", ARGS_AT(_bsim_opts, scene), args_string, 0, 0, NULL},
     {"--csv", "FILE", ARGS_AT(_bsim_opts, csv_path), args_string, 0, 0, "also write the rows to FILE (- for stdout); a failed run leaves no file"},
     {"--data", "DIR", ARGS_AT(_bsim_opts, data), args_string, 0, 0, "the folder holding shaders/"},
 };
 
 static void _bsim_usage(FILE *f) {
+    static char help[3][512];
+    if (!help[0][0]) {
+        char all[256], names[256];
+        snprintf(help[0], sizeof help[0], "comma list of %s (default %s)", registry_join(REGISTRY_SOLVERS, ", ", names, sizeof names),
+                 registry_join(REGISTRY_SOLVERS, ",", all, sizeof all));
+        snprintf(help[1], sizeof help[1], "comma list of %s (default radix)", registry_join(REGISTRY_SORTS, ", ", names, sizeof names));
+        snprintf(help[2], sizeof help[2], "%s", registry_list(REGISTRY_SCENES));
+        for (size_t i = 0; i < ARRAY_LEN(_bsim_args); i++) {
+            if (!strcmp(_bsim_args[i].name, "--solvers")) _bsim_args[i].help = help[0];
+            if (!strcmp(_bsim_args[i].name, "--sorts")) _bsim_args[i].help = help[1];
+            if (!strcmp(_bsim_args[i].name, "--scene")) _bsim_args[i].help = help[2];
+        }
+    }
     fprintf(f, "usage: fluid bench --sim [options]\n"
                "  the dam break (or --scene) from t = 0 for S seconds of fluid in frames of 1/60 s, headless, for each\n"
                "  solver, sort and particle count: GPU ms per simulated 1/60 s (mean, worst), steps, iterations,\n"
@@ -72,7 +85,8 @@ static bool _bsim_split(const char *v, char *out, size_t width, int *n) {
 
 /* The lists and numbers of the table's strings, checked. */
 static bool _bsim_check(_bsim_opts *o, char *err) {
-    if (!_bsim_split(o->solvers ? o->solvers : "dfsph,wcsph", &o->solver[0][0], 16, &o->nsolvers))
+    char all[256];
+    if (!_bsim_split(o->solvers ? o->solvers : registry_join(REGISTRY_SOLVERS, ",", all, sizeof all), &o->solver[0][0], 16, &o->nsolvers))
         return fail(err, "--solvers %s: expected a comma list of %s", o->solvers, registry_list(REGISTRY_SOLVERS));
     for (int k = 0; k < o->nsolvers; k++)
         if (registry_find(REGISTRY_SOLVERS, o->solver[k]) < 0)

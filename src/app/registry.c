@@ -58,3 +58,22 @@ const char *registry_cycle(registry_family f) {
     static char lists[REGISTRY_COUNT][256];
     return _registry_join(f, true, lists[f], sizeof lists[f]);
 }
+
+const char *registry_join(registry_family f, const char *sep, char *buf, size_t len) {
+    buf[0] = 0;
+    for (int i = 0; i < registry_count(f); i++)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? sep : "", registry_name(f, i));
+    return buf;
+}
+
+const char *registry_summary(registry_family f, int i) {
+    if (i < 0 || i >= registry_count(f)) return "";
+    switch (f) {
+    case REGISTRY_SORTS: return sort_algos[i]->summary ? sort_algos[i]->summary : "";
+    case REGISTRY_SOLVERS: return sim_solvers[i]->summary ? sim_solvers[i]->summary : "";
+    case REGISTRY_SCENES: return sim_scenes[i].summary ? sim_scenes[i].summary : "";
+    case REGISTRY_STYLES: return render_styles[i]->name;
+    case REGISTRY_COUNT: break;
+    }
+    return "";
+}

@@ -12,6 +12,7 @@
  */
 #ifndef FLUID_APP_REGISTRY_H
 #define FLUID_APP_REGISTRY_H
+#include <stddef.h>
 
 typedef enum registry_family { REGISTRY_SORTS, REGISTRY_SOLVERS, REGISTRY_SCENES, REGISTRY_STYLES, REGISTRY_COUNT } registry_family;
 
@@ -22,5 +23,9 @@ int registry_find(registry_family f, const char *name);
 const char *registry_list(registry_family f);
 /* The same, with " -> " between the names and no "(default)": a key's cycle. */
 const char *registry_cycle(registry_family f);
+/* The names with sep between them ("radix|onesweep|..."), into buf; returns buf. */
+const char *registry_join(registry_family f, const char *sep, char *buf, size_t len);
+/* The entry's one-line summary (the registry's own words; "" where it has none). */
+const char *registry_summary(registry_family f, int i);
 
 #endif
