@@ -186,7 +186,7 @@ static const char *_counting_fused_defines(void *p) { return ((_sort_counting *)
 static void _counting_fused_ready(void *p) { ((_sort_counting *)p)->fused_ready = true; }
 
 const sort_algo sort_algo_counting = {.name = "counting",
-                                      .summary = "counting sort for dense keys, runs ordered by value (deterministic)",
+                                      .summary = "counting sort for dense keys, by key, then value (deterministic)",
                                       .make = _counting_make,
                                       .destroy = _counting_destroy,
                                       .run = _counting_run,

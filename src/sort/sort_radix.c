@@ -649,7 +649,7 @@ static void *_onesweep_make(const sort_desc *desc, const gpu_caps *caps, char *e
 }
 
 const sort_algo sort_algo_radix = {.name = "radix",
-                                   .summary = "LSD radix sort, 8-bit digits, onesweep or reduce-then-scan by driver (stable)",
+                                   .summary = "LSD radix sort, 8-bit digits, onesweep at every size by default (stable)",
                                    .make = _radix_make,
                                    .destroy = _radix_destroy,
                                    .run = _radix_run,
