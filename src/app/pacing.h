@@ -18,7 +18,9 @@
 #ifndef FLUID_PACING_H
 #define FLUID_PACING_H
 
-#define APP_PACING_FRAME (1.0 / 60.0)  /* real time: simulated seconds a frame */
+#define APP_PACING_FRAME (1.0 / 60.0)  /* real time: simulated seconds a frame (SESSION_FRAME_SECONDS) */
+#define PACING_GPU_FPS 120.0           /* the frame's budget with GPU timers: GPU time */
+#define PACING_MIN_FPS 30.0            /* without them: wall time */
 #define APP_PACING_SIM_SHARE 0.5       /* the simulation's least budget: of the frame's, or of the render's time */
 
 typedef struct app_pacing {
