@@ -4,6 +4,7 @@
 #include "gpu/shader.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *const sim_search_stage_names[SIM_SEARCH_STAGES] = {"hash", "sort", "ranges", "reorder"};
 static const char *const _search_ranges_by_sort = "ranges=sort"; /* the counting sort made the table */
@@ -69,6 +70,15 @@ void sim_search_destroy(sim_search *q) {
     free(q);
 }
 
+/* The sort's dispatches, counted through its trace (its CPU reference's read-back and upload are
+ * traced too, but they are no dispatches). */
+static void _search_count_begin(void *user, const char *dispatch) {
+    (void)user;
+    if (strncmp(dispatch, "cpu.", 4)) sim_dispatch_count_add(1);
+}
+static void _search_count_end(void *user) { (void)user; }
+static const sort_trace _search_counter = {.begin = _search_count_begin, .end = _search_count_end};
+
 /* hash: (cell key, index) per particle, and the sort's first count where it takes a fused one.
  * ranges: the start of every cell in the sorted keys (skipped where the counting sort made it). */
 static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, int first) {
@@ -84,7 +94,7 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
     if (fused) sort_fused_ready(q->sorter);
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);
-    q->sorted = sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, p->n, q->bits, NULL);
+    q->sorted = sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, p->n, q->bits, &_search_counter);
     prof_end(prof, first + 1);
     prof_begin(prof, first + 2);
     q->table = sort_key_starts(q->sorter);

@@ -67,6 +67,7 @@ struct sim {
     sim_step_record rec[SIM_RECORDS]; /* read, not yet taken by sim_records */
     int rec_head, rec_count;
     sim_summary sum;
+    sim_dispatches disp;  /* dispatches of the steps issued */
     double it_div_sum, it_density_sum, err_density_sum;
 };
 
@@ -341,11 +342,18 @@ void sim_frame_step(sim *s, gpu_prof *prof) {
     if (!s->in_frame) sim_frame_begin(s, 0, 1);
     gpu_prof *timed = s->first_step ? prof : NULL; /* the frame's first step is the sampled one */
     s->first_step = 0;
+    uint64_t d0 = sim_dispatch_count();
     sim_particles_bind(&s->p);
     sim_search_run(s->q, &s->p, timed, 0);
     sim_particles_bind(&s->p);
     s->solver->step(s->impl, &s->p, s->q, timed, SIM_SEARCH_STAGES);
+    s->disp.last = (uint32_t)(sim_dispatch_count() - d0);
+    s->disp.pairs = s->solver->pairs ? s->solver->pairs(s->impl) : 0;
+    s->disp.total += s->disp.last;
+    s->disp.steps++;
 }
+
+void sim_get_dispatches(const sim *s, sim_dispatches *out) { *out = s->disp; }
 
 void sim_frame_end(sim *s) {
     if (!s->in_frame) return;

@@ -272,11 +272,9 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
     sim_dispatch_neighbours(p, d->prog[predict]);
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
     for (uint32_t k = 0; k < cap; k++) {
-        glUseProgram(d->prog[update]);
-        glDispatchComputeIndirect(args);
+        sim_dispatch_indirect(d->prog[update], args);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glUseProgram(d->prog[predict]);
-        glDispatchComputeIndirect(args);
+        sim_dispatch_indirect(d->prog[predict], args);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     }
 }
@@ -340,6 +338,11 @@ static bool _dfsph_read_pressure(void *impl, const sim_particles *p, float *out)
     return true;
 }
 
+static uint32_t _dfsph_pairs(void *impl) {
+    dfsph *d = impl;
+    return d->cap_div + d->cap_dens;
+}
+
 static GLuint _dfsph_accel(void *impl) { return ((dfsph *)impl)->accel; }
 
 const sim_solver sim_solver_dfsph = {
@@ -356,5 +359,6 @@ const sim_solver sim_solver_dfsph = {
     .frame_end = _dfsph_frame_end,
     .poll = _dfsph_poll,
     .read_pressure = _dfsph_read_pressure,
+    .pairs = _dfsph_pairs,
     .accel = _dfsph_accel,
 };
