@@ -110,8 +110,9 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
 void sim_search_find(sim_search *q, const sim_particles *p) { _search_find(q, p, NULL, 0); }
 
 /* reorder: copies position, velocity and original id of every particle into its sorted place
- * (the other buffer of each pair) and keeps its cell key for the renderer. */
-void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) {
+ * (the other buffer of each pair) and keeps its cell key for the renderer. Where the solver's
+ * first pass does that itself (solver_reorders), the buffers are bound for it and nothing runs. */
+void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first, bool solver_reorders) {
     _search_find(q, p, prof, first);
     prof_begin(prof, first + 3);
     int a = p->cur, b = 1 - p->cur;
@@ -124,7 +125,7 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) 
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->sorted.vals);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_CELL_KEYS, q->cell_keys);
-    sim_dispatch(q->reorder, p->n);
+    if (!solver_reorders) sim_dispatch(q->reorder, p->n);
     p->cur = b;
     prof_end(prof, first + 3);
 }

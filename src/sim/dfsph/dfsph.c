@@ -1,7 +1,8 @@
 /* dfsph: divergence-free SPH (Bender & Koschier 2015, 2017), with SPlisHSPlasH's defaults; the
  * model and the choices are in docs/SPH.md. A step, after the shared neighbour search:
- *   density     rho and the solver factor per particle; loads the divergence warm start
- *   divergence  the divergence solve: warm-start update, predict, then (update, predict) pairs
+ *   density     rho and the solver factor per particle, the neighbour lists; also the search's
+ *               reorder and the divergence solve's warm-start update (density.comp)
+ *   divergence  the divergence solve: predict, then (update, predict) pairs
  *   nonpressure viscosity, walls, gravity, mouse; the CFL step size; loads the pressure warm start
  *   pressure    the constant-density solve: warm-start update (also v += dt a), predict, pairs
  *   integrate   x += dt v, the hard walls; the step's record
@@ -59,13 +60,13 @@ _Static_assert(sizeof(dfsph_record) == 40, "Record is 10 scalars (std430: stride
  * 33 at rest and 50 where the fluid is squeezed): twin of DFSPH_LIST_CAP in the shaders. */
 static uint32_t _dfsph_list_cap(uint32_t lanes) { return 48 / lanes + 8; }
 
-enum { P_DENSITY, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, P_NONPRESSURE, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, P_INTEGRATE, P_COUNT };
+enum { P_DENSITY, P_DENSITY_STEP, P_DIV_UPDATE, P_DIV_PREDICT, P_NONPRESSURE, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, P_INTEGRATE, P_COUNT };
 
 static const struct {
     const char *file, *defines, *label;
 } _dfsph_programs[P_COUNT] = {
-    [P_DENSITY] = {"sim/dfsph/density.comp", NULL, "sim.dfsph.density"},
-    [P_DIV_WARM] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 1\n", "sim.dfsph.div_warm"},
+    [P_DENSITY] = {"sim/dfsph/density.comp", "#define DFSPH_STEP 0\n", "sim.dfsph.density_prime"},
+    [P_DENSITY_STEP] = {"sim/dfsph/density.comp", "#define DFSPH_STEP 1\n", "sim.dfsph.density"},
     [P_DIV_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 0\n", "sim.dfsph.div_update"},
     [P_DIV_PREDICT] = {"sim/dfsph/predict.comp", "#define DFSPH_DENSITY 0\n", "sim.dfsph.div_predict"},
     [P_NONPRESSURE] = {"sim/dfsph/nonpressure.comp", NULL, "sim.dfsph.nonpressure"},
@@ -265,10 +266,11 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
     return steps;
 }
 
-/* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
- * pairs whose group counts the predicts write (0 once converged). */
+/* One solve: the warm-start update (unless the pass before did it: warm < 0) and the first predict
+ * run always; then `cap` (update, predict) pairs whose group counts the predicts write (0 once
+ * converged). */
 static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t cap) {
-    sim_dispatch_neighbours(p, d->prog[warm]);
+    if (warm >= 0) sim_dispatch_neighbours(p, d->prog[warm]);
     sim_dispatch_neighbours(p, d->prog[predict]);
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
     for (uint32_t k = 0; k < cap; k++) {
@@ -284,10 +286,19 @@ static void _dfsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_p
     uint32_t n = p->n;
     _dfsph_bind(d, q);
     prof_begin(prof, first + 0);
-    sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
+    /* the search's reorder and the divergence warm start in the density pass: it reads the old
+     * order (the other buffers) and writes the new (the current ones) */
+    int a = p->cur, b = 1 - p->cur;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[b]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_IN, p->vel[b]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_OUT, p->pos[a]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_OUT, p->vel[a]);
+    sim_dispatch_neighbours(p, d->prog[P_DENSITY_STEP]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[a]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_IN, p->vel[a]);
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);
-    _dfsph_solve(d, p, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div);
+    _dfsph_solve(d, p, -1, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div);
     prof_end(prof, first + 1);
     prof_begin(prof, first + 2);
     sim_dispatch_neighbours(p, d->prog[P_NONPRESSURE]);
@@ -350,6 +361,7 @@ const sim_solver sim_solver_dfsph = {
     .summary = "divergence-free SPH: divergence and constant-density solves on the GPU, CFL steps",
     .stages = _dfsph_stages,
     .stage_count = (int)ARRAY_LEN(_dfsph_stages),
+    .reorders = true,
     .layout_g_over_c2 = _dfsph_g_over_c2,
     .make = _dfsph_make,
     .destroy = _dfsph_destroy,
