@@ -22,7 +22,8 @@ layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
 layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = B_DENS) writeonly buffer Dens { float dens[]; };
 layout(std430, binding = B_FACTOR) writeonly buffer Factor { float factor[]; };
-layout(std430, binding = B_NBR) writeonly buffer Nbr { uint nbr[]; };
+layout(std430, binding = B_NBR) writeonly buffer Nbr { NbrRec nbr[]; };
+layout(std430, binding = B_WALL) writeonly buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
 #if DFSPH_STEP
 #include "sim/search/gather.glsl"
@@ -53,16 +54,15 @@ void main() {
         float r = sqrt(r2);
         sum_w += sim_w(r, P.hs);
         if (r2 == 0.0) continue;
-        float gm = P.mass * sim_dw(r, P.hs) / r;
+        vec3 g = P.mass * sim_dw(r, P.hs) / r * d;
         if (listed < uint(DFSPH_LIST_CAP)) {
-            nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t] = j;
+            nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t] = NbrRec(g, j);
 #if DFSPH_STEP
             float kj = dt > 0.0 ? 0.5 * vel[sj].w / dt : 0.0;
-            dv += (ki + kj) * gm * d;
+            dv += (ki + kj) * g;
 #endif
         } else
             dropped++;
-        vec3 g = gm * d;
         sum_g += g;
         sum_g2 += dot(g, g);
     SIM_NEIGHBOURS_END
@@ -77,6 +77,7 @@ void main() {
     sum_g2 = g4.w;
     if (!live || SIM_LANE != 0u) return;
     vec4 wall = dfsph_wall(xi);
+    wallg[i] = wall; // for the solves' passes: positions stay until integrate
     // The walls push with the particle's own value twice over (update.comp), as a mirrored ghost of
     // the same pressure would: S = (A + B) . (A + 2 B) + sum_j |m grad W_ij|^2, A the fluid's sum of
     // m grad W, B = rho0 grad Phi.

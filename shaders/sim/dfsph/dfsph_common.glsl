@@ -69,14 +69,22 @@ bool dfsph_reduce_last(float v, bool is_max) {
 // The neighbour lists the density pass builds each step, one per lane (neighbours.glsl deals a
 // particle's candidates round its lanes; each lane keeps those within h, itself excluded, up to
 // DFSPH_LIST_CAP), stored slot-major so that a warp's reads of slot k are contiguous. Every later
-// pass of the step walks only these: positions do not change until integrate.
+// pass of the step walks only these: positions do not change until integrate. A record is 16
+// bytes: the pair's m grad W_ij (which every solver pass needs, so they read no position and
+// evaluate no kernel) and the neighbour's index j.
 // DFSPH_LIST_CAP and DFSPH_LIST_STRIDE (lanes a buffer holds) come from src/sim/dfsph/dfsph.c.
-#define DFSPH_LIST_BEGIN(j)                                            \
+struct NbrRec {
+    vec3 grad; // m grad W_ij = m W'(r) / r (x_i - x_j)
+    uint idx;  // j
+};
+#define DFSPH_LIST_BEGIN(j, g)                                         \
     {                                                                  \
         uint t_ = gl_GlobalInvocationID.x;                             \
         uint n_ = live ? nbr_count[t_] : 0u;                           \
         for (uint k_ = 0u; k_ < n_; k_++) {                            \
-            uint j = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];
+            NbrRec r_ = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];          \
+            uint j = r_.idx;                                           \
+            vec3 g = r_.grad;
 #define DFSPH_LIST_END \
         }              \
     }

@@ -28,7 +28,8 @@
 #define DFSPH_LAG 2          /* frames between issuing a step and reading its record */
 #define DFSPH_FRAMES 4       /* frames in flight, with their fences */
 #define DFSPH_MAX_IT 100     /* SPlisHSPlasH's most iterations */
-#define DFSPH_MAX_STEPS 1000 /* steps a frame at most (records in flight stay within the ring) */
+#define DFSPH_MAX_STEPS 1000
+#define DFSPH_REC 16         /* bytes a neighbour record: {m grad W_ij, j} (NbrRec in dfsph_common.glsl) */ /* steps a frame at most (records in flight stay within the ring) */
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
 
@@ -78,7 +79,7 @@ static const struct {
 
 typedef struct dfsph {
     GLuint prog[P_COUNT];
-    GLuint factor, kappa, accel, ctl, records, nbr, nbr_count; /* buffers */
+    GLuint factor, kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
     float dt_max, dt0;
     uint32_t n_groups_max;
     /* What the CPU knows, from records DFSPH_LAG frames old. */
@@ -108,7 +109,7 @@ static void _dfsph_destroy(void *impl) {
     dfsph *d = impl;
     if (!d) return;
     for (int i = 0; i < P_COUNT; i++) shader_destroy(&d->prog[i]);
-    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count};
+    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count, &d->wall};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
     for (int i = 0; i < DFSPH_FRAMES; i++)
         if (d->fence[i]) glDeleteSync(d->fence[i]);
@@ -137,10 +138,10 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     d->buf = malloc(sizeof(dfsph_record) * DFSPH_RECORDS);
     bool ok = d->buf != NULL;
     size_t stride = n * p->lanes, cap = _dfsph_list_cap(p->lanes);
-    if (4 * stride * cap > (size_t)caps->max_ssbo_bytes) {
+    if (DFSPH_REC * stride * cap > (size_t)caps->max_ssbo_bytes) {
         _dfsph_destroy(d);
         fail(err, "%u particles need %zu MB of neighbour lists, more than one GPU buffer holds here; ask for fewer particles",
-             p->capacity, 4 * stride * cap >> 20);
+             p->capacity, DFSPH_REC * stride * cap >> 20);
         return NULL;
     }
     for (int i = 0; ok && i < P_COUNT; i++) {
@@ -154,7 +155,8 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
          (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
          (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 4ull * d->n_groups_max, NULL, "sim.dfsph.ctl", err)) &&
          (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err)) &&
-         (d->nbr = gpu_buffer_make(4 * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&
+         (d->nbr = gpu_buffer_make(DFSPH_REC * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&
+         (d->wall = gpu_buffer_make(16 * n, NULL, "sim.dfsph.wall", err)) &&
          (d->nbr_count = gpu_buffer_make(4 * stride, NULL, "sim.dfsph.neighbour_counts", err));
     if (!ok) {
         if (!d->buf) fail(err, "out of host memory");
@@ -174,6 +176,7 @@ static void _dfsph_bind(dfsph *d, const sim_search *q) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RECORDS, d->records);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_NBR, d->nbr);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_NBR_COUNT, d->nbr_count);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_WALL, d->wall);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, d->ctl);
 }
 
