@@ -109,6 +109,8 @@ typedef struct _bsim_row {
     uint64_t capped, dropped;
     double disp_mean;  /* dispatches recorded per step (sim_get_dispatches) */
     uint32_t disp_1_4; /* dispatches of a step whose solves record 1 divergence and 4 pressure iterations */
+    int worst_steps;   /* the worst frame's steps and dispatches: where its time went */
+    uint64_t worst_disp;
     int nst;
     char stage_names[16][16];
     double stage_us[16];
@@ -142,8 +144,12 @@ static bool _bsim_run(const _bsim_opts *o, const char *solver, const char *sort,
     long long steps = 0;
     for (int f = 0; f < frames; f++) {
         bool stages = f % BSIM_STAGE_EVERY == BSIM_STAGE_EVERY - 1;
+        sim_dispatches d0, d1;
+        sim_get_dispatches(s, &d0);
         if (!stages) prof_begin(prof, nst);
-        steps += sim_frame(s, 1.0 / 60, 0, stages ? prof : NULL);
+        int frame_steps = sim_frame(s, 1.0 / 60, 0, stages ? prof : NULL);
+        steps += frame_steps;
+        sim_get_dispatches(s, &d1);
         if (!stages) prof_end(prof, nst);
         prof_frame(prof);
         if (stages) {
@@ -152,7 +158,11 @@ static bool _bsim_run(const _bsim_opts *o, const char *solver, const char *sort,
         } else {
             double ms = prof_last_us(prof, nst) / 1e3;
             row->ms_mean += ms;
-            if (ms > row->ms_worst) row->ms_worst = ms;
+            if (ms > row->ms_worst) {
+                row->ms_worst = ms;
+                row->worst_steps = frame_steps;
+                row->worst_disp = d1.total - d0.total;
+            }
             row->timed++;
         }
         fprintf(stderr, "\rbench --sim: %s %s %u particles: frame %d of %d (t = %.3f s)   ", solver, sort, row->particles, f + 1,
@@ -243,7 +253,7 @@ int cmd_bench_sim(int argc, char **argv) {
                        clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density, 100 * r->err_mean, 100 * r->err_max,
                        r->cfl_max, r->realtime, r->disp_mean, r->disp_1_4);
                 for (int i = 0; i < r->nst; i++) printf("%s%s %.1f", i ? ", " : "", r->stage_names[i], r->stage_us[i]);
-                printf("\n");
+                printf(" | worst frame: %d steps, %llu dispatches\n", r->worst_steps, (unsigned long long)r->worst_disp);
                 fflush(stdout);
             }
     if (o.csv_path && !rc) {

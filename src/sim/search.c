@@ -18,7 +18,7 @@ struct sim_search {
     GLuint table;        /* the table of the last search: ranges, or the counting sort's own */
     GLuint cell_keys;    /* per particle, current order: its cell (for the renderer) */
     sorter *sorter;
-    GLuint hash, range, reorder; /* programs */
+    GLuint hash, range, reorder, range_reorder; /* programs */
 };
 
 static sorter *_search_sorter_make(sim_search *q, const char *algo, char *err) {
@@ -49,6 +49,7 @@ sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, c
               (q->cell_keys = gpu_buffer_make(4 * n, NULL, "sim.cell_keys", err)) &&
               (q->range = sim_program_make("sim/search/ranges.comp", NULL, "sim.ranges", err)) &&
               (q->reorder = sim_program_make("sim/search/reorder.comp", NULL, "sim.reorder", err)) &&
+              (q->range_reorder = sim_program_make("sim/search/ranges_reorder.comp", NULL, "sim.ranges_reorder", err)) &&
               (q->sorter = _search_sorter_make(q, desc->sort, err)) && (q->hash = _search_hash_make(q, q->sorter, err));
     if (!ok) {
         sim_search_destroy(q);
@@ -64,6 +65,7 @@ void sim_search_destroy(sim_search *q) {
     shader_destroy(&q->hash);
     shader_destroy(&q->range);
     shader_destroy(&q->reorder);
+    shader_destroy(&q->range_reorder);
     if (q->sorter) sort_destroy(q->sorter);
     GLuint *all[] = {&q->keys, &q->vals, &q->ranges, &q->cell_keys};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
@@ -80,8 +82,9 @@ static void _search_count_end(void *user) { (void)user; }
 static const sort_trace _search_counter = {.begin = _search_count_begin, .end = _search_count_end};
 
 /* hash: (cell key, index) per particle, and the sort's first count where it takes a fused one.
- * ranges: the start of every cell in the sorted keys (skipped where the counting sort made it). */
-static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, int first) {
+ * ranges: the start of every cell in the sorted keys (skipped where the counting sort made it;
+ * left to the caller where `ranges` is false). */
+static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, int first, bool ranges) {
     glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_PARAMS, p->params);
     prof_begin(prof, first + 0);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[p->cur]);
@@ -96,8 +99,9 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
     prof_begin(prof, first + 1);
     q->sorted = sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, p->n, q->bits, &_search_counter);
     prof_end(prof, first + 1);
-    prof_begin(prof, first + 2);
     q->table = sort_key_starts(q->sorter);
+    if (!ranges) return;
+    prof_begin(prof, first + 2);
     if (!q->table) {
         q->table = q->ranges;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
@@ -107,14 +111,16 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
     prof_end(prof, first + 2);
 }
 
-void sim_search_find(sim_search *q, const sim_particles *p) { _search_find(q, p, NULL, 0); }
+void sim_search_find(sim_search *q, const sim_particles *p) { _search_find(q, p, NULL, 0, true); }
 
 /* reorder: copies position, velocity and original id of every particle into its sorted place
- * (the other buffer of each pair) and keeps its cell key for the renderer. Where the solver's
- * first pass does that itself (solver_reorders), the buffers are bound for it and nothing runs. */
-void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first, bool solver_reorders) {
-    _search_find(q, p, prof, first);
-    prof_begin(prof, first + 3);
+ * (the other buffer of each pair) and keeps its cell key for the renderer. Where the search makes
+ * the cell table itself, one dispatch makes the table and the copy (ranges_reorder.comp). */
+void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) {
+    bool fused = !sort_key_starts(q->sorter);
+    _search_find(q, p, prof, first, !fused);
+    if (fused) prof_begin(prof, first + 2);
+    else prof_begin(prof, first + 3);
     int a = p->cur, b = 1 - p->cur;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[a]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_IN, p->vel[a]);
@@ -125,7 +131,14 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first, 
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->sorted.vals);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_CELL_KEYS, q->cell_keys);
-    if (!solver_reorders) sim_dispatch(q->reorder, p->n);
+    if (fused) {
+        q->table = q->ranges;
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);
+        sim_dispatch(q->range_reorder, p->n > q->cells + 1 ? p->n : q->cells + 1);
+        prof_end(prof, first + 2);
+        prof_begin(prof, first + 3); /* nothing left to time */
+    } else
+        sim_dispatch(q->reorder, p->n);
     p->cur = b;
     prof_end(prof, first + 3);
 }
@@ -149,7 +162,8 @@ bool sim_search_set_sort(sim_search *q, const char *algo, char *err) {
 const char *sim_search_sort_name(const sim_search *q) { return sort_get_algo(q->sorter)->name; }
 GLuint sim_search_ranges(const sim_search *q) { return q->table; }
 const char *sim_search_stage_name(const sim_search *q, int stage) {
-    if (stage == 2 && sort_key_starts(q->sorter)) return _search_ranges_by_sort;
+    if (stage == 2) return sort_key_starts(q->sorter) ? _search_ranges_by_sort : "ranges+reorder";
+    if (stage == 3 && !sort_key_starts(q->sorter)) return "reorder=ranges";
     return stage >= 0 && stage < SIM_SEARCH_STAGES ? sim_search_stage_names[stage] : "?";
 }
 GLuint sim_search_cell_keys(const sim_search *q) { return q->cell_keys; }

@@ -36,11 +36,8 @@ typedef struct sim_search sim_search;
 
 sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, char *err);
 void sim_search_destroy(sim_search *q);
-/* hash, sort, ranges and reorder the particles p (bound by the caller with sim_particles_bind).
- * solver_reorders: the solver's first pass does the reorder (it reads the particles through the
- * sorted values, shaders/sim/search/gather.glsl): everything is bound for it, p->cur is flipped
- * (its buffers are the destination), but no reorder runs. */
-void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first_stage, bool solver_reorders);
+/* hash, sort, ranges and reorder the particles p (bound by the caller with sim_particles_bind). */
+void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first_stage);
 /* hash, sort and ranges only: nothing moves (tests; the first state; after a sort switch). */
 void sim_search_find(sim_search *q, const sim_particles *p);
 bool sim_search_set_sort(sim_search *q, const char *algo, char *err);

@@ -28,9 +28,6 @@ typedef struct sim_solver {
     const char *name;
     const char *summary;
     const char *const *stages; /* its own stage names (after the search's) */
-    /* Its step's first pass does the search's reorder itself (sim_search_run): it reads the old
-     * order at SIM_B_POS_IN / SIM_B_VEL_IN's other buffers through the sorted values. */
-    bool reorders;
     int stage_count;
     /* The scene's initial layout for this solver: g / c^2 of its equation of state (layers
      * compressed to hydrostatic balance), or 0 for an incompressible solver (a plain lattice). */

@@ -13,6 +13,7 @@
 layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) buffer Vel { vec4 vel[]; };
+layout(std430, binding = B_DIVW) readonly buffer DivW { float divw[]; };
 
 // C twin: struct dfsph_record in src/sim/dfsph/dfsph.c.
 struct Record {
@@ -38,6 +39,7 @@ void main() {
             if (x[a] < lo[a]) { x[a] = lo[a]; if (v[a] < 0.0) v[a] *= -P.restitution; }
             if (x[a] > hi[a]) { x[a] = hi[a]; if (v[a] > 0.0) v[a] *= -P.restitution; }
         }
+        v.w = divw[i]; // the divergence solve's total, the next step's warm start (density.comp)
         pos[i] = x;
         vel[i] = v;
         ratio = length(v.xyz) * dt / P.dx;

@@ -14,7 +14,7 @@
 layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
-layout(std430, binding = B_NBR) readonly buffer Nbr { NbrRec nbr[]; };
+layout(std430, binding = B_NBR) readonly buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_DENS) readonly buffer Dens { float dens[]; };
 layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };

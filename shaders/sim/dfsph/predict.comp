@@ -16,7 +16,7 @@
 layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
-layout(std430, binding = B_NBR) readonly buffer Nbr { NbrRec nbr[]; };
+layout(std430, binding = B_NBR) readonly buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_WALL) readonly buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_DENS) readonly buffer Dens { float dens[]; };
@@ -28,7 +28,7 @@ void main() {
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
     float err = 0.0, drho = 0.0, neighbours = 0.0;
-    vec3 vi = live ? vel[i].xyz : vec3(0.0);
+    vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
     DFSPH_LIST_BEGIN(j, g)
             drho += dot(vi - vel[j].xyz, g);
             neighbours += 1.0;

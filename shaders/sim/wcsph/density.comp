@@ -1,8 +1,6 @@
 // density: rho_i = sum_j m W(|x_i - x_j|) over the neighbours (self included), completed by the
 // walls' mirror share (divided by 1 - Phi, Phi the kernel fraction outside the box); pressure from the Tait equation,
 // clamped at 0 (no tension); stores rho and p / rho^2 for the forces.
-// WCSPH_STEP 1 (a step's first pass): also the search's reorder (gather.glsl): the particles are
-// read in the old order through the sorted values and written to their sorted places.
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
@@ -11,30 +9,20 @@ layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = B_DENS) writeonly buffer Dens { float dens[]; };
 layout(std430, binding = B_PTERM) writeonly buffer PTerm { float pterm[]; };
-#if WCSPH_STEP
-layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
-#include "sim/search/gather.glsl"
-#else
-#define SIM_SRC(j) (j)
-#endif
 #include "sim/neighbours.glsl"
 
 void main() {
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
-    uint src = live ? SIM_SRC(i) : 0u;
-    vec3 xi = live ? pos[src].xyz : vec3(0.0);
+    vec3 xi = live ? pos[i].xyz : vec3(0.0);
     float h2 = P.h * P.h, sum = 0.0;
     if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
-        vec3 d = xi - pos[SIM_SRC(j)].xyz;
+        vec3 d = xi - pos[j].xyz;
         float r2 = dot(d, d);
         if (r2 < h2) sum += sim_w(sqrt(r2), P.hs);
     SIM_NEIGHBOURS_END
     sum = sim_lanes_sum(vec4(sum)).x;
     if (!live || SIM_LANE != 0u) return;
-#if WCSPH_STEP
-    sim_gather_store(i, src, vel[src]);
-#endif
     // The walls mirror the particle: ghost planes of its own density fill the kernel's share Phi
     // beyond the walls, so rho = rho_fluid + rho Phi.
     float phi = sim_wall_fraction(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx, P.mass / (P.rho0 * P.dx * P.dx)).x;

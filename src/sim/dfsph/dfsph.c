@@ -1,7 +1,7 @@
 /* dfsph: divergence-free SPH (Bender & Koschier 2015, 2017), with SPlisHSPlasH's defaults; the
  * model and the choices are in docs/SPH.md. A step, after the shared neighbour search:
- *   density     rho and the solver factor per particle, the neighbour lists; also the search's
- *               reorder and the divergence solve's warm-start update (density.comp)
+ *   density     rho and the solver factor per particle, the neighbour lists; also the
+ *               divergence solve's warm-start update (density.comp)
  *   divergence  the divergence solve: predict, then (update, predict) pairs
  *   nonpressure viscosity, walls, gravity, mouse; the CFL step size; loads the pressure warm start
  *   pressure    the constant-density solve: warm-start update (also v += dt a), predict, pairs
@@ -29,7 +29,7 @@
 #define DFSPH_FRAMES 4       /* frames in flight, with their fences */
 #define DFSPH_MAX_IT 100     /* SPlisHSPlasH's most iterations */
 #define DFSPH_MAX_STEPS 1000
-#define DFSPH_REC 16         /* bytes a neighbour record: {m grad W_ij, j} (NbrRec in dfsph_common.glsl) */ /* steps a frame at most (records in flight stay within the ring) */
+#define DFSPH_REC_L2 (40u << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */ /* steps a frame at most (records in flight stay within the ring) */
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
 
@@ -79,9 +79,10 @@ static const struct {
 
 typedef struct dfsph {
     GLuint prog[P_COUNT];
-    GLuint factor, kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
+    GLuint factor, kappa, accel, ctl, records, nbr, nbr_count, wall, divw; /* buffers */
     float dt_max, dt0;
     uint32_t n_groups_max;
+    uint32_t rec;                /* bytes a neighbour-list entry: 16 (records) or 4 (indices) */
     /* What the CPU knows, from records DFSPH_LAG frames old. */
     uint32_t cap_div, cap_dens;  /* iterations recorded per solve */
     float dt_cfl_recent;         /* the smallest CFL step of the last frame read (0: none yet) */
@@ -109,7 +110,7 @@ static void _dfsph_destroy(void *impl) {
     dfsph *d = impl;
     if (!d) return;
     for (int i = 0; i < P_COUNT; i++) shader_destroy(&d->prog[i]);
-    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count, &d->wall};
+    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count, &d->wall, &d->divw};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
     for (int i = 0; i < DFSPH_FRAMES; i++)
         if (d->fence[i]) glDeleteSync(d->fence[i]);
@@ -138,15 +139,23 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     d->buf = malloc(sizeof(dfsph_record) * DFSPH_RECORDS);
     bool ok = d->buf != NULL;
     size_t stride = n * p->lanes, cap = _dfsph_list_cap(p->lanes);
-    if (DFSPH_REC * stride * cap > (size_t)caps->max_ssbo_bytes) {
+    /* 16-byte records {m grad W_ij, j} where the lists fit the L2 (FLUID_DFSPH_RECORDS=0|1 forces it,
+     * for measuring): at 27,648 they cut the solves' time by a third; at 109,744, past the L2, they
+     * made the frame 27% slower (docs/BENCHMARKS.md) */
+    const char *rec_env = getenv("FLUID_DFSPH_RECORDS");
+    size_t rec = (rec_env && (rec_env[0] == '0' || rec_env[0] == '1') && !rec_env[1]) ? (rec_env[0] == '1' ? 16 : 4)
+                 : 16 * stride * cap <= DFSPH_REC_L2 ? 16 : 4;
+    d->rec = (uint32_t)rec;
+    if (rec * stride * cap > (size_t)caps->max_ssbo_bytes) {
         _dfsph_destroy(d);
         fail(err, "%u particles need %zu MB of neighbour lists, more than one GPU buffer holds here; ask for fewer particles",
-             p->capacity, DFSPH_REC * stride * cap >> 20);
+             p->capacity, rec * stride * cap >> 20);
         return NULL;
     }
     for (int i = 0; ok && i < P_COUNT; i++) {
         char defines[256];
-        snprintf(defines, sizeof defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n%s", p->lane_define, cap, stride,
+        snprintf(defines, sizeof defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n%s", p->lane_define, cap,
+                 stride, rec == 16,
                  _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
         ok = (d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, err)) != 0;
     }
@@ -155,8 +164,9 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
          (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
          (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 4ull * d->n_groups_max, NULL, "sim.dfsph.ctl", err)) &&
          (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err)) &&
-         (d->nbr = gpu_buffer_make(DFSPH_REC * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&
+         (d->nbr = gpu_buffer_make(rec * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&
          (d->wall = gpu_buffer_make(16 * n, NULL, "sim.dfsph.wall", err)) &&
+         (d->divw = gpu_buffer_make(4 * n, NULL, "sim.dfsph.divergence_total", err)) &&
          (d->nbr_count = gpu_buffer_make(4 * stride, NULL, "sim.dfsph.neighbour_counts", err));
     if (!ok) {
         if (!d->buf) fail(err, "out of host memory");
@@ -177,6 +187,7 @@ static void _dfsph_bind(dfsph *d, const sim_search *q) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_NBR, d->nbr);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_NBR_COUNT, d->nbr_count);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_WALL, d->wall);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_DIVW, d->divw);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, d->ctl);
 }
 
@@ -289,16 +300,8 @@ static void _dfsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_p
     uint32_t n = p->n;
     _dfsph_bind(d, q);
     prof_begin(prof, first + 0);
-    /* the search's reorder and the divergence warm start in the density pass: it reads the old
-     * order (the other buffers) and writes the new (the current ones) */
-    int a = p->cur, b = 1 - p->cur;
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[b]);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_IN, p->vel[b]);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_OUT, p->pos[a]);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_OUT, p->vel[a]);
+    /* the divergence solve's warm-start update is the density pass's (density.comp) */
     sim_dispatch_neighbours(p, d->prog[P_DENSITY_STEP]);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[a]);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_IN, p->vel[a]);
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);
     _dfsph_solve(d, p, -1, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div);
@@ -364,7 +367,6 @@ const sim_solver sim_solver_dfsph = {
     .summary = "divergence-free SPH: divergence and constant-density solves on the GPU, CFL steps",
     .stages = _dfsph_stages,
     .stage_count = (int)ARRAY_LEN(_dfsph_stages),
-    .reorders = true,
     .layout_g_over_c2 = _dfsph_g_over_c2,
     .make = _dfsph_make,
     .destroy = _dfsph_destroy,

@@ -1,8 +1,7 @@
 /* wcsph: the weakly compressible solver: summation density and Tait pressure, symmetric pressure
  * gradient with Monaghan's artificial viscosity, symplectic Euler; a fixed step bound by the speed
  * of sound (docs/SPH.md). Three dispatches a step:
- *   density   (shaders/sim/wcsph/density.comp)    rho and p / rho^2 per particle; also the search's
- *                                                 reorder (the search leaves it to this pass)
+ *   density   (shaders/sim/wcsph/density.comp)    rho and p / rho^2 per particle
  *   forces    (shaders/sim/wcsph/forces.comp)     the acceleration
  *   integrate (shaders/sim/wcsph/integrate.comp)  v += a dt, x += v dt, the hard walls
  * Its dt is known on the CPU, so its step records are made there. */
@@ -10,13 +9,12 @@
 #include "gpu/shader.h"
 #include "sim/solver.h"
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 static const char *const _wcsph_stages[] = {"density", "forces", "integrate"};
 
 typedef struct wcsph {
-    GLuint density, density_step, forces, integrate; /* programs (density_step: also the reorder) */
+    GLuint density, forces, integrate; /* programs */
     GLuint pterm, accel;               /* per particle: p / rho^2, acceleration */
     float dt;
     uint32_t pending;                  /* steps issued whose records poll has not returned */
@@ -28,7 +26,6 @@ static void _wcsph_destroy(void *impl) {
     wcsph *w = impl;
     if (!w) return;
     shader_destroy(&w->density);
-    shader_destroy(&w->density_step);
     shader_destroy(&w->forces);
     shader_destroy(&w->integrate);
     gpu_buffer_destroy(&w->pterm);
@@ -41,10 +38,7 @@ static void *_wcsph_make(const sim_particles *p, const sim_params *params, const
     wcsph *w = calloc(1, sizeof *w);
     size_t n = p->capacity ? p->capacity : 1;
     w->dt = params->dt;
-    char step_defines[64];
-    snprintf(step_defines, sizeof step_defines, "%s#define WCSPH_STEP 1\n", p->lane_define);
-    bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", p->lane_define, "sim.wcsph.density_prime", err)) &&
-              (w->density_step = sim_program_make("sim/wcsph/density.comp", step_defines, "sim.wcsph.density", err)) &&
+    bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", p->lane_define, "sim.wcsph.density", err)) &&
               (w->forces = sim_program_make("sim/wcsph/forces.comp", p->lane_define, "sim.wcsph.forces", err)) &&
               (w->integrate = sim_program_make("sim/wcsph/integrate.comp", NULL, "sim.wcsph.integrate", err)) &&
               (w->pterm = gpu_buffer_make(4 * n, NULL, "sim.wcsph.pterm", err)) &&
@@ -77,18 +71,10 @@ static int _wcsph_frame_begin(void *impl, double seconds, int substeps) {
 
 static void _wcsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_prof *prof, int first) {
     wcsph *w = impl;
-    GLuint progs[] = {w->density_step, w->forces, w->integrate};
+    GLuint progs[] = {w->density, w->forces, w->integrate};
     _wcsph_bind(w, q);
-    int a = p->cur, b = 1 - p->cur;
     for (int st = 0; st < 3; st++) {
         prof_begin(prof, first + st);
-        /* the density pass does the search's reorder: it reads the old order (the other buffers) */
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[st == 0 ? b : a]);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_IN, p->vel[st == 0 ? b : a]);
-        if (st == 0) {
-            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_OUT, p->pos[a]);
-            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_OUT, p->vel[a]);
-        }
         if (st < 2)
             sim_dispatch_neighbours(p, progs[st]);
         else
@@ -127,7 +113,6 @@ const sim_solver sim_solver_wcsph = {
     .summary = "weakly compressible SPH, Tait pressure, fixed step bound by the speed of sound",
     .stages = _wcsph_stages,
     .stage_count = (int)ARRAY_LEN(_wcsph_stages),
-    .reorders = true,
     .layout_g_over_c2 = _wcsph_g_over_c2,
     .make = _wcsph_make,
     .destroy = _wcsph_destroy,
