@@ -73,8 +73,7 @@ void sim_shader_defines(char *out, size_t len) {
                 {"B_RECORDS", SIM_B_RECORDS},
                 {"B_NBR", SIM_B_NBR},
                 {"B_NBR_COUNT", SIM_B_NBR_COUNT},
-                {"B_WALL", SIM_B_WALL},
-                {"B_DIVW", SIM_B_DIVW}};
+                {"B_WALL", SIM_B_WALL}};
     size_t used = 0;
     out[0] = 0;
     for (size_t i = 0; i < ARRAY_LEN(defs) && used < len; i++)

@@ -18,6 +18,9 @@ struct sim_search {
     GLuint table;        /* the table of the last search: ranges, or the counting sort's own */
     GLuint cell_keys;    /* per particle, current order: its cell (for the renderer) */
     sorter *sorter;
+    uint32_t serial;     /* changes with the sorter (the solvers' hash programs follow it) */
+    bool prehashed;      /* the solver's last pass made the next search's hash (sim_search_hashed) */
+    uint32_t prehashed_n;
     GLuint hash, range, reorder, range_reorder; /* programs */
 };
 
@@ -72,6 +75,37 @@ void sim_search_destroy(sim_search *q) {
     free(q);
 }
 
+/* --- the next step's hash in the solver's last pass --- */
+
+void sim_search_hash_defines(const sim_search *q, char *out, size_t len) {
+    snprintf(out, len, "#define SIM_HASH_EMIT 1\n%s#define SORT_FUSED_BINDING %d\n#define SIM_KEY_BITS %uu\n", sort_fused_defines(q->sorter),
+             SIM_B_SORT_FUSED, q->bits);
+}
+
+uint32_t sim_search_serial(const sim_search *q) { return q->serial; }
+
+void sim_search_hash_bind(sim_search *q) {
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->keys);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->vals);
+    GLuint fused = sort_fused_buffer(q->sorter);
+    if (fused) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_SORT_FUSED, fused);
+}
+
+void sim_search_hashed(sim_search *q, uint32_t n) {
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (sort_fused_buffer(q->sorter)) sort_fused_ready(q->sorter);
+    q->prehashed = true;
+    q->prehashed_n = n;
+}
+
+/* A fused count made for pairs that will not be sorted is consumed by a sort of them, so that the
+ * sorter's count starts again from nothing. */
+void sim_search_invalidate(sim_search *q) {
+    if (!q->prehashed) return;
+    q->prehashed = false;
+    if (sort_fused_buffer(q->sorter)) sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, q->prehashed_n, q->bits, NULL);
+}
+
 /* The sort's dispatches, counted through its trace (its CPU reference's read-back and upload are
  * traced too, but they are no dispatches). */
 static void _search_count_begin(void *user, const char *dispatch) {
@@ -87,14 +121,16 @@ static const sort_trace _search_counter = {.begin = _search_count_begin, .end = 
 static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, int first, bool ranges) {
     glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_PARAMS, p->params);
     prof_begin(prof, first + 0);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[p->cur]);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->keys);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->vals);
-    GLuint fused = sort_fused_buffer(q->sorter);
-    if (fused) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_SORT_FUSED, fused);
-    sim_dispatch(q->hash, p->n);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (fused) sort_fused_ready(q->sorter);
+    if (q->prehashed && q->prehashed_n == p->n) {
+        q->prehashed = false; /* the solver's last pass made the pairs and the fused count */
+    } else {
+        sim_search_invalidate(q);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[p->cur]);
+        sim_search_hash_bind(q);
+        sim_dispatch(q->hash, p->n);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        if (sort_fused_buffer(q->sorter)) sort_fused_ready(q->sorter);
+    }
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);
     q->sorted = sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, p->n, q->bits, &_search_counter);
@@ -151,8 +187,10 @@ bool sim_search_set_sort(sim_search *q, const char *algo, char *err) {
         sort_destroy(next);
         return false;
     }
+    sim_search_invalidate(q);
     sort_destroy(q->sorter);
     shader_destroy(&q->hash);
+    q->serial++;
     q->sorter = next;
     q->hash = hash;
     q->sorted = (sort_pairs){q->keys, q->vals};

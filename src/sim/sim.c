@@ -176,6 +176,7 @@ static void _sim_upload_particles(sim *s, const float *pos4, const float *vel4, 
      * back (the cpu sort's read-back waits for the GPU and hid it); tests/test_sim_set.c. Uploads
      * are rare (sim_make, sim_set_particles, reset): a full wait costs nothing that matters. */
     glFinish();
+    sim_search_invalidate(s->q); /* a hash the last step made is of the old positions */
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glNamedBufferSubData(p->pos[0], 0, 16ll * n, pos4);
     if (vel4)

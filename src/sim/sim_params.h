@@ -36,7 +36,6 @@
 #define SIM_B_NBR 17       /* dfsph: each lane's neighbour list of the step ({m grad W_ij, j} records) */
 #define SIM_B_NBR_COUNT 18 /* dfsph: the length of each lane's list */
 #define SIM_B_SORT_FUSED 19 /* hash: the sort's fused first count (sort.h) */
-#define SIM_B_DIVW 21      /* dfsph: the divergence solve's impulse k dt summed over the step */
 #define SIM_B_WALL 20      /* dfsph: the walls' kernel share and its gradient per particle (the step's) */
 
 typedef struct sim_params {

@@ -39,7 +39,8 @@ typedef struct sim_solver {
     void (*prime)(void *impl, sim_particles *p, const sim_search *q);
     /* The steps of the next frame (at least 1); `substeps` > 0 forces that many. */
     int (*frame_begin)(void *impl, double seconds, int substeps);
-    void (*step)(void *impl, sim_particles *p, const sim_search *q, gpu_prof *prof, int first_stage);
+    /* A step; its last pass may make the next search's hash (search.h), hence q not const. */
+    void (*step)(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first_stage);
     void (*frame_end)(void *impl);
     /* Records of finished steps, oldest first, at most max; `wait`: wait for every step issued. */
     int (*poll)(void *impl, bool wait, sim_step_record *out, int max);

@@ -1,30 +1,24 @@
 // dfsph density: rho_i = sum_j m W_ij + rho0 Phi_i (the walls as ghost fluid at rest density), and
 // the factor 1 / S_i that turns a density error into the pressure value that removes it (Bender &
-// Koschier's alpha_i / rho_i, with the walls' share as update.comp applies it); writes each lane's
-// neighbour list for the rest of the step (dfsph_common.glsl) and the walls' share per particle.
-//   DFSPH_STEP 0 (priming): loads the divergence warm start into kappa.
-//   DFSPH_STEP 1 (a step's first pass): also the divergence solve's warm-start update, so that it
-//     costs no dispatch of its own: half the last step's total impulse as k = kappa / rho, k_j read
-//     from each neighbour's vel.w (integrate left the totals there, the reorder carried them), is
-//     applied as update.comp applies its values,
-//       v_i -= dt (sum_j m (k_i + k_j) grad W_ij + 2 k_i rho0 grad Phi_i)
-//     over the particle's list. The pass writes only vel.xyz, which no thread reads here (they
-//     read vel.w), and starts the step's total in divw.
+// Koschier's alpha_i / rho_i, with the walls' share as update.comp applies it).
+// Also loads the divergence solve's warm start: half the last step's total, as k = kappa / rho, and
+// writes each lane's neighbour list for the rest of the step (dfsph_common.glsl) and the walls'
+// share and its gradient per particle (wallg), which the solves' passes read instead of
+// evaluating the walls again.
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
-layout(std430, binding = B_VEL_IN) buffer Vel { vec4 vel[]; };
+layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
 layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = B_DENS) writeonly buffer Dens { float dens[]; };
 layout(std430, binding = B_FACTOR) writeonly buffer Factor { float factor[]; };
 layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };
 layout(std430, binding = B_NBR) writeonly buffer Nbr { DFSPH_NBR_T nbr[]; };
-layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_WALL) writeonly buffer Wall { vec4 wallg[]; };
-layout(std430, binding = B_DIVW) writeonly buffer DivW { float divw[]; };
+layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
 #include "sim/neighbours.glsl"
 
 void main() {
@@ -34,11 +28,6 @@ void main() {
     float h2 = P.h * P.h, sum_w = 0.0, sum_g2 = 0.0;
     vec3 sum_g = vec3(0.0);
     uint t = gl_GlobalInvocationID.x, listed = 0u, dropped = 0u;
-    float dt = C.dt, ki = live && dt > 0.0 ? 0.5 * vel[i].w / dt : 0.0;
-#if DFSPH_STEP
-    if (gl_GlobalInvocationID.x == 0u) C.iter = 0u;
-    vec3 dv = vec3(0.0);
-#endif
     if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
         vec3 d = xi - pos[j].xyz;
         float r2 = dot(d, d);
@@ -47,14 +36,8 @@ void main() {
         sum_w += sim_w(r, P.hs);
         if (r2 == 0.0) continue;
         vec3 g = P.mass * sim_dw(r, P.hs) / r * d;
-        if (listed < uint(DFSPH_LIST_CAP)) {
-            nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t] = DFSPH_NBR_MAKE(g, j);
-#if DFSPH_STEP
-            float kj = dt > 0.0 ? 0.5 * vel[j].w / dt : 0.0;
-            dv += (ki + kj) * g;
-#endif
-        } else
-            dropped++;
+        if (listed < uint(DFSPH_LIST_CAP)) nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t] = DFSPH_NBR_MAKE(g, j);
+        else dropped++;
         sum_g += g;
         sum_g2 += dot(g, g);
     SIM_NEIGHBOURS_END
@@ -62,9 +45,6 @@ void main() {
     if (dropped > 0u) atomicAdd(C.dropped, dropped);
     vec4 g4 = sim_lanes_sum(vec4(sum_g, sum_g2));
     sum_w = sim_lanes_sum(vec4(sum_w)).x;
-#if DFSPH_STEP
-    dv = sim_lanes_sum(vec4(dv, 0.0)).xyz;
-#endif
     sum_g = g4.xyz;
     sum_g2 = g4.w;
     if (!live || SIM_LANE != 0u) return;
@@ -77,11 +57,6 @@ void main() {
     float s = dot(sum_g + b, sum_g + 2.0 * b) + sum_g2;
     dens[i] = P.mass * sum_w + P.rho0 * wall.x;
     factor[i] = s > 0.0 ? 1.0 / s : 0.0;
-#if DFSPH_STEP
-    dv += 2.0 * ki * P.rho0 * wall.yzw; // the wall as a mirrored ghost of the same pressure
-    vel[i].xyz = vel[i].xyz - dt * dv;
-    divw[i] = ki * dt;
-#else
-    kappa[i] = ki;
-#endif
+    // vel.w: the divergence solve's impulse k dt summed over the last step (reordered with it)
+    kappa[i] = C.dt > 0.0 ? 0.5 * vel[i].w / C.dt : 0.0;
 }

@@ -2,10 +2,10 @@
 // pressure impulse of the values k = kappa / rho that predict computed,
 //   v_i -= dt (sum_j m (k_i + k_j) grad W_ij + 2 k_i rho0 grad Phi_i)
 // (symmetric, so the pair impulses conserve momentum; the walls' ghosts mirror the particle, its
-// value on both sides, as wcsph's walls mirror its pressure). The totals of the step are summed
-// for the next step's warm start, carried with the particle through the reorder: the divergence
-// solve's impulse k dt (in divw during the step; integrate puts it in vel.w), the pressure
-// solve's k in pos.w.
+// value on both sides, as wcsph's walls mirror its pressure; grad Phi kept by the density pass).
+// The totals of the step are summed for the next step's warm start, carried with the particle
+// through the reorder: the divergence solve's impulse k dt in vel.w, the pressure solve's k in
+// pos.w.
 //   DFSPH_WARM 1: the warm start: the first update of a solve, from the loaded values; the sums
 //                 start again. In the pressure solve it also predicts the velocity, v += dt a.
 #version 450
@@ -20,7 +20,6 @@ layout(std430, binding = B_WALL) readonly buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_KAPPA) readonly buffer Kappa { float kappa[]; };
 layout(std430, binding = B_ACCEL) readonly buffer Accel { vec4 accel[]; };
-layout(std430, binding = B_DIVW) buffer DivW { float divw[]; };
 #include "sim/lanes.glsl"
 
 void main() {
@@ -48,7 +47,11 @@ void main() {
     pos[i].w += ki; // only this thread writes pos[i].w; the others read pos[i].xyz
 #endif
 #else
-    divw[i] += ki * dt; // (the divergence solve's warm-start update is the density pass's)
+#if DFSPH_WARM
+    v.w = ki * dt;
+#else
+    v.w += ki * dt;
+#endif
 #endif
     v.xyz -= dt * dv;
     vel[i] = v;

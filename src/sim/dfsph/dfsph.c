@@ -1,11 +1,11 @@
 /* dfsph: divergence-free SPH (Bender & Koschier 2015, 2017), with SPlisHSPlasH's defaults; the
  * model and the choices are in docs/SPH.md. A step, after the shared neighbour search:
- *   density     rho and the solver factor per particle, the neighbour lists; also the
- *               divergence solve's warm-start update (density.comp)
- *   divergence  the divergence solve: predict, then (update, predict) pairs
+ *   density     rho and the solver factor per particle, the neighbour lists, the walls' share;
+ *               loads the divergence warm start
+ *   divergence  the divergence solve: warm-start update, predict, then (update, predict) pairs
  *   nonpressure viscosity, walls, gravity, mouse; the CFL step size; loads the pressure warm start
  *   pressure    the constant-density solve: warm-start update (also v += dt a), predict, pairs
- *   integrate   x += dt v, the hard walls; the step's record
+ *   integrate   x += dt v, the hard walls; the step's record; the next step's hash (search.h)
  *
  * No CPU stall: each predict's last work group writes the next (update, predict) dispatches'
  * group counts, 0 once the solve has converged, and the CPU records those pairs as indirect
@@ -61,13 +61,13 @@ _Static_assert(sizeof(dfsph_record) == 40, "Record is 10 scalars (std430: stride
  * 33 at rest and 50 where the fluid is squeezed): twin of DFSPH_LIST_CAP in the shaders. */
 static uint32_t _dfsph_list_cap(uint32_t lanes) { return 48 / lanes + 8; }
 
-enum { P_DENSITY, P_DENSITY_STEP, P_DIV_UPDATE, P_DIV_PREDICT, P_NONPRESSURE, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, P_INTEGRATE, P_COUNT };
+enum { P_DENSITY, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, P_NONPRESSURE, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, P_INTEGRATE, P_COUNT };
 
 static const struct {
     const char *file, *defines, *label;
 } _dfsph_programs[P_COUNT] = {
-    [P_DENSITY] = {"sim/dfsph/density.comp", "#define DFSPH_STEP 0\n", "sim.dfsph.density_prime"},
-    [P_DENSITY_STEP] = {"sim/dfsph/density.comp", "#define DFSPH_STEP 1\n", "sim.dfsph.density"},
+    [P_DENSITY] = {"sim/dfsph/density.comp", NULL, "sim.dfsph.density"},
+    [P_DIV_WARM] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 1\n", "sim.dfsph.div_warm"},
     [P_DIV_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 0\n", "sim.dfsph.div_update"},
     [P_DIV_PREDICT] = {"sim/dfsph/predict.comp", "#define DFSPH_DENSITY 0\n", "sim.dfsph.div_predict"},
     [P_NONPRESSURE] = {"sim/dfsph/nonpressure.comp", NULL, "sim.dfsph.nonpressure"},
@@ -79,7 +79,11 @@ static const struct {
 
 typedef struct dfsph {
     GLuint prog[P_COUNT];
-    GLuint factor, kappa, accel, ctl, records, nbr, nbr_count, wall, divw; /* buffers */
+    GLuint integrate_hash;       /* integrate making the next step's hash (0: none; search.h) */
+    uint32_t hash_serial;        /* the search's sorter it was built for */
+    bool hash_failed;
+    char defines[256];           /* the programs' common defines */
+    GLuint factor, kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
     float dt_max, dt0;
     uint32_t n_groups_max;
     uint32_t rec;                /* bytes a neighbour-list entry: 16 (records) or 4 (indices) */
@@ -110,7 +114,8 @@ static void _dfsph_destroy(void *impl) {
     dfsph *d = impl;
     if (!d) return;
     for (int i = 0; i < P_COUNT; i++) shader_destroy(&d->prog[i]);
-    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count, &d->wall, &d->divw};
+    shader_destroy(&d->integrate_hash);
+    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count, &d->wall};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
     for (int i = 0; i < DFSPH_FRAMES; i++)
         if (d->fence[i]) glDeleteSync(d->fence[i]);
@@ -152,6 +157,8 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
              p->capacity, rec * stride * cap >> 20);
         return NULL;
     }
+    snprintf(d->defines, sizeof d->defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n", p->lane_define, cap,
+             stride, rec == 16);
     for (int i = 0; ok && i < P_COUNT; i++) {
         char defines[256];
         snprintf(defines, sizeof defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n%s", p->lane_define, cap,
@@ -166,7 +173,6 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
          (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err)) &&
          (d->nbr = gpu_buffer_make(rec * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&
          (d->wall = gpu_buffer_make(16 * n, NULL, "sim.dfsph.wall", err)) &&
-         (d->divw = gpu_buffer_make(4 * n, NULL, "sim.dfsph.divergence_total", err)) &&
          (d->nbr_count = gpu_buffer_make(4 * stride, NULL, "sim.dfsph.neighbour_counts", err));
     if (!ok) {
         if (!d->buf) fail(err, "out of host memory");
@@ -187,7 +193,6 @@ static void _dfsph_bind(dfsph *d, const sim_search *q) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_NBR, d->nbr);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_NBR_COUNT, d->nbr_count);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_WALL, d->wall);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_DIVW, d->divw);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, d->ctl);
 }
 
@@ -280,11 +285,10 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
     return steps;
 }
 
-/* One solve: the warm-start update (unless the pass before did it: warm < 0) and the first predict
- * run always; then `cap` (update, predict) pairs whose group counts the predicts write (0 once
- * converged). */
+/* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
+ * pairs whose group counts the predicts write (0 once converged). */
 static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t cap) {
-    if (warm >= 0) sim_dispatch_neighbours(p, d->prog[warm]);
+    sim_dispatch_neighbours(p, d->prog[warm]);
     sim_dispatch_neighbours(p, d->prog[predict]);
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
     for (uint32_t k = 0; k < cap; k++) {
@@ -295,16 +299,30 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
     }
 }
 
-static void _dfsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_prof *prof, int first) {
+/* integrate with the next step's hash, built for the search's sorter (again after a sort switch);
+ * 0 where it does not build (then integrate runs alone and the search hashes). */
+static GLuint _dfsph_integrate_hash(dfsph *d, const sim_search *q) {
+    if (d->integrate_hash && d->hash_serial == sim_search_serial(q)) return d->integrate_hash;
+    shader_destroy(&d->integrate_hash);
+    d->hash_serial = sim_search_serial(q);
+    char defines[8192], err[ERR_LEN];
+    size_t used = (size_t)snprintf(defines, sizeof defines, "%s", d->defines);
+    sim_search_hash_defines(q, defines + used, sizeof defines - used);
+    d->integrate_hash = sim_program_make("sim/dfsph/integrate.comp", defines, "sim.dfsph.integrate_hash", err);
+    if (!d->integrate_hash && !d->hash_failed) log_error("SIM", "dfsph: integrate with the hash: %s (integrate runs alone)", err);
+    d->hash_failed = !d->integrate_hash;
+    return d->integrate_hash;
+}
+
+static void _dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first) {
     dfsph *d = impl;
     uint32_t n = p->n;
     _dfsph_bind(d, q);
     prof_begin(prof, first + 0);
-    /* the divergence solve's warm-start update is the density pass's (density.comp) */
-    sim_dispatch_neighbours(p, d->prog[P_DENSITY_STEP]);
+    sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);
-    _dfsph_solve(d, p, -1, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div);
+    _dfsph_solve(d, p, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div);
     prof_end(prof, first + 1);
     prof_begin(prof, first + 2);
     sim_dispatch_neighbours(p, d->prog[P_NONPRESSURE]);
@@ -313,7 +331,13 @@ static void _dfsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_p
     _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->cap_dens);
     prof_end(prof, first + 3);
     prof_begin(prof, first + 4);
-    sim_dispatch(d->prog[P_INTEGRATE], n);
+    GLuint hash = _dfsph_integrate_hash(d, q);
+    if (hash) {
+        sim_search_hash_bind(q);
+        sim_dispatch(hash, n);
+        sim_search_hashed(q, n);
+    } else
+        sim_dispatch(d->prog[P_INTEGRATE], n);
     prof_end(prof, first + 4);
     d->frame_issued++;
 }
