@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A short H100 run of the simulation work (issue 15): the sim tests on the real driver, then
 # `fluid bench --sim` for both solvers at 27,648 and 110,592 (radix), the lanes a particle compared
-# there (LANES="2 8"), dfsph's neighbour records forced on and off (RECS="0 1"), and with LARGE=1
+# there (LANES="2 8"), dfsph's neighbour records forced on and off (RECS="0 1"), the frames of
+# iteration history its caps look at (HISTORY="1 2"), and with LARGE=1
 # also 442,368 and 1,000,000 for 0.5 s.
 #   usage: bash tools/h100-sim-fast.sh PACK_DIR OUT_DIR [LARGE]
 set -u
@@ -23,6 +24,9 @@ for lanes in ${LANES:-}; do
 done
 for rec in ${RECS:-}; do
     FLUID_DFSPH_RECORDS=$rec step "bench-sim-records-$rec" 60 ./fluid bench --sim --solvers dfsph --particles 27648,110592
+done
+for h in ${HISTORY:-}; do
+    FLUID_DFSPH_HISTORY=$h step "bench-sim-history-$h" 60 ./fluid bench --sim --solvers dfsph --particles 27648,110592 --csv "$out/bench-sim-history-$h.csv"
 done
 if [ "$large" = 1 ]; then
     step bench-sim-large 240 ./fluid bench --sim --solvers dfsph,wcsph --particles 442368,1000000 --seconds 0.5 --csv "$out/bench-sim-large.csv"

@@ -93,6 +93,7 @@ typedef struct dfsph {
     uint32_t it_seen[DFSPH_FRAMES][2]; /* the most iterations (divergence, pressure) of recent frames */
     uint32_t slack;              /* empty (update, predict) pairs recorded past them: 1, or FLUID_DFSPH_SLACK (measuring) */
     int it_seen_head;
+    int history;                 /* frames of it_seen the caps look at: DFSPH_FRAMES, or FLUID_DFSPH_HISTORY (measuring) */
     /* Frames in flight: their fences and the steps they issued. */
     GLsync fence[DFSPH_FRAMES];
     uint32_t frame_first[DFSPH_FRAMES], frame_steps[DFSPH_FRAMES];
@@ -141,6 +142,8 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     /* Empty pairs cost ~10 us each at 27,648 on the H100 (slack 2 against 0: 8.15 against 6.82 ms a
      * frame); one pair of slack catches most solves that need one more iteration than lately. */
     d->slack = slack && slack[0] >= '0' && slack[0] <= '9' && !slack[1] ? (uint32_t)(slack[0] - '0') : 1;
+    const char *hist = getenv("FLUID_DFSPH_HISTORY");
+    d->history = hist && hist[0] >= '1' && hist[0] <= '0' + DFSPH_FRAMES && !hist[1] ? hist[0] - '0' : DFSPH_FRAMES;
     d->buf = malloc(sizeof(dfsph_record) * DFSPH_RECORDS);
     bool ok = d->buf != NULL;
     size_t stride = n * p->lanes, cap = _dfsph_list_cap(p->lanes);
@@ -229,7 +232,8 @@ static void _dfsph_collect(dfsph *d, int lag) {
         d->it_seen[d->it_seen_head][0] = it_div_max;
         d->it_seen[d->it_seen_head][1] = it_dens_max;
         d->it_seen_head = (d->it_seen_head + 1) % DFSPH_FRAMES;
-        for (int k = 0; k < DFSPH_FRAMES; k++) {
+        for (int m = 0; m < d->history; m++) {
+            int k = (d->it_seen_head - 1 - m + DFSPH_FRAMES) % DFSPH_FRAMES;
             if (d->it_seen[k][0] > it_div_max) it_div_max = d->it_seen[k][0];
             if (d->it_seen[k][1] > it_dens_max) it_dens_max = d->it_seen[k][1];
         }
