@@ -13,6 +13,8 @@
  * it). The step size lives on the GPU too: the CPU learns it, the iterations and the errors from
  * the step records, read a fixed two frames later (so a run is the same every time), and sizes the
  * next frames' step counts and caps from them.
+ * (A little over 400 lines: the control block's twin, the records and the caps' policy stay beside
+ * the dispatches they steer.)
  */
 #include "core/log.h"
 #include "core/util.h"
@@ -97,9 +99,11 @@ typedef struct dfsph {
     /* Frames in flight: their fences and the steps they issued. */
     GLsync fence[DFSPH_FRAMES];
     uint32_t frame_first[DFSPH_FRAMES], frame_steps[DFSPH_FRAMES];
+    uint32_t frame_caps[DFSPH_FRAMES][2]; /* the caps each frame recorded (divergence, pressure) */
     int frames_pending, frame_head;
     uint32_t issued, read;       /* steps issued, steps whose records were read */
     uint32_t frame_issued;       /* steps issued in the frame under way */
+    uint32_t frame_cap[2];       /* the caps it records */
     bool in_frame;
     dfsph_record *buf;           /* the ring copied back */
     sim_step_record ready[DFSPH_RECORDS]; /* read, not yet polled */
@@ -207,6 +211,7 @@ static void _dfsph_collect(dfsph *d, int lag) {
         glDeleteSync(d->fence[f]);
         d->fence[f] = 0;
         uint32_t first = d->frame_first[f], count = d->frame_steps[f];
+        uint32_t frame_cap_div = d->frame_caps[f][0], frame_cap_dens = d->frame_caps[f][1];
         float dt_cfl_min = 0;
         uint32_t it_div_max = 0, it_dens_max = 0, capped = 0;
         for (uint32_t k = 0; k < count; k++) {
@@ -228,7 +233,11 @@ static void _dfsph_collect(dfsph *d, int lag) {
         d->frames_pending--;
         if (!count) continue;
         /* The next frames' caps: the most iterations seen in the last frames, plus the slack (empty
-         * dispatch pairs when not needed); doubled after a capped solve. */
+         * dispatch pairs when not needed); doubled after a capped solve, the cap of that solve only
+         * (a solve stopped at its cap has as many iterations as the cap: doubling the divergence
+         * cap, which needs 1, after a capped pressure solve filled the worst frames at 27,648 with
+         * empty pairs: docs/BENCHMARKS.md, issue 15). */
+        bool capped_div = capped && it_div_max >= frame_cap_div, capped_dens = capped && it_dens_max >= frame_cap_dens;
         d->it_seen[d->it_seen_head][0] = it_div_max;
         d->it_seen[d->it_seen_head][1] = it_dens_max;
         d->it_seen_head = (d->it_seen_head + 1) % DFSPH_FRAMES;
@@ -238,10 +247,8 @@ static void _dfsph_collect(dfsph *d, int lag) {
             if (d->it_seen[k][1] > it_dens_max) it_dens_max = d->it_seen[k][1];
         }
         uint32_t div = it_div_max + d->slack, dens = it_dens_max + d->slack;
-        if (capped) {
-            div = d->cap_div * 2 > div ? d->cap_div * 2 : div;
-            dens = d->cap_dens * 2 > dens ? d->cap_dens * 2 : dens;
-        }
+        if (capped_div) div = d->cap_div * 2 > div ? d->cap_div * 2 : div;
+        if (capped_dens) dens = d->cap_dens * 2 > dens ? d->cap_dens * 2 : dens;
         d->cap_div = div < 1 ? 1 : div > DFSPH_MAX_IT ? DFSPH_MAX_IT : div;
         d->cap_dens = dens < 2 ? 2 : dens > DFSPH_MAX_IT ? DFSPH_MAX_IT : dens;
         d->dt_cfl_recent = dt_cfl_min;
@@ -281,6 +288,8 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
         uint32_t steps_left;
     } frame = {(float)seconds, (uint32_t)steps};
     uint32_t caps[2] = {d->cap_div, d->cap_dens};
+    d->frame_cap[0] = d->cap_div;
+    d->frame_cap[1] = d->cap_dens;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_rem), sizeof frame, &frame);
     glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, cap_div), sizeof caps, caps);
@@ -355,6 +364,8 @@ static void _dfsph_frame_end(void *impl) {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     d->fence[f] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     d->frame_first[f] = d->issued;
+    d->frame_caps[f][0] = d->frame_cap[0];
+    d->frame_caps[f][1] = d->frame_cap[1];
     d->frame_steps[f] = d->frame_issued;
     d->issued += d->frame_issued;
     d->frames_pending++;
