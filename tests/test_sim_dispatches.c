@@ -10,6 +10,7 @@
  * Kind: independent count (the GL calls themselves), not a transcription of the code's sums.
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
+#include "sim/solver.h"
 
 static uint64_t g_direct, g_indirect;
 static PFNGLDISPATCHCOMPUTEPROC g_real_direct;
@@ -82,13 +83,13 @@ int main(void) {
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
     const char *sorts[] = {"radix", "counting", "bitonic", "onesweep"};
-    for (int q = 0; sim_solver_names[q]; q++)
+    for (int q = 0; sim_solvers[q]; q++)
         for (size_t k = 0; k < ARRAY_LEN(sorts); k++) {
             /* onesweep (radix's path on NVIDIA and AMD) needs a forward-progress driver */
             if (!strcmp(sorts[k], "onesweep") && strstr(caps->renderer, "llvmpipe")) continue;
             char what[96];
-            snprintf(what, sizeof what, "%s %s", sim_solver_names[q], sorts[k]);
-            sim *s = ref_sim("dambreak", 1200, sorts[k], sim_solver_names[q], caps);
+            snprintf(what, sizeof what, "%s %s", sim_solvers[q]->name, sorts[k]);
+            sim *s = ref_sim("dambreak", 1200, sorts[k], sim_solvers[q]->name, caps);
             for (int i = 0; i < 3; i++) sim_step(s, NULL);
             sim_dispatches before;
             sim_get_dispatches(s, &before);
@@ -98,9 +99,9 @@ int main(void) {
             CHECK(after.steps == before.steps + 1 && after.total == before.total + after.last, "%s: the totals", what);
             sim_destroy(s);
         }
-    for (int q = 0; sim_solver_names[q]; q++) {
-        check_reset_hash(sim_solver_names[q], "radix", caps);
-        check_reset_hash(sim_solver_names[q], "counting", caps);
+    for (int q = 0; sim_solvers[q]; q++) {
+        check_reset_hash(sim_solvers[q]->name, "radix", caps);
+        check_reset_hash(sim_solvers[q]->name, "counting", caps);
     }
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
     gpu_destroy(gpu);
