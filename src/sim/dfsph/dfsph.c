@@ -16,6 +16,7 @@
  * (A little over 400 lines: the control block's twin, the records and the caps' policy stay beside
  * the dispatches they steer.)
  */
+#include "core/env.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
@@ -149,17 +150,19 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     /* Empty pairs cost ~10 us each at 27,648 on the H100 (slack 2 against 0: 8.15 against 6.82 ms a
      * frame); one pair of slack catches most solves that need one more iteration than lately. */
     d->slack = slack && slack[0] >= '0' && slack[0] <= '9' && !slack[1] ? (uint32_t)(slack[0] - '0') : 1;
-    const char *hist = getenv("FLUID_DFSPH_HISTORY");
-    d->history = hist && hist[0] >= '1' && hist[0] <= '0' + DFSPH_FRAMES && !hist[1] ? hist[0] - '0' : DFSPH_FRAMES;
+    uint32_t history = DFSPH_FRAMES, records = 2; /* records: 0 or 1 forced, 2 by the L2 */
+    if (!env_u32(ENV_DFSPH_HISTORY, 1, DFSPH_FRAMES, &history, err) || !env_u32(ENV_DFSPH_RECORDS, 0, 1, &records, err)) {
+        _dfsph_destroy(d);
+        return NULL;
+    }
+    d->history = (int)history;
     d->buf = malloc(sizeof(dfsph_record) * DFSPH_RECORDS);
     bool ok = d->buf != NULL;
     size_t stride = n * p->lanes, cap = _dfsph_list_cap(p->lanes);
     /* 16-byte records {m grad W_ij, j} where the lists fit the L2 (FLUID_DFSPH_RECORDS=0|1 forces it,
      * for measuring): at 27,648 they cut the solves' time by a third; at 109,744, past the L2, they
      * made the frame 27% slower (docs/BENCHMARKS.md) */
-    const char *rec_env = getenv("FLUID_DFSPH_RECORDS");
-    size_t rec = (rec_env && (rec_env[0] == '0' || rec_env[0] == '1') && !rec_env[1]) ? (rec_env[0] == '1' ? 16 : 4)
-                 : 16 * stride * cap <= DFSPH_REC_L2 ? 16 : 4;
+    size_t rec = records < 2 ? (records ? 16 : 4) : 16 * stride * cap <= DFSPH_REC_L2 ? 16 : 4;
     d->rec = (uint32_t)rec;
     if (rec * stride * cap > (size_t)caps->max_ssbo_bytes) {
         _dfsph_destroy(d);
