@@ -203,6 +203,13 @@ static void test_pacing(void) {
                                                    .budget_ms = 1e3 / 30});
     CHECK(frames <= 8 && fabs(sec - APP_PACING_FRAME) < 1e-12, "recovered to %g s after %d frames", sec, frames);
     CHECK(fabs(p.slow - 1) < 1e-9, "slow %g at real time", p.slow);
+    /* A GPU that just keeps up (7 ms of simulation a 1/60 s, 1 ms of render, a 1/120 s budget)
+     * stays at real time: no slow motion where the frame fits. */
+    app_pacing q = {0};
+    for (int frame = 0; frame < 20; frame++)
+        sec = app_pacing_next(&q, &(app_pacing_in){.sim_ms = 7 * sec * 60, .render_ms = 1, .simulated = sec, .step_seconds = 0.002,
+                                                   .budget_ms = 1e3 / 120});
+    CHECK(fabs(sec - APP_PACING_FRAME) < 1e-12, "a GPU that keeps up was slowed to %g s a frame", sec);
 }
 
 int main(void) {
