@@ -43,7 +43,8 @@ stages=$(echo "$header" | tr , '\n' | sed -n 's/_\(gpu\|cpu\)_us$//p')
 [ -n "$stages" ] || fail "stats header has no stage columns (NAME_gpu_us / NAME_cpu_us): $header"
 echo "$stages" | grep -qx hash && echo "$stages" | grep -qx sort || fail "stats stages lack hash or sort: $stages"
 for stage in $stages step frame; do
-    grep -Eq "^$stage +[0-9.]+( |$)" "$TMP/out" || fail "timing table lacks a row '$stage': $(cat "$TMP/out")"
+    re=$(printf '%s' "$stage" | sed 's/[+.*?()|]/\\&/g') # a stage name may hold '+' (ranges+reorder)
+    grep -Eq "^$re +[0-9.]+( |$)" "$TMP/out" || fail "timing table lacks a row '$stage': $(cat "$TMP/out")"
 done
 grep -Eq "^no-such-stage +[0-9.]+( |$)" "$TMP/out" && fail "the table check matches a made-up stage"
 rows=$(($(wc -l <"$TMP/s.csv") - 1))
