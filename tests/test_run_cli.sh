@@ -119,7 +119,7 @@ quick_bad "--stats $TMP/nonexist/s.csv: folder $TMP/nonexist does not exist" --s
 quick_bad "--dump $TMP/dir/: ends with '/'" --dump "$TMP/dir/"
 quick_bad "--screenshot $TMP is a folder" --screenshot "$TMP"
 quick_bad "--screenshot -: this output cannot go to stdout" --screenshot -
-quick_bad "--stats and --dump both name" --stats "$TMP/ok.csv" --dump "$TMP/ok.csv"
+quick_bad "name the same file" --stats "$TMP/ok.csv" --dump "$TMP/ok.csv"
 ln -s "$TMP/missing.csv" "$TMP/dangling.csv"
 quick_bad "symbolic link to a missing file" --dump "$TMP/dangling.csv"
 rm -f "$TMP/dangling.csv"

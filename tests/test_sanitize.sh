@@ -38,10 +38,10 @@ run() { # name, command...
     fi
 }
 export FLUID_TEST_OUT=$(mktemp -d)
-for t in test_gpu test_layout test_controls test_hud_scale test_render_splat test_render_offscreen test_render_water test_sim_neighbours test_sim_set test_sim_sorts test_sort_bitonic test_sort_radix; do
+for t in test_outfile test_gpu test_layout test_controls test_hud_scale test_render_splat test_render_offscreen test_render_water test_sim_neighbours test_sim_set test_sim_sorts test_sort_bitonic test_sort_radix; do
     run "$t" "$build/tests/$t"
 done
-for t in test_cli_sort test_run_cli test_bench_cli test_window_xvfb test_render_video; do
+for t in test_cli_sort test_run_cli test_bench_cli test_window_xvfb test_render_video test_outputs; do
     run "$t.sh" bash "$src/tests/$t.sh" "$build/fluid"
 done
 rm -rf "$FLUID_TEST_OUT"

@@ -1,5 +1,6 @@
 /* session: one run's setup and frame (see session.h). */
 #include "app/session.h"
+#include "app/app_limits.h"
 #include "core/log.h"
 #include "core/util.h"
 #include <math.h>
@@ -88,8 +89,9 @@ bool session_make(session *ss, const session_desc *desc, char *err) {
     ss->caps = gpu_get_caps(ss->gpu);
     ss->fail_tag = "APP";
     ss->live0 = gpu_live_objects();
-    bool ok = true;
-    if (d->render) {
+    /* The pictures' size against the GL limits and the memory, before anything is made. */
+    bool ok = !d->render || app_size_check(d->width, d->height, d->video, err);
+    if (ok && d->render) {
         ss->r = render_make(err);
         ss->h = ss->r ? hud_make(&(hud_desc){0}, err) : NULL;
         ok = ss->h != NULL;
