@@ -22,6 +22,7 @@
 #include "gpu/shader.h"
 #include "sim/dfsph/dfsph_layout.h" /* dfsph_ctl and dfsph_record, the shaders' Ctl and Record */
 #include "sim/solver.h"
+#include "sim/solver_test.h"
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -384,6 +385,8 @@ static uint32_t _dfsph_pairs(void *impl) {
 
 static GLuint _dfsph_accel(void *impl) { return ((dfsph *)impl)->accel; }
 
+static const sim_solver_test_hooks _dfsph_test = {.read_pressure = _dfsph_read_pressure, .accel = _dfsph_accel};
+
 const sim_solver sim_solver_dfsph = {
     .name = "dfsph",
     .summary = "divergence-free SPH: divergence and constant-density solves on the GPU, CFL steps",
@@ -397,7 +400,6 @@ const sim_solver sim_solver_dfsph = {
     .step = _dfsph_step,
     .frame_end = _dfsph_frame_end,
     .poll = _dfsph_poll,
-    .read_pressure = _dfsph_read_pressure,
     .pairs = _dfsph_pairs,
-    .accel = _dfsph_accel,
+    .test = &_dfsph_test,
 };
