@@ -4,7 +4,7 @@
 #define FLUID_SIM_REF_H
 #include "check.h"
 #include "sim/kernel.h"
-#include "sim/sim_internal.h"
+#include "sim/sim_test.h"
 #include <math.h>
 #include <string.h>
 

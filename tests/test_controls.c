@@ -6,7 +6,13 @@
  * No GL needed. */
 #include "check.h"
 #include "app/app_window.h"
-#include "render/render.h"
+#include "app/registry.h"
+#include "core/env.h"
+#include "sim/scene.h"
+#include "sort/sort.h"
+#include "render/render_style.h"
+#include <dirent.h>
+#include <sys/stat.h>
 #include <string.h>
 
 /* The rows of the first Markdown table under a line starting "| Key", in order. */
@@ -45,7 +51,76 @@ static void _controls_doc(const char *name, bool exact) {
     }
 }
 
+/* Every string literal starting "FLUID_NAME (a variable read, a knobs table's name, a message about
+ * one) in the .c files under dir must name a row of env_table. Include guards and CMake names are
+ * not string literals. */
+static void _env_scan(const char *dir) {
+    DIR *d = opendir(dir);
+    CHECK(d, "cannot open %s", dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[2048];
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t len = strlen(e->d_name);
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            _env_scan(path);
+            continue;
+        }
+        if (len < 2 || strcmp(e->d_name + len - 2, ".c")) continue;
+        char err[ERR_LEN];
+        char *text = file_read(path, NULL, err);
+        CHECK(text, "%s", err);
+        for (const char *p = text; p && (p = strstr(p, "\"FLUID_")); p++) {
+            const char *end = p + 1;
+            while ((*end >= 'A' && *end <= 'Z') || (*end >= '0' && *end <= '9') || *end == '_') end++;
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(end - p - 1), p + 1);
+            bool known = false;
+            for (int v = 0; v < ENV_COUNT; v++) known |= strcmp(env_table[v].name, name) == 0;
+            CHECK(known, "%s reads %s, which is not in env_table (src/core/env.c) and docs/ENVIRONMENT.md", path, name);
+        }
+        free(text);
+    }
+    closedir(d);
+}
+
+/* docs/ENVIRONMENT.md's table has env_table's rows, in its order. */
+static void _env_doc(void) {
+    char path[1024], err[ERR_LEN];
+    snprintf(path, sizeof path, "%s/docs/ENVIRONMENT.md", FLUID_SOURCE_DIR);
+    char *text = file_read(path, NULL, err);
+    CHECK(text, "%s", err);
+    if (!text) return;
+    const char *p = strstr(text, "\n| Variable");
+    CHECK(p, "%s has no table (a line starting '| Variable')", path);
+    p = p ? strchr(p + 1, '\n') : NULL;
+    p = p ? strchr(p + 1, '\n') : NULL; /* the |---| line */
+    int n = 0;
+    while (p && p[1] == '|') {
+        const char *eol = strchr(p + 1, '\n');
+        char row[1024], want[1024];
+        snprintf(row, sizeof row, "%.*s", (int)(eol ? eol - p - 1 : (long)strlen(p + 1)), p + 1);
+        if (n < ENV_COUNT) {
+            const env_info *v = &env_table[n];
+            snprintf(want, sizeof want, "| `%s` | %s | %s | `%s` | %s |", v->name, v->value, v->def, v->reader, v->meaning);
+            CHECK(strcmp(row, want) == 0, "%s row %d is\n    %s\n  env_table (src/core/env.c) has\n    %s", path, n + 1, row, want);
+        }
+        n++;
+        p = eol;
+    }
+    CHECK(n == ENV_COUNT, "%s lists %d variables, env_table %d", path, n, ENV_COUNT);
+    free(text);
+}
+
 int main(void) {
+    char src[1024];
+    snprintf(src, sizeof src, "%s/src", FLUID_SOURCE_DIR);
+    _env_scan(src);
+    _env_doc();
+
     /* Each action: one entry, a unique name, at least one key. */
     for (int act = 0; act < APP_ACTION_COUNT; act++) {
         int entries = 0, keys = 0;
@@ -82,8 +157,52 @@ int main(void) {
     for (int r = 0; r < app_binding_count; r++)
         if (app_bindings[r].acts[0].name && app_action_by_name(app_bindings[r].acts[0].name, &style) && style == APP_STYLE)
             for (int k = 0; k < RENDER_STYLE_COUNT; k++)
-                CHECK(strstr(app_bindings[r].help, render_style_names[k]), "the style key's help '%s' does not name '%s'",
-                      app_bindings[r].help, render_style_names[k]);
+                CHECK(strstr(app_bindings[r].help, render_styles[k]->name), "the style key's help '%s' does not name '%s'",
+                      app_bindings[r].help, render_styles[k]->name);
+    /* One source per list: the rows that switch a family name its registry's entries, in order. */
+    for (int r = 0; r < app_binding_count; r++) {
+        app_action act;
+        if (!app_bindings[r].acts[0].name || !app_action_by_name(app_bindings[r].acts[0].name, &act)) continue;
+        if (act == APP_SORT_NEXT)
+            CHECK(strstr(app_bindings[r].help, registry_cycle(REGISTRY_SORTS)), "the Tab row '%s' does not cycle sort_algos[]: %s",
+                  app_bindings[r].help, registry_cycle(REGISTRY_SORTS));
+        if (act == APP_SOLVER_NEXT)
+            CHECK(strstr(app_bindings[r].help, registry_cycle(REGISTRY_SOLVERS)), "the M row '%s' does not cycle sim_solvers[]: %s",
+                  app_bindings[r].help, registry_cycle(REGISTRY_SOLVERS));
+        if (act == APP_SCENE_1) {
+            char want[256] = "scene: ";
+            int keys = 0;
+            while (keys < APP_BINDING_ACTS && app_bindings[r].acts[keys].name) keys++;
+            CHECK(keys <= sim_scene_count, "%d scene keys for %d scenes", keys, sim_scene_count);
+            for (int k = 0; k < keys && k < sim_scene_count; k++)
+                snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", k ? ", " : "", sim_scenes[k].name);
+            CHECK(strcmp(app_bindings[r].help, want) == 0, "the scene row '%s' is not the first scenes of sim_scenes[]: '%s'",
+                  app_bindings[r].help, want);
+        }
+    }
+    /* The app's lists read the registries: every entry found by its name, and named in the list. */
+    for (int f = 0; f < REGISTRY_COUNT; f++) {
+        CHECK(registry_count((registry_family)f) > 0, "family %d is empty", f);
+        for (int i = 0; i < registry_count((registry_family)f); i++) {
+            const char *name = registry_name((registry_family)f, i);
+            CHECK(registry_find((registry_family)f, name) == i, "family %d: %s found at %d, not %d", f, name,
+                  registry_find((registry_family)f, name), i);
+            CHECK(strstr(registry_list((registry_family)f), name), "family %d's list '%s' lacks %s", f, registry_list((registry_family)f),
+                  name);
+        }
+        CHECK(registry_find((registry_family)f, "no-such-name") == -1, "family %d finds a name it does not have", f);
+        /* The joined names (usage lines, default lists) hold every name once, in order. */
+        char joined[512], want[512] = "";
+        for (int i = 0; i < registry_count((registry_family)f); i++) {
+            snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i ? "|" : "", registry_name((registry_family)f, i));
+            CHECK(registry_summary((registry_family)f, i)[0], "family %d: %s has no summary for the help", f, registry_name((registry_family)f, i));
+        }
+        CHECK(!strcmp(registry_join((registry_family)f, "|", joined, sizeof joined), want), "family %d joined: %s", f, joined);
+    }
+    CHECK(registry_count(REGISTRY_SORTS) == sort_algo_count, "sorts: %d, sort_algos[] has %d", registry_count(REGISTRY_SORTS),
+          sort_algo_count);
+    CHECK(registry_count(REGISTRY_SCENES) == sim_scene_count, "scenes: %d, sim_scenes[] has %d", registry_count(REGISTRY_SCENES),
+          sim_scene_count);
     _controls_doc("README.md", true);
     _controls_doc("docs/CONTROLS.md", false);
     return check_done();

@@ -7,6 +7,7 @@
 #include "app/app_render.h"
 #include "render/graph.h"
 #include "render/image.h"
+#include "render/image_test.h"
 #include <math.h>
 #include <string.h>
 

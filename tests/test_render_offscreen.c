@@ -7,6 +7,7 @@
 #include "render/camera.h"
 #include "render/hud.h"
 #include "render/image.h"
+#include "render/image_test.h"
 #include "render/overlay.h"
 #include "render/render.h"
 #include "render/render_common.h"

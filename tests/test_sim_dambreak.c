@@ -6,6 +6,7 @@
  * (max particle centre + half the spacing), L the column width (0.146 m). Uses the "cpu" sort.
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
+#include "sim/solver.h"
 
 static const double ref_t[] = {0, 0.381, 0.769, 1.153, 1.537, 1.935, 2.323, 2.719, 3.096};
 static const double ref_z[] = {1.000, 1.111, 1.252, 1.505, 1.892, 2.241, 2.615, 3.003, 3.624};
@@ -51,8 +52,8 @@ static void test_solver(const char *solver, const gpu_caps *caps) {
 
 int main(int argc, char **argv) {
     gpu_ctx *gpu = check_gpu();
-    for (int i = 0; sim_solver_names[i]; i++)
-        if (argc < 2 || !strcmp(argv[1], sim_solver_names[i])) test_solver(sim_solver_names[i], gpu_get_caps(gpu));
+    for (int i = 0; sim_solvers[i]; i++)
+        if (argc < 2 || !strcmp(argv[1], sim_solvers[i]->name)) test_solver(sim_solvers[i]->name, gpu_get_caps(gpu));
     gpu_destroy(gpu);
     return check_done();
 }

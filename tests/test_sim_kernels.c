@@ -5,6 +5,7 @@
  * walls, the pair forces of either solver conserve momentum, so one step changes the total
  * momentum by exactly n m g dt. Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
+#include "sim/solver.h"
 
 static void test_kernel_cpu(void) {
     const double hs = 0.7;
@@ -200,7 +201,7 @@ int main(void) {
     test_kernel_cpu();
     test_gpu_vs_cpu(gpu_get_caps(gpu), 1);
     test_gpu_vs_cpu(gpu_get_caps(gpu), 4);
-    for (int i = 0; sim_solver_names[i]; i++) test_momentum(sim_solver_names[i], gpu_get_caps(gpu));
+    for (int i = 0; sim_solvers[i]; i++) test_momentum(sim_solvers[i]->name, gpu_get_caps(gpu));
     gpu_destroy(gpu);
     return check_done();
 }

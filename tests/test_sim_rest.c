@@ -10,6 +10,8 @@
  *          of rest density on average, the mean compression within the solver's criterion
  * Uses the "cpu" sort. Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
+#include "sim/scene.h"
+#include "sim/solver.h"
 
 static void test_rest(const char *solver, const gpu_caps *caps) {
     bool df = !strcmp(solver, "dfsph");
@@ -115,8 +117,8 @@ static void test_rest(const char *solver, const gpu_caps *caps) {
 
 int main(int argc, char **argv) {
     gpu_ctx *gpu = check_gpu();
-    for (int i = 0; sim_solver_names[i]; i++)
-        if (argc < 2 || !strcmp(argv[1], sim_solver_names[i])) test_rest(sim_solver_names[i], gpu_get_caps(gpu));
+    for (int i = 0; sim_solvers[i]; i++)
+        if (argc < 2 || !strcmp(argv[1], sim_solvers[i]->name)) test_rest(sim_solvers[i]->name, gpu_get_caps(gpu));
     gpu_destroy(gpu);
     return check_done();
 }

@@ -11,6 +11,8 @@
  * the poke pushes; bad descriptions fail with a message; nothing leaks. Invariants, not a copy of
  * the shaders' formulas. Needs GL 4.5. */
 #include "sim_ref.h"
+#include "sim/scene.h"
+#include "sim/solver.h"
 
 /* The CFL bound from the state (positions and velocities by particle, read before and after a
  * step), not from the shader's reduction. dfsph's integrate limits a speed the pressure solve
@@ -242,9 +244,9 @@ static void test_errors(const gpu_caps *caps) {
 int main(void) {
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
-    for (int k = 0; sim_solver_names[k]; k++) {
-        for (int i = 0; sim_scene_names[i]; i++) test_scene(sim_scene_names[i], sim_solver_names[k], caps);
-        test_switch_and_poke(sim_solver_names[k], caps);
+    for (int k = 0; sim_solvers[k]; k++) {
+        for (int i = 0; i < sim_scene_count; i++) test_scene(sim_scenes[i].name, sim_solvers[k]->name, caps);
+        test_switch_and_poke(sim_solvers[k]->name, caps);
     }
     test_solver_switch(caps);
     test_errors(caps);

@@ -6,6 +6,7 @@
  * path: test_sort_onesweep.)
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
+#include "sim/solver.h"
 
 #define STEPS 60
 
@@ -44,9 +45,9 @@ int main(void) {
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
     const char *scenes[] = {"dambreak", "drop"};
-    for (int q = 0; sim_solver_names[q]; q++)
+    for (int q = 0; sim_solvers[q]; q++)
     for (int k = 0; k < 2; k++) {
-        const char *sv = sim_solver_names[q];
+        const char *sv = sim_solvers[q]->name;
         sim *probe = ref_sim(scenes[k], 1500, "cpu", sv, caps);
         uint32_t n = sim_particle_count(probe);
         sim_destroy(probe);

@@ -1,12 +1,23 @@
 /* The window's controls: one table (app_bindings) that gives the key handling, the help overlay's
- * lines and the --script names. README.md and docs/CONTROLS.md list the same rows, key column and
- * action text alike (tests/test_controls.c). A new key is a line here (and an app_action, a case in
+ * lines and the --script names, and app_handle_action, which carries every action out. README.md
+ * and docs/CONTROLS.md list the same rows, key column and action text alike, and the rows that
+ * switch a family (Tab: sort_algos[], M: sim_solvers[], F1-F3: sim_scenes[]) name its entries in
+ * its order (tests/test_controls.c). A new key is a line here (and an app_action, a case in
  * app_handle_action, the row in both documents). */
-#include "app/app_window.h"
+#include "app/app_window_internal.h"
+#include "app/registry.h"
+#include "core/log.h"
 #include "core/util.h"
-#include <GLFW/glfw3.h>
+#include "sim/scene.h"
 #include <stdio.h>
 #include <string.h>
+
+#define APP_PAN_STEP 6.0f     /* pixels a frame a pan key moves, */
+#define APP_PAN_REF_PX 720    /* as if the window were this tall */
+#define APP_ZOOM_STEP 0.15f
+
+/* The particle counts + and - step through. */
+static const uint32_t _app_counts[] = {4096, 8192, 13824, 27648, 55296, 110592, 221184, 442368, 884736};
 
 const app_binding app_bindings[] = {
     {"left drag", "orbit the camera", 0, {{0}}},
@@ -20,8 +31,8 @@ const app_binding app_bindings[] = {
     {"`Space`", "pause / resume", 0, {{APP_PAUSE, "pause", {GLFW_KEY_SPACE}}}},
     {"`N` or `.`", "one step (pauses)", APP_REPEAT, {{APP_STEP, "step", {GLFW_KEY_N, GLFW_KEY_PERIOD}}}},
     {"`R` or `Backspace`", "reset the scene", 0, {{APP_RESET, "reset", {GLFW_KEY_R, GLFW_KEY_BACKSPACE}}}},
-    {"`Tab`", "switch sort: radix -> bitonic -> counting (live)", 0, {{APP_SORT_NEXT, "sort-next", {GLFW_KEY_TAB}}}},
-    {"`M`", "switch solver: dfsph <-> wcsph (live)", 0, {{APP_SOLVER_NEXT, "solver-next", {GLFW_KEY_M}}}},
+    {"`Tab`", "switch sort: radix -> onesweep -> counting -> bitonic -> cpu (live; skips any that cannot run)", 0, {{APP_SORT_NEXT, "sort-next", {GLFW_KEY_TAB}}}},
+    {"`M`", "switch solver: dfsph -> wcsph (live)", 0, {{APP_SOLVER_NEXT, "solver-next", {GLFW_KEY_M}}}},
     {"`1` / `2`", "sort: radix / bitonic", 0,
      {{APP_SORT_RADIX, "sort-radix", {GLFW_KEY_1}}, {APP_SORT_BITONIC, "sort-bitonic", {GLFW_KEY_2}}}},
     {"`F1` `F2` `F3` or `3` `4` `5`", "scene: dambreak, drop, double-dambreak", 0,
@@ -92,4 +103,159 @@ const char *const *app_help_lines(void) {
         lines[r + 1] = text[r];
     }
     return lines;
+}
+
+/* ---- carrying actions out ---- */
+
+/* The one helper that switches the sort or the solver live (the fluid kept); quiet: no message on
+ * failure (Tab tries the next). */
+static bool _app_switch(app *a, bool solver, const char *name, bool quiet) {
+    char err[ERR_LEN];
+    const char *what = solver ? "solver" : "sort";
+    if (!(solver ? session_set_solver : session_set_sort)(&a->ss, name, err)) {
+        if (quiet) {
+            log_info("APP", "%s %s skipped: %s", what, name, err);
+        } else {
+            log_error("APP", "%s", err);
+            app_message(a, "%s %s: %.200s", what, name, err);
+        }
+        return false;
+    }
+    const char *now = solver ? sim_solver_name(a->ss.s) : sim_sort_name(a->ss.s);
+    app_message(a, "%s: %s (the fluid is kept)", what, now);
+    log_info("APP", "%s switched to %s at t = %.3f s", what, now, sim_time(a->ss.s));
+    return true;
+}
+
+/* The entry after `current` in the family's registry, skipping those that cannot be made here
+ * (onesweep on llvmpipe without LP_NUM_THREADS=1). */
+static bool _app_cycle(app *a, registry_family f, const char *current) {
+    bool solver = f == REGISTRY_SOLVERS;
+    int n = registry_count(f), i = registry_find(f, current);
+    for (int k = 1; k < n; k++)
+        if (_app_switch(a, solver, registry_name(f, (i + k) % n), true)) return true;
+    app_message(a, "no other %s runs here", solver ? "solver" : "sort");
+    return false;
+}
+
+/* A new sim (scene or particle count); on failure the previous one is made again. */
+static bool _app_rebuild(app *a, const char *scene, uint32_t particles) {
+    char err[ERR_LEN];
+    session *ss = &a->ss;
+    uint32_t old_count = sim_particle_count(ss->s);
+    char old_scene[64], sort[32], solver[16];
+    snprintf(old_scene, sizeof old_scene, "%s", a->scene);
+    snprintf(sort, sizeof sort, "%s", sim_sort_name(ss->s));
+    snprintf(solver, sizeof solver, "%s", sim_solver_name(ss->s));
+    sim_desc d = {.scene = scene, .particles = particles, .sort = sort, .solver = solver, .strict = a->o->strict};
+    if (!session_sim_make(ss, &d, err)) {
+        log_error("APP", "%s", err);
+        app_message(a, "could not rebuild: %.200s", err);
+        d.scene = old_scene, d.particles = old_count;
+        if (!session_sim_make(ss, &d, err)) {
+            log_error("APP", "cannot restore the previous fluid either: %s", err);
+            a->status = 1;
+            a->quit = true;
+        }
+        return false;
+    }
+    snprintf(a->scene, sizeof a->scene, "%s", sim_scene_name(ss->s));
+    return true;
+}
+
+static uint32_t _app_next_count(uint32_t n, int dir) {
+    int k = (int)ARRAY_LEN(_app_counts);
+    if (dir > 0) {
+        for (int i = 0; i < k; i++)
+            if (_app_counts[i] > n) return _app_counts[i];
+        return 0;
+    }
+    for (int i = k - 1; i >= 0; i--)
+        if (_app_counts[i] < n) return _app_counts[i];
+    return 0;
+}
+
+bool app_handle_action(app *a, app_action act) {
+    app_view *v = &a->ss.view;
+    sim *s = a->ss.s;
+    float lo[3], hi[3];
+    switch (act) {
+    case APP_QUIT: a->quit = true; return true;
+    case APP_HELP: v->show_help = !v->show_help; return true;
+    case APP_PAUSE:
+        v->paused = !v->paused;
+        app_message(a, v->paused ? "paused (N: one step)" : "running");
+        return true;
+    case APP_STEP:
+        v->paused = true;
+        a->step_once = true;
+        return true;
+    case APP_RESET:
+        sim_reset(s);
+        app_message(a, "scene %s reset", a->scene);
+        return true;
+    case APP_SORT_NEXT: return _app_cycle(a, REGISTRY_SORTS, sim_sort_name(s));
+    case APP_SORT_RADIX: return _app_switch(a, false, "radix", false);
+    case APP_SORT_BITONIC: return _app_switch(a, false, "bitonic", false);
+    case APP_SCENE_1:
+    case APP_SCENE_2:
+    case APP_SCENE_3: {
+        int k = (int)(act - APP_SCENE_1);
+        if (k >= sim_scene_count) {
+            app_message(a, "no scene %d (there are %d)", k + 1, sim_scene_count);
+            return false;
+        }
+        bool ok = _app_rebuild(a, sim_scenes[k].name, a->ss.particles);
+        if (ok) app_message(a, "scene %s, %u particles", a->scene, sim_particle_count(a->ss.s));
+        return ok;
+    }
+    case APP_MORE:
+    case APP_FEWER: {
+        /* The ladder steps from the count asked for (the sim rounds it to whole blocks: 4,096
+         * asked gives 4,394, and stepping down from 4,394 would rebuild 4,096 again). */
+        uint32_t asked = a->ss.particles ? a->ss.particles : sim_particle_count(s);
+        uint32_t n = _app_next_count(asked, act == APP_MORE ? 1 : -1);
+        if (!n) {
+            app_message(a, "already at the %s particle count (%u); the fluid is kept", act == APP_MORE ? "largest" : "smallest",
+                        sim_particle_count(s));
+            log_info("APP", "%s: already at the %s particle count; nothing rebuilt", app_action_name(act),
+                     act == APP_MORE ? "largest" : "smallest");
+            return false;
+        }
+        bool ok = _app_rebuild(a, a->scene, n);
+        if (ok) app_message(a, "%u particles", sim_particle_count(a->ss.s));
+        return ok;
+    }
+    case APP_COLOR:
+        if (v->style == RENDER_STYLE_SURFACE) { /* the water has no colour map: the sort's view, one key away */
+            v->style = RENDER_STYLE_SPHERES;
+            v->color = RENDER_COLOR_CELL;
+            app_message(a, "spheres coloured by cell hash (F: back to the water)");
+            return true;
+        }
+        v->color = (render_color)((v->color + 1) % RENDER_COLOR_COUNT);
+        return true;
+    case APP_STYLE: v->style = (render_style)((v->style + 1) % RENDER_STYLE_COUNT); return true;
+    case APP_VSYNC:
+        v->vsync = !v->vsync;
+        glfwSwapInterval(v->vsync ? 1 : 0);
+        app_message(a, "vsync %s", v->vsync ? "on" : "off");
+        return true;
+    case APP_SCREENSHOT: return app_screenshot(a, NULL);
+    case APP_HUD: v->show_hud = !v->show_hud; return true;
+    case APP_CAMERA_RESET:
+        sim_domain(s, lo, hi);
+        camera_fit(&v->cam, lo, hi);
+        return true;
+    case APP_PAN_LEFT: camera_pan(&v->cam, -APP_PAN_STEP, 0, APP_PAN_REF_PX); return true;
+    case APP_PAN_RIGHT: camera_pan(&v->cam, APP_PAN_STEP, 0, APP_PAN_REF_PX); return true;
+    case APP_PAN_UP: camera_pan(&v->cam, 0, -APP_PAN_STEP, APP_PAN_REF_PX); return true;
+    case APP_PAN_DOWN: camera_pan(&v->cam, 0, APP_PAN_STEP, APP_PAN_REF_PX); return true;
+    case APP_ZOOM_IN: camera_zoom(&v->cam, APP_ZOOM_STEP); return true;
+    case APP_ZOOM_OUT: camera_zoom(&v->cam, -APP_ZOOM_STEP); return true;
+    case APP_SOLVER_NEXT: return _app_cycle(a, REGISTRY_SOLVERS, sim_solver_name(s));
+    case APP_RECORD: return app_record(a, NULL);
+    case APP_ACTION_COUNT: break;
+    }
+    return false;
 }

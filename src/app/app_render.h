@@ -6,10 +6,7 @@
  *   app_render_png(r, h, s, prof, &v, w, h, "shot.png", &layout, err);  // offscreen, atomically
  *   app_render_check(r, h, s, prof, &v, "shot.png", &layout, why);  // the shot shows HUD and fluid
  *
- *   app_recorder rec = {0};                        // video of the view (video.h)
- *   app_recorder_start(&rec, NULL, "out.mp4", w, h, 60, err);  // or an outfile opened earlier
- *   each frame: app_recorder_frame(&rec, r, h, s, prof, &v, err);
- *   app_recorder_stop(&rec, err);                  // or app_recorder_abort(&rec)
+ * The video of the view is app_recorder.h; the run's setup and frame, session.h.
  *
  * It does NOT step the simulation or read input.
  */
@@ -20,11 +17,8 @@
 #include "render/hud.h"
 #include "render/overlay.h"
 #include "render/render.h"
-#include "app/run_opts.h"
 #include "gpu/gpu.h"
 #include "sim/sim.h"
-#include "app/video.h"
-#include "core/outfile.h"
 
 #define APP_FRAME_HISTORY 512
 
@@ -57,39 +51,5 @@ bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, con
  * without particles or HUD: not blank, HUD text, the fluid. False with why. */
 bool app_render_check(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, const char *path,
                       const overlay_layout *layout, char *why);
-
-/* A video of the view, rendered offscreen at the size it started with (the window may change),
- * written through an outfile (core/outfile.h): the file appears at app_recorder_stop, only when
- * ffmpeg finished well. */
-typedef struct app_recorder {
-    video *video;          /* NULL: not recording */
-    outfile *out;          /* what ffmpeg writes; committed at stop */
-    render_target target;
-    uint8_t *rgba;
-    int width, height;
-} app_recorder;
-/* out: the video's outfile, opened before (the recorder takes it: committed at stop, aborted on
- * any failure), or NULL to open one for path here. */
-bool app_recorder_start(app_recorder *rec, outfile *out, const char *path, int w, int h_px, int fps, char *err);
-bool app_recorder_frame(app_recorder *rec, renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v,
-                        char *err);
-bool app_recorder_stop(app_recorder *rec, char *err); /* the file appears now; false (no file) on failure */
-void app_recorder_abort(app_recorder *rec);           /* nothing is left behind */
-
-/* The headless run's pictures (cmd_run.c): a renderer and HUD, the --video recorder, and at the
- * end the --screenshot. */
-typedef struct app_headless app_headless;
-/* video_out: the --video outfile opened before the GPU (taken over: committed by _finish), or NULL. */
-app_headless *app_headless_make(const run_opts *o, const sim *s, const gpu_ctx *gpu, outfile *video_out, char *err);
-/* A video frame, if recording, of a frame that took `steps` steps (the HUD says so). */
-bool app_headless_frame(app_headless *a, const sim *s, const gpu_prof *prof, int steps, char *err);
-/* Writes the screenshot to shot_write_path (the --screenshot outfile's; NULL: none) and finishes
- * the video (the file appears); false with err when either fails. */
-bool app_headless_finish(app_headless *a, const sim *s, const gpu_prof *prof, const char *shot_write_path, char *err);
-void app_headless_destroy(app_headless *a); /* an unfinished video is removed */
-
-/* `fluid bench --render`: the GPU time of a frame of each style, with and without the HUD, and of
- * each pass (render_pass_names), on a dam break run for a while first. Returns the exit status. */
-int app_render_bench(int argc, char **argv);
 
 #endif

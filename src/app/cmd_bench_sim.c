@@ -11,15 +11,15 @@
  * second of GPU time), and each stage's time in one step. --csv writes the same rows.
  */
 #include "app/cmd.h"
+#include "app/registry.h"
+#include "app/session.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/outfile.h"
 #include "core/util.h"
 #include "gpu/gpu.h"
 #include "gpu/prof.h"
-#include "sim/scene.h"
 #include "sim/sim.h"
-#include "sort/sort.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,19 +38,32 @@ typedef struct _bsim_opts {
     double seconds;
 } _bsim_opts;
 
-static const args_opt _bsim_args[] = {
+static args_opt _bsim_args[] = {
     {"--sim", NULL, ARGS_AT(_bsim_opts, sim), args_flag, 0, 0, "time the simulation (this command)"},
-    {"--solvers", "LIST", ARGS_AT(_bsim_opts, solvers), args_string, 0, 0, "comma list of dfsph, wcsph (default dfsph,wcsph)"},
-    {"--sorts", "LIST", ARGS_AT(_bsim_opts, sorts), args_string, 0, 0, "comma list of sorts (default radix)"},
+    {"--solvers", "LIST", ARGS_AT(_bsim_opts, solvers), args_string, 0, 0, NULL}, /* help: _bsim_usage, from the registries */
+    {"--sorts", "LIST", ARGS_AT(_bsim_opts, sorts), args_string, 0, 0, NULL},
     {"--particles", "LIST", ARGS_AT(_bsim_opts, counts_text), args_string, 0, 0,
      "comma list of counts (default 27648,110592,442368,1000000; 4096 where GPU\ntimer queries read zero)"},
     {"--seconds", "S", ARGS_AT(_bsim_opts, seconds_text), args_string, 0, 0, "seconds of fluid from t = 0, 0 to 60 (default 1)"},
-    {"--scene", "NAME", ARGS_AT(_bsim_opts, scene), args_string, 0, 0, "dambreak (default), drop, double-dambreak, pool"},
+    {"--scene", "NAME", ARGS_AT(_bsim_opts, scene), args_string, 0, 0, NULL},
     {"--csv", "FILE", ARGS_AT(_bsim_opts, csv_path), args_string, 0, 0, "also write the rows to FILE (- for stdout); a failed run leaves no file"},
     {"--data", "DIR", ARGS_AT(_bsim_opts, data), args_string, 0, 0, "the folder holding shaders/"},
 };
 
 static void _bsim_usage(FILE *f) {
+    static char help[3][512];
+    if (!help[0][0]) {
+        char all[256], names[256];
+        snprintf(help[0], sizeof help[0], "comma list of %s (default %s)", registry_join(REGISTRY_SOLVERS, ", ", names, sizeof names),
+                 registry_join(REGISTRY_SOLVERS, ",", all, sizeof all));
+        snprintf(help[1], sizeof help[1], "comma list of %s (default radix)", registry_join(REGISTRY_SORTS, ", ", names, sizeof names));
+        snprintf(help[2], sizeof help[2], "%s", registry_list(REGISTRY_SCENES));
+        for (size_t i = 0; i < ARRAY_LEN(_bsim_args); i++) {
+            if (!strcmp(_bsim_args[i].name, "--solvers")) _bsim_args[i].help = help[0];
+            if (!strcmp(_bsim_args[i].name, "--sorts")) _bsim_args[i].help = help[1];
+            if (!strcmp(_bsim_args[i].name, "--scene")) _bsim_args[i].help = help[2];
+        }
+    }
     fprintf(f, "usage: fluid bench --sim [options]\n"
                "  the dam break (or --scene) from t = 0 for S seconds of fluid in frames of 1/60 s, headless, for each\n"
                "  solver, sort and particle count: GPU ms per simulated 1/60 s (mean, worst), steps, iterations,\n"
@@ -72,17 +85,17 @@ static bool _bsim_split(const char *v, char *out, size_t width, int *n) {
 
 /* The lists and numbers of the table's strings, checked. */
 static bool _bsim_check(_bsim_opts *o, char *err) {
-    if (!_bsim_split(o->solvers ? o->solvers : "dfsph,wcsph", &o->solver[0][0], 16, &o->nsolvers))
-        return fail(err, "--solvers %s: expected a comma list of dfsph, wcsph", o->solvers);
-    for (int k = 0; k < o->nsolvers; k++) {
-        bool known = false;
-        for (int q = 0; sim_solver_names[q]; q++) known = known || !strcmp(sim_solver_names[q], o->solver[k]);
-        if (!known) return fail(err, "--solvers: unknown solver '%s'; choose dfsph or wcsph", o->solver[k]);
-    }
+    char all[256];
+    if (!_bsim_split(o->solvers ? o->solvers : registry_join(REGISTRY_SOLVERS, ",", all, sizeof all), &o->solver[0][0], 16, &o->nsolvers))
+        return fail(err, "--solvers %s: expected a comma list of %s", o->solvers, registry_list(REGISTRY_SOLVERS));
+    for (int k = 0; k < o->nsolvers; k++)
+        if (registry_find(REGISTRY_SOLVERS, o->solver[k]) < 0)
+            return fail(err, "--solvers: unknown solver '%s'; choose %s", o->solver[k], registry_list(REGISTRY_SOLVERS));
     if (!_bsim_split(o->sorts ? o->sorts : "radix", &o->sort[0][0], 32, &o->nsorts))
         return fail(err, "--sorts %s: expected a comma list of sorts", o->sorts);
     for (int k = 0; k < o->nsorts; k++)
-        if (!sort_algo_find(o->sort[k])) return fail(err, "--sorts: unknown sort '%s'", o->sort[k]);
+        if (registry_find(REGISTRY_SORTS, o->sort[k]) < 0)
+            return fail(err, "--sorts: unknown sort '%s'; choose %s", o->sort[k], registry_list(REGISTRY_SORTS));
     if (o->counts_text) {
         char names[BSIM_MAX][32];
         if (!_bsim_split(o->counts_text, &names[0][0], 32, &o->ncounts))
@@ -112,38 +125,33 @@ typedef struct _bsim_row {
     double stage_us[16];
 } _bsim_row;
 
-static bool _bsim_run(const _bsim_opts *o, const char *solver, const char *sort, uint32_t count, const gpu_caps *caps,
-                      _bsim_row *row, char *err) {
+static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, const char *sort, uint32_t count, _bsim_row *row,
+                      char *err) {
     /* Spin-up: a quarter second of the same simulation, thrown away, so that the GPU's clocks are
      * up when the timed run starts (an idle H100 sits at 360 MHz); the timed run is a fresh sim. */
-    sim *s = sim_make(&(sim_desc){.scene = o->scene, .particles = count, .sort = sort, .solver = solver}, caps, err);
-    if (!s) return false;
+    const sim_desc sd = {.scene = o->scene, .particles = count, .sort = sort, .solver = solver};
+    if (!session_sim_make(ss, &sd, err)) return false;
     for (double t0 = now_seconds(); now_seconds() - t0 < BSIM_SPINUP_S;) {
-        sim_frame(s, 1.0 / 60, 0, NULL);
+        session_simulate(ss, SESSION_FRAME_SECONDS, 0, 0, NULL);
         glFinish();
     }
-    sim_destroy(s);
-    s = sim_make(&(sim_desc){.scene = o->scene, .particles = count, .sort = sort, .solver = solver}, caps, err);
-    if (!s) return false;
+    if (!session_sim_make(ss, &sd, err)) return false;
+    sim *s = ss->s;
+    gpu_prof *prof = ss->prof;
     memset(row, 0, sizeof *row);
     snprintf(row->solver, sizeof row->solver, "%s", solver);
     snprintf(row->sort, sizeof row->sort, "%s", sort);
     row->particles = sim_particle_count(s);
-    int nst = sim_stage_count(s);
-    const char *names[PROF_MAX_STAGES];
-    for (int i = 0; i < nst; i++) names[i] = sim_stage_name(s, i);
-    names[nst] = "frame";
-    gpu_prof *prof = prof_make(&(prof_desc){.names = names, .stages = nst + 1, .cpu_fallback = true, .sync = true}, caps);
+    int nst = ss->stages;
+    const char *const *names = ss->stage_names;
     int frames = (int)lround(o->seconds * 60);
     double stage_sum[PROF_MAX_STAGES] = {0};
     int sampled = 0;
     long long steps = 0;
     for (int f = 0; f < frames; f++) {
         bool stages = f % BSIM_STAGE_EVERY == BSIM_STAGE_EVERY - 1;
-        if (!stages) prof_begin(prof, nst);
-        steps += sim_frame(s, 1.0 / 60, 0, stages ? prof : NULL);
-        if (!stages) prof_end(prof, nst);
-        prof_frame(prof);
+        steps += session_simulate(ss, SESSION_FRAME_SECONDS, 0, stages ? SESSION_TIME_STAGES : SESSION_TIME_FRAME, NULL);
+        session_frame_end(ss);
         if (stages) {
             for (int i = 0; i < nst; i++) stage_sum[i] += prof_last_us(prof, i);
             sampled++;
@@ -177,8 +185,7 @@ static bool _bsim_run(const _bsim_opts *o, const char *solver, const char *sort,
         snprintf(row->stage_names[i], sizeof row->stage_names[i], "%s", names[i]);
         row->stage_us[i] = sampled ? stage_sum[i] / sampled : NAN;
     }
-    prof_destroy(prof);
-    sim_destroy(s);
+    session_sim_destroy(ss);
     return true;
 }
 
@@ -194,8 +201,8 @@ int cmd_bench_sim(int argc, char **argv) {
         _bsim_usage(stdout);
         return 0;
     }
-    if (!sim_scene_find(o.scene)) {
-        log_error("BENCH", "--scene %s: unknown scene; choose dambreak, drop, double-dambreak or pool", o.scene);
+    if (registry_find(REGISTRY_SCENES, o.scene) < 0) {
+        log_error("BENCH", "--scene %s: unknown scene; choose %s", o.scene, registry_list(REGISTRY_SCENES));
         return 1;
     }
     /* Every output is checked before the GPU is touched. */
@@ -203,9 +210,13 @@ int cmd_bench_sim(int argc, char **argv) {
         log_error("BENCH", "%s", err);
         return 1;
     }
-    gpu_ctx *gpu = cmd_gpu_headless(o.data, "BENCH");
-    if (!gpu) return 1;
-    const gpu_caps *caps = gpu_get_caps(gpu);
+    session ss;
+    if (!session_make(&ss, &(session_desc){.headless = true, .data = o.data, .no_sim = true, .prof_cpu_fallback = true, .prof_sync = true},
+                      err)) {
+        log_error(ss.fail_tag, "%s", err);
+        return 1;
+    }
+    const gpu_caps *caps = ss.caps;
     if (!o.ncounts) {
         const uint64_t all[] = {27648, 110592, 442368, 1000000};
         if (caps->timer_queries)
@@ -225,7 +236,7 @@ int cmd_bench_sim(int argc, char **argv) {
         for (int q = 0; q < o.nsolvers; q++)
             for (int k = 0; k < o.nsorts; k++) {
                 _bsim_row *r = &rows[nrows];
-                if (!_bsim_run(&o, o.solver[q], o.sort[k], (uint32_t)o.counts[c], caps, r, err)) {
+                if (!_bsim_run(&o, &ss, o.solver[q], o.sort[k], (uint32_t)o.counts[c], r, err)) {
                     log_error("BENCH", "%s %s %llu: %s", o.solver[q], o.sort[k], (unsigned long long)o.counts[c], err);
                     rc = 1;
                     continue;
@@ -261,6 +272,6 @@ int cmd_bench_sim(int argc, char **argv) {
         }
     }
     free(rows);
-    gpu_destroy(gpu);
+    session_destroy(&ss);
     return rc;
 }

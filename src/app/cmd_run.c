@@ -3,8 +3,8 @@
  * statistics (--stats), the final particles (--dump), a video of every frame (--video, through
  * ffmpeg: app_render.h, video.h) and a timing table on stdout.
  *
- * The options are the table _run_args below: one line per flag gives its parsing and its help
- * (core/args.h). A new flag: a field in run_opts.h and a line in _run_args.
+ * The options are the table _run_args in run_opts.c: one line per flag gives its parsing and its
+ * help (core/args.h). A new flag: a field in run_opts.h and a line in _run_args.
  *
  * Every flag and every output path is checked before the GPU is touched; a bad one is a one-line
  * error and exit 1 with nothing written. The outputs go through core/outfile.h: opened (temporary
@@ -14,112 +14,18 @@
  * progress (the frame ends there), puts the stats file in place with every row so far, writes nothing else, and exits 130.
  */
 #include "app/app.h"
-#include "app/app_render.h"
+#include "app/app_recorder.h"
 #include "app/cmd.h"
+#include "app/session.h"
 #include "app/video.h"
-#include "core/args.h"
 #include "core/log.h"
 #include "core/outfile.h"
 #include "core/util.h"
-#include "render/render.h"
-#include "sort/sort.h"
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define RUN_MAX_PARTICLES (1u << 30) /* sim_max_particles' own cap; the GPU may allow fewer */
-
-static bool _run_scene(const args_opt *opt, void *field, const char *v, char *err) {
-    char list[256] = "";
-    for (int k = 0; sim_scene_names[k]; k++) {
-        if (!strcmp(sim_scene_names[k], v)) {
-            *(const char **)field = v;
-            return true;
-        }
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", sim_scene_names[k]);
-    }
-    return fail(err, "--scene %s: unknown scene; choose one of: %s", v, list);
-}
-
-static bool _run_sort(const args_opt *opt, void *field, const char *v, char *err) {
-    if (!sort_algo_find(v)) return fail(err, "--sort %s: unknown sort; choose radix, bitonic or cpu", v);
-    *(const char **)field = v;
-    return true;
-}
-
-static bool _run_solver(const args_opt *opt, void *field, const char *v, char *err) {
-    for (int k = 0; sim_solver_names[k]; k++)
-        if (!strcmp(sim_solver_names[k], v)) {
-            *(const char **)field = v;
-            return true;
-        }
-    return fail(err, "--solver %s: unknown solver; choose dfsph or wcsph", v);
-}
-
-static bool _run_style(const args_opt *opt, void *field, const char *v, char *err) {
-    for (int k = 0; k < RENDER_STYLE_COUNT; k++)
-        if (!strcmp(v, render_style_keys[k])) {
-            *(int *)field = k;
-            return true;
-        }
-    return fail(err, "--style %s: unknown style; choose surface, spheres or raster", v);
-}
-
-static bool _run_on(const args_opt *opt, void *field, const char *v, char *err) { return *(int *)field = 1, true; }
-static bool _run_off(const args_opt *opt, void *field, const char *v, char *err) { return *(int *)field = 0, true; }
-
-/* The options of `fluid`: parsing and help. Add a flag by adding a line. */
-static const args_opt _run_args[] = {
-    {"--headless", NULL, ARGS_AT(run_opts, headless), args_flag, 0, 0, "no window (EGL); runs --frames frames (default 1) and exits"},
-    {"--scene", "NAME", ARGS_AT(run_opts, scene), _run_scene, 0, 0, "dambreak (default), drop, double-dambreak, pool (still water)"},
-    {"--particles", "N", ARGS_AT(run_opts, particles), args_u32, 1, RUN_MAX_PARTICLES,
-     "about N particles (default 27648; k and M multiply by 1024 and 1048576); the scene\nkeeps its size in metres and the spacing changes; the count is rounded to whole\nblocks (printed); the GPU may hold fewer"},
-    {"--sort", "NAME", ARGS_AT(run_opts, sort), _run_sort, 0, 0, "radix (default), bitonic, or cpu (read back, sort on the CPU)"},
-    {"--solver", "NAME", ARGS_AT(run_opts, solver), _run_solver, 0, 0, "dfsph (default: incompressible, large steps) or wcsph (weakly compressible)"},
-    {"--strict", NULL, ARGS_AT(run_opts, strict), args_flag, 0, 0, "dfsph: mean density error 0.01% (default 0.05%)"},
-    {"--frames", "N", ARGS_AT(run_opts, frames), args_int, 0, 1000000000, "run N frames of 1/60 s of fluid each, then exit (0: none; the initial state)"},
-    {"--substeps", "K", ARGS_AT(run_opts, substeps), args_int, 1, 100000, "exactly K steps a frame (default: as many as the solver needs for 1/60 s)"},
-    {"--stats", "FILE", ARGS_AT(run_opts, stats_path), args_string, 0, 0,
-     "headless: CSV, a row per step: time, dt, iterations, errors; the fluid's front,\ndensity and energies on each frame's last step; stage times on its first;\nstreamed as it runs and kept on Ctrl-C; - for stdout"},
-    {"--dump", "FILE", ARGS_AT(run_opts, dump_path), args_string, 0, 0, "headless: CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density;\n- for stdout"},
-    {"--screenshot", "FILE", ARGS_AT(run_opts, screenshot_path), args_string, 0, 0, "PNG of the last frame, HUD included"},
-    {"--video", "FILE", ARGS_AT(run_opts, video_path), args_string, 0, 0,
-     "MP4 of every frame (60 fps; needs ffmpeg); headless a frame is 1/60 s of\nfluid, so it plays in real time; in the window from the start until G"},
-    {"--style", "NAME", ARGS_AT(run_opts, style), _run_style, 0, 0,
-     "surface (default: the water), spheres or raster (the spheres through the\ngraphics pipeline): how the window starts, the screenshot and video are drawn"},
-    {"--size", "WxH", ARGS_AT(run_opts, size), args_size, 16, 16384, "window or screenshot size (default 1280x720), each side"},
-    {"--vsync", NULL, ARGS_AT(run_opts, vsync), _run_on, 0, 0, "wait for the display's refresh (the window's default)"},
-    {"--no-vsync", NULL, ARGS_AT(run_opts, vsync), _run_off, 0, 0, "do not wait for it"},
-    {"--data", "DIR", ARGS_AT(run_opts, data), args_string, 0, 0, "the folder holding shaders/ and assets/"},
-    {"--debug", NULL, ARGS_AT(run_opts, debug), args_flag, 0, 0, "GL debug context; GL messages are logged"},
-    {"--script", "STEPS", ARGS_AT(run_opts, script), args_string, 0, 0, NULL}, /* the tests' window driver */
-};
-
-void run_opts_usage(FILE *f) {
-    fputs("usage:\n"
-          "  fluid [options]             the fluid in a window\n"
-          "  fluid --headless [options]  the fluid without a window: run, then write the files asked for\n"
-          "  fluid sort ...              sort a file of (key, value) pairs on the GPU (fluid sort --help)\n"
-          "  fluid bench ...             time the GPU sorts against the CPU (fluid bench --help)\n"
-          "\n"
-          "options of the fluid:\n",
-          f);
-    args_help(f, _run_args, ARRAY_LEN(_run_args));
-    fputs("  --help                this text\n"
-          "\n"
-          "Every user error (a bad flag or value, an output that cannot be written) is one line on\n"
-          "stderr and exit status 1, with nothing written.\n",
-          f);
-}
-
-bool run_opts_parse(int argc, char **argv, run_opts *o, bool *help, char *err) {
-    memset(o, 0, sizeof *o);
-    o->frames = -1;
-    o->vsync = -1;
-    return args_parse("fluid", _run_args, ARRAY_LEN(_run_args), o, argc, argv, help, err);
-}
 
 static void _run_dump(sim *s, outfile *f) {
     uint32_t n = sim_particle_count(s);
@@ -170,6 +76,88 @@ static bool _run_outs_check(const char *const *paths, char *err) {
     return true;
 }
 
+/* The --screenshot and --video of a headless run: drawn by the session's renderer. */
+static bool _run_pictures_finish(session *ss, app_recorder *rec, const run_opts *o, const char *shot_write_path, char *err) {
+    int w = ss->desc.width, h = ss->desc.height;
+    if (shot_write_path) {
+        if (!app_render_png(ss->r, ss->h, ss->s, ss->prof, &ss->view, w, h, shot_write_path, NULL, err)) return false;
+        log_info("APP", "screenshot %dx%d written to %s", w, h, o->screenshot_path);
+    }
+    if (rec->video) {
+        int frames = video_frame_count(rec->video);
+        if (!app_recorder_stop(rec, err)) return false;
+        log_info("APP", "video %dx%d, %d frames at %d fps (%.2f s), written to %s", w, h, frames, APP_VIDEO_FPS,
+                 (double)frames / APP_VIDEO_FPS, o->video_path);
+    }
+    return true;
+}
+
+/* The --stats header and a frame's rows: one per step; the fluid's state on the frame's last step,
+ * the stage times on its first (the sampled one). */
+static void _run_stats_header(outfile *stats, const session *ss) {
+    outfile_printf(stats, "step,time,dt,dt_cfl,cfl,it_div,it_density,err_div,err_density,capped,particles,front_x,density_ratio,"
+                          "density_max_dev,kinetic_energy,potential_energy");
+    for (int st = 0; st < ss->stages; st++) outfile_printf(stats, ",%s_%s_us", ss->stage_names[st], prof_clock_name(ss->prof));
+    outfile_printf(stats, "\n");
+    outfile_flush(stats);
+}
+
+static void _run_stats_rows(outfile *stats, const session *ss, long long steps, int k) {
+    sim_stats st;
+    sim_read_stats(ss->s, &st); /* waits: every record of the frame is in */
+    sim_step_record r;
+    for (int i = 0; i < k && sim_records(ss->s, &r, 1) == 1; i++) {
+        outfile_printf(stats, "%lld,%.9g,%.6g,%.6g,%.4g,%u,%u,%.4g,%.4g,%u", steps + i + 1, r.time, r.dt, r.dt_cfl, r.cfl, r.it_div,
+                       r.it_density, r.err_div, r.err_density, r.capped);
+        if (i == k - 1)
+            outfile_printf(stats, ",%u,%.9g,%.9g,%.9g,%.9g,%.9g", st.particles, st.front_x, st.density_ratio, st.density_max_dev,
+                           st.kinetic_energy, st.potential_energy);
+        else
+            outfile_printf(stats, ",,,,,,");
+        for (int j = 0; j < ss->stages; j++)
+            if (i == 0) outfile_printf(stats, ",%.3f", prof_last_us(ss->prof, j));
+            else outfile_printf(stats, ",");
+        outfile_printf(stats, "\n");
+    }
+    outfile_flush(stats); /* a frame's rows reach the file as the run goes */
+}
+
+/* The timing table at the end of a headless run. */
+static void _run_table(FILE *table, const session *ss, int done, long long steps, const double *sum_us, double frame_us_max,
+                       double wall) {
+    const char *clock = prof_clock_name(ss->prof);
+    int nst = ss->stages;
+    sim_summary sum;
+    sim_get_summary(ss->s, &sum);
+    fprintf(table, "%s, %u particles, solver %s, sort %s: %d frames, %lld steps (%.1f a frame), %.4g s simulated\n",
+            sim_scene_name(ss->s), sim_particle_count(ss->s), sim_solver_name(ss->s), sim_sort_name(ss->s), done, steps,
+            done ? (double)steps / done : 0.0, sum.time);
+    if (sum.it_density_mean + sum.it_div_mean > 0)
+        fprintf(table,
+                "iterations a step: %.2f divergence, %.2f pressure; density error %.4f%% mean, %.4f%% worst; largest v dt / dx %.3f; "
+                "%llu capped solves, %llu neighbours dropped, %llu particle speeds limited\n",
+                sum.it_div_mean, sum.it_density_mean, 100 * sum.err_density_mean, 100 * sum.err_density_max, sum.cfl_max,
+                (unsigned long long)sum.capped, (unsigned long long)sum.dropped, (unsigned long long)sum.limited);
+    fprintf(table, "%-12s %12s\n", "stage", done ? (strcmp(clock, "gpu") ? "mean us cpu" : "mean us gpu") : "mean us");
+    double total = 0;
+    for (int st = 0; st < nst; st++) {
+        double m = done ? sum_us[st] / done : NAN;
+        total += m;
+        fprintf(table, "%-12s %12.1f\n", ss->stage_names[st], m);
+    }
+    fprintf(table, "%-12s %12.1f   (one step: the first of each frame, timed)\n", "step", total);
+    if (done) {
+        double mean_ms = sum_us[nst] / done / 1e3;
+        fprintf(table, "%-12s %12.1f   (a whole frame of %.1f steps; worst %.1f us)\n", "frame", sum_us[nst] / done,
+                (double)steps / done, frame_us_max);
+        if (sum.time > 0)
+            fprintf(table, "%s time per simulated 1/60 s: %.3f ms; real-time factor %.2f\n", strcmp(clock, "gpu") ? "CPU clock" : "GPU",
+                    mean_ms * (1.0 / 60) / (sum.time / done), (sum.time / done) / (mean_ms / 1e3));
+        fprintf(table, "wall clock: %.3f ms per frame (%s)\n", wall * 1e3 / done,
+                strcmp(clock, "gpu") ? "stage clocks wait for the GPU" : "timer queries read each frame");
+    }
+}
+
 static int _run_headless(const run_opts *o) {
     char err[ERR_LEN];
     const char *paths[RUN_OUTS] = {o->stats_path, o->dump_path, o->screenshot_path, o->video_path};
@@ -196,105 +184,56 @@ static int _run_headless(const run_opts *o) {
     for (int k = 0; k < RUN_OUTS; k++) out_stdout |= out[k] && !outfile_write_path(out[k]);
     FILE *table = out_stdout ? stderr : stdout;
 
-    gpu_ctx *gpu = gpu_make(&(gpu_desc){.headless = true, .debug = o->debug, .width = o->width, .height = o->height}, err);
-    if (!gpu) {
-        log_error("GPU", "%s", err);
+    session ss;
+    if (!session_make(&ss, &(session_desc){.headless = true, .debug = o->debug, .data = o->data, .width = o->width, .height = o->height,
+                                           .scene = o->scene, .sort = o->sort, .solver = o->solver, .particles = o->particles,
+                                           .software_particles = o->demo ? RUN_DEMO_SOFTWARE_PARTICLES : 0, .strict = o->strict,
+                                           .render = o->screenshot_path || o->video_path, .style = o->style,
+                                           .prof_cpu_fallback = true, .prof_sync = true},
+                      err)) {
+        log_error(ss.fail_tag, "%s", err);
         _run_outs_abort(out);
-        return 1;
-    }
-    const gpu_caps *caps = gpu_get_caps(gpu);
-    uint32_t particles = o->particles;
-    if (o->demo && !particles && caps->llvmpipe) {
-        particles = RUN_DEMO_SOFTWARE_PARTICLES;
-        log_info("CLI", "%s is a software renderer: %u particles, so that a second of the dam break takes minutes, not hours "
-                        "(--particles N to choose)", caps->renderer, particles);
-    }
-    sim *s = sim_make(&(sim_desc){.scene = o->scene, .particles = particles, .sort = o->sort, .solver = o->solver, .strict = o->strict},
-                      caps, err);
-    if (!s) {
-        log_error("SIM", "%s", err);
-        _run_outs_abort(out);
-        gpu_destroy(gpu);
         return 1;
     }
     int frames = o->frames < 0 ? (o->demo ? RUN_DEMO_FRAMES : 1) : o->frames;
-    /* The pictures: a renderer and HUD for the screenshot and the video (which takes its outfile). */
-    app_headless *show = NULL;
-    if (o->screenshot_path || o->video_path) {
+    /* The video takes its outfile. */
+    app_recorder rec = {0};
+    if (out[RUN_OUT_VIDEO]) {
         outfile *video_out = out[RUN_OUT_VIDEO];
         out[RUN_OUT_VIDEO] = NULL;
-        if (!(show = app_headless_make(o, s, gpu, video_out, err))) {
+        if (!app_recorder_start(&rec, video_out, o->video_path, ss.desc.width, ss.desc.height, APP_VIDEO_FPS, err)) {
             log_error("CLI", "%s", err);
             _run_outs_abort(out);
-            sim_destroy(s);
-            gpu_destroy(gpu);
+            session_destroy(&ss);
             return 1;
         }
     }
-    /* The profiler: the stages of each frame's first step, then the frame's whole simulation. */
-    int nst = sim_stage_count(s);
-    const char *names[PROF_MAX_STAGES];
-    for (int st = 0; st < nst; st++) names[st] = sim_stage_name(s, st);
-    names[nst] = "simulation";
-    gpu_prof *prof = prof_make(&(prof_desc){.names = names, .stages = nst + 1, .cpu_fallback = true, .sync = true}, caps);
-    const char *clock = prof_clock_name(prof);
-    log_info("CLI", "%s: %u particles, %d frames of 1/60 s%s, solver %s, sort %s, stage times by the %s clock", sim_scene_name(s),
-             sim_particle_count(s), frames, o->substeps ? " (fixed steps a frame)" : "", sim_solver_name(s), sim_sort_name(s), clock);
-
+    const char *clock = prof_clock_name(ss.prof);
+    int nst = ss.stages;
+    log_info("CLI", "%s: %u particles, %d frames of 1/60 s%s, solver %s, sort %s, stage times by the %s clock", sim_scene_name(ss.s),
+             sim_particle_count(ss.s), frames, o->substeps ? " (fixed steps a frame)" : "", sim_solver_name(ss.s), sim_sort_name(ss.s),
+             clock);
     outfile *stats = out[RUN_OUT_STATS];
-    if (stats) {
-        outfile_printf(stats, "step,time,dt,dt_cfl,cfl,it_div,it_density,err_div,err_density,capped,particles,front_x,density_ratio,"
-                              "density_max_dev,kinetic_energy,potential_energy");
-        for (int st = 0; st < nst; st++) outfile_printf(stats, ",%s_%s_us", names[st], clock);
-        outfile_printf(stats, "\n");
-        outfile_flush(stats);
-    }
+    if (stats) _run_stats_header(stats, &ss);
     double sum_us[PROF_MAX_STAGES] = {0}, frame_us_max = 0;
     long long steps = 0;
     int done = 0, rc = 0; /* frames run (fewer than asked when interrupted) */
     double t0 = now_seconds(), render_s = 0;
     for (int f = 0; f < frames && !_run_stop && !rc; f++, done++) {
-        prof_begin(prof, nst);
-        /* Step by step, so Ctrl-C stops a long frame (a big fluid on a CPU rasteriser) after the
-         * step in progress; the frame then ends with the steps it took. */
-        int k = sim_frame_begin(s, 1.0 / 60, o->substeps), taken = 0;
-        for (; taken < k && !_run_stop; taken++) sim_frame_step(s, prof);
-        sim_frame_end(s);
-        k = taken;
-        prof_end(prof, nst);
-        prof_frame(prof);
-        for (int st = 0; st <= nst; st++) sum_us[st] += prof_last_us(prof, st);
-        if (prof_last_us(prof, nst) > frame_us_max) frame_us_max = prof_last_us(prof, nst);
-        if (stats) {
-            /* The frame's steps, one row each; the fluid's state on its last step, the stage times
-             * on its first (the sampled one). */
-            sim_stats ss;
-            sim_read_stats(s, &ss); /* waits: every record of the frame is in */
-            sim_step_record r;
-            for (int i = 0; i < k && sim_records(s, &r, 1) == 1; i++) {
-                outfile_printf(stats, "%lld,%.9g,%.6g,%.6g,%.4g,%u,%u,%.4g,%.4g,%u", steps + i + 1, r.time, r.dt, r.dt_cfl, r.cfl,
-                               r.it_div, r.it_density, r.err_div, r.err_density, r.capped);
-                if (i == k - 1)
-                    outfile_printf(stats, ",%u,%.9g,%.9g,%.9g,%.9g,%.9g", ss.particles, ss.front_x, ss.density_ratio,
-                                   ss.density_max_dev, ss.kinetic_energy, ss.potential_energy);
-                else
-                    outfile_printf(stats, ",,,,,,");
-                for (int st = 0; st < nst; st++)
-                    if (i == 0) outfile_printf(stats, ",%.3f", prof_last_us(prof, st));
-                    else outfile_printf(stats, ",");
-                outfile_printf(stats, "\n");
-            }
-            outfile_flush(stats); /* a frame's rows reach the file as the run goes */
-        }
+        int k = session_simulate(&ss, SESSION_FRAME_SECONDS, o->substeps, SESSION_TIME_FRAME | SESSION_TIME_STAGES, &_run_stop);
+        session_frame_end(&ss);
+        for (int st = 0; st <= nst; st++) sum_us[st] += prof_last_us(ss.prof, st);
+        if (prof_last_us(ss.prof, nst) > frame_us_max) frame_us_max = prof_last_us(ss.prof, nst);
+        if (stats) _run_stats_rows(stats, &ss, steps, k);
         steps += k;
         double r0 = now_seconds(); /* the video's frame, outside the simulation's clocks */
-        if (show && !app_headless_frame(show, s, prof, k, err)) {
+        if (rec.video && !app_recorder_frame(&rec, ss.r, ss.h, ss.s, ss.prof, &ss.view, err)) {
             log_error("CLI", "%s", err);
             rc = 1;
         }
         render_s += now_seconds() - r0;
     }
-    sim_sync(s);
+    sim_sync(ss.s);
     glFinish();
     double wall = now_seconds() - t0 - render_s;
 
@@ -317,12 +256,12 @@ static int _run_headless(const run_opts *o) {
     }
     /* The picture goes to the screenshot's temporary file (or straight to its device); the video's
      * file is put in place now, when ffmpeg has finished well. */
-    if (!rc && show && !app_headless_finish(show, s, prof, out[RUN_OUT_SHOT] ? outfile_write_path(out[RUN_OUT_SHOT]) : NULL, err)) {
+    if (!rc && ss.r && !_run_pictures_finish(&ss, &rec, o, out[RUN_OUT_SHOT] ? outfile_write_path(out[RUN_OUT_SHOT]) : NULL, err)) {
         log_error("CLI", "%s", err);
         rc = 1;
     }
-    app_headless_destroy(show); /* an unfinished video is removed */
-    if (!rc && out[RUN_OUT_DUMP]) _run_dump(s, out[RUN_OUT_DUMP]);
+    app_recorder_abort(&rec); /* an unfinished video is removed */
+    if (!rc && out[RUN_OUT_DUMP]) _run_dump(ss.s, out[RUN_OUT_DUMP]);
     /* All or nothing: every output is committed, or none (a commit that fails removes the rest). */
     for (int k = 0; k < RUN_OUTS && !rc; k++) {
         if (out[k] && !outfile_commit(out[k], err)) {
@@ -332,39 +271,8 @@ static int _run_headless(const run_opts *o) {
         out[k] = NULL;
     }
     _run_outs_abort(out);
-
-    sim_summary sum;
-    sim_get_summary(s, &sum);
-    fprintf(table, "%s, %u particles, solver %s, sort %s: %d frames, %lld steps (%.1f a frame), %.4g s simulated\n",
-            sim_scene_name(s), sim_particle_count(s), sim_solver_name(s), sim_sort_name(s), done, steps,
-            done ? (double)steps / done : 0.0, sum.time);
-    if (sum.it_density_mean + sum.it_div_mean > 0)
-        fprintf(table,
-                "iterations a step: %.2f divergence, %.2f pressure; density error %.4f%% mean, %.4f%% worst; largest v dt / dx %.3f; "
-                "%llu capped solves, %llu neighbours dropped, %llu particle speeds limited\n",
-                sum.it_div_mean, sum.it_density_mean, 100 * sum.err_density_mean, 100 * sum.err_density_max, sum.cfl_max,
-                (unsigned long long)sum.capped, (unsigned long long)sum.dropped, (unsigned long long)sum.limited);
-    fprintf(table, "%-12s %12s\n", "stage", done ? (strcmp(clock, "gpu") ? "mean us cpu" : "mean us gpu") : "mean us");
-    double total = 0;
-    for (int st = 0; st < nst; st++) {
-        double m = done ? sum_us[st] / done : NAN;
-        total += m;
-        fprintf(table, "%-12s %12.1f\n", names[st], m);
-    }
-    fprintf(table, "%-12s %12.1f   (one step: the first of each frame, timed)\n", "step", total);
-    if (done) {
-        double mean_ms = sum_us[nst] / done / 1e3;
-        fprintf(table, "%-12s %12.1f   (a whole frame of %.1f steps; worst %.1f us)\n", "frame", sum_us[nst] / done,
-                (double)steps / done, frame_us_max);
-        if (sum.time > 0)
-            fprintf(table, "%s time per simulated 1/60 s: %.3f ms; real-time factor %.2f\n", strcmp(clock, "gpu") ? "CPU clock" : "GPU",
-                    mean_ms * (1.0 / 60) / (sum.time / done), (sum.time / done) / (mean_ms / 1e3));
-        fprintf(table, "wall clock: %.3f ms per frame (%s)\n", wall * 1e3 / done,
-                strcmp(clock, "gpu") ? "stage clocks wait for the GPU" : "timer queries read each frame");
-    }
-    prof_destroy(prof);
-    sim_destroy(s);
-    gpu_destroy(gpu);
+    _run_table(table, &ss, done, steps, sum_us, frame_us_max, wall);
+    session_destroy(&ss);
     return rc;
 }
 

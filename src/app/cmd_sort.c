@@ -21,6 +21,7 @@
  * It does NOT stream: the whole file is held in memory (twice) and on the GPU at once.
  */
 #include "app/cmd.h"
+#include "app/registry.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/outfile.h"
@@ -41,15 +42,14 @@ typedef struct _sort_opts {
 } _sort_opts;
 
 static bool _sort_algo(const args_opt *opt, void *field, const char *v, char *err) {
-    if (!sort_algo_find(v)) return fail(err, "unknown sort algorithm '%s'; choose %s", v, sort_algo_names());
+    if (!sort_algo_find(v)) return fail(err, "unknown sort algorithm '%s'; choose %s", v, registry_list(REGISTRY_SORTS));
     *(const char **)field = v;
     return true;
 }
 
 /* The options of `fluid sort`: parsing and help. Add a flag by adding a line. */
-static const args_opt _sort_args[] = {
-    {"--algo", "NAME", ARGS_AT(_sort_opts, algo), _sort_algo, 0, 0,
-     "radix (default; stable; onesweep or reduce-then-scan by driver), onesweep\n(radix forced onto its onesweep path), counting (keys of at most 22 bits; by key,\nthen value), bitonic (by key, then value) or cpu (reference)"},
+static args_opt _sort_args[] = {
+    {"--algo", "NAME", ARGS_AT(_sort_opts, algo), _sort_algo, 0, 0, NULL}, /* help: from the registry, _sort_usage */
     {"--bits", "B", ARGS_AT(_sort_opts, bits), args_u32, 1, 32, "keys fit in B bits (default: the bits of the largest key)"},
     {"--in", "FILE", ARGS_AT(_sort_opts, in), args_string, 0, 0, "the pairs to sort; - reads them from stdin"},
     {"--out", "FILE", ARGS_AT(_sort_opts, out), args_string, 0, 0, "where to write the sorted pairs, only when the sort succeeds;\n- for stdout"},
@@ -57,9 +57,23 @@ static const args_opt _sort_args[] = {
 };
 
 static void _sort_usage(FILE *f) {
-    fprintf(f, "usage: fluid sort [--algo radix|onesweep|counting|bitonic|cpu] [--bits B] --in FILE --out FILE [--data DIR]\n"
+    /* --algo's help: a line per sort of the library's registry, its own summary. */
+    static char help[1024];
+    if (!help[0]) {
+        snprintf(help, sizeof help, "%s", registry_list(REGISTRY_SORTS));
+        for (int i = 0; i < registry_count(REGISTRY_SORTS); i++) {
+            const sort_algo *a = sort_algo_find(registry_name(REGISTRY_SORTS, i));
+            snprintf(help + strlen(help), sizeof help - strlen(help), "\n  %s: %s", a->name, a->summary);
+            if (sort_algo_max_bits(a) < 32)
+                snprintf(help + strlen(help), sizeof help - strlen(help), "; keys of at most %u bits", sort_algo_max_bits(a));
+        }
+        _sort_args[0].help = help;
+    }
+    char names[256];
+    fprintf(f, "usage: fluid sort [--algo %s] [--bits B] --in FILE --out FILE [--data DIR]\n"
                "Sorts a file of little-endian uint32 (key, value) pairs, laid out key0 value0 key1 value1 ...,\n"
-               "by key on the GPU, and writes them in the same layout.\n");
+               "by key on the GPU, and writes them in the same layout.\n",
+            registry_join(REGISTRY_SORTS, "|", names, sizeof names));
     args_help(f, _sort_args, ARRAY_LEN(_sort_args));
     fprintf(f, "Every user error is one line on stderr and exit status 1, with nothing written.\n");
 }

@@ -25,7 +25,7 @@ typedef struct run_opts {
     const char *screenshot_path; /* --screenshot FILE.png: the last frame's view, HUD included */
     const char *video_path;      /* --video FILE.mp4: every frame's view, through ffmpeg (video.h) */
     union {
-        struct { int width, height; }; /* --size WxH (default 1280x720) */
+        struct { int width, height; }; /* --size WxH (0: SESSION_WIDTH x SESSION_HEIGHT, session.h) */
         int size[2];
     };
     int style;                   /* --style surface|spheres|raster: a render_style (default surface) */

@@ -1,6 +1,6 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "core/outfile.h"
-#include "core/util.h"
+#include "core/err.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -1,7 +1,9 @@
 #include "core/util.h"
+#include "core/env.h"
 #include "core/outfile.h"
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,16 +11,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-bool fail(char *err, const char *fmt, ...) {
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, ERR_LEN, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
 
 char *file_read(const char *path, size_t *len, char *err) {
     FILE *f = fopen(path, "rb");
@@ -69,8 +61,8 @@ bool data_dir_init(const char *override, char *err) {
         snprintf(_data_dir, sizeof _data_dir, "%s", override);
         return true;
     }
-    const char *env = getenv("FLUID_DATA_DIR");
-    if (env && *env) {
+    const char *env = env_str(ENV_DATA_DIR);
+    if (env) {
         if (!_has_shaders(env))
             return fail(err, "FLUID_DATA_DIR=%s: no shaders/common.glsl there; unset it or fix it", env);
         snprintf(_data_dir, sizeof _data_dir, "%s", env);
@@ -109,22 +101,4 @@ double now_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
-    if (!s || *s < '0' || *s > '9') return false; /* no sign, no space */
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s) return false;
-    unsigned long long scale = *end == 'k' || *end == 'K' ? 1024ull : *end == 'M' ? 1048576ull : 1;
-    if (scale > 1) {
-        if (v > ULLONG_MAX / scale) return false; /* 18014398509481985k does not wrap */
-        v *= scale;
-        end++;
-    }
-    if (*end) return false;
-    if (v < lo || v > hi) return false;
-    *out = v;
-    return true;
 }

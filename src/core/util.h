@@ -9,11 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ERR_LEN 512
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
-/* Formats into err (which may be NULL) and returns false, so `return fail(err, ...)` reads well. */
-bool fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include "core/err.h" /* ERR_LEN, ARRAY_LEN, fail, parse_u64, parse_f64 */
 
 /* Reads a whole file; returns a malloc'd, NUL-terminated buffer (size in *len) or NULL with err. */
 char *file_read(const char *path, size_t *len, char *err);
@@ -33,9 +29,5 @@ const char *data_path(const char *sub, const char *name);
 
 /* Monotonic clock in seconds. */
 double now_seconds(void);
-
-/* Parses a whole string as an unsigned integer in [lo, hi] (decimal, with optional k/M suffix for
- * 1024/1048576). Returns false if it is not one, or if it overflows. */
-bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 
 #endif

@@ -1,4 +1,5 @@
 #include "gpu/shader.h"
+#include "core/env.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/gpu.h"
@@ -157,8 +158,8 @@ static GLuint _shader_compile(GLenum stage, const char *path, const char *define
  * profiling (NVIDIA's binaries hold the assembly it compiled: registers, local memory). */
 static void _shader_dump_binary(GLuint prog, const char *label) {
     static int serial;
-    const char *dir = getenv("FLUID_DUMP_PROGRAMS");
-    if (!dir || !*dir) return;
+    const char *dir = env_str(ENV_DUMP_PROGRAMS);
+    if (!dir) return;
     GLint len = 0;
     glGetProgramiv(prog, GL_PROGRAM_BINARY_LENGTH, &len);
     if (len <= 0) return;

@@ -5,7 +5,6 @@
 #include "render/render_common.h"
 #include <math.h>
 #include <stb_truetype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,15 +177,6 @@ float hud_text(hud *h, float x, float y, uint32_t rgba, const char *s) {
                         .uv = {aq.s0, aq.t0, aq.s1, aq.t1}, .color = rgba, .kind = HUD_KIND_GLYPH};
     }
     return ox + px * sc;
-}
-
-float hud_textf(hud *h, float x, float y, uint32_t rgba, const char *fmt, ...) {
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    return hud_text(h, x, y, rgba, buf);
 }
 
 float hud_text_width(const hud *h, const char *s) {

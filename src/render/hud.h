@@ -35,7 +35,6 @@ void hud_rect(hud *h, float x0, float y0, float x1, float y1, uint32_t rgba);
 void hud_colormap(hud *h, float x0, float y0, float x1, float y1, int color);
 /* Draws text with its line's top at y; returns the x where it ends. */
 float hud_text(hud *h, float x, float y, uint32_t rgba, const char *utf8);
-float hud_textf(hud *h, float x, float y, uint32_t rgba, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 float hud_text_width(const hud *h, const char *utf8);
 float hud_line_height(const hud *h);
 /* Text drawn `scale` times the font's size (1: as made); hud_text_width and hud_line_height

@@ -1,6 +1,7 @@
 #include "render/image.h"
+#include "render/image_test.h"
+#include "render/overlay.h"
 #include "core/util.h"
-#include "render/render.h"
 #include "render/render_common.h"
 #include <stb_image.h>
 #include <stb_image_write.h>

@@ -18,16 +18,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "render/overlay.h"
+
+typedef struct overlay_layout overlay_layout; /* render/overlay.h: where the HUD's panels went */
 
 bool image_write_png(const char *path, const uint8_t *rgba, int width, int height, char *err);
 uint8_t *image_read_png(const char *path, int *width, int *height, char *err);
 void image_timestamp_name(char *out, size_t len);
 bool render_image_check(const uint8_t *rgba, const uint8_t *empty, int width, int height, const overlay_layout *layout,
                         char *why);
-
-/* Helpers for tests: whether a pixel differs from the plain backdrop's colour; counts in a rectangle. */
-bool image_is_background(const uint8_t *px);
-int image_count_drawn(const uint8_t *rgba, int width, int height, int x0, int y0, int x1, int y1);
 
 #endif

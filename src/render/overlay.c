@@ -1,5 +1,6 @@
 #include "render/overlay.h"
 #include "render/graph.h"
+#include "render/render_style.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -217,7 +218,7 @@ static void _ov_legend(hud *h, const overlay_info *o, overlay_layout *lay) {
     float *r = lay->rect[OVERLAY_LEGEND];
     r[0] = x0, r[1] = y0, r[2] = x1, r[3] = y1;
     char title[96];
-    snprintf(title, sizeof title, "%s, colour: %s", render_style_names[o->style], render_color_names[o->color]);
+    snprintf(title, sizeof title, "%s, colour: %s", render_styles[o->style]->name, render_color_names[o->color]);
     hud_text(h, x0 + OV_PAD, y0 + OV_PAD, OV_TEXT, title);
     float by = y0 + OV_PAD + lh + 2;
     if (o->style == RENDER_STYLE_SURFACE) {

@@ -36,84 +36,29 @@
  * The compute styles write v->color_texture directly when given (else their own texture, blitted
  * to v->framebuffer) and leave the framebuffer's depth as it was.
  *
- * Render targets (render_target_*) are offscreen framebuffers with an RGBA8 colour texture and a
- * depth texture, for screenshots, video and tests.
+ * The styles are a registry (render_style.h: surface, spheres, raster), each behind one interface,
+ * chosen by render_view.style; render.c owns one of each, the splat they share, the mouse's ring
+ * and the blit, and nothing else. The types (render_particles, render_view, render_target) are
+ * render_types.h.
  *
  * Errors: render_make returns NULL with err when a shader does not build.
  * It does NOT read the simulation, handle input, or draw text (hud.h does).
  */
 #ifndef FLUID_RENDER_H
 #define FLUID_RENDER_H
-#include "gpu/gpu.h"
-#include <cglm/cglm.h>
-#include <stdbool.h>
-#include <stdint.h>
 
-typedef enum render_color { RENDER_COLOR_SPEED, RENDER_COLOR_DENSITY, RENDER_COLOR_CELL, RENDER_COLOR_COUNT } render_color;
-/* The surface first: the window's default. */
-typedef enum render_style { RENDER_STYLE_SURFACE, RENDER_STYLE_SPHERES, RENDER_STYLE_RASTER, RENDER_STYLE_COUNT } render_style;
-typedef enum render_backdrop { RENDER_BACKDROP_SCENE, RENDER_BACKDROP_PLAIN } render_backdrop;
-/* render_view.hide: parts of the surface style left out (tests compare with and without them). */
-#define RENDER_HIDE_WATER 1u
-#define RENDER_HIDE_SPRAY 2u
-extern const char *const render_color_names[RENDER_COLOR_COUNT]; /* "speed", "density", "cell hash" */
-extern const char *const render_style_names[RENDER_STYLE_COUNT]; /* "surface", "spheres", "raster spheres" */
-extern const char *const render_style_keys[RENDER_STYLE_COUNT];  /* "surface", "spheres", "raster" (--style) */
-
-typedef struct render_particles {
-    GLuint positions;   /* vec4 per particle, xyz metres (required) */
-    GLuint velocities;  /* vec4 per particle, xyz m/s (RENDER_COLOR_SPEED; the surface's spray) */
-    GLuint densities;   /* float per particle, kg/m^3 (RENDER_COLOR_DENSITY; the surface's spray) */
-    GLuint cell_keys;   /* uint per particle, its grid cell (RENDER_COLOR_CELL) */
-    uint32_t count;
-    float radius;       /* sphere radius, metres */
-    float lo[3], hi[3]; /* the tank */
-} render_particles;
-
-typedef struct render_view {
-    GLuint framebuffer;   /* 0: the window */
-    GLuint color_texture; /* framebuffer's colour texture (RGBA8, the view's size) if it has one, else 0 */
-    int width, height;    /* pixels; nothing is drawn when either is 0 */
-    mat4 view, proj;
-    render_color color;
-    render_style style;
-    float value_lo, value_hi; /* the colour map's range in m/s or kg/m^3 (0, 0: render_color_range) */
-    float poke[4];        /* xyz + radius: a ring drawn where the mouse pushes/pulls (radius 0: none) */
-    render_backdrop backdrop; /* RENDER_BACKDROP_SCENE (0) or _PLAIN */
-    unsigned hide;        /* RENDER_HIDE_* bits (0: everything) */
-} render_view;
-
-/* The world direction towards the sun (normalised), which lights every style and casts the shadow. */
-void render_sun(float dir[3]);
-
-/* The default colour-map range of a mode: speed 0..3 m/s, density 900..1100 kg/m^3. */
-void render_color_range(render_color c, float *lo, float *hi);
-/* The unit shown on the legend: "m/s", "kg/m³", "" */
-const char *render_color_unit(render_color c);
+#include "render/render_types.h"
 
 typedef struct renderer renderer;
 renderer *render_make(char *err);
 void render_destroy(renderer *r);
 void render_scene(renderer *r, const render_particles *p, const render_view *v);
 
-/* The GPU time of each pass of the compute styles (GL_TIMESTAMP queries, for profiling): turn it
- * on, draw a frame, read (waits for the GPU). False when off. A pass a style does not run reads 0;
- * the spheres style's visibility is its two splat passes, its shading the resolve pass. Where timer
- * queries read 0, so do these. */
-#define RENDER_PASSES 6
-extern const char *const render_pass_names[RENDER_PASSES]; /* "shadow", "visibility", "spray", "smoothing", "shading", "blit" */
+/* The GPU time of each pass a style ran, by name (render_passes.h: GL_TIMESTAMP queries, for
+ * profiling): turn it on, draw a frame, read (waits for the GPU): the passes' names and times in
+ * the order they ran, at most max; returns how many (0 when off). Where timer queries read 0, so
+ * do these. */
 void render_time_passes(renderer *r, bool on);
-bool render_pass_times(renderer *r, double us[RENDER_PASSES]);
-
-typedef struct render_target {
-    GLuint fbo, color, depth;
-    int width, height;
-} render_target;
-bool render_target_make(render_target *t, int width, int height, const char *label, char *err);
-void render_target_destroy(render_target *t);
-/* Reads the colour texture into rgba (width*height*4 bytes), top row first. */
-void render_target_read(const render_target *t, uint8_t *rgba);
-/* Reads the depth texture into depth (width*height floats, 0..1), top row first. */
-void render_target_read_depth(const render_target *t, float *depth);
+int render_pass_times(renderer *r, const char **names, double *us, int max);
 
 #endif

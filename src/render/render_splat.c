@@ -17,6 +17,7 @@ struct render_splat {
     GLuint visibility, resolve, backdrop;
     GLuint depth_bits, ids; /* a uint per pixel each */
     GLuint behind, front;   /* the backdrop (RGBA8) and the near glass (RGBA16F: colour, ray distance) */
+    GLuint dummy;           /* bound where the resolve pass is given no buffer (a colour mode without its data, no shadow) */
     _splat_backdrop_key key;
     bool key_valid;
     int width, height;
@@ -27,7 +28,8 @@ render_splat *render_splat_make(char *err) {
     s->visibility = shader_make_compute("render/splat.comp", render_shader_defines(), err);
     if (s->visibility) s->resolve = shader_make_compute("render/splat_resolve.comp", render_shader_defines(), err);
     if (s->resolve) s->backdrop = shader_make_compute("render/splat_backdrop.comp", render_shader_defines(), err);
-    if (!s->backdrop) {
+    if (s->backdrop) s->dummy = gpu_buffer_make(16, NULL, "splat-dummy", err);
+    if (!s->dummy) {
         render_splat_destroy(s);
         return NULL;
     }
@@ -56,6 +58,7 @@ void render_splat_destroy(render_splat *s) {
     shader_destroy(&s->visibility);
     shader_destroy(&s->resolve);
     shader_destroy(&s->backdrop);
+    gpu_buffer_destroy(&s->dummy);
     free(s);
 }
 
@@ -245,6 +248,14 @@ static void _splat_backdrop(render_splat *s, const render_particles *p, const re
 void render_splat_resolve(render_splat *s, const render_particles *p, const render_view *v, int mode, float lo, float hi,
                           GLuint color_tex) {
     if (!_splat_resize(s, v->width, v->height)) return;
+    /* Every buffer the pass reads, from the arguments: the positions, the colour mode's data (a
+     * dummy where the mode takes none), no shadow (the backdrop pass reads it too). */
+    GLuint mode_data[3] = {p->velocities, p->densities, p->cell_keys};
+    const GLuint mode_bind[3] = {RENDER_BIND_VELOCITIES, RENDER_BIND_DENSITIES, RENDER_BIND_CELL_KEYS};
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_POSITIONS, p->positions ? p->positions : s->dummy);
+    for (int k = 0; k < 3; k++)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, mode_bind[k], k == mode && mode_data[k] ? mode_data[k] : s->dummy);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SHADOW, s->dummy);
     _splat_backdrop(s, p, v);
     glUseProgram(s->resolve);
     render_splat_uniforms(v);

@@ -19,15 +19,14 @@
  *   render_splat *s = render_splat_make(err);
  *   each frame:
  *     render_splat_visibility(s, p, v);      // 1 and 2: reads p->positions
- *     bind the buffer of the colour mode (render.c binds them all at RENDER_BIND_*), then
- *     render_splat_resolve(s, p, v, mode, lo, hi, color_tex);  // 3
+ *     render_splat_resolve(s, p, v, mode, lo, hi, color_tex);  // 3: binds p's buffer of the mode itself
  *
  * Errors: render_splat_make returns NULL with err when a shader does not build.
  * It does NOT draw the mouse's ring or the HUD (render.c and hud.c draw those over it).
  */
 #ifndef FLUID_RENDER_SPLAT_H
 #define FLUID_RENDER_SPLAT_H
-#include "render/render.h"
+#include "render/render_types.h"
 
 typedef struct render_splat render_splat;
 render_splat *render_splat_make(char *err);
@@ -35,7 +34,8 @@ void render_splat_destroy(render_splat *s);
 /* Passes 1 and 2 over v's width x height (the per-pixel buffers follow the size). */
 void render_splat_visibility(render_splat *s, const render_particles *p, const render_view *v);
 /* Pass 3: every pixel of color_tex (RGBA8, v's size). mode: a colour mode or -1 (white); lo, hi:
- * the colour map's range; the tank is p->lo..p->hi. */
+ * the colour map's range; the tank is p->lo..p->hi. Binds every buffer it reads from p (the mode's
+ * must be there: the caller passes -1 where it is not). */
 void render_splat_resolve(render_splat *s, const render_particles *p, const render_view *v, int mode, float lo, float hi,
                           GLuint color_tex);
 /* The surface style (render_surface.c): pass 1 for spheres of `radius` (the nearest window depth),

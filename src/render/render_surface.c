@@ -3,6 +3,7 @@
 #include "core/util.h"
 #include "gpu/shader.h"
 #include "render/render_common.h"
+#include "render/render_style.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -101,18 +102,14 @@ static void _surface_light_view(const render_particles *p, render_view *lv, mat4
     glm_mat4_mul(lv->proj, lv->view, vp);
 }
 
-static void _surface_mark(const GLuint *marks, int k) {
-    if (marks) glQueryCounter(marks[k], GL_TIMESTAMP);
-}
-
 void render_surface_draw(render_surface *s, render_splat *splat, const render_particles *p, const render_view *v,
-                         GLuint color_tex, const GLuint *marks) {
+                         GLuint color_tex, render_passes *timer) {
     if (!_surface_resize(s, v->width, v->height)) return;
     GLuint depth_bits, ids;
     bool water = !(v->hide & RENDER_HIDE_WATER), spray = !(v->hide & RENDER_HIDE_SPRAY);
     float radius = p->radius * SURFACE_RADIUS_SCALE;
     /* 1: the fluid's thickness from the sun */
-    _surface_mark(marks, 0);
+    render_passes_begin(timer, "shadow");
     mat4 light_vp;
     bool shadow = v->backdrop == RENDER_BACKDROP_SCENE && water && p->count;
     if (shadow) {
@@ -124,16 +121,16 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
         render_splat_thickness(s->light, p, &lv, radius, s->shadow, RENDER_SELECT_BULK); /* the spray casts none */
     }
     /* 2: depth and thickness of the bulk's (enlarged, so neighbours overlap) spheres */
-    _surface_mark(marks, 1);
+    render_passes_begin(timer, "visibility");
     render_splat_depth_thickness(splat, p, v, radius, s->thickness, RENDER_SELECT_BULK);
     render_splat_buffers(splat, &depth_bits, &ids);
     if (!depth_bits) return;
     /* 3: the spray droplets */
-    _surface_mark(marks, 2);
+    render_passes_begin(timer, "spray");
     if (spray) render_splat_spray(splat, p, v, p->radius * SURFACE_SPRAY_SCALE, s->spray_bits, s->spray_ids);
     GLuint groups_x = (GLuint)(v->width + 15) / 16, groups_y = (GLuint)(v->height + 15) / 16;
     /* 4: the narrow-range filter, x then y, twice (a smaller kernel twice is less blocky than one big one) */
-    _surface_mark(marks, 3);
+    render_passes_begin(timer, "smoothing");
     glUseProgram(s->smooth);
     glUniform2i(RENDER_LOC_SIZE, v->width, v->height);
     glUniform1f(RENDER_LOC_PX_PER_M, v->proj[1][1] * (float)v->height * 0.5f);
@@ -150,7 +147,7 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
     /* 5: shade every pixel (the last smoothing pass wrote dist[1]) */
-    _surface_mark(marks, 4);
+    render_passes_begin(timer, "shading");
     glUseProgram(s->shade);
     render_splat_uniforms(v);
     glUniform1f(RENDER_LOC_EDGE_BIAS, radius);
@@ -171,3 +168,17 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
                     GL_SHADER_STORAGE_BARRIER_BIT);
     glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
 }
+
+/* ---- the style (render_style.h) ---- */
+
+static void *_surface_style_make(char *err) { return render_surface_make(err); }
+static void _surface_style_destroy(void *impl) { render_surface_destroy(impl); }
+static void _surface_style_draw(void *impl, const render_style_ctx *ctx, const render_particles *p, const render_view *v,
+                                GLuint color_tex, render_passes *timer) {
+    render_particles drawn = *p; /* nothing to draw without positions */
+    if (!p->positions) drawn.count = 0;
+    render_surface_draw(impl, ctx->splat, &drawn, v, color_tex, timer);
+}
+
+const render_style_ops render_style_surface = {.key = "surface", .name = "surface", .compute = true, .make = _surface_style_make,
+                                               .destroy = _surface_style_destroy, .draw = _surface_style_draw};

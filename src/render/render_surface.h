@@ -1,4 +1,4 @@
-/* render_surface: the RENDER_STYLE_SURFACE passes of the renderer (private to src/render).
+/* render_surface: RENDER_STYLE_SURFACE (render_style_surface, render_style.h; private to src/render).
  *
  * Screen-space fluid rendering, all in compute (render_splat.h says why):
  *   1. shadow: the fluid's thickness seen from the sun (a RENDER_SHADOW_SIZE square view of the
@@ -18,15 +18,16 @@
  */
 #ifndef FLUID_RENDER_SURFACE_H
 #define FLUID_RENDER_SURFACE_H
-#include "render/render.h"
+#include "render/render_passes.h"
 #include "render/render_splat.h"
+#include "render/render_types.h"
 
 typedef struct render_surface render_surface;
 render_surface *render_surface_make(char *err);
 void render_surface_destroy(render_surface *s);
-/* Writes every pixel of color_tex (RGBA8, v's size). marks: RENDER_PASSES + 1 GL_TIMESTAMP queries
- * written at the start of each pass of render_pass_names (and the end of shading), or NULL. */
+/* Writes every pixel of color_tex (RGBA8, v's size); its passes are timed by name on timer (may be
+ * NULL): shadow, visibility, spray, smoothing, shading. */
 void render_surface_draw(render_surface *s, render_splat *splat, const render_particles *p, const render_view *v,
-                         GLuint color_tex, const GLuint *marks);
+                         GLuint color_tex, render_passes *timer);
 
 #endif

@@ -1,12 +1,11 @@
 #include "sim/scene.h"
 #include "core/util.h"
-#include "sim/sim.h"
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const sim_scene _scenes[] = {
+const sim_scene sim_scenes[] = {
     {"dambreak", "a water column L wide, 2L high, L deep at the left end of a 4L x 3L x L tank",
      {4, 3, 1}, 1, {{{0, 0, 0}, {1, 2, 1}}}, 27648},
     {"drop", "a block L/2 on a side falling 0.75 L into a pool L/2 deep, in a 2L x 2L x L tank",
@@ -17,12 +16,11 @@ static const sim_scene _scenes[] = {
      {1, 1.5, 1}, 1, {{{0, 0, 0}, {1, 1, 1}}}, 27648},
 };
 
-const char *const sim_scene_names[] = {"dambreak", "drop", "double-dambreak", "pool", NULL};
-_Static_assert(ARRAY_LEN(sim_scene_names) == ARRAY_LEN(_scenes) + 1, "one name per scene");
+const int sim_scene_count = (int)ARRAY_LEN(sim_scenes);
 
 const sim_scene *sim_scene_find(const char *name) {
-    for (size_t i = 0; name && i < ARRAY_LEN(_scenes); i++)
-        if (strcmp(_scenes[i].name, name) == 0) return &_scenes[i];
+    for (size_t i = 0; name && i < ARRAY_LEN(sim_scenes); i++)
+        if (strcmp(sim_scenes[i].name, name) == 0) return &sim_scenes[i];
     return NULL;
 }
 

@@ -43,6 +43,9 @@ typedef struct sim_layout {
     double top;                               /* highest particle centre + dx/2, metres */
 } sim_layout;
 
+/* The registry: every scene, the default first; names, help and messages are read from it. */
+extern const sim_scene sim_scenes[];
+extern const int sim_scene_count;
 const sim_scene *sim_scene_find(const char *name); /* NULL if unknown */
 void sim_layout_plan(const sim_scene *sc, uint64_t target, sim_layout *out);
 /* lay->count vec4s, w = 0. Each block's layers are compressed to hydrostatic balance under the

@@ -1,8 +1,10 @@
 /* sim: the simulation object: the scene's particles, the shared neighbour search, the chosen
  * solver, and the records of the steps taken. The physics is described in docs/SPH.md. */
 #include "sim/sim_internal.h"
+#include "sim/sim_test.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "sim/dfsph/dfsph_params.h"
 #include "sim/kernel.h"
 #include "sim/solver.h"
 #include <math.h>
@@ -13,25 +15,14 @@
 /* The model's constants (docs/SPH.md explains each). */
 #define SIM_H_OVER_DX 2.0        /* kernel support radius h (= cell size) per particle spacing */
 #define SIM_RHO0 1000.0          /* kg/m^3, water */
-#define SIM_G 9.81               /* m/s^2 */
 #define SIM_SOUND_FACTOR 10.0    /* c0 = this * sqrt(2 g H), H the highest fluid at the start */
 #define SIM_CFL 0.25             /* wcsph: dt = SIM_CFL * hs / (c0 + v_max) */
 #define SIM_ALPHA 0.1            /* Monaghan's artificial viscosity (both solvers) */
 #define SIM_MARGIN_OVER_DX 0.25  /* the hard clamp keeps centres this far (in dx) inside the walls */
 #define SIM_RESTITUTION 0.0      /* normal velocity kept (reversed) by the hard clamp */
 #define SIM_NO_SLIP 1            /* walls are no-slip, with the fluid's (artificial) viscosity */
-#define SIM_DF_CFL 0.35          /* dfsph: dt = this * dx / v_max, so that the speeds after the
-                                    pressure solve keep v dt <= 0.4 dx (SPlisHSPlasH's bound) */
-#define SIM_DF_DT_MAX 0.005      /* dfsph: the largest step (SPlisHSPlasH's), seconds ... */
-#define SIM_DF_VISC_SAFETY 0.125 /* ... and at most this * hs^2 / nu (explicit viscosity) */
-#define SIM_DF_DT_MIN 1e-5       /* dfsph: the smallest step, seconds */
-#define SIM_DF_ETA 5e-4          /* dfsph: mean density error 0.05% (SPlisHSPlasH's dam break) */
-#define SIM_DF_ETA_STRICT 1e-4   /* dfsph: 0.01% (its default), sim_desc.strict */
-#define SIM_DF_ETA_DIV 1e-3      /* dfsph: density change 0.1% a step from the divergence */
-#define SIM_DF_MIN_NEIGHBOURS 20 /* dfsph: fewer, and the divergence solve leaves a particle be */
-#define SIM_RECORDS 8192         /* step records kept for sim_records */
+/* DFSPH's own tolerances and step bounds: src/sim/dfsph/dfsph_params.c. */
 
-const char *const sim_solver_names[] = {"dfsph", "wcsph", NULL};
 const sim_solver *const sim_solvers[] = {&sim_solver_dfsph, &sim_solver_wcsph, NULL};
 
 /* "radix, bitonic, cpu": every sort the library has, for error messages. */
@@ -51,24 +42,6 @@ const sim_solver *sim_solver_find(const char *name) {
     return NULL;
 }
 
-struct sim {
-    sim_layout layout;
-    float *init_pos;      /* the scene's initial positions (count vec4s) */
-    sim_params params;
-    bool params_dirty;
-    sim_particles p;
-    sim_search *q;
-    const sim_solver *solver;
-    void *impl;
-    const gpu_caps *caps;
-    const char *stage_names[SIM_SEARCH_STAGES + SIM_SOLVER_MAX_STAGES];
-    bool in_frame;
-    int first_step;       /* the frame's first step is the profiled one */
-    sim_step_record rec[SIM_RECORDS]; /* read, not yet taken by sim_records */
-    int rec_head, rec_count;
-    sim_summary sum;
-    double it_div_sum, it_density_sum, err_density_sum;
-};
 
 void sim_cell_of(const sim_params *p, const float pos[3], int cell[3]) {
     for (int a = 0; a < 3; a++) {
@@ -98,7 +71,7 @@ static double _sim_lattice_sum(double dx, double hs) {
     return sum;
 }
 
-static void _sim_params_init(sim *s, bool strict) {
+static bool _sim_params_init(sim *s, bool strict, char *err) {
     const sim_layout *lay = &s->layout;
     sim_params *p = &s->params;
     memset(p, 0, sizeof *p);
@@ -128,16 +101,9 @@ static void _sim_params_init(sim *s, bool strict) {
     /* The kinematic viscosity equivalent to the artificial viscosity (Monaghan 2005, 3D). */
     double nu = p->alpha * c0 * hs / 10;
     p->wall_friction = SIM_NO_SLIP ? (float)nu : 0.0f;
-    double dt_visc = SIM_DF_VISC_SAFETY * hs * hs / nu;
-    p->dt_max = (float)(dt_visc < SIM_DF_DT_MAX ? dt_visc : SIM_DF_DT_MAX);
-    if (getenv("FLUID_DT_MAX")) p->dt_max = (float)atof(getenv("FLUID_DT_MAX"));
-    p->dt_min = (float)SIM_DF_DT_MIN;
-    p->cfl = (float)SIM_DF_CFL;
-    p->eta_density = (float)(strict ? SIM_DF_ETA_STRICT : SIM_DF_ETA);
-    p->eta_divergence = (float)SIM_DF_ETA_DIV;
-    p->min_it_density = 2;
-    p->min_it_divergence = 1;
-    p->min_neighbours = SIM_DF_MIN_NEIGHBOURS;
+    dfsph_params dp;
+    dfsph_params_default(&dp, strict);
+    return dfsph_params_apply(&dp, hs, nu, p, err);
 }
 
 static void _sim_stage_names(sim *s) {
@@ -198,7 +164,7 @@ static void _sim_layout_fill(sim *s) {
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     const char *scene_name = desc->scene ? desc->scene : "dambreak";
     const char *sort_name = desc->sort ? desc->sort : "radix";
-    const char *solver_name = desc->solver ? desc->solver : sim_solver_names[0];
+    const char *solver_name = desc->solver ? desc->solver : sim_solvers[0]->name;
     const sim_scene *sc = sim_scene_find(scene_name);
     if (!sc) {
         fail(err, "unknown scene '%s'; choose dambreak, drop, double-dambreak or pool", scene_name);
@@ -225,7 +191,10 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         free(s);
         return NULL;
     }
-    _sim_params_init(s, desc->strict);
+    if (!_sim_params_init(s, desc->strict, err)) {
+        free(s);
+        return NULL;
+    }
     uint64_t cells = (uint64_t)s->params.dims[0] * s->params.dims[1] * s->params.dims[2];
     if (cells > (uint64_t)caps->max_groups_x * SIM_WG || 8 * cells > (uint64_t)caps->max_ssbo_bytes) {
         fail(err, "%llu particles need a grid of %llu cells, more than this GPU can hold; ask for fewer particles",
@@ -409,110 +378,6 @@ void sim_poke(sim *s, const float point[3], float radius, float strength) {
 
 /* --- reading --- */
 
-const char *sim_sort_name(const sim *s) { return sim_search_sort_name(s->q); }
-const char *sim_solver_name(const sim *s) { return s->solver->name; }
-const char *sim_scene_name(const sim *s) { return s->layout.scene->name; }
-uint32_t sim_particle_count(const sim *s) { return s->p.n; }
-double sim_time(const sim *s) { return s->sum.time; }
-float sim_dt(const sim *s) { return s->sum.steps ? (float)s->sum.dt_last : s->params.dt; }
-void sim_domain(const sim *s, float lo[3], float hi[3]) {
-    for (int a = 0; a < 3; a++) {
-        lo[a] = s->params.lo[a];
-        hi[a] = s->params.hi[a];
-    }
-}
-float sim_particle_radius(const sim *s) { return (float)(s->layout.dx / 2); }
-float sim_sound_speed(const sim *s) { return s->params.c0; }
-int sim_stage_count(const sim *s) { return SIM_SEARCH_STAGES + s->solver->stage_count; }
-const char *sim_stage_name(const sim *s, int stage) { return stage >= 0 && stage < sim_stage_count(s) ? s->stage_names[stage] : "?"; }
-const char *const *sim_stage_names(const sim *s) { return s->stage_names; }
-GLuint sim_positions(const sim *s) { return s->p.pos[s->p.cur]; }
-GLuint sim_velocities(const sim *s) { return s->p.vel[s->p.cur]; }
-GLuint sim_densities(const sim *s) { return s->p.dens; }
-GLuint sim_cell_keys(const sim *s) { return sim_search_cell_keys(s->q); }
-
-/* Reads a per-particle buffer of `comps` floats and scatters it by original id. */
-static void _sim_read_by_id(const sim_particles *p, GLuint buf, int comps, const uint32_t *ids, float *out) {
-    uint32_t n = p->n;
-    float *tmp = malloc(4ull * comps * n + 16);
-    glGetNamedBufferSubData(buf, 0, 4ll * comps * n, tmp);
-    for (uint32_t i = 0; i < n; i++) memcpy(out + (size_t)comps * ids[i], tmp + (size_t)comps * i, 4ull * comps);
-    free(tmp);
-}
-
-void sim_read_particles(sim *s, float *pos4, float *vel4, float *density) {
-    sim_particles *p = &s->p;
-    sim_sync(s);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    uint32_t *ids = malloc(4ull * p->n + 4);
-    glGetNamedBufferSubData(p->id[p->cur], 0, 4ll * p->n, ids);
-    if (pos4) _sim_read_by_id(p, p->pos[p->cur], 4, ids, pos4);
-    if (vel4) _sim_read_by_id(p, p->vel[p->cur], 4, ids, vel4);
-    if (density) _sim_read_by_id(p, p->dens, 1, ids, density);
-    free(ids);
-}
-
-bool sim_read_pressure(sim *s, float *out) {
-    sim_particles *p = &s->p;
-    sim_sync(s);
-    float *cur = malloc(4ull * p->n + 4);
-    bool ok = s->solver->read_pressure(s->impl, p, cur);
-    if (ok) {
-        uint32_t *ids = malloc(4ull * p->n + 4);
-        glGetNamedBufferSubData(p->id[p->cur], 0, 4ll * p->n, ids);
-        for (uint32_t i = 0; i < p->n; i++) out[ids[i]] = cur[i];
-        free(ids);
-    }
-    free(cur);
-    return ok;
-}
-
-void sim_read_stats(sim *s, sim_stats *out) {
-    sim_particles *g = &s->p;
-    uint32_t n = g->n;
-    sim_sync(s);
-    memset(out, 0, sizeof *out);
-    out->particles = n;
-    out->time = s->sum.time;
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    float *pos = malloc(16ull * n + 16), *vel = malloc(16ull * n + 16), *dens = malloc(4ull * n + 4);
-    glGetNamedBufferSubData(g->pos[g->cur], 0, 16ll * n, pos);
-    glGetNamedBufferSubData(g->vel[g->cur], 0, 16ll * n, vel);
-    glGetNamedBufferSubData(g->dens, 0, 4ll * n, dens);
-    const sim_params *p = &s->params;
-    double m = p->mass, rho0 = p->rho0, front = -INFINITY, sum_rho = 0, dev = 0, ke = 0, pe = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const float *x = pos + 4ull * i, *v = vel + 4ull * i;
-        bool finite = isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) && isfinite(v[0]) && isfinite(v[1]) &&
-                      isfinite(v[2]) && isfinite(dens[i]);
-        if (!finite) {
-            out->non_finite++;
-            continue;
-        }
-        for (int a = 0; a < 3; a++)
-            if (x[a] < p->lo[a] || x[a] > p->hi[a]) {
-                out->outside++;
-                break;
-            }
-        if (x[0] > front) front = x[0];
-        sum_rho += dens[i];
-        double d = fabs(dens[i] / rho0 - 1);
-        if (d > dev) dev = d;
-        ke += 0.5 * m * ((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
-        pe += m * SIM_G * (x[1] - p->lo[1]);
-    }
-    uint32_t ok = n - out->non_finite;
-    out->front_x = ok ? front + s->layout.dx / 2 : NAN;
-    out->density_ratio = ok ? sum_rho / ok / rho0 : NAN;
-    out->density_max_dev = dev;
-    out->kinetic_energy = ke;
-    out->potential_energy = pe;
-    out->mass = m * n;
-    free(pos);
-    free(vel);
-    free(dens);
-}
-
 /* --- test hooks --- */
 
 bool sim_set_particles(sim *s, const float *pos4, const float *vel4, uint32_t n, char *err) {
@@ -527,10 +392,3 @@ void sim_find_neighbours(sim *s) {
     sim_search_find(s->q, &s->p);
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
 }
-
-const sim_particles *sim_get_particles(const sim *s) { return &s->p; }
-const sim_search *sim_get_search(const sim *s) { return s->q; }
-const sim_params *sim_get_params(const sim *s) { return &s->params; }
-const sim_layout *sim_get_layout(const sim *s) { return &s->layout; }
-uint32_t sim_get_cells(const sim *s) { return s->params.dims[3]; }
-GLuint sim_get_accel(const sim *s) { return s->solver->accel(s->impl); }

@@ -23,6 +23,7 @@
 #define FLUID_SIM_H
 #include "gpu/gpu.h"
 #include "gpu/prof.h"
+#include "sim/step_record.h" /* sim_step_record */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -36,21 +37,6 @@ typedef struct sim_desc {
 } sim_desc;
 
 typedef struct sim sim;
-
-/* One finished step. */
-typedef struct sim_step_record {
-    double time;           /* simulated seconds at its end */
-    float dt;              /* its size, seconds */
-    float dt_cfl;          /* the CFL limit it was held to (wcsph: its fixed dt) */
-    float cfl;             /* max |v| dt / dx over the particles at its end (wcsph: NAN) */
-    uint32_t it_div;       /* divergence-solve iterations (wcsph: 0) */
-    uint32_t it_density;   /* pressure-solve iterations (wcsph: 0) */
-    float err_div;         /* mean density change over one step the divergence left, relative */
-    float err_density;     /* mean density error the pressure solve left, relative */
-    uint32_t capped;       /* solves that stopped at the iteration cap before converging */
-    uint32_t dropped;      /* neighbours left out of a full neighbour list (dfsph; should be 0) */
-    uint32_t limited;      /* particles whose speed was limited to the CFL bound (dfsph; rare) */
-} sim_step_record;
 
 /* The run so far, from every record read. */
 typedef struct sim_summary {
@@ -97,7 +83,6 @@ float sim_sound_speed(const sim *s);                       /* wcsph's c0 (dfsph:
 /* Stages timed by the profiler: the search's, then the solver's. */
 int sim_stage_count(const sim *s);
 const char *sim_stage_name(const sim *s, int stage);
-const char *const *sim_stage_names(const sim *s);
 /* The most particles this GPU can simulate (buffer and dispatch limits). */
 uint64_t sim_max_particles(const gpu_caps *caps);
 
@@ -111,8 +96,7 @@ GLuint sim_cell_keys(const sim *s);   /* uint per particle: its grid cell */
  * to the next frame or step. */
 void sim_poke(sim *s, const float point[3], float radius, float strength);
 
-extern const char *const sim_scene_names[]; /* NULL-terminated */
-extern const char *const sim_solver_names[]; /* NULL-terminated; the first is the default */
+/* The scenes and solvers are registries: sim_scenes[] (scene.h) and sim_solvers[] (solver.h). */
 
 /* The whole state read back, each array indexed by the particle's original index (its place in
  * the scene's initial layout), so two runs can be compared row by row. Any pointer may be NULL.

@@ -1,4 +1,6 @@
-/* sim_internal: hooks for the tests. Not for the app or the renderer: they use sim.h. */
+/* sim_internal: the simulation object's insides, shared by sim.c (making and stepping it) and
+ * sim_read.c (what it shows: names, buffers, read-backs, the tests' getters). Private to those two:
+ * the app, the renderer and the tests use sim.h (and the tests sim_test.h). */
 #ifndef FLUID_SIM_INTERNAL_H
 #define FLUID_SIM_INTERNAL_H
 #include "sim/particles.h"
@@ -6,23 +8,29 @@
 #include "sim/search.h"
 #include "sim/sim.h"
 #include "sim/sim_params.h"
+#include "sim/sim_test.h" /* the old name of the tests' hooks header: code written against it still builds */
+#include "sim/solver.h"
 
-/* Replaces the particles (n <= the capacity made for; velocities zero when vel4 is NULL); ids
- * become 0..n-1. */
-bool sim_set_particles(sim *s, const float *pos4, const float *vel4, uint32_t n, char *err);
-/* hash, sort and ranges only: afterwards the search's sorted pairs and ranges describe the current
- * particles (nothing moves, nothing is reordered). */
-void sim_find_neighbours(sim *s);
-const sim_particles *sim_get_particles(const sim *s);
-const sim_search *sim_get_search(const sim *s);
-const sim_params *sim_get_params(const sim *s);
-const sim_layout *sim_get_layout(const sim *s);
-uint32_t sim_get_cells(const sim *s);
-/* Per particle, by original index: the pressure the solver keeps, Pa; false if it keeps none. */
-bool sim_read_pressure(sim *s, float *out);
-/* The solver's acceleration buffer, current order (wcsph: the total; dfsph: non-pressure), or 0. */
-GLuint sim_get_accel(const sim *s);
-/* The cell of p, computed on the CPU exactly as sim_cell_of() in sim_common.glsl. */
-void sim_cell_of(const sim_params *p, const float pos[3], int cell[3]);
+#define SIM_G 9.81        /* m/s^2 */
+#define SIM_RECORDS 8192  /* step records kept for sim_records */
+
+struct sim {
+    sim_layout layout;
+    float *init_pos;      /* the scene's initial positions (count vec4s) */
+    sim_params params;
+    bool params_dirty;
+    sim_particles p;
+    sim_search *q;
+    const sim_solver *solver;
+    void *impl;
+    const gpu_caps *caps;
+    const char *stage_names[SIM_SEARCH_STAGES + SIM_SOLVER_MAX_STAGES];
+    bool in_frame;
+    int first_step;       /* the frame's first step is the profiled one */
+    sim_step_record rec[SIM_RECORDS]; /* read, not yet taken by sim_records */
+    int rec_head, rec_count;
+    sim_summary sum;
+    double it_div_sum, it_density_sum, err_density_sum;
+};
 
 #endif

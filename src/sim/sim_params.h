@@ -59,7 +59,8 @@ typedef struct sim_params {
     float poke_strength;  /* m/s^2 at the poke centre */
     float wall_friction;  /* viscosity coefficient of the walls (same alpha form as particles) */
     float dx;             /* particle spacing at the start, metres (the walls' ghost planes) */
-    /* dfsph only */
+    /* dfsph only: written by dfsph_params_apply (src/sim/dfsph/dfsph_params.c), the solver's own
+     * parameters; here until the DFSPH shaders read a block of their own */
     float dt_max;         /* the largest step, seconds */
     float dt_min;         /* the smallest step, seconds */
     float cfl;            /* dt = cfl * dx / v_max (0.4 in SPlisHSPlasH's units of the diameter) */

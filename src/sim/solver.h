@@ -20,7 +20,7 @@
 #include "gpu/prof.h"
 #include "sim/particles.h"
 #include "sim/search.h"
-#include "sim/sim.h"
+#include "sim/step_record.h"
 
 #define SIM_SOLVER_MAX_STAGES 8
 

@@ -1,0 +1,45 @@
+/* app_recorder: a video of the view (through video.h and an outfile), and the names the window
+ * gives its screenshots and videos.
+ *
+ *   app_recorder rec = {0};
+ *   app_recorder_start(&rec, NULL, "out.mp4", w, h, 60, err);  // or an outfile opened earlier
+ *   each frame: app_recorder_frame(&rec, r, h, s, prof, &v, err);
+ *   app_recorder_stop(&rec, err);                  // the file appears; or app_recorder_abort(&rec)
+ *
+ *   char name[PATH_MAX]; app_picture_name(name, sizeof name, ".png");  // fluid-YYYYMMDD-HHMMSS.png
+ *
+ * Errors: start, frame and stop return false with err (ffmpeg missing or failing, a path that
+ * cannot be written); nothing half-written is left.
+ * It does NOT step the simulation.
+ */
+#ifndef FLUID_APP_RECORDER_H
+#define FLUID_APP_RECORDER_H
+#include "app/app_render.h"
+#include "app/video.h"
+#include "core/outfile.h"
+#include <stddef.h>
+
+#define APP_VIDEO_FPS 60 /* a frame is 1/60 s of fluid (SESSION_FRAME_SECONDS) */
+
+/* fluid-YYYYMMDD-HHMMSS<ext>, then -2, -3, ... within the same second: never an existing file. */
+void app_picture_name(char *out, size_t len, const char *ext);
+
+/* A video of the view, rendered offscreen at the size it started with (the window may change),
+ * written through an outfile (core/outfile.h): the file appears at app_recorder_stop, only when
+ * ffmpeg finished well. */
+typedef struct app_recorder {
+    video *video;          /* NULL: not recording */
+    outfile *out;          /* what ffmpeg writes; committed at stop */
+    render_target target;
+    uint8_t *rgba;
+    int width, height;
+} app_recorder;
+/* out: the video's outfile, opened before (the recorder takes it: committed at stop, aborted on
+ * any failure), or NULL to open one for path here. */
+bool app_recorder_start(app_recorder *rec, outfile *out, const char *path, int w, int h_px, int fps, char *err);
+bool app_recorder_frame(app_recorder *rec, renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v,
+                        char *err);
+bool app_recorder_stop(app_recorder *rec, char *err); /* the file appears now; false (no file) on failure */
+void app_recorder_abort(app_recorder *rec);           /* nothing is left behind */
+
+#endif

@@ -1,0 +1,46 @@
+/* err: the error convention and the number parsers (see err.h). */
+#include "core/err.h"
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+bool fail(char *err, const char *fmt, ...) {
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, ERR_LEN, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out) {
+    if (!s || *s < '0' || *s > '9') return false; /* no sign, no space */
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s) return false;
+    unsigned long long scale = *end == 'k' || *end == 'K' ? 1024ull : *end == 'M' ? 1048576ull : 1;
+    if (scale > 1) {
+        if (v > ULLONG_MAX / scale) return false; /* 18014398509481985k does not wrap */
+        v *= scale;
+        end++;
+    }
+    if (*end) return false;
+    if (v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+bool parse_f64(const char *s, double lo, double hi, double *out) {
+    if (!s || !*s || *s == ' ' || *s == '\t') return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}

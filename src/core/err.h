@@ -1,0 +1,25 @@
+/* err: the bottom of src/core, which every module may include without a cycle: the error
+ * convention and the shared number parsers.
+ *
+ * Errors: functions that can fail at run time take `err` (a buffer of ERR_LEN chars) and fill it
+ * with one line that names the problem and what to do, then return false/NULL/0.
+ */
+#ifndef FLUID_ERR_H
+#define FLUID_ERR_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ERR_LEN 512
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Formats into err (which may be NULL) and returns false, so `return fail(err, ...)` reads well. */
+bool fail(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parses a whole string as an unsigned integer in [lo, hi] (decimal, with optional k/M suffix for
+ * 1024/1048576). Returns false if it is not one, or if it overflows. */
+bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
+/* Parses a whole string as a finite real number in [lo, hi] ("0.004", "4e-3"; no leading space). */
+bool parse_f64(const char *s, double lo, double hi, double *out);
+
+#endif

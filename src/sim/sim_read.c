@@ -1,0 +1,119 @@
+/* sim_read: what the simulation shows: its names, its buffers for the renderer, the read-backs
+ * (sim_read_particles, sim_read_stats) and the tests' getters (sim_test.h). Nothing here steps it. */
+#include "sim/sim_internal.h"
+#include "sim/sim_test.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *sim_sort_name(const sim *s) { return sim_search_sort_name(s->q); }
+const char *sim_solver_name(const sim *s) { return s->solver->name; }
+const char *sim_scene_name(const sim *s) { return s->layout.scene->name; }
+uint32_t sim_particle_count(const sim *s) { return s->p.n; }
+double sim_time(const sim *s) { return s->sum.time; }
+float sim_dt(const sim *s) { return s->sum.steps ? (float)s->sum.dt_last : s->params.dt; }
+void sim_domain(const sim *s, float lo[3], float hi[3]) {
+    for (int a = 0; a < 3; a++) {
+        lo[a] = s->params.lo[a];
+        hi[a] = s->params.hi[a];
+    }
+}
+float sim_particle_radius(const sim *s) { return (float)(s->layout.dx / 2); }
+float sim_sound_speed(const sim *s) { return s->params.c0; }
+int sim_stage_count(const sim *s) { return SIM_SEARCH_STAGES + s->solver->stage_count; }
+const char *sim_stage_name(const sim *s, int stage) { return stage >= 0 && stage < sim_stage_count(s) ? s->stage_names[stage] : "?"; }
+GLuint sim_positions(const sim *s) { return s->p.pos[s->p.cur]; }
+GLuint sim_velocities(const sim *s) { return s->p.vel[s->p.cur]; }
+GLuint sim_densities(const sim *s) { return s->p.dens; }
+GLuint sim_cell_keys(const sim *s) { return sim_search_cell_keys(s->q); }
+
+/* Reads a per-particle buffer of `comps` floats and scatters it by original id. */
+static void _sim_read_by_id(const sim_particles *p, GLuint buf, int comps, const uint32_t *ids, float *out) {
+    uint32_t n = p->n;
+    float *tmp = malloc(4ull * comps * n + 16);
+    glGetNamedBufferSubData(buf, 0, 4ll * comps * n, tmp);
+    for (uint32_t i = 0; i < n; i++) memcpy(out + (size_t)comps * ids[i], tmp + (size_t)comps * i, 4ull * comps);
+    free(tmp);
+}
+
+void sim_read_particles(sim *s, float *pos4, float *vel4, float *density) {
+    sim_particles *p = &s->p;
+    sim_sync(s);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    uint32_t *ids = malloc(4ull * p->n + 4);
+    glGetNamedBufferSubData(p->id[p->cur], 0, 4ll * p->n, ids);
+    if (pos4) _sim_read_by_id(p, p->pos[p->cur], 4, ids, pos4);
+    if (vel4) _sim_read_by_id(p, p->vel[p->cur], 4, ids, vel4);
+    if (density) _sim_read_by_id(p, p->dens, 1, ids, density);
+    free(ids);
+}
+
+bool sim_read_pressure(sim *s, float *out) {
+    sim_particles *p = &s->p;
+    sim_sync(s);
+    float *cur = malloc(4ull * p->n + 4);
+    bool ok = s->solver->read_pressure(s->impl, p, cur);
+    if (ok) {
+        uint32_t *ids = malloc(4ull * p->n + 4);
+        glGetNamedBufferSubData(p->id[p->cur], 0, 4ll * p->n, ids);
+        for (uint32_t i = 0; i < p->n; i++) out[ids[i]] = cur[i];
+        free(ids);
+    }
+    free(cur);
+    return ok;
+}
+
+void sim_read_stats(sim *s, sim_stats *out) {
+    sim_particles *g = &s->p;
+    uint32_t n = g->n;
+    sim_sync(s);
+    memset(out, 0, sizeof *out);
+    out->particles = n;
+    out->time = s->sum.time;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    float *pos = malloc(16ull * n + 16), *vel = malloc(16ull * n + 16), *dens = malloc(4ull * n + 4);
+    glGetNamedBufferSubData(g->pos[g->cur], 0, 16ll * n, pos);
+    glGetNamedBufferSubData(g->vel[g->cur], 0, 16ll * n, vel);
+    glGetNamedBufferSubData(g->dens, 0, 4ll * n, dens);
+    const sim_params *p = &s->params;
+    double m = p->mass, rho0 = p->rho0, front = -INFINITY, sum_rho = 0, dev = 0, ke = 0, pe = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const float *x = pos + 4ull * i, *v = vel + 4ull * i;
+        bool finite = isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) && isfinite(v[0]) && isfinite(v[1]) &&
+                      isfinite(v[2]) && isfinite(dens[i]);
+        if (!finite) {
+            out->non_finite++;
+            continue;
+        }
+        for (int a = 0; a < 3; a++)
+            if (x[a] < p->lo[a] || x[a] > p->hi[a]) {
+                out->outside++;
+                break;
+            }
+        if (x[0] > front) front = x[0];
+        sum_rho += dens[i];
+        double d = fabs(dens[i] / rho0 - 1);
+        if (d > dev) dev = d;
+        ke += 0.5 * m * ((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
+        pe += m * SIM_G * (x[1] - p->lo[1]);
+    }
+    uint32_t ok = n - out->non_finite;
+    out->front_x = ok ? front + s->layout.dx / 2 : NAN;
+    out->density_ratio = ok ? sum_rho / ok / rho0 : NAN;
+    out->density_max_dev = dev;
+    out->kinetic_energy = ke;
+    out->potential_energy = pe;
+    out->mass = m * n;
+    free(pos);
+    free(vel);
+    free(dens);
+}
+
+/* --- the tests' getters (sim_test.h) --- */
+
+const sim_particles *sim_get_particles(const sim *s) { return &s->p; }
+const sim_search *sim_get_search(const sim *s) { return s->q; }
+const sim_params *sim_get_params(const sim *s) { return &s->params; }
+const sim_layout *sim_get_layout(const sim *s) { return &s->layout; }
+uint32_t sim_get_cells(const sim *s) { return s->params.dims[3]; }
+GLuint sim_get_accel(const sim *s) { return s->solver->accel(s->impl); }

@@ -1,0 +1,28 @@
+/* sim_test: the test-only header of sim.c: hooks for the tests. Not for the app or the renderer: they use sim.h. */
+#ifndef FLUID_SIM_TEST_H
+#define FLUID_SIM_TEST_H
+#include "sim/particles.h"
+#include "sim/scene.h"
+#include "sim/search.h"
+#include "sim/sim.h"
+#include "sim/sim_params.h"
+
+/* Replaces the particles (n <= the capacity made for; velocities zero when vel4 is NULL); ids
+ * become 0..n-1. */
+bool sim_set_particles(sim *s, const float *pos4, const float *vel4, uint32_t n, char *err);
+/* hash, sort and ranges only: afterwards the search's sorted pairs and ranges describe the current
+ * particles (nothing moves, nothing is reordered). */
+void sim_find_neighbours(sim *s);
+const sim_particles *sim_get_particles(const sim *s);
+const sim_search *sim_get_search(const sim *s);
+const sim_params *sim_get_params(const sim *s);
+const sim_layout *sim_get_layout(const sim *s);
+uint32_t sim_get_cells(const sim *s);
+/* Per particle, by original index: the pressure the solver keeps, Pa; false if it keeps none. */
+bool sim_read_pressure(sim *s, float *out);
+/* The solver's acceleration buffer, current order (wcsph: the total; dfsph: non-pressure), or 0. */
+GLuint sim_get_accel(const sim *s);
+/* The cell of p, computed on the CPU exactly as sim_cell_of() in sim_common.glsl. */
+void sim_cell_of(const sim_params *p, const float pos[3], int cell[3]);
+
+#endif

@@ -1,0 +1,114 @@
+/* The session (src/app/session.h) on a headless context, and the window's pacing policy
+ * (src/app/pacing.h, a pure function):
+ *   - defaults: a zero desc gives SESSION_WIDTH x SESSION_HEIGHT;
+ *   - the profiler's entries: the sim's step stages, then "simulation" and, when asked, "render",
+ *     and they follow a live switch of sort (counting's stages differ) and solver;
+ *   - session_simulate: a frame of 1/60 s takes the steps the sim says, a stop flag set before the
+ *     frame takes none, one step takes one; the HUD's steps_per_frame follows frames only;
+ *   - session_draw into a target draws something (pixels other than black);
+ *   - no_sim plus session_sim_make twice (bench --sim's rows), and session_destroy reports no GL
+ *     object left alive;
+ *   - pacing: unknown fps keeps the frame; over budget shrinks it, under 75% of it grows it, never
+ *     past real time or below 1e-5 s; GPU-timed without a time yet keeps it.
+ * Independent checks of the contract (counts, names, bounds), not a transcription of the code. */
+#include "check.h"
+#include "app/pacing.h"
+#include "app/session.h"
+#include <math.h>
+#include <string.h>
+
+static bool _has_stage(const session *ss, const char *name) {
+    for (int i = 0; i < prof_stage_count(ss->prof); i++)
+        if (!strcmp(prof_stage_name(ss->prof, i), name)) return true;
+    return false;
+}
+
+static void test_pacing(void) {
+    const double real = 1.0 / 60;
+    pacing_in in = {.frame_seconds = real, .real_seconds = real, .fps = 0};
+    CHECK(pacing_frame_seconds(&in) == real, "no fps yet: the frame changed");
+    in.fps = 10; /* 100 ms a frame against PACING_MIN_FPS's 33 ms */
+    double f = pacing_frame_seconds(&in);
+    CHECK(f < real && f >= 1e-5, "over budget: %g s, expected less than %g", f, real);
+    in.fps = 1000, in.frame_seconds = real / 4;
+    f = pacing_frame_seconds(&in);
+    CHECK(f > real / 4 && f <= real, "under budget: %g s, expected more than %g and at most real time", f, real / 4);
+    in.frame_seconds = real;
+    CHECK(pacing_frame_seconds(&in) == real, "never past real time");
+    in.fps = 1e-3, in.frame_seconds = 1e-5;
+    CHECK(pacing_frame_seconds(&in) >= 1e-5, "never below 1e-5 s");
+    in = (pacing_in){.frame_seconds = real, .real_seconds = real, .fps = 60, .gpu_timed = true, .gpu_us = NAN};
+    CHECK(pacing_frame_seconds(&in) == real, "GPU-timed with no time yet: the frame changed");
+    in.gpu_us = 1e5; /* 100 ms of GPU a frame against 1/PACING_GPU_FPS */
+    CHECK(pacing_frame_seconds(&in) < real, "GPU over budget: the frame did not shrink");
+}
+
+int main(void) {
+    test_pacing();
+    char err[ERR_LEN];
+    session ss;
+    if (!session_make(&ss, &(session_desc){.headless = true, .particles = 4096, .render = true, .time_render = true,
+                                           .prof_cpu_fallback = true},
+                      err)) {
+        if (ss.fail_tag && !strcmp(ss.fail_tag, "GPU")) {
+            printf("SKIP: %s\n", err);
+            return 77;
+        }
+        CHECK(false, "session_make: %s", err);
+        return check_done();
+    }
+    CHECK(ss.desc.width == SESSION_WIDTH && ss.desc.height == SESSION_HEIGHT, "defaults: %dx%d", ss.desc.width, ss.desc.height);
+    CHECK(ss.stages == sim_stage_count(ss.s), "%d step stages timed, the sim has %d", ss.stages, sim_stage_count(ss.s));
+    CHECK(prof_stage_count(ss.prof) == ss.stages + 2, "%d profiler entries", prof_stage_count(ss.prof));
+    CHECK(!strcmp(prof_stage_name(ss.prof, ss.stage_sim), "simulation") && !strcmp(prof_stage_name(ss.prof, ss.stage_render), "render"),
+          "the whole-frame entries are %s and %s", prof_stage_name(ss.prof, ss.stage_sim), prof_stage_name(ss.prof, ss.stage_render));
+    for (int i = 0; i < ss.stages; i++)
+        CHECK(!strcmp(prof_stage_name(ss.prof, i), sim_stage_name(ss.s, i)), "entry %d is %s, the sim's stage %s", i,
+              prof_stage_name(ss.prof, i), sim_stage_name(ss.s, i));
+    /* Frames, a stopped frame, one step. */
+    int k = session_simulate(&ss, SESSION_FRAME_SECONDS, 3, SESSION_TIME_FRAME | SESSION_TIME_STAGES, NULL);
+    session_frame_end(&ss);
+    CHECK(k == 3 && ss.view.steps_per_frame == 3, "--substeps 3: %d steps, view says %d", k, ss.view.steps_per_frame);
+    volatile sig_atomic_t stop = 1;
+    k = session_simulate(&ss, SESSION_FRAME_SECONDS, 3, SESSION_TIME_FRAME, &stop);
+    session_frame_end(&ss);
+    CHECK(k == 0, "a stopped frame took %d steps", k);
+    k = session_simulate(&ss, 0, 0, 0, NULL);
+    CHECK(k == 1 && ss.view.steps_per_frame == 0, "one step: %d steps, view says %d (a step is not a frame)", k, ss.view.steps_per_frame);
+    /* A picture. */
+    render_target t;
+    CHECK(render_target_make(&t, 96, 64, "test-session", err), "%s", err);
+    session_draw(&ss, &t, t.width, t.height);
+    session_frame_end(&ss);
+    static uint8_t rgba[96 * 64 * 4];
+    render_target_read(&t, rgba);
+    int lit = 0;
+    for (int i = 0; i < 96 * 64; i++) lit += rgba[4 * i] + rgba[4 * i + 1] + rgba[4 * i + 2] > 30;
+    CHECK(lit > 96 * 64 / 2, "session_draw lit %d of %d pixels", lit, 96 * 64);
+    render_target_destroy(&t);
+    /* Live switches: the profiler follows the stages. */
+    char before[64];
+    snprintf(before, sizeof before, "%s", prof_stage_name(ss.prof, 2));
+    CHECK(session_set_sort(&ss, "counting", err), "counting: %s", err);
+    CHECK(strcmp(before, sim_stage_name(ss.s, 2)) != 0, "counting's third stage is still %s", before);
+    for (int i = 0; i < ss.stages; i++)
+        CHECK(!strcmp(prof_stage_name(ss.prof, i), sim_stage_name(ss.s, i)), "after the sort switch entry %d is %s, the sim's stage %s", i,
+              prof_stage_name(ss.prof, i), sim_stage_name(ss.s, i));
+    CHECK(session_set_solver(&ss, "wcsph", err), "wcsph: %s", err);
+    CHECK(_has_stage(&ss, "forces") && !_has_stage(&ss, "pressure"), "after the switch to wcsph the profiler lacks its stages");
+    CHECK(!session_set_sort(&ss, "no-such-sort", err), "an unknown sort was taken");
+    CHECK(session_destroy(&ss), "GL objects left alive by the session");
+
+    /* bench --sim's way: no sim, then a sim per row. */
+    CHECK(session_make(&ss, &(session_desc){.headless = true, .no_sim = true, .prof_sync = true}, err), "no_sim: %s", err);
+    CHECK(ss.s == NULL && ss.r == NULL, "no_sim made a sim or a renderer");
+    for (int row = 0; row < 2; row++) {
+        CHECK(session_sim_make(&ss, &(sim_desc){.particles = 4096, .solver = row ? "wcsph" : "dfsph"}, err), "row %d: %s", row, err);
+        CHECK(session_simulate(&ss, SESSION_FRAME_SECONDS, 1, SESSION_TIME_FRAME, NULL) == 1, "row %d: not one step", row);
+        session_frame_end(&ss);
+        CHECK(!strcmp(sim_solver_name(ss.s), row ? "wcsph" : "dfsph"), "row %d runs %s", row, sim_solver_name(ss.s));
+    }
+    CHECK(!session_sim_make(&ss, &(sim_desc){.scene = "no-such-scene"}, err) && ss.s == NULL, "an unknown scene made a sim");
+    CHECK(session_destroy(&ss), "GL objects left alive by the second session");
+    return check_done();
+}
