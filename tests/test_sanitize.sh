@@ -32,7 +32,9 @@ log=$(mktemp)
 TMP=$(mktemp -d)
 trap 'rm -f "$log"; rm -rf "$TMP"' EXIT
 t0=$(date +%s)
-if ! cmake -S "$src" -B "$build" -DFLUID_SANITIZE=ON > "$log" 2>&1 ||
+# Debug at -O1: asserts on (RelWithDebInfo's NDEBUG drops them), and half the compile time of
+# -O2 (16 s against 34 s for fluidcore here); -O1 is what ASan's own documents advise.
+if ! cmake -S "$src" -B "$build" -DFLUID_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-O1 -g" > "$log" 2>&1 ||
     ! cmake --build "$build" -j2 --target fluid gpu_caps test_sort_radix "${programs[@]}" >> "$log" 2>&1; then
     cat "$log"
     echo "FAIL: the sanitizer build failed"
