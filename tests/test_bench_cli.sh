@@ -3,7 +3,7 @@
 # size), every row checked "ok" against the CPU sort; --csv has the header and the same rows, and
 # "-" streams it to stdout (the table then on stderr); bad flags, a bad --csv path and a size the
 # GPU cannot hold are refused at once (under a second, before any sorting), with one line and exit
-# 1, and no CSV left. Run as: bash test_bench_cli.sh /path/to/fluid. Skips (77) without GL 4.5.
+# 1, and no CSV left; --reference adds the ratio to a reference CSV. Run as: bash test_bench_cli.sh /path/to/fluid. Skips (77) without GL 4.5.
 FLUID=${1:?usage: test_bench_cli.sh /path/to/fluid}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -69,6 +69,18 @@ elif [ $too_many -le 268435456 ]; then
 else
     echo "note: this GPU's storage buffers hold $((max_ssbo >> 20)) MiB, bench's largest size (2^28 pairs) fits: the refusal is not reachable here"
 fi
+# --reference: a reference run's CSV (cub-bench's columns); each row gets its median and our
+# ratio to it, "-" where it has none; a bad file is refused before any sorting, no CSV left.
+printf 'algorithm,bits,pairs,clock,median_us,min_us,max_us,mpairs_per_s\ncub,8,100,gpu,0.5,0.4,0.6,200\n' >"$TMP/ref.csv"
+"$FLUID" bench --algos cpu --sizes 100,200 --bits 8 --reps 1 --warmup 0 --reference "$TMP/ref.csv" --csv "$TMP/r.csv" \
+    >"$TMP/rout" 2>"$TMP/err" || fail "--reference: $(cat "$TMP/err")"
+grep -qE '^cpu +8 +100 .* ok +0\.5 +[0-9.]+$' "$TMP/rout" || fail "--reference: no ratio on the 100-pair row: $(cat "$TMP/rout")"
+grep -qE '^cpu +8 +200 .* ok +- +-$' "$TMP/rout" || fail "--reference: the 200-pair row should show -: $(cat "$TMP/rout")"
+head -1 "$TMP/r.csv" | grep -q ',ref_median_us,ratio_to_ref$' || fail "--reference: CSV header '$(head -1 "$TMP/r.csv")'"
+grep -qE '^cpu,8,100,.*,0\.50,[0-9.]+$' "$TMP/r.csv" || fail "--reference: CSV row $(grep '^cpu,8,100' "$TMP/r.csv")"
+printf 'bits,pairs,median_us\n8,100,fast\n' >"$TMP/badref.csv"
+bad "--reference $TMP/badref.csv: line 2" --reference "$TMP/badref.csv" --csv "$TMP/x.csv"
+bad "--reference $TMP/none.csv: cannot read it" --reference "$TMP/none.csv"
 
 [ $fails = 0 ] && echo "PASS" || echo "FAIL: $fails"
 [ $fails = 0 ]

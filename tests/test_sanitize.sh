@@ -64,7 +64,7 @@ run() { # name, command...: passes on exit 0 with no sanitizer report
     fi
 }
 # bench_ok ALGOS ARGS...: fluid bench --algos ALGOS, no row failing its check against the CPU
-# sort and every algorithm with an "ok" row (onesweep skips on llvmpipe's threads, counting past
+# sort and every algorithm with an "ok" row (counting skips widths past
 # 22 bits: those rows say skipped).
 bench_ok() {
     local algos=$1 a
@@ -102,10 +102,9 @@ interrupted() { # a long run, Ctrl-C once it steps: exit 130, its stats kept
 }
 window() { # a scripted session under Xvfb; the app checks its own screenshot
     command -v xvfb-run > /dev/null || { echo "SKIP: xvfb-run is missing"; return 77; }
-    # Tab walks sort_algos[] (radix, onesweep, counting, bitonic, cpu); onesweep is passed over
-    # on llvmpipe unless LP_NUM_THREADS=1, so it is unset here as in test_window_xvfb.
-    local s="frames:2;sort-next;expect-sort:counting;frames:1;sort-next;expect-sort:bitonic;frames:1;sort-next;expect-sort:cpu"
-    s+=";frames:1;sort-next;expect-sort:radix;frames:1"
+    # Tab walks sort_algos[]: radix, onesweep, counting, bitonic, cpu.
+    local s="frames:2;sort-next;expect-sort:onesweep;frames:1;sort-next;expect-sort:counting;frames:1;sort-next"
+    s+=";expect-sort:bitonic;frames:1;sort-next;expect-sort:cpu;frames:1;sort-next;expect-sort:radix;frames:1"
     s+=";solver-next;frames:2;solver-next;frames:1;style;frames:1;style;frames:1;style;color;frames:1;color;help;frames:1;help"
     s+=";resize:0x0;frames:1;resize:400x300;frames:1;more;frames:1;fewer;frames:1;pause;step;pause;shot:$TMP/w.png;check:$TMP/w.png"
     xvfb-run -a -s "-screen 0 640x480x24" env -u LP_NUM_THREADS "$asan" --debug --particles 4096 --substeps 1 --size 320x240 --script "$s" || return 1
@@ -114,7 +113,7 @@ window() { # a scripted session under Xvfb; the app checks its own screenshot
 
 for t in "${programs[@]}"; do run "$t" "$build/tests/$t"; done
 run "test_sort_radix (resizing)" env FLUID_TEST_RESIZE_ONLY=1 "$build/tests/test_sort_radix"
-run "sorts: every algorithm" bench_ok radix,radix-rts,radix-shared,counting,bitonic,cpu --sizes 1,1000,4099,70000 --bits 9,32
+run "sorts: every algorithm" bench_ok radix,radix-rts,radix-shared,onesweep,counting,bitonic,cpu --sizes 1,1000,4099,70000 --bits 9,32
 run "sorts: onesweep on one thread" with_env LP_NUM_THREADS=1 bench_ok onesweep --sizes 1000,70000 --bits 9,32
 for v in FLUID_RADIX_FUSED_TILES=0 FLUID_RADIX_ONEGROUP_MAX=32768 FLUID_RADIX_EMULATE_SUBGROUP=32; do
     run "sorts: radix with $v" with_env "$v" bench_ok radix-rts --sizes 1000,70000 --bits 32

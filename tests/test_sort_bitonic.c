@@ -1,6 +1,7 @@
-/* The bitonic sort (sort_bitonic.c) on real GL (llvmpipe headless), against the CPU references:
- * sort_cpu_key_value for every case, and exactly sort_cpu_stable's output where the values are
- * distinct and in ascending input order (the fluid's case).
+/* The bitonic sort (sort_bitonic.c) on real GL (llvmpipe headless), against the tests' own CPU
+ * references (qsort, tests/test_sort_ref.h; not the library's CPU sort): by (key, value) for every
+ * case, and exactly the stable order where the values are distinct and in ascending input order
+ * (the fluid's case).
  * Sizes: 0 .. 3, around powers of two, around the block size B, 27,648 (the fluid's default) and
  * 200,000 (several global merge passes, one merge split over two passes); keys all equal, sorted,
  * reversed, all 0xFFFFFFFF (the padding key), few distinct, random at several widths. Buffers are
@@ -8,6 +9,7 @@
  * lowering the shared-memory limit the sorter is told about) run the same shaders with more
  * global passes. Requires GL 4.5 compute (skips otherwise). */
 #include "check.h"
+#include "test_sort_ref.h"
 #include "sort/sort.h"
 #include <stdbool.h>
 #include <string.h>
@@ -72,7 +74,7 @@ static void poison(GLuint buf, uint32_t word) { glClearNamedBufferData(buf, GL_R
 static bool pair_less_eq(uint32_t ka, uint32_t va, uint32_t kb, uint32_t vb) { return ka < kb || (ka == kb && va <= vb); }
 
 /* Sorts keys/vals (n pairs) on the GPU with r's sorter and compares with the CPU reference.
- * stable: the values are distinct and ascending, so the result must equal sort_cpu_stable's.
+ * stable: the values are distinct and ascending, so the result must equal the stable order.
  * aliased: the input is uploaded into the previous result's buffers and sorted from there. */
 static void run_case(rig *r, const char *what, const uint32_t *keys, const uint32_t *vals, uint32_t n, bool stable,
                      bool aliased, trace_log *tl) {
@@ -114,9 +116,9 @@ static void run_case(rig *r, const char *what, const uint32_t *keys, const uint3
         memcpy(ev, vals, 4ull * n);
     }
     if (stable)
-        sort_cpu_stable(ek, ev, n);
+        ref_sort_stable(ek, ev, n, 0xFFFFFFFFu);
     else
-        sort_cpu_key_value(ek, ev, n);
+        ref_sort_key_value(ek, ev, n);
     uint32_t first_bad = n, bad = 0, unordered = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (gk[i] != ek[i] || gv[i] != ev[i]) {

@@ -1,18 +1,19 @@
 /* The radix sort's onesweep path (radix_histogram.comp, radix_onesweep.comp: one histogram
- * dispatch, then one scatter per pass with a chained scan and decoupled look-back) against the CPU
- * stable sort (tests/test_sort_rig.h): sizes 0 .. 300,000 and 16,777,217, odd sizes around the
+ * dispatch, then one scatter per pass with a chained scan and decoupled look-back) against a qsort
+ * by (key, index) (tests/test_sort_rig.h, test_sort_ref.h): sizes 0 .. 300,000 and 16,777,217, odd sizes around the
  * tile edges of both tile sizes, every input kind (low-entropy keys included) at every digit
  * width, stability, one sorter reused (the alternating histogram, look-back and ticket buffers),
  * nothing written past n, the fused first count from a producer shader, and bad tuning variables.
  *
- * llvmpipe: its work groups run on threads, so a look-back wait would work there, but every
- * shader is cut off after 65,535 loop iterations in all (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS,
- * shared by every loop), and a wait longer than that ends early with a wrong count: seen with
- * two threads. So this test runs with LP_NUM_THREADS=1 (set before the context; other drivers
- * ignore it): groups then run one at a time in ticket order, every look-back finds its
- * predecessor done, and the whole path runs but for the wait itself. The wait is tested where the
- * path is meant to run (the H100: docs/bench/). Where the GPU has subgroups both ranking variants
- * run; on llvmpipe the subgroup variant runs on emulated subgroups. Needs GL 4.5 (skips without). */
+ * The look-back: by default with fallback (a bounded wait, then the group counts the unpublished
+ * tile itself), which needs no forward progress between groups, so it runs on llvmpipe with its
+ * default threads, where groups run side by side and look-backs wait for real; the silent runs
+ * (FLUID_ONESWEEP_TEST_AGG_ONLY=2) make every look-back fall back. The waiting look-back
+ * (FLUID_ONESWEEP_LOOKBACK=wait) runs in a child process (this program with --wait) on one
+ * llvmpipe thread: llvmpipe cuts every shader off after 65,535 loop iterations in all, so an
+ * unbounded wait there would end early with a wrong count; on one thread groups run in ticket
+ * order and never wait. Where the GPU has subgroups both ranking variants run; on llvmpipe the
+ * subgroup variant runs on emulated subgroups. Needs GL 4.5 (skips without). */
 #include "test_sort_rig.h"
 #include "sort/sort_layout.h"
 
@@ -135,8 +136,9 @@ static void test_big(const gpu_caps *caps) {
 static void test_errors(const gpu_caps *caps) {
     char err[ERR_LEN] = "";
     int live = gpu_live_objects();
-    static const char *const bad[][2] = {{"FLUID_ONESWEEP_KPT", "99"}, {"FLUID_ONESWEEP_WINDOW", "0"},
-                                         {"FLUID_ONESWEEP_MAX", "many"}, {"FLUID_RADIX_PATH", "fast"}};
+    static const char *const bad[][2] = {{"FLUID_ONESWEEP_KPT", "99"},      {"FLUID_ONESWEEP_WINDOW", "0"},
+                                         {"FLUID_ONESWEEP_MAX", "many"},    {"FLUID_RADIX_PATH", "fast"},
+                                         {"FLUID_ONESWEEP_SPIN", "0"},      {"FLUID_ONESWEEP_LOOKBACK", "hope"}};
     for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
         setenv(bad[i][0], bad[i][1], 1);
         sorter *s = sort_make("onesweep", &(sort_desc){.capacity = 100}, caps, err);
@@ -148,26 +150,75 @@ static void test_errors(const gpu_caps *caps) {
     CHECK(gpu_live_objects() == live, "failed sort_make left %d GL objects", gpu_live_objects() - live);
 }
 
-int main(void) {
-    setenv("LP_NUM_THREADS", "1", 1); /* llvmpipe only: see the top */
+/* Every look-back falls back (FLUID_ONESWEEP_TEST_AGG_ONLY=2: no tile but tile 0 posts anything),
+ * so each group counts all its predecessors' digits itself: the sort must still be right and end,
+ * though no group ever sees another's progress. spin: FLUID_ONESWEEP_SPIN. */
+static void test_silent(const char *name, bool no_subgroup, const char *spin, const gpu_caps *caps) {
+    double t0 = now_seconds();
+    rig r;
+    setenv("FLUID_ONESWEEP_TEST_AGG_ONLY", "2", 1);
+    setenv("FLUID_ONESWEEP_SPIN", spin, 1);
+    setenv("FLUID_ONESWEEP_LOOKBACK", "fallback", 1); /* the default where the driver makes progress: wait */
+    bool ok = os_rig(&r, name, 3 * 768 * 20 + 11, no_subgroup, "1000000", "3", NULL, caps);
+    unsetenv("FLUID_ONESWEEP_TEST_AGG_ONLY");
+    unsetenv("FLUID_ONESWEEP_SPIN");
+    unsetenv("FLUID_ONESWEEP_LOOKBACK");
+    if (!ok) return;
+    case_of(&r, 3 * 768 * 20 + 11, 32, IN_RANDOM); /* 61 tiles of 768 */
+    case_of(&r, 3 * 768 * 20 + 11, 16, IN_AND2);
+    case_of(&r, 5000, 12, IN_FEW);
+    case_of(&r, 769, 8, IN_RANDOM);
+    rig_destroy(&r);
+    printf("%s: %.1f s\n", name, now_seconds() - t0);
+}
+
+/* The waiting look-back (FLUID_ONESWEEP_LOOKBACK=wait), in a child process: on llvmpipe it runs
+ * on one thread only (see the top), and LP_NUM_THREADS is read when the context is made. */
+static int main_wait(void) {
+    setenv("LP_NUM_THREADS", "1", 1);
+    setenv("FLUID_ONESWEEP_LOOKBACK", "wait", 1);
+    gpu_ctx *gpu = check_gpu();
+    const gpu_caps *caps = gpu_get_caps(gpu);
+    char small_tile[16];
+    snprintf(small_tile, sizeof small_tile, "%d", 4 * RADIX_WG * 3 + 7);
+    bool no_sg = !caps->subgroup;
+    test_default("onesweep-wait", no_sg, NULL, caps);
+    test_tiles("onesweep-wait-tiles-of-768", no_sg, small_tile, "3", RADIX_WG * 3, caps);
+    static const char *const windows[] = {"1", "7", "32"}; /* 7: windows end mid-way */
+    for (size_t w = 0; w < ARRAY_LEN(windows); w++) {
+        char name[64];
+        snprintf(name, sizeof name, "onesweep-wait-agg-only-window-%s", windows[w]);
+        test_agg_only(name, no_sg, windows[w], caps);
+    }
+    CHECK(gpu_live_objects() == 0, "%d GL objects left", gpu_live_objects());
+    gpu_destroy(gpu);
+    return check_done();
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--wait") == 0) return main_wait();
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
     double t0 = now_seconds();
     if (caps->llvmpipe) {
-        printf("note: llvmpipe, one thread: look-back runs without waiting (see the top of this file)\n");
-        /* ... and without LP_NUM_THREADS=1 the sorter refuses to be made there, saying why. */
+        const char *lp = getenv("LP_NUM_THREADS");
+        printf("note: llvmpipe, LP_NUM_THREADS %s: groups run on threads side by side, look-backs wait for real\n",
+               lp ? lp : "unset (one a core)");
+        /* The waiting look-back is refused there on several threads, saying why. */
         char err[ERR_LEN] = "";
         setenv("LP_NUM_THREADS", "2", 1);
+        setenv("FLUID_ONESWEEP_LOOKBACK", "wait", 1);
         sorter *s = sort_make("onesweep", &(sort_desc){.capacity = 100}, caps, err);
-        setenv("LP_NUM_THREADS", "1", 1);
-        CHECK(s == NULL && strstr(err, "LP_NUM_THREADS=1"), "onesweep on llvmpipe, 2 threads: sorter %p, err '%s'",
+        unsetenv("FLUID_ONESWEEP_LOOKBACK");
+        if (lp) setenv("LP_NUM_THREADS", lp, 1);
+        else unsetenv("LP_NUM_THREADS");
+        CHECK(s == NULL && strstr(err, "LP_NUM_THREADS=1"), "waiting onesweep on llvmpipe, 2 threads: sorter %p, err '%s'",
               (void *)s, err);
         sort_destroy(s);
-        printf("  llvmpipe, 2 threads: %s\n", err);
+        printf("  waiting look-back, llvmpipe, 2 threads: %s\n", err);
     }
     test_errors(caps);
-    char tile[16], small_tile[16];
-    snprintf(tile, sizeof tile, "%d", RADIX_WG * 16);
+    char small_tile[16];
     snprintf(small_tile, sizeof small_tile, "%d", 4 * RADIX_WG * 3 + 7);
     for (int sub = caps->subgroup ? 0 : 1; sub < 2; sub++) {
         bool no_sg = sub == 1;
@@ -176,21 +227,35 @@ int main(void) {
         snprintf(name, sizeof name, "onesweep/%s", v);
         test_default(name, no_sg, NULL, caps);
         snprintf(name, sizeof name, "onesweep-large-tiles/%s", v);
-        test_tiles(name, no_sg, "0", NULL, RADIX_WG * 16, caps);
+        test_tiles(name, no_sg, "0", NULL, RADIX_WG * 12, caps);
         snprintf(name, sizeof name, "onesweep-tiles-of-768/%s", v);
         test_tiles(name, no_sg, small_tile, "3", RADIX_WG * 3, caps);
         snprintf(name, sizeof name, "onesweep-fused/%s", v);
         test_fused(name, no_sg, caps);
-        static const char *const windows[] = {"1", "7", "32"}; /* 7: windows end mid-way */
-        for (size_t w = 0; w < ARRAY_LEN(windows); w++) {
-            snprintf(name, sizeof name, "onesweep-agg-only-window-%s/%s", windows[w], v);
-            test_agg_only(name, no_sg, windows[w], caps);
+        snprintf(name, sizeof name, "onesweep-agg-only/%s", v);
+        test_agg_only(name, no_sg, "1", caps);
+        static const char *const spins[] = {"1", "64"};
+        for (size_t i = 0; i < ARRAY_LEN(spins); i++) {
+            snprintf(name, sizeof name, "onesweep-silent-spin-%s/%s", spins[i], v);
+            test_silent(name, no_sg, spins[i], caps);
         }
     }
     if (!caps->subgroup) test_default("onesweep/emulated-32", false, "32", caps);
+    if (!caps->llvmpipe) { /* where the default look-back waits: the fallback at every size too */
+        setenv("FLUID_ONESWEEP_LOOKBACK", "fallback", 1);
+        test_default(caps->subgroup ? "onesweep-fallback/subgroup" : "onesweep-fallback/shared", !caps->subgroup, NULL,
+                     caps);
+        unsetenv("FLUID_ONESWEEP_LOOKBACK");
+    }
     test_big(caps);
     CHECK(gpu_live_objects() == 0, "%d GL objects left", gpu_live_objects());
-    printf("onesweep tests took %.1f s\n", now_seconds() - t0);
     gpu_destroy(gpu);
+    /* The waiting look-back, in a child (its own GL context and LP_NUM_THREADS). */
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' --wait", argv[0]);
+    fflush(stdout);
+    int rc = system(cmd);
+    CHECK(rc == 0, "the waiting look-back's run (%s) failed: status %d", cmd, rc);
+    printf("onesweep tests took %.1f s\n", now_seconds() - t0);
     return check_done();
 }

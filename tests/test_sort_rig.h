@@ -1,15 +1,17 @@
 /* test_sort_rig: the sort tests' shared rig (included by tests/test_sort_*.c; one translation unit
  * each). A rig is one sorter with its own input pair; run_case sorts n pairs on the GPU and checks
  * keys AND values against an independent CPU reference:
- *   stable     sort_cpu_stable by (key & mask), carrying the input index (radix, onesweep)
+ *   stable     a qsort by (key & mask, input index) (test_sort_ref.h; radix, onesweep)
  *   by value   a qsort by (key & mask, value, key) (counting, whose runs are ordered by value)
- * plus: nothing written past n in either pair, the result in the pair the pass count says, the
- * traced dispatches as described, and trace names with the algorithm's prefix.
+ * Neither uses the library's own CPU sort.
+ * plus: no GL error from sort_run, nothing written past n in either pair, the result in the pair
+ * the pass count says, the traced dispatches as described, and trace names with the algorithm's prefix.
  * Inputs: random at any width, all equal, sorted, reversed, all-max, few distinct, bits above
  * the width set, and low entropy (the AND of 2 and of 4 random words). */
 #ifndef FLUID_TEST_SORT_RIG_H
 #define FLUID_TEST_SORT_RIG_H
 #include "check.h"
+#include "test_sort_ref.h"
 #include "core/log.h"
 #include "gpu/shader.h"
 #include "sort/sort.h"
@@ -81,16 +83,9 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
     if (r->by_value) {
         rig_ref_by_value(r, n, mask);
     } else {
-        for (uint32_t i = 0; i < n; i++) {
-            r->rk[i] = r->k[i] & mask;
-            r->rv[i] = i;
-        }
-        sort_cpu_stable(r->rk, r->rv, n);
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t src = r->rv[i];
-            r->rk[i] = r->k[src];
-            r->rv[i] = r->v[src];
-        }
+        memcpy(r->rk, r->k, 4ull * n);
+        memcpy(r->rv, r->v, 4ull * n);
+        ref_sort_stable(r->rk, r->rv, n, mask);
     }
 
     /* Input, with everything past n and the whole scratch pair poisoned. */
@@ -109,7 +104,10 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
     sort_trace trace = {trace_begin, trace_end, &tc};
     int fused_saved = 0;
     if (r->fused) fused_saved = rig_produce(r, n, bits);
+    while (glGetError() != GL_NO_ERROR) {} /* only the sort's own errors below */
     sort_pairs out = sort_run(r->s, r->io, n, bits, &trace);
+    GLenum gl_err = glGetError();
+    CHECK(gl_err == GL_NO_ERROR, "%s n=%u bits=%u: GL error 0x%04x from sort_run", r->name, n, bits, gl_err);
     CHECK(tc.begins == tc.ends && tc.depth == 0 && tc.bad_names == 0, "%s n=%u: trace begins %d ends %d bad names %d",
           r->name, n, tc.begins, tc.ends, tc.bad_names);
     CHECK(tc.begins + fused_saved == described_dispatches(line),
@@ -136,7 +134,7 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
         if ((bk || bv) && first == n) first = i;
     }
     CHECK(bad_k == 0 && bad_v == 0,
-          "%s n=%u bits=%u %s: %u keys and %u values differ from the stable CPU sort; first at %u: got (%08x, %u) want (%08x, %u)",
+          "%s n=%u bits=%u %s: %u keys and %u values differ from the CPU reference (qsort); first at %u: got (%08x, %u) want (%08x, %u)",
           r->name, n, bits, input, bad_k, bad_v, first, first < n ? r->ok[first] : 0, first < n ? r->ov[first] : 0,
           first < n ? r->rk[first] : 0, first < n ? r->rv[first] : 0);
     uint32_t past = in_io || poisoned ? count_not(r->ok, n, r->cap, POISON) + count_not(r->ov, n, r->cap, POISON) : 0;
@@ -300,9 +298,8 @@ static int rig_produce(rig *r, uint32_t n, uint32_t bits) {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(0);
     sort_fused_ready(r->s);
-    /* radix skips its histogram dispatch; counting's count becomes a one-group scan (no saving in
-     * dispatches, only in work) */
-    return n && !r->by_value ? 1 : 0;
+    /* radix skips its histogram dispatch, counting its count dispatch */
+    return n ? 1 : 0;
 }
 
 static inline void rig_producer_destroy(void) {

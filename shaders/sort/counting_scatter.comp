@@ -1,7 +1,10 @@
 #version 450
-// Counting sort, the scatter: each pair goes to starts[c] + (a slot of its key's run, taken by
-// counting counts[c] down with an atomic), c = key & mask. The order inside a run is whatever the
-// atomics gave; counting_order.comp makes it deterministic. Afterwards every count is zero again.
+// Counting sort, the scatter: each pair goes to starts[c] + its slot in its key's run, c = key &
+// mask. The slot is the one the count dispatch kept (slots[i]), or, where a producer made the
+// counts (u_fused 1, no slots), taken here by counting counts[c] down with an atomic. The order
+// inside a run is whatever the atomics gave; counting_order.comp makes it deterministic.
+// Housekeeping for the next sort: the counts end at zero (cleared here, or counted down), and the
+// scan's u_blocks look-back words and its block-id counter are cleared.
 // Loader defines: KPT and the COUNTING_* constants of src/sort/sort_layout.h.
 #include "sort/counting_common.glsl"
 
@@ -13,19 +16,31 @@ layout(std430, binding = COUNTING_BIND_KEYS_OUT) writeonly buffer KeysOut { uint
 layout(std430, binding = COUNTING_BIND_VALS_OUT) writeonly buffer ValsOut { uint vals_out[]; };
 layout(std430, binding = COUNTING_BIND_COUNTS) buffer Counts { uint counts[]; };
 layout(std430, binding = COUNTING_BIND_STARTS) readonly buffer Starts { uint starts[]; };
+layout(std430, binding = COUNTING_BIND_SLOTS) readonly buffer Slots { uint slots[]; };
+layout(std430, binding = COUNTING_BIND_STATUS) writeonly buffer Status { uint status[]; };
+layout(std430, binding = COUNTING_BIND_TICKET) writeonly buffer Ticket { uint ticket; };
 
 layout(location = COUNTING_LOC_N) uniform uint u_n;
 layout(location = COUNTING_LOC_MASK) uniform uint u_mask;
+layout(location = COUNTING_LOC_FUSED) uniform uint u_fused;
+layout(location = COUNTING_LOC_BLOCKS) uniform uint u_blocks;
 
 void main() {
-    uint base = ct_group() * uint(COUNTING_WG * KPT), lid = gl_LocalInvocationIndex;
+    uint group = ct_group(), lid = gl_LocalInvocationIndex;
+    uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * uint(COUNTING_WG);
+    uint base = group * uint(COUNTING_WG * KPT);
     for (uint k = 0u; k < uint(KPT); k++) {
         uint i = base + k * uint(COUNTING_WG) + lid;
         if (i < u_n) {
             uint key = keys_in[i], c = key & u_mask;
-            uint pos = starts[c] + atomicAdd(counts[c], 0xFFFFFFFFu) - 1u;
+            uint slot = u_fused != 0u ? atomicAdd(counts[c], 0xFFFFFFFFu) - 1u : slots[i];
+            uint pos = starts[c] + slot;
             keys_out[pos] = key;
             vals_out[pos] = vals_in[i];
         }
     }
+    if (u_fused == 0u) // nothing here reads the counts: clear them for the next sort
+        for (uint k = group * uint(COUNTING_WG) + lid; k <= u_mask; k += stride) counts[k] = 0u;
+    for (uint b = group * uint(COUNTING_WG) + lid; b < u_blocks; b += stride) status[b] = 0u;
+    if (group == 0u && lid == 0u) ticket = 0u;
 }

@@ -120,6 +120,10 @@ typedef struct _bsim_row {
     int frames, timed;
     double ms_mean, ms_worst, steps_per_frame, it_div, it_density, err_mean, err_max, cfl_max, realtime;
     uint64_t capped, dropped;
+    double disp_mean;  /* dispatches recorded per step (sim_get_dispatches) */
+    uint32_t disp_1_4; /* dispatches of a step whose solves record 1 divergence and 4 pressure iterations */
+    int worst_steps;   /* the worst frame's steps and dispatches: where its time went */
+    uint64_t worst_disp;
     int nst;
     char stage_names[16][16];
     double stage_us[16];
@@ -150,7 +154,11 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     long long steps = 0;
     for (int f = 0; f < frames; f++) {
         bool stages = f % BSIM_STAGE_EVERY == BSIM_STAGE_EVERY - 1;
-        steps += session_simulate(ss, SESSION_FRAME_SECONDS, 0, stages ? SESSION_TIME_STAGES : SESSION_TIME_FRAME, NULL);
+        sim_dispatches d0, d1;
+        sim_get_dispatches(s, &d0);
+        int frame_steps = session_simulate(ss, SESSION_FRAME_SECONDS, 0, stages ? SESSION_TIME_STAGES : SESSION_TIME_FRAME, NULL);
+        steps += frame_steps;
+        sim_get_dispatches(s, &d1);
         session_frame_end(ss);
         if (stages) {
             for (int i = 0; i < nst; i++) stage_sum[i] += prof_last_us(prof, i);
@@ -158,7 +166,11 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
         } else {
             double ms = prof_last_us(prof, nst) / 1e3;
             row->ms_mean += ms;
-            if (ms > row->ms_worst) row->ms_worst = ms;
+            if (ms > row->ms_worst) {
+                row->ms_worst = ms;
+                row->worst_steps = frame_steps;
+                row->worst_disp = d1.total - d0.total;
+            }
             row->timed++;
         }
         fprintf(stderr, "\rbench --sim: %s %s %u particles: frame %d of %d (t = %.3f s)   ", solver, sort, row->particles, f + 1,
@@ -168,6 +180,10 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     fprintf(stderr, "\r%*s\r", 90, "");
     sim_summary sum;
     sim_get_summary(s, &sum);
+    sim_dispatches disp;
+    sim_get_dispatches(s, &disp);
+    row->disp_mean = disp.steps ? (double)disp.total / disp.steps : 0;
+    row->disp_1_4 = disp.pairs ? disp.last - 2 * disp.pairs + 2 * (1 + 4) : disp.last;
     row->frames = frames;
     row->ms_mean = row->timed ? row->ms_mean / row->timed : NAN;
     row->steps_per_frame = frames ? (double)steps / frames : 0;
@@ -228,8 +244,10 @@ int cmd_bench_sim(int argc, char **argv) {
     printf("fluid bench --sim: %s | %s | %s, %.3g s of fluid in frames of 1/60 s | clock: %s\n", caps->renderer, caps->version, o.scene,
            o.seconds, caps->timer_queries ? "GPU timestamps around each frame's simulation" : "CPU clock around a finished GPU queue");
     printf("frames: one timestamp pair around each frame; every %dth frame times its first step's stages instead\n\n", BSIM_STAGE_EVERY);
-    printf("%-6s %-8s %9s %5s %10s %10s %8s %7s %7s %9s %9s %7s %7s %s\n", "solver", "sort", "particles", "clock", "ms_per_60th",
-           "worst_ms", "steps", "it_div", "it_dens", "err_mean%", "err_max%", "cfl", "rt", "stages (us, one step)");
+    printf("disp: dispatches recorded per step (mean); disp14: those of a step whose solves record 1 divergence and 4 pressure\n"
+           "iterations (dfsph; wcsph: its step's)\n\n");
+    printf("%-6s %-8s %9s %5s %10s %10s %8s %7s %7s %9s %9s %7s %7s %6s %6s %s\n", "solver", "sort", "particles", "clock", "ms_per_60th",
+           "worst_ms", "steps", "it_div", "it_dens", "err_mean%", "err_max%", "cfl", "rt", "disp", "disp14", "stages (us, one step)");
     _bsim_row *rows = calloc((size_t)o.nsolvers * o.nsorts * o.ncounts, sizeof *rows);
     int nrows = 0, rc = 0;
     for (int c = 0; c < o.ncounts; c++)
@@ -242,11 +260,11 @@ int cmd_bench_sim(int argc, char **argv) {
                     continue;
                 }
                 nrows++;
-                printf("%-6s %-8s %9u %5s %10.3f %10.3f %8.1f %7.2f %7.2f %9.4f %9.4f %7.3f %7.2f ", r->solver, r->sort, r->particles, clock,
-                       r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density, 100 * r->err_mean, 100 * r->err_max,
-                       r->cfl_max, r->realtime);
+                printf("%-6s %-8s %9u %5s %10.3f %10.3f %8.1f %7.2f %7.2f %9.4f %9.4f %7.3f %7.2f %6.1f %6u ", r->solver, r->sort, r->particles,
+                       clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density, 100 * r->err_mean, 100 * r->err_max,
+                       r->cfl_max, r->realtime, r->disp_mean, r->disp_1_4);
                 for (int i = 0; i < r->nst; i++) printf("%s%s %.1f", i ? ", " : "", r->stage_names[i], r->stage_us[i]);
-                printf("\n");
+                printf(" | worst frame: %d steps, %llu dispatches\n", r->worst_steps, (unsigned long long)r->worst_disp);
                 fflush(stdout);
             }
     if (o.csv_path && !rc) {
@@ -256,12 +274,13 @@ int cmd_bench_sim(int argc, char **argv) {
             rc = 1;
         } else {
             outfile_printf(f, "solver,sort,particles,clock,ms_per_60th_mean,ms_per_60th_worst,steps_per_60th,it_div,it_density,"
-                              "err_density_mean,err_density_max,cfl_max,capped,dropped,realtime,stages\n");
+                              "err_density_mean,err_density_max,cfl_max,capped,dropped,realtime,dispatches_per_step,dispatches_1div_4dens,stages\n");
             for (int i = 0; i < nrows; i++) {
                 _bsim_row *r = &rows[i];
-                outfile_printf(f, "%s,%s,%u,%s,%.4f,%.4f,%.2f,%.3f,%.3f,%.6g,%.6g,%.4f,%llu,%llu,%.4f,", r->solver, r->sort, r->particles,
-                               clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density, r->err_mean, r->err_max,
-                               r->cfl_max, (unsigned long long)r->capped, (unsigned long long)r->dropped, r->realtime);
+                outfile_printf(f, "%s,%s,%u,%s,%.4f,%.4f,%.2f,%.3f,%.3f,%.6g,%.6g,%.4f,%llu,%llu,%.4f,%.2f,%u,", r->solver, r->sort,
+                               r->particles, clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density, r->err_mean,
+                               r->err_max, r->cfl_max, (unsigned long long)r->capped, (unsigned long long)r->dropped, r->realtime,
+                               r->disp_mean, r->disp_1_4);
                 for (int k = 0; k < r->nst; k++) outfile_printf(f, "%s%s=%.2f", k ? ";" : "", r->stage_names[k], r->stage_us[k]);
                 outfile_printf(f, "\n");
             }

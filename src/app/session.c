@@ -142,6 +142,7 @@ bool session_destroy(session *ss) {
 
 int session_simulate(session *ss, double seconds, int substeps, unsigned timing, const volatile sig_atomic_t *stop) {
     gpu_prof *stages = timing & SESSION_TIME_STAGES ? ss->prof : NULL;
+    int live = gpu_live_objects(); /* a solver may build a program on its first step: the sim's */
     if (timing & SESSION_TIME_FRAME) prof_begin(ss->prof, ss->stage_sim);
     int taken = 0;
     if (seconds <= 0) {
@@ -155,6 +156,7 @@ int session_simulate(session *ss, double seconds, int substeps, unsigned timing,
         sim_frame_end(ss->s);
     }
     if (timing & SESSION_TIME_FRAME) prof_end(ss->prof, ss->stage_sim);
+    ss->sim_objects += gpu_live_objects() - live;
     if (seconds > 0) ss->view.steps_per_frame = taken;
     return taken;
 }

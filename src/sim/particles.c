@@ -72,7 +72,8 @@ void sim_shader_defines(char *out, size_t len) {
                 {"B_CTL", SIM_B_CTL},
                 {"B_RECORDS", SIM_B_RECORDS},
                 {"B_NBR", SIM_B_NBR},
-                {"B_NBR_COUNT", SIM_B_NBR_COUNT}};
+                {"B_NBR_COUNT", SIM_B_NBR_COUNT},
+                {"B_WALL", SIM_B_WALL}};
     size_t used = 0;
     out[0] = 0;
     for (size_t i = 0; i < ARRAY_LEN(defs) && used < len; i++)
@@ -94,8 +95,20 @@ GLuint sim_program_make(const char *path, const char *defines, const char *label
 
 void sim_dispatch_neighbours(const sim_particles *p, GLuint program) { sim_dispatch(program, p->n * p->lanes); }
 
+static uint64_t _sim_dispatches; /* one GL context per process: a process-wide count */
+
+uint64_t sim_dispatch_count(void) { return _sim_dispatches; }
+void sim_dispatch_count_add(uint32_t k) { _sim_dispatches += k; }
+
+void sim_dispatch_indirect(GLuint program, GLintptr offset) {
+    glUseProgram(program);
+    glDispatchComputeIndirect(offset);
+    _sim_dispatches++;
+}
+
 void sim_dispatch(GLuint program, uint32_t threads) {
     if (!threads) return;
+    _sim_dispatches++;
     glUseProgram(program);
     glDispatchCompute(gpu_groups(threads, SIM_WG), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

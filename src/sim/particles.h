@@ -48,6 +48,15 @@ void sim_particles_bind(const sim_particles *p);
 GLuint sim_program_make(const char *path, const char *defines, const char *label, char *err);
 /* One dispatch of ceil(threads / SIM_WG) groups and a shader-storage barrier; nothing for 0. */
 void sim_dispatch(GLuint program, uint32_t threads);
+/* One indirect dispatch of program with the arguments at `offset` of the bound
+ * GL_DISPATCH_INDIRECT_BUFFER (no barrier: the caller places its own). */
+void sim_dispatch_indirect(GLuint program, GLintptr offset);
+
+/* The dispatches the simulation has recorded (sim_dispatch, sim_dispatch_indirect and the sort's,
+ * counted through its trace; an indirect dispatch counts whether or not the GPU finds groups to run
+ * in it), since the program started: a count the program keeps, the same on every driver. */
+uint64_t sim_dispatch_count(void);
+void sim_dispatch_count_add(uint32_t k);
 /* The #define lines every sim shader gets (SIM_WG, B_*). */
 void sim_shader_defines(char *out, size_t len);
 

@@ -4,6 +4,7 @@
 #include "gpu/shader.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *const sim_search_stage_names[SIM_SEARCH_STAGES] = {"hash", "sort", "ranges", "reorder"};
 static const char *const _search_ranges_by_sort = "ranges=sort"; /* the counting sort made the table */
@@ -17,7 +18,10 @@ struct sim_search {
     GLuint table;        /* the table of the last search: ranges, or the counting sort's own */
     GLuint cell_keys;    /* per particle, current order: its cell (for the renderer) */
     sorter *sorter;
-    GLuint hash, range, reorder; /* programs */
+    uint32_t serial;     /* changes with the sorter (the solvers' hash programs follow it) */
+    bool prehashed;      /* the solver's last pass made the next search's hash (sim_search_hashed) */
+    uint32_t prehashed_n;
+    GLuint hash, range, reorder, range_reorder; /* programs */
 };
 
 static sorter *_search_sorter_make(sim_search *q, const char *algo, char *err) {
@@ -48,6 +52,7 @@ sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, c
               (q->cell_keys = gpu_buffer_make(4 * n, NULL, "sim.cell_keys", err)) &&
               (q->range = sim_program_make("sim/search/ranges.comp", NULL, "sim.ranges", err)) &&
               (q->reorder = sim_program_make("sim/search/reorder.comp", NULL, "sim.reorder", err)) &&
+              (q->range_reorder = sim_program_make("sim/search/ranges_reorder.comp", NULL, "sim.ranges_reorder", err)) &&
               (q->sorter = _search_sorter_make(q, desc->sort, err)) && (q->hash = _search_hash_make(q, q->sorter, err));
     if (!ok) {
         sim_search_destroy(q);
@@ -63,31 +68,76 @@ void sim_search_destroy(sim_search *q) {
     shader_destroy(&q->hash);
     shader_destroy(&q->range);
     shader_destroy(&q->reorder);
+    shader_destroy(&q->range_reorder);
     if (q->sorter) sort_destroy(q->sorter);
     GLuint *all[] = {&q->keys, &q->vals, &q->ranges, &q->cell_keys};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
     free(q);
 }
 
-/* hash: (cell key, index) per particle, and the sort's first count where it takes a fused one.
- * ranges: the start of every cell in the sorted keys (skipped where the counting sort made it). */
-static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, int first) {
-    glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_PARAMS, p->params);
-    prof_begin(prof, first + 0);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[p->cur]);
+/* --- the next step's hash in the solver's last pass --- */
+
+void sim_search_hash_defines(const sim_search *q, char *out, size_t len) {
+    snprintf(out, len, "#define SIM_HASH_EMIT 1\n%s#define SORT_FUSED_BINDING %d\n#define SIM_KEY_BITS %uu\n", sort_fused_defines(q->sorter),
+             SIM_B_SORT_FUSED, q->bits);
+}
+
+uint32_t sim_search_serial(const sim_search *q) { return q->serial; }
+
+void sim_search_hash_bind(sim_search *q) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->keys);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->vals);
     GLuint fused = sort_fused_buffer(q->sorter);
     if (fused) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_SORT_FUSED, fused);
-    sim_dispatch(q->hash, p->n);
+}
+
+void sim_search_hashed(sim_search *q, uint32_t n) {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (fused) sort_fused_ready(q->sorter);
+    if (sort_fused_buffer(q->sorter)) sort_fused_ready(q->sorter);
+    q->prehashed = true;
+    q->prehashed_n = n;
+}
+
+/* A fused count made for pairs that will not be sorted is consumed by a sort of them, so that the
+ * sorter's count starts again from nothing. */
+void sim_search_invalidate(sim_search *q) {
+    if (!q->prehashed) return;
+    q->prehashed = false;
+    if (sort_fused_buffer(q->sorter)) sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, q->prehashed_n, q->bits, NULL);
+}
+
+/* The sort's dispatches, counted through its trace (its CPU reference's read-back and upload are
+ * traced too, but they are no dispatches). */
+static void _search_count_begin(void *user, const char *dispatch) {
+    (void)user;
+    if (strncmp(dispatch, "cpu.", 4)) sim_dispatch_count_add(1);
+}
+static void _search_count_end(void *user) { (void)user; }
+static const sort_trace _search_counter = {.begin = _search_count_begin, .end = _search_count_end};
+
+/* hash: (cell key, index) per particle, and the sort's first count where it takes a fused one.
+ * ranges: the start of every cell in the sorted keys (skipped where the counting sort made it;
+ * left to the caller where `ranges` is false). */
+static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, int first, bool ranges) {
+    glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_PARAMS, p->params);
+    prof_begin(prof, first + 0);
+    if (q->prehashed && q->prehashed_n == p->n) {
+        q->prehashed = false; /* the solver's last pass made the pairs and the fused count */
+    } else {
+        sim_search_invalidate(q);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[p->cur]);
+        sim_search_hash_bind(q);
+        sim_dispatch(q->hash, p->n);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        if (sort_fused_buffer(q->sorter)) sort_fused_ready(q->sorter);
+    }
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);
-    q->sorted = sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, p->n, q->bits, NULL);
+    q->sorted = sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, p->n, q->bits, &_search_counter);
     prof_end(prof, first + 1);
-    prof_begin(prof, first + 2);
     q->table = sort_key_starts(q->sorter);
+    if (!ranges) return;
+    prof_begin(prof, first + 2);
     if (!q->table) {
         q->table = q->ranges;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
@@ -97,13 +147,16 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
     prof_end(prof, first + 2);
 }
 
-void sim_search_find(sim_search *q, const sim_particles *p) { _search_find(q, p, NULL, 0); }
+void sim_search_find(sim_search *q, const sim_particles *p) { _search_find(q, p, NULL, 0, true); }
 
 /* reorder: copies position, velocity and original id of every particle into its sorted place
- * (the other buffer of each pair) and keeps its cell key for the renderer. */
+ * (the other buffer of each pair) and keeps its cell key for the renderer. Where the search makes
+ * the cell table itself, one dispatch makes the table and the copy (ranges_reorder.comp). */
 void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) {
-    _search_find(q, p, prof, first);
-    prof_begin(prof, first + 3);
+    bool fused = !sort_key_starts(q->sorter);
+    _search_find(q, p, prof, first, !fused);
+    if (fused) prof_begin(prof, first + 2);
+    else prof_begin(prof, first + 3);
     int a = p->cur, b = 1 - p->cur;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[a]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_IN, p->vel[a]);
@@ -114,7 +167,14 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) 
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->sorted.vals);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_CELL_KEYS, q->cell_keys);
-    sim_dispatch(q->reorder, p->n);
+    if (fused) {
+        q->table = q->ranges;
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);
+        sim_dispatch(q->range_reorder, p->n > q->cells + 1 ? p->n : q->cells + 1);
+        prof_end(prof, first + 2);
+        prof_begin(prof, first + 3); /* nothing left to time */
+    } else
+        sim_dispatch(q->reorder, p->n);
     p->cur = b;
     prof_end(prof, first + 3);
 }
@@ -127,8 +187,10 @@ bool sim_search_set_sort(sim_search *q, const char *algo, char *err) {
         sort_destroy(next);
         return false;
     }
+    sim_search_invalidate(q);
     sort_destroy(q->sorter);
     shader_destroy(&q->hash);
+    q->serial++;
     q->sorter = next;
     q->hash = hash;
     q->sorted = (sort_pairs){q->keys, q->vals};
@@ -138,7 +200,8 @@ bool sim_search_set_sort(sim_search *q, const char *algo, char *err) {
 const char *sim_search_sort_name(const sim_search *q) { return sort_get_algo(q->sorter)->name; }
 GLuint sim_search_ranges(const sim_search *q) { return q->table; }
 const char *sim_search_stage_name(const sim_search *q, int stage) {
-    if (stage == 2 && sort_key_starts(q->sorter)) return _search_ranges_by_sort;
+    if (stage == 2) return sort_key_starts(q->sorter) ? _search_ranges_by_sort : "ranges+reorder";
+    if (stage == 3 && !sort_key_starts(q->sorter)) return "reorder=ranges";
     return stage >= 0 && stage < SIM_SEARCH_STAGES ? sim_search_stage_names[stage] : "?";
 }
 GLuint sim_search_cell_keys(const sim_search *q) { return q->cell_keys; }

@@ -41,6 +41,18 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first_s
 /* hash, sort and ranges only: nothing moves (tests; the first state; after a sort switch). */
 void sim_search_find(sim_search *q, const sim_particles *p);
 bool sim_search_set_sort(sim_search *q, const char *algo, char *err);
+
+/* The next step's hash in the solver's last pass (integrate), which saves the search its hash
+ * dispatch: the pass is built with sim_search_hash_defines (the sorter's fused-count defines;
+ * rebuild it when sim_search_serial changes, after a sort switch) and includes
+ * shaders/sim/search/hash_emit.glsl; before its dispatch sim_search_hash_bind binds the pairs and
+ * the fused count, after it sim_search_hashed(q, n) tells the search, whose next run then skips its
+ * hash. Anything else that moves the particles (an upload) must call sim_search_invalidate. */
+void sim_search_hash_defines(const sim_search *q, char *out, size_t len);
+uint32_t sim_search_serial(const sim_search *q);
+void sim_search_hash_bind(sim_search *q);
+void sim_search_hashed(sim_search *q, uint32_t n);
+void sim_search_invalidate(sim_search *q);
 const char *sim_search_sort_name(const sim_search *q);
 GLuint sim_search_ranges(const sim_search *q);    /* the cell table: cells + 1 uints */
 const char *sim_search_stage_name(const sim_search *q, int stage); /* the names, as the sort makes them */

@@ -141,6 +141,7 @@ static void _sim_upload_particles(sim *s, const float *pos4, const float *vel4, 
      * back (the cpu sort's read-back waits for the GPU and hid it); tests/test_sim_set.c. Uploads
      * are rare (sim_make, sim_set_particles, reset): a full wait costs nothing that matters. */
     glFinish();
+    sim_search_invalidate(s->q); /* a hash the last step made is of the old positions */
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glNamedBufferSubData(p->pos[0], 0, 16ll * n, pos4);
     if (vel4)
@@ -310,11 +311,18 @@ void sim_frame_step(sim *s, gpu_prof *prof) {
     if (!s->in_frame) sim_frame_begin(s, 0, 1);
     gpu_prof *timed = s->first_step ? prof : NULL; /* the frame's first step is the sampled one */
     s->first_step = 0;
+    uint64_t d0 = sim_dispatch_count();
     sim_particles_bind(&s->p);
     sim_search_run(s->q, &s->p, timed, 0);
     sim_particles_bind(&s->p);
     s->solver->step(s->impl, &s->p, s->q, timed, SIM_SEARCH_STAGES);
+    s->disp.last = (uint32_t)(sim_dispatch_count() - d0);
+    s->disp.pairs = s->solver->pairs ? s->solver->pairs(s->impl) : 0;
+    s->disp.total += s->disp.last;
+    s->disp.steps++;
 }
+
+void sim_get_dispatches(const sim *s, sim_dispatches *out) { *out = s->disp; }
 
 void sim_frame_end(sim *s) {
     if (!s->in_frame) return;

@@ -51,6 +51,17 @@ typedef struct sim_summary {
     uint64_t limited;
 } sim_summary;
 
+/* Dispatches recorded for the steps (the count the program keeps, sim_dispatch_count in
+ * particles.h: the same on every driver; an indirect dispatch counts even where the GPU finds it
+ * empty). `pairs`: of the last step's, the solver's iteration pairs of two dispatches each (dfsph:
+ * the (update, predict) pairs recorded for its two solves; wcsph: none), so a step whose solves
+ * record exactly a and b iterations takes last - 2 pairs + 2 (a + b) dispatches. */
+typedef struct sim_dispatches {
+    uint32_t last, pairs; /* the last step's dispatches and its iteration pairs */
+    uint64_t total, steps; /* over every step issued since sim_make */
+} sim_dispatches;
+void sim_get_dispatches(const sim *s, sim_dispatches *out);
+
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err);
 void sim_destroy(sim *s);
 

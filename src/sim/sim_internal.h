@@ -30,6 +30,7 @@ struct sim {
     sim_step_record rec[SIM_RECORDS]; /* read, not yet taken by sim_records */
     int rec_head, rec_count;
     sim_summary sum;
+    sim_dispatches disp;  /* dispatches of the steps issued */
     double it_div_sum, it_density_sum, err_density_sum;
 };
 

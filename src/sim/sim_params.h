@@ -33,9 +33,10 @@
 #define SIM_B_KAPPA 14     /* dfsph: the pressure value kappa / rho of the solve under way */
 #define SIM_B_CTL 15       /* dfsph: the GPU-side control block (indirect args, dt, reductions) */
 #define SIM_B_RECORDS 16   /* dfsph: one record per step, read back a few frames late */
-#define SIM_B_NBR 17       /* dfsph: each lane's neighbour list of the step (sorted-order indices) */
+#define SIM_B_NBR 17       /* dfsph: each lane's neighbour list of the step ({m grad W_ij, j} records) */
 #define SIM_B_NBR_COUNT 18 /* dfsph: the length of each lane's list */
 #define SIM_B_SORT_FUSED 19 /* hash: the sort's fused first count (sort.h) */
+#define SIM_B_WALL 20      /* dfsph: the walls' kernel share and its gradient per particle (the step's) */
 
 typedef struct sim_params {
     float lo[4];          /* domain (tank) min corner, metres; w unused */

@@ -39,12 +39,16 @@ typedef struct sim_solver {
     void (*prime)(void *impl, sim_particles *p, const sim_search *q);
     /* The steps of the next frame (at least 1); `substeps` > 0 forces that many. */
     int (*frame_begin)(void *impl, double seconds, int substeps);
-    void (*step)(void *impl, sim_particles *p, const sim_search *q, gpu_prof *prof, int first_stage);
+    /* A step; its last pass may make the next search's hash (search.h), hence q not const. */
+    void (*step)(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first_stage);
     void (*frame_end)(void *impl);
     /* Records of finished steps, oldest first, at most max; `wait`: wait for every step issued. */
     int (*poll)(void *impl, bool wait, sim_step_record *out, int max);
     /* Per particle, current order: the pressure in Pa (tests); returns false if not kept. */
     bool (*read_pressure)(void *impl, const sim_particles *p, float *out);
+    /* Iteration pairs (two dispatches each, indirect, empty once the solve has converged) that each
+     * step of the frame under way records; NULL for a solver without them. */
+    uint32_t (*pairs)(void *impl);
     GLuint (*accel)(void *impl); /* the last non-pressure or total acceleration buffer (tests), or 0 */
 } sim_solver;
 

@@ -1,19 +1,23 @@
 /* sort: sorting (key, value) pairs of uint32 held in GL buffers, by key, on the GPU.
  *
  * One interface, several algorithms chosen by value (by name, from sort_algos[]):
- *   radix     LSD radix sort, stable, 8-bit digits. Two ways through, chosen per driver:
+ *   radix     LSD radix sort, stable, 8-bit digits. Two ways through:
  *               onesweep          one histogram dispatch for every digit, then one scatter per
  *                                 digit whose tile offsets come from a chained scan with
- *                                 decoupled look-back (a work group waits on earlier ones);
+ *                                 decoupled look-back (a work group reads earlier ones' counts);
  *               reduce-then-scan  count, scan, scatter per digit: no group ever waits on another.
- *             GL promises no forward progress between work groups, so onesweep is taken only on
- *             drivers known to give it (GL_VENDOR NVIDIA, AMD, ATI or Intel), and there only up to
- *             262,144 pairs, where it measured faster on the H100; elsewhere (Mesa llvmpipe) and
- *             past that, reduce-then-scan. sort_desc.radix_path or FLUID_RADIX_PATH forces either.
+ *             Onesweep by default on every driver and at every size (it measured faster than
+ *             reduce-then-scan at every size on the H100). GL promises no forward progress
+ *             between work groups, so its look-back waits without bound only on drivers known to
+ *             give it (GL_VENDOR NVIDIA, AMD, ATI or Intel); elsewhere (Mesa llvmpipe) it waits a
+ *             bounded time, then counts the late tile's digits itself (Decoupled Fallback), which
+ *             ends whatever the other groups do. sort_desc.radix_path or FLUID_RADIX_PATH forces a
+ *             path, FLUID_ONESWEEP_LOOKBACK=wait|fallback a look-back.
  *             Subgroup ranking where the driver has GL_KHR_shader_subgroup, shared memory elsewhere.
  *   onesweep  the radix sort forced onto its onesweep path (sort_radix.c)
- *   counting  counting sort for dense keys: count per key with atomics, scan the counts, scatter
- *             with atomics, then order each key's run by value (sort_counting.c). Orders by
+ *   counting  counting sort for dense keys: count per key with atomics keeping each key's slot,
+ *             scan the counts (one dispatch, many groups), scatter by slot, then order each key's
+ *             run by value (sort_counting.c). Orders by
  *             (key, value): deterministic, and for distinct values given in ascending order (the
  *             fluid's particle indices) exactly the stable radix result. Keys of at most
  *             SORT_COUNTING_MAX_BITS bits; its scanned counts are the key ranges (sort_key_starts).
@@ -50,9 +54,10 @@
  *     need anyway, call sort_fused_ready(s), then sort_run with the same n and bits.
  * sort_fused_buffer is 0 (and sort_fused_defines gives SORT_FUSED_MODE 0, where the include's
  * functions do nothing) for a sorter that takes no fused count: radix unless it takes onesweep
- * for every n up to its capacity (a forward-progress driver and capacity <= 262,144, or onesweep
- * forced), bitonic, cpu. Radix then skips its histogram dispatch; counting's count dispatch
- * becomes a one-group scan. The counted buffer is consumed by the next sort_run only.
+ * for every n up to its capacity (the default; not where reduce-then-scan is forced or
+ * FLUID_ONESWEEP_MAX is below the capacity), bitonic, cpu. Radix then skips its histogram
+ * dispatch; counting its count dispatch (its scatter then takes slots with atomics). The counted
+ * buffer is consumed by the next sort_run only.
  *
  * Errors: sort_make returns NULL with err when the algorithm is unknown, the capacity is more than
  * the GPU can hold, key_bits is more than the algorithm takes (counting), a tuning variable is
@@ -72,7 +77,7 @@ typedef struct sort_pairs {
 /* The radix sort's way through (sort_desc.radix_path; FLUID_RADIX_PATH=auto|onesweep|reduce-then-scan
  * overrides it when set). */
 typedef enum sort_radix_path {
-    SORT_RADIX_AUTO = 0,          /* onesweep on drivers known to make forward progress, else reduce-then-scan */
+    SORT_RADIX_AUTO = 0,          /* onesweep (up to a size set by measurement: today every size) */
     SORT_RADIX_ONESWEEP,          /* onesweep everywhere (the "onesweep" algorithm) */
     SORT_RADIX_REDUCE_THEN_SCAN,  /* reduce-then-scan everywhere */
 } sort_radix_path;

@@ -1,25 +1,25 @@
 /* sort_counting: the counting sort behind the sort interface (sort.h), as sort_algo_counting.
  *
- * For dense keys (a fluid's cells): with K = 2^bits possible keys,
- *   counting.count    1 dispatch   counts[key & (K-1)] += 1 with atomics; the last group to
- *                                  finish (a ticket, no group waits) scans the counts into
- *                                  starts[0 .. K], each of its 1,024 invocations a contiguous
- *                                  chunk (counting_count.comp). Measured on the H100 with a
- *                                  256-wide group scanning 2,048 counts a step: 102 us for 2^16
- *                                  keys, the whole sort's cost at 27,648 pairs; rewritten, not
- *                                  yet measured there.
- *   counting.scatter  1 dispatch   each pair to starts[key] + a slot taken by counting its key's
- *                                  count back down with an atomic: counts are zero again after
- *                                  (counting_scatter.comp), into the sorter's scratch pair
- *   counting.order    1 dispatch   each pair finds its place in its key's run by (value, key),
- *                                  and is written to the caller's pair (counting_order.comp)
+ * For dense keys (a fluid's cells): with K = 2^bits possible keys, 4 dispatches:
+ *   counting.count    slots[i] = atomicAdd(counts[key & (K-1)], 1): each key keeps its slot in its
+ *                     key's run (counting_count.comp)
+ *   counting.scan     the counts into their exclusive prefix sums starts[0 .. K], by a chained scan
+ *                     over blocks of COUNTING_SCAN_WG x COUNTING_SCAN_IPT counts in one dispatch,
+ *                     many groups, with the look-back with fallback (counting_scan.comp): no group
+ *                     needs another to make progress
+ *   counting.scatter  each pair to starts[key] + its slot, into the sorter's scratch pair; clears
+ *                     the counts and the scan's look-back words for the next sort
+ *                     (counting_scatter.comp)
+ *   counting.order    the fix-up that makes the result deterministic: each pair finds its place in
+ *                     its key's run by (value, key) and is written to the caller's pair
+ *                     (counting_order.comp); it costs the run's length per pair
  * so the result is always in the caller's pair, ordered by (key & (K-1), value, key): deterministic
  * whatever order the atomics ran in, and for distinct values given in ascending order (the fluid's
  * particle indices) exactly the stable radix order. starts is kept: sort_key_starts gives it, the
  * range of key k being [starts[k], starts[k + 1]).
  *
- * A producer can make the counts itself (sort_fused.glsl, mode 2): the count dispatch becomes a
- * one-group scan.
+ * A producer can make the counts itself (sort_fused.glsl, mode 2): no count dispatch; the scatter
+ * then takes slots by counting the counts back down with atomics (the producer kept none).
  *
  * It does NOT take keys wider than SORT_COUNTING_MAX_BITS (sort_make refuses a wider key_bits),
  * and the order dispatch costs each pair the length of its key's run: fine for cells of a few to
@@ -35,12 +35,15 @@
 #include <string.h>
 
 #define COUNTING_KPT 8            /* keys per invocation of the count and scatter dispatches */
+#define COUNTING_SPIN 64          /* the scan's look-back: reads of a word before it falls back */
+#define COUNTING_BLOCK (COUNTING_SCAN_WG * COUNTING_SCAN_IPT)
 #define COUNTING_DEFAULT_BITS SORT_COUNTING_MAX_BITS /* key_bits when the description gives 0: 32 MiB */
 
-enum { _COUNTING_COUNT, _COUNTING_SCATTER, _COUNTING_ORDER, _COUNTING_PROGRAMS };
-static const char *const _counting_files[_COUNTING_PROGRAMS] = {"sort/counting_count.comp", "sort/counting_scatter.comp",
-                                                                "sort/counting_order.comp"};
-static const char *const _counting_names[_COUNTING_PROGRAMS] = {"counting.count", "counting.scatter", "counting.order"};
+enum { _COUNTING_COUNT, _COUNTING_SCAN, _COUNTING_SCATTER, _COUNTING_ORDER, _COUNTING_PROGRAMS };
+static const char *const _counting_files[_COUNTING_PROGRAMS] = {"sort/counting_count.comp", "sort/counting_scan.comp",
+                                                                "sort/counting_scatter.comp", "sort/counting_order.comp"};
+static const char *const _counting_names[_COUNTING_PROGRAMS] = {"counting.count", "counting.scan", "counting.scatter",
+                                                                "counting.order"};
 
 typedef struct _sort_counting {
     uint32_t capacity, key_bits;
@@ -48,7 +51,8 @@ typedef struct _sort_counting {
     GLuint prog[_COUNTING_PROGRAMS];
     GLuint keys2, vals2;     /* the scratch pair (the scatter's output) */
     GLuint counts, starts;   /* 2^key_bits counts (zero between sorts); 2^key_bits + 1 starts */
-    GLuint ticket;
+    GLuint slots;            /* each key's slot in its run (capacity) */
+    GLuint status, ticket;   /* the scan's look-back words (one a block) and block-id counter */
     bool fused_ready;
     char fused_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
 } _sort_counting;
@@ -57,7 +61,7 @@ static void _counting_destroy(void *p) {
     _sort_counting *c = p;
     if (!c) return;
     for (int i = 0; i < _COUNTING_PROGRAMS; i++) shader_destroy(&c->prog[i]);
-    GLuint *bufs[] = {&c->keys2, &c->vals2, &c->counts, &c->starts, &c->ticket};
+    GLuint *bufs[] = {&c->keys2, &c->vals2, &c->counts, &c->starts, &c->slots, &c->status, &c->ticket};
     for (size_t i = 0; i < ARRAY_LEN(bufs); i++) gpu_buffer_destroy(bufs[i]);
     free(c);
 }
@@ -75,7 +79,8 @@ static void *_counting_make(const sort_desc *desc, const gpu_caps *caps, char *e
              SORT_FUSED_COUNTING);
     const char *label = desc->label ? desc->label : "counting";
     char defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64], name[128];
-    snprintf(defines, sizeof defines, "%s#define KPT %d\n", SORT_LAYOUT_GLSL_TEXT, COUNTING_KPT);
+    snprintf(defines, sizeof defines, "%s#define KPT %d\n#define LB_SPIN %d\n", SORT_LAYOUT_GLSL_TEXT, COUNTING_KPT,
+             COUNTING_SPIN);
     for (int i = 0; i < _COUNTING_PROGRAMS; i++) {
         c->prog[i] = shader_make_compute(_counting_files[i], defines, err);
         if (!c->prog[i]) {
@@ -89,7 +94,8 @@ static void *_counting_make(const sort_desc *desc, const gpu_caps *caps, char *e
     struct { GLuint *buf; uint64_t size; const char *what; } bufs[] = {
         {&c->keys2, pair_bytes, "keys-scratch"}, {&c->vals2, pair_bytes, "vals-scratch"},
         {&c->counts, 4 * keys, "counts"},        {&c->starts, 4 * (keys + 1), "key-starts"},
-        {&c->ticket, 4, "groups-done"}};
+        {&c->slots, pair_bytes, "slots"},        {&c->status, 4 * ((keys + COUNTING_BLOCK - 1) / COUNTING_BLOCK), "scan-lookback"},
+        {&c->ticket, 4, "scan-blocks"}};
     for (size_t i = 0; i < ARRAY_LEN(bufs); i++) {
         snprintf(name, sizeof name, "%s.%s", label, bufs[i].what);
         *bufs[i].buf = gpu_buffer_make(bufs[i].size, NULL, name, err);
@@ -142,14 +148,20 @@ static sort_pairs _counting_run(void *p, sort_pairs io, uint32_t n, uint32_t bit
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, COUNTING_BIND_COUNTS, c->counts);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, COUNTING_BIND_STARTS, c->starts);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, COUNTING_BIND_TICKET, c->ticket);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, COUNTING_BIND_SLOTS, c->slots);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, COUNTING_BIND_STATUS, c->status);
+    uint32_t blocks = (uint32_t)(((uint64_t)mask + 1 + COUNTING_BLOCK - 1) / COUNTING_BLOCK);
     for (int i = 0; i < _COUNTING_PROGRAMS; i++) {
-        glProgramUniform1ui(c->prog[i], COUNTING_LOC_N, n);
+        if (i != _COUNTING_SCAN) glProgramUniform1ui(c->prog[i], COUNTING_LOC_N, n); /* the scan has no u_n */
         glProgramUniform1ui(c->prog[i], COUNTING_LOC_MASK, mask);
     }
+    glProgramUniform1ui(c->prog[_COUNTING_SCAN], COUNTING_LOC_BLOCKS, blocks);
+    glProgramUniform1ui(c->prog[_COUNTING_SCATTER], COUNTING_LOC_BLOCKS, blocks);
+    glProgramUniform1ui(c->prog[_COUNTING_SCATTER], COUNTING_LOC_FUSED, c->fused_ready);
     _counting_bind(io, scratch);
-    glProgramUniform1ui(c->prog[_COUNTING_COUNT], COUNTING_LOC_SCAN, c->fused_ready ? 2 : 1);
-    _counting_dispatch(c, _COUNTING_COUNT, c->fused_ready ? 1 : gpu_groups(n, COUNTING_SCAN_WG * COUNTING_KPT), trace);
+    if (!c->fused_ready) _counting_dispatch(c, _COUNTING_COUNT, gpu_groups(n, COUNTING_WG * COUNTING_KPT), trace);
     c->fused_ready = false;
+    _counting_dispatch(c, _COUNTING_SCAN, blocks, trace);
     _counting_dispatch(c, _COUNTING_SCATTER, gpu_groups(n, COUNTING_WG * COUNTING_KPT), trace);
     _counting_bind(scratch, io);
     _counting_dispatch(c, _COUNTING_ORDER, gpu_groups(n, COUNTING_WG), trace);
@@ -162,9 +174,10 @@ static void _counting_describe(void *p, uint32_t n, uint32_t bits, char *out, si
     _sort_counting *c = p;
     if (bits > c->key_bits) bits = c->key_bits;
     snprintf(out, len,
-             "counting: keys of %u bits (a count array of %llu), %u dispatches (count with the last group's scan, "
-             "scatter by atomics, order each key's run by value)",
-             bits, 1ull << bits, n ? 3u : 0u);
+             "counting: keys of %u bits (a count array of %llu), %u dispatches (count with atomics keeping slots, "
+             "chained scan of %llu blocks, scatter, order each key's run by value)",
+             bits, 1ull << bits, n ? (c->fused_ready ? 3u : 4u) : 0u,
+             ((1ull << bits) + COUNTING_BLOCK - 1) / COUNTING_BLOCK);
 }
 
 static GLuint _counting_key_starts(void *p) { return ((_sort_counting *)p)->starts; }
@@ -173,7 +186,7 @@ static const char *_counting_fused_defines(void *p) { return ((_sort_counting *)
 static void _counting_fused_ready(void *p) { ((_sort_counting *)p)->fused_ready = true; }
 
 const sort_algo sort_algo_counting = {.name = "counting",
-                                      .summary = "counting sort for dense keys, runs ordered by value (deterministic)",
+                                      .summary = "counting sort for dense keys, by key, then value (deterministic)",
                                       .make = _counting_make,
                                       .destroy = _counting_destroy,
                                       .run = _counting_run,

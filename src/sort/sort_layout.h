@@ -58,18 +58,23 @@
      * many tiles (the C code chooses the fused path only below it). */                          \
     X(RADIX_FUSED_MAX_TILES, 512)                                                                 \
     /* Counting sort. */                                                                          \
-    X(COUNTING_WG, 256)           /* scatter and order kernels */                                 \
-    X(COUNTING_SCAN_WG, 1024)     /* count kernel: its last group scans the whole count array */  \
+    X(COUNTING_WG, 256)           /* count, scatter and order kernels */                          \
+    X(COUNTING_SCAN_WG, 256)      /* scan kernel: blocks of COUNTING_SCAN_WG x COUNTING_SCAN_IPT counts */ \
+    X(COUNTING_SCAN_IPT, 8)                                                                       \
     X(COUNTING_BIND_KEYS_IN, 0)                                                                   \
     X(COUNTING_BIND_VALS_IN, 1)                                                                   \
     X(COUNTING_BIND_KEYS_OUT, 2)                                                                  \
     X(COUNTING_BIND_VALS_OUT, 3)                                                                  \
-    X(COUNTING_BIND_COUNTS, 4)    /* keys of each value; zero between sorts (the scatter counts down) */ \
+    X(COUNTING_BIND_COUNTS, 4)    /* keys of each value; zero between sorts (the scatter clears them) */ \
     X(COUNTING_BIND_STARTS, 5)    /* exclusive prefix sums of the counts, K + 1 entries */        \
-    X(COUNTING_BIND_TICKET, 6)    /* finished groups of the count dispatch (the last one scans) */ \
+    X(COUNTING_BIND_TICKET, 6)    /* the scan's block-id counter */                               \
+    X(COUNTING_BIND_SLOTS, 7)     /* each key's slot in its key's run (the count's atomicAdd) */  \
+    X(COUNTING_BIND_STATUS, 8)    /* the scan's look-back words, one a block */                   \
     X(COUNTING_LOC_N, 0)                                                                          \
     X(COUNTING_LOC_MASK, 1)       /* keys are looked at through this mask: K = mask + 1 */        \
-    X(COUNTING_LOC_SCAN, 2)       /* count kernel: 1 = the last group also scans */               \
+    X(COUNTING_LOC_FUSED, 2)      /* scatter: 1 = a producer made the counts (no slots): take    \
+                                     slots by counting down */                                    \
+    X(COUNTING_LOC_BLOCKS, 3)     /* scan: blocks of counts; count: look-back words to clear */   \
     /* Fused first count (sort_fused.glsl): the producer's histogram mode. */                     \
     X(SORT_FUSED_RADIX, 1)                                                                        \
     X(SORT_FUSED_COUNTING, 2)
@@ -90,5 +95,7 @@ _Static_assert(RADIX_WG >= RADIX && RADIX_OG_WG >= RADIX && RADIX_HIST_WG >= RAD
 _Static_assert(RADIX_TILE <= 1 << 16 && RADIX_OG_KPT * 128 < 1 << 24, "ranks are packed with the digit in a uint");
 _Static_assert(RADIX_MAX_PASSES * RADIX_BITS == 32, "four passes cover a 32-bit key");
 _Static_assert(COUNTING_SCAN_WG >= 64 && (COUNTING_SCAN_WG & (COUNTING_SCAN_WG - 1)) == 0, "the counting scan");
+_Static_assert((COUNTING_SCAN_WG * COUNTING_SCAN_IPT & (COUNTING_SCAN_WG * COUNTING_SCAN_IPT - 1)) == 0,
+               "counting scan blocks divide every power-of-two count array or hold it whole");
 
 #endif

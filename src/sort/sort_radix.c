@@ -5,8 +5,10 @@
  * ping-pong between the caller's pair and the sorter's scratch pair; sort_run returns the pair
  * that holds the result (the caller's for an even number of passes, the scratch for an odd one).
  *
- * Four ways through. Onesweep where the driver is known to make forward progress between work
- * groups, up to RADIX_OS_AUTO_MAX pairs (or where forced, for every n):
+ * Four ways through. Onesweep by default, on every driver, up to RADIX_OS_AUTO_MAX pairs (or where
+ * forced, for every n); its look-back waits on earlier tiles where the driver is known to make
+ * forward progress between work groups, and elsewhere waits a bounded time and then counts the
+ * late tile itself (the look-back with fallback: radix_onesweep.comp):
  *   onesweep   1 + P dispatches: one histogram of every pass's digits (radix_histogram.comp, the
  *              keys read once), then one scatter per pass (radix_onesweep.comp) whose tiles take
  *              their ids from a ticket counter and find the count of each digit in the tiles
@@ -14,7 +16,8 @@
  *              os_kpt_small up to os_small_max pairs, os_kpt past it. A producer can make the
  *              histogram itself (sort_fused_*): P dispatches. Nothing is cleared by a separate
  *              call: see the housekeeping in radix_onesweep.comp.
- * Elsewhere and past that, reduce-then-scan, chosen per call by n (thresholds below, easy to retune):
+ * Reduce-then-scan where forced (sort_desc.radix_path, FLUID_RADIX_PATH) or past RADIX_OS_AUTO_MAX,
+ * chosen per call by n (thresholds below, easy to retune):
  *   one-group  n <= RADIX_ONEGROUP_MAX (off by default, see below): ONE dispatch of one work group of RADIX_OG_WG
  *              invocations that runs every pass itself (shaders/sort/radix_onegroup.comp):
  *              nothing but the GPU's own latency between passes.
@@ -42,11 +45,18 @@
  *   FLUID_ONESWEEP_KPT=K            keys per invocation of the onesweep tiles (1 .. 24, default
  *                                   RADIX_OS_KPT); FLUID_ONESWEEP_SMALL_KPT=K the same up to
  *                                   FLUID_ONESWEEP_SMALL_MAX=N pairs (defaults RADIX_OS_SMALL_*).
- *   FLUID_ONESWEEP_MAX=N            the most pairs radix sorts by onesweep on a forward-progress
- *                                   driver (default RADIX_OS_AUTO_MAX; forced onesweep: all).
+ *   FLUID_ONESWEEP_MAX=N            the most pairs radix sorts by onesweep (default
+ *                                   RADIX_OS_AUTO_MAX; forced onesweep: all); reduce-then-scan past it.
  *   FLUID_ONESWEEP_WINDOW=W         look-back words read at a time (1 .. 32, default RADIX_OS_WINDOW).
  *   FLUID_ONESWEEP_TEST_AGG_ONLY=1  tests: only tile 0 publishes an inclusive count, so every
- *                                   look-back adds up the per-tile counts back to tile 0.
+ *                                   look-back adds up the per-tile counts back to tile 0; =2: no
+ *                                   tile but 0 publishes anything, so every look-back with fallback
+ *                                   counts all its predecessors itself (a wait would never end).
+ *   FLUID_ONESWEEP_LOOKBACK=L       fallback (default: a bounded wait, then the group counts the
+ *                                   unpublished tile itself; needs no forward progress) or wait
+ *                                   (waits without bound: forward-progress drivers only).
+ *   FLUID_ONESWEEP_SPIN=S           the fallback look-back's reads of an unpublished word before
+ *                                   it falls back (1 .. 256, default RADIX_OS_SPIN).
  *   FLUID_RADIX_ONEGROUP_MAX=N      replaces RADIX_ONEGROUP_MAX; 0 sends every n down the tiles path
  *                                   (the tests use it to reach tile edges at small n).
  *   FLUID_RADIX_FUSED_TILES=T       replaces RADIX_FUSED_TILES (0 .. RADIX_FUSED_MAX_TILES); 0 turns
@@ -85,26 +95,35 @@
 #define RADIX_OG_EMU_SG 64
 
 /* Onesweep tiles: RADIX_WG invocations x this many keys each; smaller tiles up to
- * RADIX_OS_SMALL_MAX pairs, where more tiles keep more of the GPU busy. */
-#define RADIX_OS_KPT 16
-#define RADIX_OS_SMALL_KPT 8
+ * RADIX_OS_SMALL_MAX pairs, where more tiles keep more of the GPU busy. Measured on the H100
+ * (docs/bench/2026-11-24-sort/profile, tune): 12 keys an invocation against 16, 20 and 24 at 16M
+ * x 32 bits: 1048, 1754, 1429 and 1374 us (16 spilled the per-key arrays or cost occupancy); 8,
+ * 10, 12 and 14 with the values loaded late: 1781, 1595, 1497 and 2303 us. Small tiles: 4 keys
+ * against 6, 8 and 12 at 27,648 x 16 bits: 31.6, 32.6, 34.3 and 37.1 us. */
+#define RADIX_OS_KPT 12
+#define RADIX_OS_SMALL_KPT 4
 #define RADIX_OS_SMALL_MAX 131072
 #define RADIX_OS_MAX_KPT 24
-/* Look-back words each digit's invocation reads at a time. 1 is what the H100 measured (one L2
- * round trip per earlier tile, 8.7 us of the 33 us scatter at 1M pairs); FLUID_ONESWEEP_WINDOW=8
- * or 16 reads that many at once: tested here for correctness, not yet measured there. */
+/* Look-back words each digit's invocation reads at a time (the waiting look-back). Measured on the
+ * H100 (docs/bench/2026-11-24-sort/profile), 16M x 32 bits: 1, 8, 32 words: 1756, 1721, 2076 us;
+ * 1M: 136, 156, 200 us. */
 #define RADIX_OS_WINDOW 1
 #define RADIX_OS_MAX_WINDOW 32
+/* Look-back with fallback: reads of an unpublished word before the group counts that tile's
+ * digits itself (FLUID_ONESWEEP_SPIN). H100, 16M x 32 bits: 8 and 64 reads the same (1489 and
+ * 1497 us); 1024 did not finish a bench row in 30 s (not understood; so the range stops at 256). */
+#define RADIX_OS_SPIN 64
+#define RADIX_OS_MAX_SPIN 256
 /* Keys per invocation of the onesweep histogram (RADIX_HIST_WG invocations a group): few up to
  * os_small_max pairs (more groups: less latency), many past it (fewer global atomics). Measured on
  * the H100 with 32 throughout: 16.9 us for 27,648 16-bit keys in 4 groups, 67 us for 16,777,216. */
 #define RADIX_HIST_KPT_SMALL 8
 #define RADIX_HIST_KPT 32
-/* radix on a forward-progress driver takes onesweep up to this many pairs and reduce-then-scan past
- * it. Measured on the H100 (docs/bench/2026-11-23-sort/): onesweep wins at 27,648 .. 65,536 pairs
- * (16-bit keys: 37.8 us against 43.0 at 27,648), ties at 262,144, and loses from 1,048,576 on (77.1
- * against 68.7 us, 16-bit keys), its look-back costing more than the count and scan it saves. */
-#define RADIX_OS_AUTO_MAX 262144
+/* radix takes onesweep up to this many pairs and reduce-then-scan past it: past every size, since
+ * onesweep with tiles of 12 keys an invocation measured faster at every size on the H100
+ * (docs/bench/2026-11-24-sort/profile, 32-bit keys: 83.9 against 95.8 us at 262,144, 115 against
+ * 133 at 1M, 319 against 425 at 4M, 1048 against 1422 at 16M); FLUID_ONESWEEP_MAX sets it. */
+#define RADIX_OS_AUTO_MAX (1u << 30)
 
 _Static_assert(RADIX_FUSED_TILES <= RADIX_FUSED_MAX_TILES, "the fused tables are sized for RADIX_FUSED_MAX_TILES");
 _Static_assert(RADIX_ONEGROUP_MAX <= RADIX_OG_WG * RADIX_OG_KPT, "the one-group kernel holds RADIX_OG_KPT keys per invocation");
@@ -128,7 +147,9 @@ typedef struct _sort_radix {
     bool onesweep;          /* the onesweep path (else reduce-then-scan) */
     char path_why[96];      /* why that path: for describe */
     uint32_t os_kpt, os_kpt_small, os_small_max;
-    uint32_t os_window;     /* look-back words read at a time */
+    uint32_t os_window;     /* look-back words read at a time (waiting look-back) */
+    bool os_fallback;       /* the look-back with fallback (no forward progress assumed) */
+    uint32_t os_spin;       /* its reads of an unpublished word before it falls back */
     uint32_t os_max;        /* the largest n sorted by onesweep (when onesweep is on); reduce-then-scan past it */
     GLuint hist[2];         /* onesweep: every pass's digit counts, alternate sorts */
     GLuint status[2];       /* onesweep: look-back words, alternate scatters */
@@ -136,7 +157,7 @@ typedef struct _sort_radix {
     uint32_t hist_parity, scatter_parity;
     uint32_t dirty_rows[2]; /* tile rows of status[i] that may be non-zero */
     bool fused_ready;       /* the producer made hist[hist_parity] (sort_fused_ready) */
-    bool agg_only;          /* tests: FLUID_ONESWEEP_TEST_AGG_ONLY, see radix_onesweep.comp */
+    int agg_only;           /* tests: FLUID_ONESWEEP_TEST_AGG_ONLY (1, or 2: silent), see radix_onesweep.comp */
     char fused_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
     int subgroup_size;
     uint32_t capacity, max_tiles, onegroup_max, fused_tiles;
@@ -208,8 +229,10 @@ static GLuint _radix_program(const _sort_radix *r, int which, const char *label,
         snprintf(sg, sizeof sg, "#define USE_SUBGROUP 0\n#define EMU_SG %d\n", og ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
     uint32_t hkpt = which == _RADIX_HISTOGRAM_SMALL ? RADIX_HIST_KPT_SMALL : RADIX_HIST_KPT;
     snprintf(defines, sizeof defines,
-             "%s#define WG %d\n#define KPT %u\n#define HKPT %u\n#define OS_AGG_ONLY %d\n#define LB_WINDOW %u\n%s",
-             SORT_LAYOUT_GLSL_TEXT, og ? RADIX_OG_WG : RADIX_WG, kpt, hkpt, r->agg_only, r->os_window, sg);
+             "%s#define WG %d\n#define KPT %u\n#define HKPT %u\n#define OS_AGG_ONLY %d\n#define LB_WINDOW %u\n"
+             "#define OS_FALLBACK %d\n#define LB_SPIN %u\n%s",
+             SORT_LAYOUT_GLSL_TEXT, og ? RADIX_OG_WG : RADIX_WG, kpt, hkpt, r->agg_only, r->os_window, r->os_fallback,
+             r->os_spin, sg);
     GLuint p = shader_make_compute(_radix_files[which], defines, err);
     if (p) {
         char name[128];
@@ -227,7 +250,8 @@ static int _radix_shared_bytes(const _sort_radix *r, bool onegroup, uint32_t kpt
     int sg = r->subgroup ? r->subgroup_size : onegroup ? RADIX_OG_EMU_SG : RADIX_EMU_SG;
     int words = wg / sg * RADIX;                                /* s_whist */
     words += r->subgroup ? wg / sg + (r->emulate ? wg + 4 * wg / sg : 0) : 2 * wg; /* s_sgsum, s_sgemu, s_sgballot | s_emu, s_tmp */
-    words += onegroup ? RADIX : (int)kpt * RADIX_WG + 2 * RADIX + 1; /* s_dstart | s_x, s_dstart, s_dest, s_tile */
+    words += onegroup ? RADIX : (int)kpt * RADIX_WG + 3 * RADIX + 3; /* s_dstart | s_x, s_dstart, s_dest, s_fb, s_tile,
+                                                                        s_stuck, s_active */
     return 4 * words;
 }
 
@@ -288,27 +312,49 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
             return NULL;
         }
     }
+    /* The look-back: waiting on drivers known to make forward progress, where it measured faster
+     * (H100, docs/bench/2026-11-24-sort/tune: 1380 against 1497 us at 16M x 32 bits, 32.5 against
+     * 34.3 us at 27,648 x 16), with fallback elsewhere (it ends on any driver);
+     * FLUID_ONESWEEP_LOOKBACK chooses. */
     const char *vendor = (const char *)glGetString(GL_VENDOR);
     if (!vendor) vendor = "?";
     bool progress = false;
     for (size_t i = 0; i < ARRAY_LEN(_radix_progress_vendors); i++)
         progress |= strstr(vendor, _radix_progress_vendors[i]) != NULL;
+    r->os_fallback = !progress;
+    env = getenv("FLUID_ONESWEEP_LOOKBACK");
+    if (env && *env) {
+        if (strcmp(env, "fallback") == 0) r->os_fallback = true;
+        else if (strcmp(env, "wait") == 0) r->os_fallback = false;
+        else {
+            fail(err, "FLUID_ONESWEEP_LOOKBACK='%s' is not fallback or wait; fix or unset it", env);
+            _radix_destroy(r);
+            return NULL;
+        }
+    }
     r->os_max = path == SORT_RADIX_AUTO ? RADIX_OS_AUTO_MAX : UINT32_MAX;
     if (path == SORT_RADIX_AUTO) {
-        r->onesweep = progress;
-        snprintf(r->path_why, sizeof r->path_why, "driver '%.40s' %s the forward-progress list", vendor,
-                 progress ? "on" : "not on");
+        r->onesweep = r->os_fallback || progress;
+        if (r->os_fallback)
+            snprintf(r->path_why, sizeof r->path_why, "look-back with fallback: driver '%.40s' %s the forward-progress list",
+                     vendor, progress ? "on" : "not on");
+        else
+            snprintf(r->path_why, sizeof r->path_why, "waiting look-back: driver '%.40s' on the forward-progress list",
+                     vendor);
     } else {
         r->onesweep = path == SORT_RADIX_ONESWEEP;
-        snprintf(r->path_why, sizeof r->path_why, "forced");
+        if (r->onesweep)
+            snprintf(r->path_why, sizeof r->path_why, "forced, look-back %s", r->os_fallback ? "with fallback" : "waiting");
+        else
+            snprintf(r->path_why, sizeof r->path_why, "forced");
     }
-    /* llvmpipe runs groups on threads but stops every shader after 65,535 loop iterations in all, so
-     * a long look-back wait would end early with a wrong count: onesweep there only on one thread
-     * (groups in ticket order, no waits), as the tests run it. */
+    /* The waiting look-back on llvmpipe: its groups run on threads, but it stops every shader after
+     * 65,535 loop iterations in all, so a long wait would end early with a wrong count; only on one
+     * thread (groups in ticket order, no waits). */
     const char *lp_threads = getenv("LP_NUM_THREADS");
-    if (r->onesweep && caps->llvmpipe && !(lp_threads && strcmp(lp_threads, "1") == 0)) {
-        fail(err, "onesweep on llvmpipe needs LP_NUM_THREADS=1 (its loop limit would cut look-back waits short and "
-                  "give wrong results); use radix, or set LP_NUM_THREADS=1");
+    if (r->onesweep && !r->os_fallback && caps->llvmpipe && !(lp_threads && strcmp(lp_threads, "1") == 0)) {
+        fail(err, "onesweep's waiting look-back on llvmpipe needs LP_NUM_THREADS=1 (its loop limit would cut waits short "
+                  "and give wrong results); unset FLUID_ONESWEEP_LOOKBACK, or set LP_NUM_THREADS=1");
         _radix_destroy(r);
         return NULL;
     }
@@ -317,9 +363,15 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         snprintf(r->path_why, sizeof r->path_why, "capacity of 2^30 pairs or more");
     }
     env = getenv("FLUID_ONESWEEP_TEST_AGG_ONLY");
-    r->agg_only = env && strcmp(env, "1") == 0;
+    r->agg_only = env && strcmp(env, "1") == 0 ? 1 : env && strcmp(env, "2") == 0 ? 2 : 0;
+    if (r->agg_only == 2 && !r->os_fallback) {
+        fail(err, "FLUID_ONESWEEP_TEST_AGG_ONLY=2 with the waiting look-back would never end; unset one of them");
+        _radix_destroy(r);
+        return NULL;
+    }
     r->os_kpt = RADIX_OS_KPT;
     r->os_window = RADIX_OS_WINDOW;
+    r->os_spin = RADIX_OS_SPIN;
     r->os_kpt_small = RADIX_OS_SMALL_KPT;
     r->os_small_max = RADIX_OS_SMALL_MAX;
     struct { const char *var; uint32_t *dst; uint64_t lo, hi; const char *what; } knobs[] = {
@@ -327,7 +379,8 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         {"FLUID_ONESWEEP_SMALL_KPT", &r->os_kpt_small, 1, RADIX_OS_MAX_KPT, "keys per invocation"},
         {"FLUID_ONESWEEP_SMALL_MAX", &r->os_small_max, 0, 1u << 30, "number of pairs"},
         {"FLUID_ONESWEEP_MAX", &r->os_max, 0, 1u << 30, "number of pairs"},
-        {"FLUID_ONESWEEP_WINDOW", &r->os_window, 1, RADIX_OS_MAX_WINDOW, "number of look-back words"}};
+        {"FLUID_ONESWEEP_WINDOW", &r->os_window, 1, RADIX_OS_MAX_WINDOW, "number of look-back words"},
+        {"FLUID_ONESWEEP_SPIN", &r->os_spin, 1, RADIX_OS_MAX_SPIN, "number of reads"}};
     for (size_t i = 0; i < ARRAY_LEN(knobs); i++) {
         env = getenv(knobs[i].var);
         if (!env || !*env) continue;
@@ -596,7 +649,7 @@ static void *_onesweep_make(const sort_desc *desc, const gpu_caps *caps, char *e
 }
 
 const sort_algo sort_algo_radix = {.name = "radix",
-                                   .summary = "LSD radix sort, 8-bit digits, onesweep or reduce-then-scan by driver (stable)",
+                                   .summary = "LSD radix sort, 8-bit digits, onesweep at every size by default (stable)",
                                    .make = _radix_make,
                                    .destroy = _radix_destroy,
                                    .run = _radix_run,

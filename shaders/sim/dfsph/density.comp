@@ -2,7 +2,9 @@
 // the factor 1 / S_i that turns a density error into the pressure value that removes it (Bender &
 // Koschier's alpha_i / rho_i, with the walls' share as update.comp applies it).
 // Also loads the divergence solve's warm start: half the last step's total, as k = kappa / rho, and
-// writes each lane's neighbour list for the rest of the step (dfsph_common.glsl).
+// writes each lane's neighbour list for the rest of the step (dfsph_common.glsl) and the walls'
+// share and its gradient per particle (wallg), which the solves' passes read instead of
+// evaluating the walls again.
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
@@ -14,7 +16,8 @@ layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = B_DENS) writeonly buffer Dens { float dens[]; };
 layout(std430, binding = B_FACTOR) writeonly buffer Factor { float factor[]; };
 layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };
-layout(std430, binding = B_NBR) writeonly buffer Nbr { uint nbr[]; };
+layout(std430, binding = B_NBR) writeonly buffer Nbr { DFSPH_NBR_T nbr[]; };
+layout(std430, binding = B_WALL) writeonly buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
 #include "sim/neighbours.glsl"
 
@@ -32,9 +35,9 @@ void main() {
         float r = sqrt(r2);
         sum_w += sim_w(r, P.hs);
         if (r2 == 0.0) continue;
-        if (listed < uint(DFSPH_LIST_CAP)) nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t] = j;
-        else dropped++;
         vec3 g = P.mass * sim_dw(r, P.hs) / r * d;
+        if (listed < uint(DFSPH_LIST_CAP)) nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t] = DFSPH_NBR_MAKE(g, j);
+        else dropped++;
         sum_g += g;
         sum_g2 += dot(g, g);
     SIM_NEIGHBOURS_END
@@ -46,6 +49,7 @@ void main() {
     sum_g2 = g4.w;
     if (!live || SIM_LANE != 0u) return;
     vec4 wall = dfsph_wall(xi);
+    wallg[i] = wall; // for the solves' passes: positions stay until integrate
     // The walls push with the particle's own value twice over (update.comp), as a mirrored ghost of
     // the same pressure would: S = (A + B) . (A + 2 B) + sum_j |m grad W_ij|^2, A the fluid's sum of
     // m grad W, B = rho0 grad Phi.

@@ -70,13 +70,41 @@ bool dfsph_reduce_last(float v, bool is_max) {
 // particle's candidates round its lanes; each lane keeps those within h, itself excluded, up to
 // DFSPH_LIST_CAP), stored slot-major so that a warp's reads of slot k are contiguous. Every later
 // pass of the step walks only these: positions do not change until integrate.
-// DFSPH_LIST_CAP and DFSPH_LIST_STRIDE (lanes a buffer holds) come from src/sim/dfsph/dfsph.c.
-#define DFSPH_LIST_BEGIN(j)                                            \
+//   DFSPH_REC 1: a record is 16 bytes, the pair's m grad W_ij (which every solve pass needs) and
+//     the neighbour's index j, so the solves' passes read no position and evaluate no kernel;
+//     taken where the lists fit the GPU's L2 cache (src/sim/dfsph/dfsph.c: past it the records'
+//     four times the bytes cost more than they save; measured in docs/BENCHMARKS.md).
+//   DFSPH_REC 0: the index j alone; the passes read x_j and evaluate the gradient (the same
+//     expression), so they need xi and pos[] in scope.
+// DFSPH_LIST_CAP, DFSPH_LIST_STRIDE (lanes a buffer holds) and DFSPH_REC come from dfsph.c.
+#if DFSPH_REC
+struct NbrRec {
+    vec3 grad; // m grad W_ij = m W'(r) / r (x_i - x_j)
+    uint idx;  // j
+};
+#define DFSPH_NBR_T NbrRec
+#define DFSPH_NBR_MAKE(g, j) NbrRec(g, j)
+#define DFSPH_LIST_BEGIN(j, g)                                         \
     {                                                                  \
         uint t_ = gl_GlobalInvocationID.x;                             \
         uint n_ = live ? nbr_count[t_] : 0u;                           \
         for (uint k_ = 0u; k_ < n_; k_++) {                            \
-            uint j = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];
+            NbrRec r_ = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];          \
+            uint j = r_.idx;                                           \
+            vec3 g = r_.grad;
+#else
+#define DFSPH_NBR_T uint
+#define DFSPH_NBR_MAKE(g, j) (j)
+#define DFSPH_LIST_BEGIN(j, g)                                         \
+    {                                                                  \
+        uint t_ = gl_GlobalInvocationID.x;                             \
+        uint n_ = live ? nbr_count[t_] : 0u;                           \
+        for (uint k_ = 0u; k_ < n_; k_++) {                            \
+            uint j = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];             \
+            vec3 d_ = xi - pos[j].xyz;                                 \
+            float r_ = sqrt(dot(d_, d_));                              \
+            vec3 g = P.mass * sim_dw(r_, P.hs) / r_ * d_;
+#endif
 #define DFSPH_LIST_END \
         }              \
     }

@@ -4,13 +4,15 @@
 // particle faster than 0.4 dx / dt (a first impact), its speed is limited to that, as FleX limits
 // speeds, and the step's record counts it (`limited`): the bound |v| dt <= 0.4 dx always holds.
 // The largest |v| dt / dx of the step is reduced, and the last work group writes the step's
-// record (read by the CPU a few frames later) and moves the frame on.
+// record (read by the CPU a few frames later) and moves the frame on. Also the next step's hash
+// (hash_emit.glsl), so the search skips that dispatch.
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
 #include "sim/dfsph/dfsph_common.glsl"
 #define DFSPH_CFL_LIMIT 0.4
 layout(local_size_x = SIM_WG) in;
+#include "sim/search/hash_emit.glsl"
 layout(std430, binding = B_POS_IN) buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) buffer Vel { vec4 vel[]; };
 
@@ -24,6 +26,7 @@ layout(std430, binding = B_RECORDS) writeonly buffer Records { Record records[];
 
 void main() {
     uint i = gl_GlobalInvocationID.x;
+    sim_hash_begin();
     float dt = C.dt, ratio = 0.0;
     if (i < P.n) {
         vec4 x = pos[i], v = vel[i];
@@ -40,6 +43,7 @@ void main() {
         }
         pos[i] = x;
         vel[i] = v;
+        sim_hash_emit(i, x.xyz);
         ratio = length(v.xyz) * dt / P.dx;
     }
     if (dfsph_reduce_last(ratio, true) && gl_LocalInvocationID.x == 0u) {
@@ -52,4 +56,5 @@ void main() {
         C.t_rem = max(C.t_rem - dt, 0.0);
         C.steps_left = C.steps_left > 0u ? C.steps_left - 1u : 0u;
     }
+    sim_hash_end();
 }

@@ -14,7 +14,7 @@
 layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
-layout(std430, binding = B_NBR) readonly buffer Nbr { uint nbr[]; };
+layout(std430, binding = B_NBR) readonly buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_DENS) readonly buffer Dens { float dens[]; };
 layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };
@@ -28,7 +28,7 @@ void main() {
     vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
     float rhoi = live ? dens[i] : 1.0, h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
     vec3 a = vec3(0.0);
-    DFSPH_LIST_BEGIN(j)
+    DFSPH_LIST_BEGIN(j, g_unused)
             vec3 d = xi - pos[j].xyz;
             float r2 = dot(d, d);
             float vr = dot(vi - vel[j].xyz, d);

@@ -16,7 +16,8 @@
 layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
-layout(std430, binding = B_NBR) readonly buffer Nbr { uint nbr[]; };
+layout(std430, binding = B_NBR) readonly buffer Nbr { DFSPH_NBR_T nbr[]; };
+layout(std430, binding = B_WALL) readonly buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_DENS) readonly buffer Dens { float dens[]; };
 layout(std430, binding = B_FACTOR) readonly buffer Factor { float factor[]; };
@@ -26,18 +27,15 @@ layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };
 void main() {
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
-    float err = 0.0, h2 = P.h * P.h, drho = 0.0, neighbours = 0.0;
+    float err = 0.0, drho = 0.0, neighbours = 0.0;
     vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
-    DFSPH_LIST_BEGIN(j)
-            vec3 d = xi - pos[j].xyz;
-            float r2 = dot(d, d);
-            float r = sqrt(r2);
-            drho += P.mass * dot(vi - vel[j].xyz, sim_dw(r, P.hs) / r * d);
+    DFSPH_LIST_BEGIN(j, g)
+            drho += dot(vi - vel[j].xyz, g);
             neighbours += 1.0;
         DFSPH_LIST_END
     vec4 sums = sim_lanes_sum(vec4(drho, neighbours, 0.0, 0.0));
     if (live && SIM_LANE == 0u) {
-        drho = sums.x + P.rho0 * dot(vi, dfsph_wall(xi).yzw);
+        drho = sums.x + P.rho0 * dot(vi, wallg[i].yzw);
         float dt = C.dt, e;
 #if DFSPH_DENSITY
         e = max(dens[i] + dt * drho - P.rho0, 0.0);

@@ -1,10 +1,11 @@
 /* dfsph: divergence-free SPH (Bender & Koschier 2015, 2017), with SPlisHSPlasH's defaults; the
  * model and the choices are in docs/SPH.md. A step, after the shared neighbour search:
- *   density     rho and the solver factor per particle; loads the divergence warm start
+ *   density     rho and the solver factor per particle, the neighbour lists, the walls' share;
+ *               loads the divergence warm start
  *   divergence  the divergence solve: warm-start update, predict, then (update, predict) pairs
  *   nonpressure viscosity, walls, gravity, mouse; the CFL step size; loads the pressure warm start
  *   pressure    the constant-density solve: warm-start update (also v += dt a), predict, pairs
- *   integrate   x += dt v, the hard walls; the step's record
+ *   integrate   x += dt v, the hard walls; the step's record; the next step's hash (search.h)
  *
  * No CPU stall: each predict's last work group writes the next (update, predict) dispatches'
  * group counts, 0 once the solve has converged, and the CPU records those pairs as indirect
@@ -12,7 +13,10 @@
  * it). The step size lives on the GPU too: the CPU learns it, the iterations and the errors from
  * the step records, read a fixed two frames later (so a run is the same every time), and sizes the
  * next frames' step counts and caps from them.
+ * (A little over 400 lines: the control block's twin, the records and the caps' policy stay beside
+ * the dispatches they steer.)
  */
+#include "core/env.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
@@ -27,7 +31,8 @@
 #define DFSPH_LAG 2          /* frames between issuing a step and reading its record */
 #define DFSPH_FRAMES 4       /* frames in flight, with their fences */
 #define DFSPH_MAX_IT 100     /* SPlisHSPlasH's most iterations */
-#define DFSPH_MAX_STEPS 1000 /* steps a frame at most (records in flight stay within the ring) */
+#define DFSPH_MAX_STEPS 1000
+#define DFSPH_REC_L2 (40u << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */ /* steps a frame at most (records in flight stay within the ring) */
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
 
@@ -77,21 +82,29 @@ static const struct {
 
 typedef struct dfsph {
     GLuint prog[P_COUNT];
-    GLuint factor, kappa, accel, ctl, records, nbr, nbr_count; /* buffers */
+    GLuint integrate_hash;       /* integrate making the next step's hash (0: none; search.h) */
+    uint32_t hash_serial;        /* the search's sorter it was built for */
+    bool hash_failed;
+    char defines[256];           /* the programs' common defines */
+    GLuint factor, kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
     float dt_max, dt0;
     uint32_t n_groups_max;
+    uint32_t rec;                /* bytes a neighbour-list entry: 16 (records) or 4 (indices) */
     /* What the CPU knows, from records DFSPH_LAG frames old. */
     uint32_t cap_div, cap_dens;  /* iterations recorded per solve */
     float dt_cfl_recent;         /* the smallest CFL step of the last frame read (0: none yet) */
     uint32_t it_seen[DFSPH_FRAMES][2]; /* the most iterations (divergence, pressure) of recent frames */
     uint32_t slack;              /* empty (update, predict) pairs recorded past them: 1, or FLUID_DFSPH_SLACK (measuring) */
     int it_seen_head;
+    int history;                 /* frames of it_seen the caps look at: DFSPH_FRAMES, or FLUID_DFSPH_HISTORY (measuring) */
     /* Frames in flight: their fences and the steps they issued. */
     GLsync fence[DFSPH_FRAMES];
     uint32_t frame_first[DFSPH_FRAMES], frame_steps[DFSPH_FRAMES];
+    uint32_t frame_caps[DFSPH_FRAMES][2]; /* the caps each frame recorded (divergence, pressure) */
     int frames_pending, frame_head;
     uint32_t issued, read;       /* steps issued, steps whose records were read */
     uint32_t frame_issued;       /* steps issued in the frame under way */
+    uint32_t frame_cap[2];       /* the caps it records */
     bool in_frame;
     dfsph_record *buf;           /* the ring copied back */
     sim_step_record ready[DFSPH_RECORDS]; /* read, not yet polled */
@@ -107,7 +120,8 @@ static void _dfsph_destroy(void *impl) {
     dfsph *d = impl;
     if (!d) return;
     for (int i = 0; i < P_COUNT; i++) shader_destroy(&d->prog[i]);
-    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count};
+    shader_destroy(&d->integrate_hash);
+    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count, &d->wall};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
     for (int i = 0; i < DFSPH_FRAMES; i++)
         if (d->fence[i]) glDeleteSync(d->fence[i]);
@@ -128,23 +142,40 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     d->dt_max = params->dt_max;
     d->dt0 = params->dt_max;
     d->cap_div = 10; /* until the first records come back (4 and 8 let the first frames' solves stop */
-    d->cap_dens = 20; /* at the cap: the worst density error went from 0.09% to 0.23%, H100) */
+    d->cap_dens = 20; /* at the cap: the worst density error went from 0.09% to 0.23%, H100; 30
+                       * cut the dam break's capped first steps at 27,648 (llvmpipe, first 0.1 s: 11 -> 2
+                       * capped solves, 124 -> 92 dispatches a step) but the still pool's energy then
+                       * grew 0.12% in 900 steps, past test_sim_scenes' 0.1%) */
     const char *slack = getenv("FLUID_DFSPH_SLACK");
     /* Empty pairs cost ~10 us each at 27,648 on the H100 (slack 2 against 0: 8.15 against 6.82 ms a
      * frame); one pair of slack catches most solves that need one more iteration than lately. */
     d->slack = slack && slack[0] >= '0' && slack[0] <= '9' && !slack[1] ? (uint32_t)(slack[0] - '0') : 1;
+    uint32_t history = DFSPH_FRAMES, records = 2; /* records: 0 or 1 forced, 2 by the L2 */
+    if (!env_u32(ENV_DFSPH_HISTORY, 1, DFSPH_FRAMES, &history, err) || !env_u32(ENV_DFSPH_RECORDS, 0, 1, &records, err)) {
+        _dfsph_destroy(d);
+        return NULL;
+    }
+    d->history = (int)history;
     d->buf = malloc(sizeof(dfsph_record) * DFSPH_RECORDS);
     bool ok = d->buf != NULL;
     size_t stride = n * p->lanes, cap = _dfsph_list_cap(p->lanes);
-    if (4 * stride * cap > (size_t)caps->max_ssbo_bytes) {
+    /* 16-byte records {m grad W_ij, j} where the lists fit the L2 (FLUID_DFSPH_RECORDS=0|1 forces it,
+     * for measuring): at 27,648 they cut the solves' time by a third; at 109,744, past the L2, they
+     * made the frame 27% slower (docs/BENCHMARKS.md) */
+    size_t rec = records < 2 ? (records ? 16 : 4) : 16 * stride * cap <= DFSPH_REC_L2 ? 16 : 4;
+    d->rec = (uint32_t)rec;
+    if (rec * stride * cap > (size_t)caps->max_ssbo_bytes) {
         _dfsph_destroy(d);
         fail(err, "%u particles need %zu MB of neighbour lists, more than one GPU buffer holds here; ask for fewer particles",
-             p->capacity, 4 * stride * cap >> 20);
+             p->capacity, rec * stride * cap >> 20);
         return NULL;
     }
+    snprintf(d->defines, sizeof d->defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n", p->lane_define, cap,
+             stride, rec == 16);
     for (int i = 0; ok && i < P_COUNT; i++) {
         char defines[256];
-        snprintf(defines, sizeof defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n%s", p->lane_define, cap, stride,
+        snprintf(defines, sizeof defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n%s", p->lane_define, cap,
+                 stride, rec == 16,
                  _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
         ok = (d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, err)) != 0;
     }
@@ -153,7 +184,8 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
          (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
          (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 4ull * d->n_groups_max, NULL, "sim.dfsph.ctl", err)) &&
          (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err)) &&
-         (d->nbr = gpu_buffer_make(4 * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&
+         (d->nbr = gpu_buffer_make(rec * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&
+         (d->wall = gpu_buffer_make(16 * n, NULL, "sim.dfsph.wall", err)) &&
          (d->nbr_count = gpu_buffer_make(4 * stride, NULL, "sim.dfsph.neighbour_counts", err));
     if (!ok) {
         if (!d->buf) fail(err, "out of host memory");
@@ -173,6 +205,7 @@ static void _dfsph_bind(dfsph *d, const sim_search *q) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RECORDS, d->records);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_NBR, d->nbr);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_NBR_COUNT, d->nbr_count);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_WALL, d->wall);
     glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, d->ctl);
 }
 
@@ -184,6 +217,7 @@ static void _dfsph_collect(dfsph *d, int lag) {
         glDeleteSync(d->fence[f]);
         d->fence[f] = 0;
         uint32_t first = d->frame_first[f], count = d->frame_steps[f];
+        uint32_t frame_cap_div = d->frame_caps[f][0], frame_cap_dens = d->frame_caps[f][1];
         float dt_cfl_min = 0;
         uint32_t it_div_max = 0, it_dens_max = 0, capped = 0;
         for (uint32_t k = 0; k < count; k++) {
@@ -205,19 +239,22 @@ static void _dfsph_collect(dfsph *d, int lag) {
         d->frames_pending--;
         if (!count) continue;
         /* The next frames' caps: the most iterations seen in the last frames, plus the slack (empty
-         * dispatch pairs when not needed); doubled after a capped solve. */
+         * dispatch pairs when not needed); doubled after a capped solve, the cap of that solve only
+         * (a solve stopped at its cap has as many iterations as the cap: doubling the divergence
+         * cap, which needs 1, after a capped pressure solve filled the worst frames at 27,648 with
+         * empty pairs: docs/BENCHMARKS.md, issue 15). */
+        bool capped_div = capped && it_div_max >= frame_cap_div, capped_dens = capped && it_dens_max >= frame_cap_dens;
         d->it_seen[d->it_seen_head][0] = it_div_max;
         d->it_seen[d->it_seen_head][1] = it_dens_max;
         d->it_seen_head = (d->it_seen_head + 1) % DFSPH_FRAMES;
-        for (int k = 0; k < DFSPH_FRAMES; k++) {
+        for (int m = 0; m < d->history; m++) {
+            int k = (d->it_seen_head - 1 - m + DFSPH_FRAMES) % DFSPH_FRAMES;
             if (d->it_seen[k][0] > it_div_max) it_div_max = d->it_seen[k][0];
             if (d->it_seen[k][1] > it_dens_max) it_dens_max = d->it_seen[k][1];
         }
         uint32_t div = it_div_max + d->slack, dens = it_dens_max + d->slack;
-        if (capped) {
-            div = d->cap_div * 2 > div ? d->cap_div * 2 : div;
-            dens = d->cap_dens * 2 > dens ? d->cap_dens * 2 : dens;
-        }
+        if (capped_div) div = d->cap_div * 2 > div ? d->cap_div * 2 : div;
+        if (capped_dens) dens = d->cap_dens * 2 > dens ? d->cap_dens * 2 : dens;
         d->cap_div = div < 1 ? 1 : div > DFSPH_MAX_IT ? DFSPH_MAX_IT : div;
         d->cap_dens = dens < 2 ? 2 : dens > DFSPH_MAX_IT ? DFSPH_MAX_IT : dens;
         d->dt_cfl_recent = dt_cfl_min;
@@ -257,6 +294,8 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
         uint32_t steps_left;
     } frame = {(float)seconds, (uint32_t)steps};
     uint32_t caps[2] = {d->cap_div, d->cap_dens};
+    d->frame_cap[0] = d->cap_div;
+    d->frame_cap[1] = d->cap_dens;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_rem), sizeof frame, &frame);
     glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, cap_div), sizeof caps, caps);
@@ -272,16 +311,29 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
     sim_dispatch_neighbours(p, d->prog[predict]);
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
     for (uint32_t k = 0; k < cap; k++) {
-        glUseProgram(d->prog[update]);
-        glDispatchComputeIndirect(args);
+        sim_dispatch_indirect(d->prog[update], args);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glUseProgram(d->prog[predict]);
-        glDispatchComputeIndirect(args);
+        sim_dispatch_indirect(d->prog[predict], args);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
     }
 }
 
-static void _dfsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_prof *prof, int first) {
+/* integrate with the next step's hash, built for the search's sorter (again after a sort switch);
+ * 0 where it does not build (then integrate runs alone and the search hashes). */
+static GLuint _dfsph_integrate_hash(dfsph *d, const sim_search *q) {
+    if (d->integrate_hash && d->hash_serial == sim_search_serial(q)) return d->integrate_hash;
+    shader_destroy(&d->integrate_hash);
+    d->hash_serial = sim_search_serial(q);
+    char defines[8192], err[ERR_LEN];
+    size_t used = (size_t)snprintf(defines, sizeof defines, "%s", d->defines);
+    sim_search_hash_defines(q, defines + used, sizeof defines - used);
+    d->integrate_hash = sim_program_make("sim/dfsph/integrate.comp", defines, "sim.dfsph.integrate_hash", err);
+    if (!d->integrate_hash && !d->hash_failed) log_error("SIM", "dfsph: integrate with the hash: %s (integrate runs alone)", err);
+    d->hash_failed = !d->integrate_hash;
+    return d->integrate_hash;
+}
+
+static void _dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first) {
     dfsph *d = impl;
     uint32_t n = p->n;
     _dfsph_bind(d, q);
@@ -298,7 +350,13 @@ static void _dfsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_p
     _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->cap_dens);
     prof_end(prof, first + 3);
     prof_begin(prof, first + 4);
-    sim_dispatch(d->prog[P_INTEGRATE], n);
+    GLuint hash = _dfsph_integrate_hash(d, q);
+    if (hash) {
+        sim_search_hash_bind(q);
+        sim_dispatch(hash, n);
+        sim_search_hashed(q, n);
+    } else
+        sim_dispatch(d->prog[P_INTEGRATE], n);
     prof_end(prof, first + 4);
     d->frame_issued++;
 }
@@ -312,6 +370,8 @@ static void _dfsph_frame_end(void *impl) {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     d->fence[f] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     d->frame_first[f] = d->issued;
+    d->frame_caps[f][0] = d->frame_cap[0];
+    d->frame_caps[f][1] = d->frame_cap[1];
     d->frame_steps[f] = d->frame_issued;
     d->issued += d->frame_issued;
     d->frames_pending++;
@@ -340,6 +400,11 @@ static bool _dfsph_read_pressure(void *impl, const sim_particles *p, float *out)
     return true;
 }
 
+static uint32_t _dfsph_pairs(void *impl) {
+    dfsph *d = impl;
+    return d->cap_div + d->cap_dens;
+}
+
 static GLuint _dfsph_accel(void *impl) { return ((dfsph *)impl)->accel; }
 
 const sim_solver sim_solver_dfsph = {
@@ -356,5 +421,6 @@ const sim_solver sim_solver_dfsph = {
     .frame_end = _dfsph_frame_end,
     .poll = _dfsph_poll,
     .read_pressure = _dfsph_read_pressure,
+    .pairs = _dfsph_pairs,
     .accel = _dfsph_accel,
 };

@@ -3,8 +3,10 @@
  * of sound (docs/SPH.md). Three dispatches a step:
  *   density   (shaders/sim/wcsph/density.comp)    rho and p / rho^2 per particle
  *   forces    (shaders/sim/wcsph/forces.comp)     the acceleration
- *   integrate (shaders/sim/wcsph/integrate.comp)  v += a dt, x += v dt, the hard walls
+ *   integrate (shaders/sim/wcsph/integrate.comp)  v += a dt, x += v dt, the hard walls; the next
+ *                                                 step's hash (search.h)
  * Its dt is known on the CPU, so its step records are made there. */
+#include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
 #include "sim/solver.h"
@@ -15,6 +17,9 @@ static const char *const _wcsph_stages[] = {"density", "forces", "integrate"};
 
 typedef struct wcsph {
     GLuint density, forces, integrate; /* programs */
+    GLuint integrate_hash;             /* integrate making the next step's hash (0: none; search.h) */
+    uint32_t hash_serial;              /* the search's sorter it was built for */
+    bool hash_failed;
     GLuint pterm, accel;               /* per particle: p / rho^2, acceleration */
     float dt;
     uint32_t pending;                  /* steps issued whose records poll has not returned */
@@ -28,6 +33,7 @@ static void _wcsph_destroy(void *impl) {
     shader_destroy(&w->density);
     shader_destroy(&w->forces);
     shader_destroy(&w->integrate);
+    shader_destroy(&w->integrate_hash);
     gpu_buffer_destroy(&w->pterm);
     gpu_buffer_destroy(&w->accel);
     free(w);
@@ -69,15 +75,34 @@ static int _wcsph_frame_begin(void *impl, double seconds, int substeps) {
     return k < 1 ? 1 : (int)k;
 }
 
-static void _wcsph_step(void *impl, sim_particles *p, const sim_search *q, gpu_prof *prof, int first) {
+/* integrate with the next step's hash, built for the search's sorter (again after a sort switch);
+ * 0 where it does not build (then integrate runs alone and the search hashes). */
+static GLuint _wcsph_integrate_hash(wcsph *w, const sim_search *q) {
+    if (w->integrate_hash && w->hash_serial == sim_search_serial(q)) return w->integrate_hash;
+    shader_destroy(&w->integrate_hash);
+    w->hash_serial = sim_search_serial(q);
+    char defines[8192], err[ERR_LEN];
+    sim_search_hash_defines(q, defines, sizeof defines);
+    w->integrate_hash = sim_program_make("sim/wcsph/integrate.comp", defines, "sim.wcsph.integrate_hash", err);
+    if (!w->integrate_hash && !w->hash_failed) log_error("SIM", "wcsph: integrate with the hash: %s (integrate runs alone)", err);
+    w->hash_failed = !w->integrate_hash;
+    return w->integrate_hash;
+}
+
+static void _wcsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first) {
     wcsph *w = impl;
-    GLuint progs[] = {w->density, w->forces, w->integrate};
+    GLuint hash = _wcsph_integrate_hash(w, q);
+    GLuint progs[] = {w->density, w->forces, hash ? hash : w->integrate};
     _wcsph_bind(w, q);
     for (int st = 0; st < 3; st++) {
         prof_begin(prof, first + st);
         if (st < 2)
             sim_dispatch_neighbours(p, progs[st]);
-        else
+        else if (hash) {
+            sim_search_hash_bind(q);
+            sim_dispatch(hash, p->n);
+            sim_search_hashed(q, p->n);
+        } else
             sim_dispatch(progs[st], p->n);
         prof_end(prof, first + st);
     }

@@ -1,0 +1,37 @@
+// ranges and reorder in one dispatch: both need only the sort's output, not each other, so thread
+// t makes the cell table's entry t (t <= cells; ranges.comp) and moves particle t into its sorted
+// place (t < n; reorder.comp), and the step saves a dependent dispatch. The search takes it where
+// it makes the table itself (not with the counting sort, whose scan is the table).
+#version 450
+#include "sim/sim_common.glsl"
+layout(local_size_x = SIM_WG) in;
+layout(std430, binding = B_POS_IN) readonly buffer PosIn { vec4 pos_in[]; };
+layout(std430, binding = B_VEL_IN) readonly buffer VelIn { vec4 vel_in[]; };
+layout(std430, binding = B_POS_OUT) writeonly buffer PosOut { vec4 pos_out[]; };
+layout(std430, binding = B_VEL_OUT) writeonly buffer VelOut { vec4 vel_out[]; };
+layout(std430, binding = B_KEYS) readonly buffer Keys { uint keys[]; };
+layout(std430, binding = B_VALS) readonly buffer Vals { uint vals[]; };
+layout(std430, binding = B_ID_IN) readonly buffer IdIn { uint id_in[]; };
+layout(std430, binding = B_ID_OUT) writeonly buffer IdOut { uint id_out[]; };
+layout(std430, binding = B_CELL_KEYS) writeonly buffer CellKeys { uint cell_keys[]; };
+layout(std430, binding = B_RANGES) writeonly buffer Starts { uint starts[]; };
+
+void main() {
+    uint t = gl_GlobalInvocationID.x;
+    if (t <= P.dims.w) {
+        uint lo = 0u, hi = P.n; // the first sorted key not below t is in [lo, hi]
+        while (lo < hi) {
+            uint mid = (lo + hi) >> 1u;
+            if (keys[mid] < t) lo = mid + 1u;
+            else hi = mid;
+        }
+        starts[t] = lo;
+    }
+    if (t < P.n) {
+        uint j = vals[t];
+        pos_out[t] = pos_in[j];
+        vel_out[t] = vel_in[j];
+        id_out[t] = id_in[j];
+        cell_keys[t] = keys[t];
+    }
+}
