@@ -83,6 +83,13 @@ static const layout_member _dfsph_record_members[] = {
     MEMBER(dfsph_record, limited),
 };
 
+/* struct NbrRec in shaders/sim/dfsph/dfsph_common.glsl <-> struct dfsph_nbr_rec in
+ * src/sim/dfsph/dfsph_layout.h (the neighbour lists with records, DFSPH_REC 1). */
+static const layout_member _dfsph_nbr_rec_members[] = {
+    {"grad", offsetof(dfsph_nbr_rec, grad), false},
+    MEMBER(dfsph_nbr_rec, idx),
+};
+
 /* struct hud_quad in shaders/render/hud.vert <-> hud_quad in src/render/render_common.h. */
 static const layout_member _hud_quad_members[] = {
     MEMBER(hud_quad, rect), MEMBER(hud_quad, uv), MEMBER(hud_quad, color), MEMBER(hud_quad, kind),
@@ -192,6 +199,14 @@ static void test_dfsph(void) {
                         ARRAY_LEN(_dfsph_ctl_members), 0, 0);
     _layout_check_block("dfsph Record", p, GL_SHADER_STORAGE_BLOCK, GL_BUFFER_VARIABLE, "Records", "records[0].",
                         _dfsph_record_members, ARRAY_LEN(_dfsph_record_members), 0, sizeof(dfsph_record));
+    shader_destroy(&p);
+    /* The neighbour-list records: the density pass writes them, built with records on. */
+    snprintf(defines + used, sizeof defines - used, "#define SIM_LANES 1\n#define DFSPH_LIST_CAP 56\n#define DFSPH_LIST_STRIDE 1\n#define DFSPH_REC 1\n");
+    p = shader_make_compute("sim/dfsph/density.comp", defines, err);
+    CHECK(p, "sim/dfsph/density.comp: %s", err);
+    if (!p) return;
+    _layout_check_block("dfsph NbrRec", p, GL_SHADER_STORAGE_BLOCK, GL_BUFFER_VARIABLE, "Nbr", "nbr[0].", _dfsph_nbr_rec_members,
+                        ARRAY_LEN(_dfsph_nbr_rec_members), 0, sizeof(dfsph_nbr_rec));
     shader_destroy(&p);
 }
 

@@ -3,6 +3,8 @@
  *
  *   dfsph_ctl     twin of the std430 block Ctl in shaders/sim/dfsph/dfsph_common.glsl
  *   dfsph_record  twin of struct Record in shaders/sim/dfsph/integrate.comp (std430, stride 40)
+ *   dfsph_nbr_rec twin of struct NbrRec in shaders/sim/dfsph/dfsph_common.glsl: one entry of a
+ *                 neighbour list when the lists hold records (DFSPH_REC 1; dfsph.c sizes them 16)
  *
  * A member added on one side only, or two swapped, fails test_layout: add it to both structs and
  * as one MEMBER(...) line of the matching table in tests/test_layout.c.
@@ -35,5 +37,12 @@ typedef struct dfsph_record {
     uint32_t it_div, it_dens, capped, dropped, limited;
 } dfsph_record;
 _Static_assert(sizeof(dfsph_record) == 40, "Record is 10 scalars (std430: stride 40)");
+
+/* A neighbour-list record: m grad W_ij and j, so the solve passes evaluate no kernel. */
+typedef struct dfsph_nbr_rec {
+    float grad[3];
+    uint32_t idx;
+} dfsph_nbr_rec;
+_Static_assert(sizeof(dfsph_nbr_rec) == 16, "NbrRec is a vec3 and a uint (std430: stride 16)");
 
 #endif
