@@ -1,5 +1,5 @@
 /* C <-> GLSL layouts, read back from the driver: small programs built from the real shared GLSL
- * headers (and the real HUD shader) are asked, through program-interface reflection
+ * headers and the real HUD and DFSPH shaders (integrate.comp, density.comp) are asked, through program-interface reflection
  * (glGetProgramResourceiv with GL_OFFSET, GL_BUFFER_DATA_SIZE, GL_TOP_LEVEL_ARRAY_STRIDE,
  * GL_BUFFER_BINDING, GL_LOCATION), where every member went, and that is compared with offsetof
  * and the C constants. Two swapped floats in sim_params, a member added on one side only, or a
