@@ -1,5 +1,5 @@
 /* C <-> GLSL layouts, read back from the driver: small programs built from the real shared GLSL
- * headers (and the real HUD shader) are asked, through program-interface reflection
+ * headers and the real HUD and DFSPH shaders (integrate.comp, density.comp) are asked, through program-interface reflection
  * (glGetProgramResourceiv with GL_OFFSET, GL_BUFFER_DATA_SIZE, GL_TOP_LEVEL_ARRAY_STRIDE,
  * GL_BUFFER_BINDING, GL_LOCATION), where every member went, and that is compared with offsetof
  * and the C constants. Two swapped floats in sim_params, a member added on one side only, or a
@@ -13,6 +13,7 @@
 #include "check.h"
 #include "gpu/shader.h"
 #include "render/render_common.h"
+#include "sim/dfsph/dfsph_layout.h"
 #include "sim/particles.h"
 #include "sim/sim_params.h"
 #include "sort/sort_layout.h"
@@ -39,6 +40,54 @@ static const layout_member _sim_params_members[] = {
     MEMBER(sim_params, dt_max),    MEMBER(sim_params, dt_min),   MEMBER(sim_params, cfl),
     MEMBER(sim_params, eta_density), MEMBER(sim_params, eta_divergence), MEMBER(sim_params, min_it_density),
     MEMBER(sim_params, min_it_divergence), MEMBER(sim_params, min_neighbours),
+};
+
+/* Ctl in shaders/sim/dfsph/dfsph_common.glsl <-> struct dfsph_ctl in src/sim/dfsph/dfsph_layout.h;
+ * one line a member (arrays by their first element), so a member added on both sides is one line. */
+static const layout_member _dfsph_ctl_members[] = {
+    MEMBER(dfsph_ctl, args_div),
+    MEMBER(dfsph_ctl, args_dens),
+    MEMBER(dfsph_ctl, t_rem),
+    MEMBER(dfsph_ctl, steps_left),
+    MEMBER(dfsph_ctl, dt),
+    MEMBER(dfsph_ctl, dt_cfl),
+    MEMBER(dfsph_ctl, done),
+    MEMBER(dfsph_ctl, iter),
+    MEMBER(dfsph_ctl, it_div),
+    MEMBER(dfsph_ctl, it_dens),
+    MEMBER(dfsph_ctl, err_div),
+    MEMBER(dfsph_ctl, err_dens),
+    MEMBER(dfsph_ctl, capped),
+    MEMBER(dfsph_ctl, step),
+    MEMBER(dfsph_ctl, cap_div),
+    MEMBER(dfsph_ctl, cap_dens),
+    MEMBER(dfsph_ctl, v_post),
+    MEMBER(dfsph_ctl, dropped),
+    MEMBER(dfsph_ctl, limited),
+    PADDING(dfsph_ctl, pad[0], "pad[0]"),
+    {"partial[0]", sizeof(dfsph_ctl), false}, /* the per-group array after the struct */
+};
+
+/* struct Record in shaders/sim/dfsph/integrate.comp <-> struct dfsph_record in
+ * src/sim/dfsph/dfsph_layout.h (std430 array of them: stride sizeof). */
+static const layout_member _dfsph_record_members[] = {
+    MEMBER(dfsph_record, dt),
+    MEMBER(dfsph_record, dt_cfl),
+    MEMBER(dfsph_record, cfl),
+    MEMBER(dfsph_record, err_div),
+    MEMBER(dfsph_record, err_dens),
+    MEMBER(dfsph_record, it_div),
+    MEMBER(dfsph_record, it_dens),
+    MEMBER(dfsph_record, capped),
+    MEMBER(dfsph_record, dropped),
+    MEMBER(dfsph_record, limited),
+};
+
+/* struct NbrRec in shaders/sim/dfsph/dfsph_common.glsl <-> struct dfsph_nbr_rec in
+ * src/sim/dfsph/dfsph_layout.h (the neighbour lists with records, DFSPH_REC 1). */
+static const layout_member _dfsph_nbr_rec_members[] = {
+    {"grad", offsetof(dfsph_nbr_rec, grad), false},
+    MEMBER(dfsph_nbr_rec, idx),
 };
 
 /* struct hud_quad in shaders/render/hud.vert <-> hud_quad in src/render/render_common.h. */
@@ -135,6 +184,32 @@ static void test_sim_params(void) {
     shader_destroy(&p);
 }
 
+static void test_dfsph(void) {
+    /* The real pass that writes both: integrate.comp, built as dfsph.c builds it (one lane, index
+     * lists; the next step's hash left out, SIM_HASH_EMIT 0, which touches neither block). */
+    char err[ERR_LEN] = "";
+    char defines[2048];
+    sim_shader_defines(defines, sizeof defines);
+    size_t used = strlen(defines);
+    snprintf(defines + used, sizeof defines - used, "#define SIM_LANES 1\n#define DFSPH_LIST_CAP 56\n#define DFSPH_LIST_STRIDE 1\n#define DFSPH_REC 0\n");
+    GLuint p = shader_make_compute("sim/dfsph/integrate.comp", defines, err);
+    CHECK(p, "sim/dfsph/integrate.comp: %s", err);
+    if (!p) return;
+    _layout_check_block("dfsph Ctl", p, GL_SHADER_STORAGE_BLOCK, GL_BUFFER_VARIABLE, "Ctl", "Ctl.", _dfsph_ctl_members,
+                        ARRAY_LEN(_dfsph_ctl_members), 0, 0);
+    _layout_check_block("dfsph Record", p, GL_SHADER_STORAGE_BLOCK, GL_BUFFER_VARIABLE, "Records", "records[0].",
+                        _dfsph_record_members, ARRAY_LEN(_dfsph_record_members), 0, sizeof(dfsph_record));
+    shader_destroy(&p);
+    /* The neighbour-list records: the density pass writes them, built with records on. */
+    snprintf(defines + used, sizeof defines - used, "#define SIM_LANES 1\n#define DFSPH_LIST_CAP 56\n#define DFSPH_LIST_STRIDE 1\n#define DFSPH_REC 1\n");
+    p = shader_make_compute("sim/dfsph/density.comp", defines, err);
+    CHECK(p, "sim/dfsph/density.comp: %s", err);
+    if (!p) return;
+    _layout_check_block("dfsph NbrRec", p, GL_SHADER_STORAGE_BLOCK, GL_BUFFER_VARIABLE, "Nbr", "nbr[0].", _dfsph_nbr_rec_members,
+                        ARRAY_LEN(_dfsph_nbr_rec_members), 0, sizeof(dfsph_nbr_rec));
+    shader_destroy(&p);
+}
+
 static void test_hud_quad(void) {
     char err[ERR_LEN] = "";
     GLuint p = shader_make_graphics("render/hud.vert", "render/hud.frag", render_shader_defines(), err); /* as hud.c builds it */
@@ -172,6 +247,7 @@ static void test_sort_constants(void) {
 int main(void) {
     gpu_ctx *gpu = check_gpu();
     test_sim_params();
+    test_dfsph();
     test_hud_quad();
     test_sort_constants();
     gpu_destroy(gpu);

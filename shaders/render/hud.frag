@@ -2,7 +2,7 @@
 #include "render/render_common.glsl"
 #include "render/colormap.glsl"
 
-layout(binding = 0) uniform sampler2D u_atlas;  // glyph coverage, R8
+layout(binding = RENDER_UNIT_ATLAS) uniform sampler2D u_atlas;  // glyph coverage, R8
 
 in vec2 v_uv;
 flat in vec4 v_color;

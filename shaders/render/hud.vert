@@ -11,7 +11,7 @@ struct hud_quad {
     uint pad0, pad1;
 };
 layout(std430, binding = RENDER_BIND_HUD_QUADS) readonly buffer Quads { hud_quad quads[]; };
-layout(location = 0) uniform vec2 u_size;    // framebuffer size in pixels
+layout(location = RENDER_LOC_SIZE) uniform vec2 u_size;    // framebuffer size in pixels
 
 out vec2 v_uv;
 flat out vec4 v_color;

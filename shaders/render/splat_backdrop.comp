@@ -9,8 +9,8 @@
 
 layout(local_size_x = 16, local_size_y = 16) in;
 
-layout(location = RENDER_LOC_IMAGE, binding = 0, rgba8) uniform writeonly image2D u_behind;
-layout(location = RENDER_LOC_IMAGE_1, binding = 1, rgba16f) uniform writeonly image2D u_front;  // rgb: the near glass, a: where it is (ray distance)
+layout(location = RENDER_LOC_IMAGE, binding = RENDER_UNIT_IMAGE, rgba8) uniform writeonly image2D u_behind;
+layout(location = RENDER_LOC_IMAGE_1, binding = RENDER_UNIT_IMAGE_1, rgba16f) uniform writeonly image2D u_front;  // rgb: the near glass, a: where it is (ray distance)
 
 layout(location = RENDER_LOC_PROJ) uniform mat4 u_proj;
 layout(location = RENDER_LOC_SIZE) uniform ivec2 u_size;

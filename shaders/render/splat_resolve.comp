@@ -17,9 +17,9 @@ layout(local_size_x = 16, local_size_y = 16) in;
 
 layout(std430, binding = RENDER_BIND_SPLAT_DEPTH) buffer Depth { uint depth_bits[]; };
 layout(std430, binding = RENDER_BIND_SPLAT_IDS) buffer Ids { uint ids[]; };
-layout(location = RENDER_LOC_IMAGE, binding = 0, rgba8) uniform writeonly image2D u_color;
-layout(location = RENDER_LOC_IMAGE_1, binding = 1, rgba8) uniform readonly image2D u_behind;   // splat_backdrop.comp
-layout(location = RENDER_LOC_IMAGE_2, binding = 2, rgba16f) uniform readonly image2D u_front;
+layout(location = RENDER_LOC_IMAGE, binding = RENDER_UNIT_IMAGE, rgba8) uniform writeonly image2D u_color;
+layout(location = RENDER_LOC_IMAGE_1, binding = RENDER_UNIT_IMAGE_1, rgba8) uniform readonly image2D u_behind;   // splat_backdrop.comp
+layout(location = RENDER_LOC_IMAGE_2, binding = RENDER_UNIT_IMAGE_2, rgba16f) uniform readonly image2D u_front;
 layout(location = RENDER_LOC_SUN_VIEW) uniform vec3 u_sun_view;
 
 layout(location = RENDER_LOC_VIEW) uniform mat4 u_view;

@@ -24,7 +24,7 @@ layout(std430, binding = RENDER_BIND_SPLAT_THICK) buffer Thickness { uint thickn
 layout(std430, binding = RENDER_BIND_SURFACE_SRC) readonly buffer Smoothed { float smoothed[]; };
 layout(std430, binding = RENDER_BIND_SPRAY_DEPTH) buffer SprayDepth { uint spray_bits[]; };
 layout(std430, binding = RENDER_BIND_SPRAY_IDS) buffer SprayIds { uint spray_ids[]; };
-layout(location = RENDER_LOC_IMAGE, binding = 0, rgba8) uniform writeonly image2D u_color;
+layout(location = RENDER_LOC_IMAGE, binding = RENDER_UNIT_IMAGE, rgba8) uniform writeonly image2D u_color;
 
 layout(location = RENDER_LOC_VIEW) uniform mat4 u_view;
 layout(location = RENDER_LOC_SIZE) uniform ivec2 u_size;

@@ -20,12 +20,12 @@ layout(local_size_x = THREADS) in;
 
 // The input may be the same buffers as the output: each group reads all of its block into shared
 // memory before it writes any of it, and blocks do not overlap.
-layout(std430, binding = 0) readonly buffer InKeys { uint in_keys[]; };
-layout(std430, binding = 1) readonly buffer InVals { uint in_vals[]; };
-layout(std430, binding = 2) buffer Keys { uint keys[]; };
-layout(std430, binding = 3) buffer Vals { uint vals[]; };
-layout(location = 0) uniform uint n;       // BITONIC_FIRST: the caller's pair count
-layout(location = 1) uniform uint k_param; // see above
+layout(std430, binding = BITONIC_BIND_IN_KEYS) readonly buffer InKeys { uint in_keys[]; };
+layout(std430, binding = BITONIC_BIND_IN_VALS) readonly buffer InVals { uint in_vals[]; };
+layout(std430, binding = BITONIC_BIND_KEYS) buffer Keys { uint keys[]; };
+layout(std430, binding = BITONIC_BIND_VALS) buffer Vals { uint vals[]; };
+layout(location = BITONIC_LOC_N) uniform uint n;       // BITONIC_FIRST: the caller's pair count
+layout(location = BITONIC_LOC_K) uniform uint k_param; // see above
 
 shared uint s_keys[BITONIC_BLOCK];
 shared uint s_vals[BITONIC_BLOCK];

@@ -3,18 +3,18 @@
 // size k, all >= the block size, in one pass over memory. Each thread loads the 2^LEVELS pairs
 // its strides touch (spaced by the smallest stride jbot), does the LEVELS compare-exchange levels
 // in registers and writes them back.
-// Defines (from sort_bitonic.c): BITONIC_LEVELS (1..4), BITONIC_GLOBAL_WG.
+// Defines (from sort_bitonic.c): BITONIC_LEVELS (1..4), BITONIC_GLOBAL_WG, and sort_layout.h's list.
 #include "sort/bitonic_common.glsl"
 #pragma optionNV(unroll all) // NVIDIA: keep the register arrays in registers (others ignore it)
 
 #define E (1u << BITONIC_LEVELS)
 layout(local_size_x = BITONIC_GLOBAL_WG) in;
 
-layout(std430, binding = 2) buffer Keys { uint keys[]; };
-layout(std430, binding = 3) buffer Vals { uint vals[]; };
-layout(location = 1) uniform uint k;         // merge size
-layout(location = 2) uniform uint jbot_log2; // log2 of the smallest stride of this pass
-layout(location = 3) uniform uint threads;   // padded size / E
+layout(std430, binding = BITONIC_BIND_KEYS) buffer Keys { uint keys[]; };
+layout(std430, binding = BITONIC_BIND_VALS) buffer Vals { uint vals[]; };
+layout(location = BITONIC_LOC_K) uniform uint k;         // merge size
+layout(location = BITONIC_LOC_JBOT_LOG2) uniform uint jbot_log2; // log2 of the smallest stride of this pass
+layout(location = BITONIC_LOC_THREADS) uniform uint threads;   // padded size / E
 
 void main() {
     uint t = bitonic_group_index() * uint(BITONIC_GLOBAL_WG) + gl_LocalInvocationID.x;

@@ -216,11 +216,11 @@ void hud_draw(hud *h, GLuint framebuffer) {
     glUseProgram(h->program);
     glBindVertexArray(h->vao);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_HUD_QUADS, h->buffer);
-    glBindTextureUnit(0, h->atlas);
-    glUniform2f(0, (float)h->width, (float)h->height);
+    glBindTextureUnit(RENDER_UNIT_ATLAS, h->atlas);
+    glUniform2f(RENDER_LOC_SIZE, (float)h->width, (float)h->height);
     glDrawArrays(GL_TRIANGLES, 0, 6 * h->count);
     glDisable(GL_BLEND);
-    glBindTextureUnit(0, 0);
+    glBindTextureUnit(RENDER_UNIT_ATLAS, 0);
     glBindVertexArray(0);
     glUseProgram(0);
 }

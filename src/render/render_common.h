@@ -55,7 +55,7 @@
 #define RENDER_LOC_PROJ 1       /* mat4 view -> clip */
 #define RENDER_LOC_RADIUS 2     /* float, sphere radius, metres */
 #define RENDER_LOC_COUNT 3      /* uint, particles */
-#define RENDER_LOC_SIZE 4       /* ivec2, the view's pixels */
+#define RENDER_LOC_SIZE 4       /* ivec2 (vec2 in the HUD), the view's pixels */
 #define RENDER_LOC_INV_PROJ 5   /* mat4 clip -> view */
 #define RENDER_LOC_PASS 6       /* int, RENDER_PASS_* */
 #define RENDER_LOC_EDGES 7      /* int, how many tank edges */
@@ -89,6 +89,13 @@
 #define RENDER_LOC_IMAGE_1 57   /* image2D at binding 1 (likewise) */
 #define RENDER_LOC_IMAGE_2 58   /* image2D at binding 2 (likewise) */
 
+/* Image and texture units (the binding of an image2D or sampler, glBindImageTexture's or
+ * glBindTextureUnit's first argument). */
+#define RENDER_UNIT_IMAGE 0   /* the image at RENDER_LOC_IMAGE */
+#define RENDER_UNIT_IMAGE_1 1 /* the image at RENDER_LOC_IMAGE_1 */
+#define RENDER_UNIT_IMAGE_2 2 /* the image at RENDER_LOC_IMAGE_2 */
+#define RENDER_UNIT_ATLAS 0   /* the HUD's glyph atlas (sampler2D) */
+
 /* The flat backdrop (render_view.backdrop RENDER_BACKDROP_PLAIN) and the tank's edges. */
 #define RENDER_CLEAR_R 0.075f
 #define RENDER_CLEAR_G 0.082f
@@ -120,6 +127,7 @@
     X(RENDER_LOC_DIR) X(RENDER_LOC_PX_PER_M) X(RENDER_LOC_FILTER_M) X(RENDER_LOC_NARROW_M) \
     X(RENDER_LOC_FROM_BITS) X(RENDER_LOC_LINEAR) X(RENDER_LOC_EDGE_BIAS) X(RENDER_LOC_SPRAY_RADIUS) \
     X(RENDER_LOC_SHOW) X(RENDER_LOC_VIEW_PROJ) X(RENDER_LOC_COLOR) X(RENDER_LOC_CENTER) X(RENDER_LOC_IMAGE) X(RENDER_LOC_IMAGE_1) X(RENDER_LOC_IMAGE_2) \
+    X(RENDER_UNIT_IMAGE) X(RENDER_UNIT_IMAGE_1) X(RENDER_UNIT_IMAGE_2) X(RENDER_UNIT_ATLAS) \
     X(RENDER_CLEAR_R) X(RENDER_CLEAR_G) X(RENDER_CLEAR_B) X(RENDER_TANK_R) X(RENDER_TANK_G) X(RENDER_TANK_B) \
     X(HUD_KIND_GLYPH) X(HUD_KIND_SOLID) X(HUD_KIND_COLORMAP) X(RENDER_SHADOW_SIZE)
 

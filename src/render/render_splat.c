@@ -237,8 +237,8 @@ static void _splat_backdrop(render_splat *s, const render_particles *p, const re
     glUniform2i(RENDER_LOC_SIZE, v->width, v->height);
     glUniformMatrix4fv(RENDER_LOC_INV_PROJ, 1, GL_FALSE, (const float *)inv);
     render_splat_set_scene(p, v, NULL);
-    glBindImageTexture(0, s->behind, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-    glBindImageTexture(1, s->front, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);
+    glBindImageTexture(RENDER_UNIT_IMAGE, s->behind, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindImageTexture(RENDER_UNIT_IMAGE_1, s->front, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA16F);
     glDispatchCompute((GLuint)(v->width + 15) / 16, (GLuint)(v->height + 15) / 16, 1);
     glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
     s->key = key;
@@ -266,16 +266,16 @@ void render_splat_resolve(render_splat *s, const render_particles *p, const rend
     render_splat_set_sun_view(v);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_DEPTH, s->depth_bits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_IDS, s->ids);
-    glBindImageTexture(0, color_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-    glBindImageTexture(1, s->behind, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
-    glBindImageTexture(2, s->front, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA16F);
+    glBindImageTexture(RENDER_UNIT_IMAGE, color_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindImageTexture(RENDER_UNIT_IMAGE_1, s->behind, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+    glBindImageTexture(RENDER_UNIT_IMAGE_2, s->front, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA16F);
     glDispatchCompute((GLuint)(v->width + 15) / 16, (GLuint)(v->height + 15) / 16, 1);
     /* The colour is read next by blits, blending and readbacks; the buffers by the next frame. */
     glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
                     GL_SHADER_STORAGE_BARRIER_BIT);
-    glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
-    glBindImageTexture(1, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
-    glBindImageTexture(2, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA16F);
+    glBindImageTexture(RENDER_UNIT_IMAGE, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glBindImageTexture(RENDER_UNIT_IMAGE_1, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+    glBindImageTexture(RENDER_UNIT_IMAGE_2, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA16F);
 }
 
 void render_splat_buffers(const render_splat *s, GLuint *depth_bits, GLuint *ids) {

@@ -52,28 +52,11 @@ void sim_shader_defines(char *out, size_t len) {
     static const struct {
         const char *name;
         int value;
-    } defs[] = {{"SIM_WG", SIM_WG},
-                {"SIM_UBO_PARAMS", SIM_UBO_PARAMS},
-                {"B_POS_IN", SIM_B_POS_IN},
-                {"B_VEL_IN", SIM_B_VEL_IN},
-                {"B_POS_OUT", SIM_B_POS_OUT},
-                {"B_VEL_OUT", SIM_B_VEL_OUT},
-                {"B_KEYS", SIM_B_KEYS},
-                {"B_VALS", SIM_B_VALS},
-                {"B_RANGES", SIM_B_RANGES},
-                {"B_DENS", SIM_B_DENS},
-                {"B_PTERM", SIM_B_PTERM},
-                {"B_ACCEL", SIM_B_ACCEL},
-                {"B_ID_IN", SIM_B_ID_IN},
-                {"B_ID_OUT", SIM_B_ID_OUT},
-                {"B_CELL_KEYS", SIM_B_CELL_KEYS},
-                {"B_FACTOR", SIM_B_FACTOR},
-                {"B_KAPPA", SIM_B_KAPPA},
-                {"B_CTL", SIM_B_CTL},
-                {"B_RECORDS", SIM_B_RECORDS},
-                {"B_NBR", SIM_B_NBR},
-                {"B_NBR_COUNT", SIM_B_NBR_COUNT},
-                {"B_WALL", SIM_B_WALL}};
+    } defs[] = {
+#define SIM_DEFINE_ROW(glsl, c) {#glsl, c},
+        SIM_SHADER_CONSTANTS(SIM_DEFINE_ROW)
+#undef SIM_DEFINE_ROW
+    };
     size_t used = 0;
     out[0] = 0;
     for (size_t i = 0; i < ARRAY_LEN(defs) && used < len; i++)

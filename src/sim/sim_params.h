@@ -1,8 +1,9 @@
 /* sim_params: the constants every simulation shader reads, as one std140 uniform block, and the
  * work-group size and binding points of the sim shaders.
  *
- * The defines below are the single source: sim_shader_defines() hands them to every sim shader as
- * #defines (B_* in GLSL for SIM_B_*), so no shader keeps a copy. The struct is mirrored by
+ * The defines below are the single source: SIM_SHADER_CONSTANTS lists those the shaders read, and
+ * sim_shader_defines() (particles.c) hands them to every sim shader as #defines (B_* in GLSL for
+ * SIM_B_*), so no shader keeps a copy. The struct is mirrored by
  * `SimParams` in shaders/sim/sim_common.glsl member for member (std140: the vec4s first, then
  * 4-byte scalars, padded to 16 bytes); the _Static_asserts check what C can see and the layout
  * test reads every member's offset back through GL reflection.
@@ -37,6 +38,17 @@
 #define SIM_B_NBR_COUNT 18 /* dfsph: the length of each lane's list */
 #define SIM_B_SORT_FUSED 19 /* hash: the sort's fused first count (sort.h) */
 #define SIM_B_WALL 20      /* dfsph: the walls' kernel share and its gradient per particle (the step's) */
+
+/* What the sim shaders are given, as X(GLSL name, C constant): a binding added above is read by
+ * a shader only once it has its line here (docs/DESIGN.md, "Shaders"). */
+#define SIM_SHADER_CONSTANTS(X)                                                                \
+    X(SIM_WG, SIM_WG) X(SIM_UBO_PARAMS, SIM_UBO_PARAMS) X(B_POS_IN, SIM_B_POS_IN)              \
+    X(B_VEL_IN, SIM_B_VEL_IN) X(B_POS_OUT, SIM_B_POS_OUT) X(B_VEL_OUT, SIM_B_VEL_OUT)          \
+    X(B_KEYS, SIM_B_KEYS) X(B_VALS, SIM_B_VALS) X(B_RANGES, SIM_B_RANGES) X(B_DENS, SIM_B_DENS) \
+    X(B_PTERM, SIM_B_PTERM) X(B_ACCEL, SIM_B_ACCEL) X(B_ID_IN, SIM_B_ID_IN)                    \
+    X(B_ID_OUT, SIM_B_ID_OUT) X(B_CELL_KEYS, SIM_B_CELL_KEYS) X(B_FACTOR, SIM_B_FACTOR)        \
+    X(B_KAPPA, SIM_B_KAPPA) X(B_CTL, SIM_B_CTL) X(B_RECORDS, SIM_B_RECORDS) X(B_NBR, SIM_B_NBR) \
+    X(B_NBR_COUNT, SIM_B_NBR_COUNT) X(B_WALL, SIM_B_WALL)
 
 typedef struct sim_params {
     float lo[4];          /* domain (tank) min corner, metres; w unused */

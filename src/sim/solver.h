@@ -44,12 +44,10 @@ typedef struct sim_solver {
     void (*frame_end)(void *impl);
     /* Records of finished steps, oldest first, at most max; `wait`: wait for every step issued. */
     int (*poll)(void *impl, bool wait, sim_step_record *out, int max);
-    /* Per particle, current order: the pressure in Pa (tests); returns false if not kept. */
-    bool (*read_pressure)(void *impl, const sim_particles *p, float *out);
     /* Iteration pairs (two dispatches each, indirect, empty once the solve has converged) that each
      * step of the frame under way records; NULL for a solver without them. */
     uint32_t (*pairs)(void *impl);
-    GLuint (*accel)(void *impl); /* the last non-pressure or total acceleration buffer (tests), or 0 */
+    const struct sim_solver_test_hooks *test; /* what only the tests call (solver_test.h) */
 } sim_solver;
 
 extern const sim_solver sim_solver_wcsph;

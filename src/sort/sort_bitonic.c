@@ -25,6 +25,7 @@
 #include "core/util.h"
 #include "gpu/shader.h"
 #include "sort/sort.h"
+#include "sort/sort_layout.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,8 +137,8 @@ static void *_bitonic_make(const sort_desc *desc, const gpu_caps *caps, char *er
         return NULL;
     }
 
-    char defines[256], name[128];
-    const char *fmt = "#define BITONIC_BLOCK %u\n#define BITONIC_PER_THREAD %u\n#define BITONIC_FIRST %d\n";
+    char defines[sizeof SORT_LAYOUT_GLSL_TEXT + 256], name[128];
+    const char *fmt = SORT_LAYOUT_GLSL_TEXT "#define BITONIC_BLOCK %u\n#define BITONIC_PER_THREAD %u\n#define BITONIC_FIRST %d\n";
     snprintf(defines, sizeof defines, fmt, b->block, BITONIC_PER_THREAD, 1);
     b->block_sort = _bitonic_program("sort/bitonic_block.comp", defines, desc->label, "block_sort", err);
     snprintf(defines, sizeof defines, fmt, b->block, BITONIC_PER_THREAD, 0);
@@ -145,7 +146,7 @@ static void *_bitonic_make(const sort_desc *desc, const gpu_caps *caps, char *er
         b->block_merge = _bitonic_program("sort/bitonic_block.comp", defines, desc->label, "block_merge", err);
     bool ok = b->block_sort && b->block_merge;
     for (int l = 1; ok && l <= BITONIC_GLOBAL_MAX_LEVELS; l++) {
-        snprintf(defines, sizeof defines, "#define BITONIC_LEVELS %d\n#define BITONIC_GLOBAL_WG %u\n", l,
+        snprintf(defines, sizeof defines, SORT_LAYOUT_GLSL_TEXT "#define BITONIC_LEVELS %d\n#define BITONIC_GLOBAL_WG %u\n", l,
                  BITONIC_GLOBAL_WG);
         snprintf(name, sizeof name, "global%d", l);
         b->global[l] = _bitonic_program("sort/bitonic_global.comp", defines, desc->label, name, err);
@@ -181,34 +182,34 @@ static sort_pairs _bitonic_run(void *p, sort_pairs io, uint32_t n, uint32_t bits
     }
     uint64_t padded = _bitonic_padded(n);
     uint64_t blocks = padded < b->block ? 1 : padded / b->block;
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, io.keys);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, io.vals);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, b->keys);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, b->vals);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BITONIC_BIND_IN_KEYS, io.keys);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BITONIC_BIND_IN_VALS, io.vals);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BITONIC_BIND_KEYS, b->keys);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, BITONIC_BIND_VALS, b->vals);
     for (int i = 0; i < count; i++) {
         const _bitonic_pass *s = &plan[i];
         switch (s->kind) {
         case _BITONIC_BLOCK_SORT:
             sort_trace_begin(trace, "bitonic.block_sort");
             glUseProgram(b->block_sort);
-            glUniform1ui(0, n);
-            glUniform1ui(1, s->k);
+            glUniform1ui(BITONIC_LOC_N, n);
+            glUniform1ui(BITONIC_LOC_K, s->k);
             _bitonic_dispatch(blocks);
             break;
         case _BITONIC_GLOBAL: {
             sort_trace_begin(trace, "bitonic.global");
             uint64_t threads = padded >> s->levels;
             glUseProgram(b->global[s->levels]);
-            glUniform1ui(1, s->k);
-            glUniform1ui(2, s->jbot_log2);
-            glUniform1ui(3, (GLuint)threads);
+            glUniform1ui(BITONIC_LOC_K, s->k);
+            glUniform1ui(BITONIC_LOC_JBOT_LOG2, s->jbot_log2);
+            glUniform1ui(BITONIC_LOC_THREADS, (GLuint)threads);
             _bitonic_dispatch(gpu_groups(threads, BITONIC_GLOBAL_WG));
             break;
         }
         case _BITONIC_BLOCK_MERGE:
             sort_trace_begin(trace, "bitonic.block_merge");
             glUseProgram(b->block_merge);
-            glUniform1ui(1, s->k);
+            glUniform1ui(BITONIC_LOC_K, s->k);
             _bitonic_dispatch(blocks);
             break;
         }

@@ -1,8 +1,8 @@
 /* sort_layout: the constants the sort shaders and their C code share, defined HERE ONLY.
  *
  * Each constant is one X(name, value) line of SORT_LAYOUT. C sees them as enum constants; the
- * shaders get them as #define lines (sort_layout_glsl, a string built from the same list at compile
- * time) that sort_radix.c and sort_counting.c pass to shader_make_compute. The shaders hold no
+ * shaders get them as #define lines (SORT_LAYOUT_GLSL_TEXT, a string built from the same list at
+ * compile time) that sort_radix.c, sort_counting.c and sort_bitonic.c pass to shader_make_compute. The shaders hold no
  * copy: a shader that used a name not listed here would fail to compile.
  *
  * The sort's shaders use no struct or uniform blocks (only arrays of uint in storage blocks and
@@ -75,6 +75,15 @@
     X(COUNTING_LOC_FUSED, 2)      /* scatter: 1 = a producer made the counts (no slots): take    \
                                      slots by counting down */                                    \
     X(COUNTING_LOC_BLOCKS, 3)     /* scan: blocks of counts; count: look-back words to clear */   \
+    /* Bitonic sort: binding points and uniform locations (its sizes stay in sort_bitonic.c). */   \
+    X(BITONIC_BIND_IN_KEYS, 0)    /* block kernel's input (may be the output buffers) */          \
+    X(BITONIC_BIND_IN_VALS, 1)                                                                    \
+    X(BITONIC_BIND_KEYS, 2)       /* the padded working copy */                                   \
+    X(BITONIC_BIND_VALS, 3)                                                                       \
+    X(BITONIC_LOC_N, 0)           /* block sort: the caller's pair count */                       \
+    X(BITONIC_LOC_K, 1)           /* merge size */                                                \
+    X(BITONIC_LOC_JBOT_LOG2, 2)   /* global: log2 of the smallest stride of the pass */           \
+    X(BITONIC_LOC_THREADS, 3)     /* global: padded size / 2^levels */                            \
     /* Fused first count (sort_fused.glsl): the producer's histogram mode. */                     \
     X(SORT_FUSED_RADIX, 1)                                                                        \
     X(SORT_FUSED_COUNTING, 2)

@@ -1,6 +1,6 @@
 // What the dfsph passes share: the control block that keeps the solver's decisions on the GPU
 // (indirect dispatch arguments, the step size, the reductions), and the last-group reduction.
-// C twin of Ctl: struct dfsph_ctl in src/sim/dfsph/dfsph.c (offsets checked there).
+// C twin of Ctl: struct dfsph_ctl in src/sim/dfsph/dfsph_layout.h (tests/test_layout.c checks it by reflection).
 #ifndef FLUID_SIM_DFSPH_COMMON_GLSL
 #define FLUID_SIM_DFSPH_COMMON_GLSL
 

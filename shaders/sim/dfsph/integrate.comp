@@ -16,7 +16,7 @@ layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) buffer Vel { vec4 vel[]; };
 
-// C twin: struct dfsph_record in src/sim/dfsph/dfsph.c.
+// C twin: struct dfsph_record in src/sim/dfsph/dfsph_layout.h (checked by tests/test_layout.c).
 struct Record {
     float dt, dt_cfl, cfl, err_div;
     float err_dens;

@@ -20,7 +20,9 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
+#include "sim/dfsph/dfsph_layout.h" /* dfsph_ctl and dfsph_record, the shaders' Ctl and Record */
 #include "sim/solver.h"
+#include "sim/solver_test.h"
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -35,30 +37,6 @@
 #define DFSPH_REC_L2 (40u << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */ /* steps a frame at most (records in flight stay within the ring) */
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
-
-/* The GPU's control block: twin of Ctl in shaders/sim/dfsph/dfsph_common.glsl. */
-typedef struct dfsph_ctl {
-    uint32_t args_div[4], args_dens[4];
-    float t_rem;
-    uint32_t steps_left;
-    float dt, dt_cfl;
-    uint32_t done, iter, it_div, it_dens;
-    float err_div, err_dens;
-    uint32_t capped, step, cap_div, cap_dens;
-    float v_post;
-    uint32_t dropped, limited, pad[3];
-    /* float partial[]: one per work group */
-} dfsph_ctl;
-_Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, t_rem) == 32, "Ctl's indirect arguments");
-_Static_assert(offsetof(dfsph_ctl, done) == 48 && offsetof(dfsph_ctl, cap_div) == 80, "Ctl's scalars");
-_Static_assert(sizeof(dfsph_ctl) == 112, "Ctl's partial[] starts at 112");
-
-/* Twin of Record in shaders/sim/dfsph/integrate.comp. */
-typedef struct dfsph_record {
-    float dt, dt_cfl, cfl, err_div, err_dens;
-    uint32_t it_div, it_dens, capped, dropped, limited;
-} dfsph_record;
-_Static_assert(sizeof(dfsph_record) == 40, "Record is 10 scalars (std430: stride 40)");
 
 /* Each lane's neighbour list holds this many (the lanes of a particle share its neighbours, about
  * 33 at rest and 50 where the fluid is squeezed): twin of DFSPH_LIST_CAP in the shaders. */
@@ -407,6 +385,8 @@ static uint32_t _dfsph_pairs(void *impl) {
 
 static GLuint _dfsph_accel(void *impl) { return ((dfsph *)impl)->accel; }
 
+static const sim_solver_test_hooks _dfsph_test = {.read_pressure = _dfsph_read_pressure, .accel = _dfsph_accel};
+
 const sim_solver sim_solver_dfsph = {
     .name = "dfsph",
     .summary = "divergence-free SPH: divergence and constant-density solves on the GPU, CFL steps",
@@ -420,7 +400,6 @@ const sim_solver sim_solver_dfsph = {
     .step = _dfsph_step,
     .frame_end = _dfsph_frame_end,
     .poll = _dfsph_poll,
-    .read_pressure = _dfsph_read_pressure,
     .pairs = _dfsph_pairs,
-    .accel = _dfsph_accel,
+    .test = &_dfsph_test,
 };

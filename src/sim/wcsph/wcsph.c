@@ -10,6 +10,7 @@
 #include "core/util.h"
 #include "gpu/shader.h"
 #include "sim/solver.h"
+#include "sim/solver_test.h"
 #include <math.h>
 #include <stdlib.h>
 
@@ -133,6 +134,8 @@ static bool _wcsph_read_pressure(void *impl, const sim_particles *p, float *out)
 
 static GLuint _wcsph_accel(void *impl) { return ((wcsph *)impl)->accel; }
 
+static const sim_solver_test_hooks _wcsph_test = {.read_pressure = _wcsph_read_pressure, .accel = _wcsph_accel};
+
 const sim_solver sim_solver_wcsph = {
     .name = "wcsph",
     .summary = "weakly compressible SPH, Tait pressure, fixed step bound by the speed of sound",
@@ -146,6 +149,5 @@ const sim_solver sim_solver_wcsph = {
     .step = _wcsph_step,
     .frame_end = _wcsph_frame_end,
     .poll = _wcsph_poll,
-    .read_pressure = _wcsph_read_pressure,
-    .accel = _wcsph_accel,
+    .test = &_wcsph_test,
 };

@@ -1,0 +1,17 @@
+/* solver_test: the test-only side of a solver (solver.h), out of the production interface. A
+ * solver fills one sim_solver_test_hooks and points its sim_solver's `.test` at it; only the
+ * tests' entry points (sim_read.c, declared in sim_test.h) call these. Not for the app or the
+ * renderer: a hook may stall on a read-back.
+ */
+#ifndef FLUID_SIM_SOLVER_TEST_H
+#define FLUID_SIM_SOLVER_TEST_H
+#include "sim/solver.h"
+
+typedef struct sim_solver_test_hooks {
+    /* Per particle, current order: the pressure in Pa; returns false if the solver keeps none. */
+    bool (*read_pressure)(void *impl, const sim_particles *p, float *out);
+    /* The last non-pressure (dfsph) or total (wcsph) acceleration buffer, current order, or 0. */
+    GLuint (*accel)(void *impl);
+} sim_solver_test_hooks;
+
+#endif
