@@ -46,7 +46,8 @@ typedef struct dfsph_ctl {
     float err_div, err_dens;
     uint32_t capped, step, cap_div, cap_dens;
     float v_post;
-    uint32_t dropped, limited, pad[3];
+    uint32_t dropped, limited;
+    uint32_t bar_count, bar_gen, stalled; /* the persistent solve's grid barrier (solve.comp) */
     /* float partial[]: one per work group */
 } dfsph_ctl;
 _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, t_rem) == 32, "Ctl's indirect arguments");
@@ -64,11 +65,11 @@ _Static_assert(sizeof(dfsph_record) == 40, "Record is 10 scalars (std430: stride
  * 33 at rest and 50 where the fluid is squeezed): twin of DFSPH_LIST_CAP in the shaders. */
 static uint32_t _dfsph_list_cap(uint32_t lanes) { return 48 / lanes + 8; }
 
-enum { P_DENSITY, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, P_NONPRESSURE, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, P_INTEGRATE, P_COUNT };
+enum { P_DENSITY, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, P_NONPRESSURE, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, P_INTEGRATE, P_COUNT, P_DIV_SOLVE = P_COUNT, P_DENS_SOLVE, P_ALL };
 
 static const struct {
     const char *file, *defines, *label;
-} _dfsph_programs[P_COUNT] = {
+} _dfsph_programs[P_ALL] = {
     [P_DENSITY] = {"sim/dfsph/density.comp", NULL, "sim.dfsph.density"},
     [P_DIV_WARM] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 1\n", "sim.dfsph.div_warm"},
     [P_DIV_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 0\n", "sim.dfsph.div_update"},
@@ -78,10 +79,14 @@ static const struct {
     [P_DENS_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 1\n#define DFSPH_WARM 0\n", "sim.dfsph.dens_update"},
     [P_DENS_PREDICT] = {"sim/dfsph/predict.comp", "#define DFSPH_DENSITY 1\n", "sim.dfsph.dens_predict"},
     [P_INTEGRATE] = {"sim/dfsph/integrate.comp", NULL, "sim.dfsph.integrate"},
+    /* The persistent path (made only where it runs). */
+    [P_DIV_SOLVE] = {"sim/dfsph/solve.comp", "#define DFSPH_DENSITY 0\n", "sim.dfsph.div_solve"},
+    [P_DENS_SOLVE] = {"sim/dfsph/solve.comp", "#define DFSPH_DENSITY 1\n", "sim.dfsph.dens_solve"},
 };
 
 typedef struct dfsph {
-    GLuint prog[P_COUNT];
+    GLuint prog[P_ALL];
+    uint32_t solve_groups;       /* the persistent solve's grid (0: the indirect path) */
     GLuint integrate_hash;       /* integrate making the next step's hash (0: none; search.h) */
     uint32_t hash_serial;        /* the search's sorter it was built for */
     bool hash_failed;
@@ -119,7 +124,7 @@ static double _dfsph_g_over_c2(const sim_params *p) {
 static void _dfsph_destroy(void *impl) {
     dfsph *d = impl;
     if (!d) return;
-    for (int i = 0; i < P_COUNT; i++) shader_destroy(&d->prog[i]);
+    for (int i = 0; i < P_ALL; i++) shader_destroy(&d->prog[i]);
     shader_destroy(&d->integrate_hash);
     GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count, &d->wall};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
@@ -128,6 +133,8 @@ static void _dfsph_destroy(void *impl) {
     free(d->buf);
     free(d);
 }
+
+static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err);
 
 static void _dfsph_ctl_reset(dfsph *d) {
     dfsph_ctl c = {.dt = d->dt0, .cap_div = d->cap_div, .cap_dens = d->cap_dens};
@@ -192,8 +199,53 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
         _dfsph_destroy(d);
         return NULL;
     }
+    if (!_dfsph_persistent_choose(d, caps, err)) {
+        _dfsph_destroy(d);
+        return NULL;
+    }
     _dfsph_ctl_reset(d);
     return d;
+}
+
+/* The GPU's multiprocessors times the warps each holds, from gl_SMCountNV (0 where the extension
+ * is missing). */
+static uint32_t _dfsph_sm_count(void) {
+    char err[ERR_LEN];
+    GLuint prog = sim_program_make("sim/dfsph/sm_count.comp", NULL, "sim.dfsph.sm_count", err), buf = 0;
+    uint32_t out[2] = {0, 0};
+    if (prog && (buf = gpu_buffer_make(sizeof out, out, "sim.dfsph.sm_count", err))) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buf);
+        glUseProgram(prog);
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        glGetNamedBufferSubData(buf, 0, sizeof out, out);
+    }
+    gpu_buffer_destroy(&buf);
+    shader_destroy(&prog);
+    return out[0];
+}
+
+/* The persistent solve: one dispatch a solve whose groups all stay resident and meet at grid
+ * barriers, so only on drivers that make forward progress between groups (gpu_forward_progress),
+ * with a grid of 2 groups of SIM_WG an SM (NVIDIA: gl_SMCountNV); FLUID_DFSPH_PERSISTENT=N forces
+ * N groups on any driver (0: the indirect path; llvmpipe runs up to LP_NUM_THREADS groups at once).
+ * Where the programs do not build, the indirect path. */
+static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
+    uint32_t groups = UINT32_MAX;
+    if (!env_u32(ENV_DFSPH_PERSISTENT, 0, 65536, &groups, err)) return false;
+    if (groups == UINT32_MAX) groups = gpu_forward_progress() && !caps->llvmpipe ? 2 * _dfsph_sm_count() : 0;
+    if (!groups) return true;
+    char e[ERR_LEN];
+    for (int i = P_DIV_SOLVE; i < P_ALL; i++) {
+        char defines[320];
+        snprintf(defines, sizeof defines, "%s%s", d->defines, _dfsph_programs[i].defines);
+        if (!(d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, e))) {
+            log_error("SIM", "dfsph: the persistent solve: %s (the indirect path runs)", e);
+            return true;
+        }
+    }
+    d->solve_groups = groups;
+    return true;
 }
 
 static void _dfsph_bind(dfsph *d, const sim_search *q) {
@@ -217,6 +269,17 @@ static void _dfsph_collect(dfsph *d, int lag) {
         glDeleteSync(d->fence[f]);
         d->fence[f] = 0;
         uint32_t first = d->frame_first[f], count = d->frame_steps[f];
+        if (d->solve_groups) { /* a grid barrier that waited past its bound: the groups were not all resident */
+            uint32_t stalled = 0;
+            glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, stalled), 4, &stalled);
+            if (stalled) {
+                log_error("SIM", "dfsph: the persistent solve's %u groups were not all resident (a grid barrier stalled); "
+                          "the indirect path runs from now on (set FLUID_DFSPH_PERSISTENT lower, or 0)", d->solve_groups);
+                d->solve_groups = 0;
+                uint32_t zero[3] = {0, 0, 0};
+                glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, bar_count), sizeof zero, zero);
+            }
+        }
         uint32_t frame_cap_div = d->frame_caps[f][0], frame_cap_dens = d->frame_caps[f][1];
         float dt_cfl_min = 0;
         uint32_t it_div_max = 0, it_dens_max = 0, capped = 0;
@@ -294,8 +357,9 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
         uint32_t steps_left;
     } frame = {(float)seconds, (uint32_t)steps};
     uint32_t caps[2] = {d->cap_div, d->cap_dens};
-    d->frame_cap[0] = d->cap_div;
-    d->frame_cap[1] = d->cap_dens;
+    if (d->solve_groups) caps[0] = caps[1] = DFSPH_MAX_IT; /* no dispatches to size: SPlisHSPlasH's bound */
+    d->frame_cap[0] = caps[0];
+    d->frame_cap[1] = caps[1];
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_rem), sizeof frame, &frame);
     glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, cap_div), sizeof caps, caps);
@@ -307,6 +371,15 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
 /* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
  * pairs whose group counts the predicts write (0 once converged). */
 static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t cap) {
+    if (d->solve_groups) { /* the persistent path: the whole solve in one dispatch */
+        uint32_t groups = gpu_groups((size_t)p->n * p->lanes, SIM_WG);
+        if (!groups) return;
+        glUseProgram(d->prog[predict == P_DIV_PREDICT ? P_DIV_SOLVE : P_DENS_SOLVE]);
+        glDispatchCompute(groups < d->solve_groups ? groups : d->solve_groups, 1, 1);
+        sim_dispatch_count_add(1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        return;
+    }
     sim_dispatch_neighbours(p, d->prog[warm]);
     sim_dispatch_neighbours(p, d->prog[predict]);
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
@@ -402,6 +475,7 @@ static bool _dfsph_read_pressure(void *impl, const sim_particles *p, float *out)
 
 static uint32_t _dfsph_pairs(void *impl) {
     dfsph *d = impl;
+    if (d->solve_groups) return 0;
     return d->cap_div + d->cap_dens;
 }
 
