@@ -7,12 +7,16 @@
 // once, so a grid too large ends (wrongly, and says so) rather than hangs. The whole group polls,
 // with atomics: on llvmpipe a loop of the first thread alone, or of the first 32, left early
 // (tests/test_gpu.c caught it), and a plain coherent read was hoisted out of the loop.
+// GRID_POLL_ONE 1 (GPUs): the first thread alone polls, the others wait at the group barrier.
 // Before including, #define GRID_COUNT, GRID_GEN and GRID_STALLED as uint lvalues of a coherent
 // buffer (0 at the start; the barrier leaves the count at 0).
 #ifndef FLUID_GRID_BARRIER_GLSL
 #define FLUID_GRID_BARRIER_GLSL
+#ifndef GRID_POLL_ONE
+#define GRID_POLL_ONE 0
+#endif
 #ifndef GRID_SPIN_MAX
-#define GRID_SPIN_MAX (1u << 26)
+#define GRID_SPIN_MAX (1u << 20) // about a second of polls on a GPU; a real wait is microseconds
 #endif
 shared uint s_grid_gen;
 shared bool s_grid_wait, s_grid_stalled;
@@ -32,7 +36,11 @@ bool grid_barrier() {
     }
     barrier();
     bool stalled = s_grid_stalled;
+#if GRID_POLL_ONE
+    if (s_grid_wait && gl_LocalInvocationID.x == 0u) {
+#else
     if (s_grid_wait) {
+#endif
         uint gen = s_grid_gen, spins = 0u;
         bool moved = false;
         while (!moved && !stalled) {

@@ -68,9 +68,9 @@ static void test_timer_probe(const gpu_caps *c) {
  * other's arrival in each round, and none may stall. Independent check: the counts the groups saw
  * against the grid size. Run with a grid the driver holds at once: on llvmpipe, its threads
  * (LP_NUM_THREADS, else the CPUs). Returns false where it stalled. */
-static bool _grid_barrier_run(uint32_t groups, uint32_t rounds, bool expect_ok) {
+static bool _grid_barrier_run(uint32_t groups, uint32_t rounds, bool expect_ok, bool poll_one) {
     char err[ERR_LEN] = "";
-    GLuint p = shader_make_compute("tests/grid_barrier.comp", NULL, err);
+    GLuint p = shader_make_compute("tests/grid_barrier.comp", poll_one ? "#define GRID_POLL_ONE 1\n" : NULL, err);
     CHECK(p != 0, "grid_barrier.comp: %s", err);
     if (!p) return false;
     uint32_t *zero = calloc(4 + rounds + (size_t)rounds * groups, 4);
@@ -103,9 +103,12 @@ static void test_grid_barrier(const gpu_caps *c) {
      * llvmpipe one (2 groups on its 2 threads failed here, 2 runs in 3, under a loaded host: a
      * generation that did not move, so llvmpipe's tests run the persistent solve on one group). */
     uint32_t most = gpu_forward_progress() && !c->llvmpipe ? 64 : 1;
-    for (uint32_t g = 1; g <= most; g += g < 4 ? 1 : 15) _grid_barrier_run(g, 37, true);
+    for (uint32_t g = 1; g <= most; g += g < 4 ? 1 : 15) {
+        _grid_barrier_run(g, 37, true, false);
+        if (!c->llvmpipe) _grid_barrier_run(g, 37, true, true); /* the first thread polling, as the GPUs' solve does */
+    }
     /* More groups than llvmpipe runs at once: the first ones wait, stall, and say so (no hang). */
-    if (c->llvmpipe) CHECK(!_grid_barrier_run(16, 3, false), "a grid past llvmpipe's threads did not stall");
+    if (c->llvmpipe) CHECK(!_grid_barrier_run(16, 3, false, false), "a grid past llvmpipe's threads did not stall");
 }
 
 int main(void) {

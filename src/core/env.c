@@ -19,7 +19,7 @@ const env_info env_table[ENV_COUNT] = {
                            "frames of iteration records a DFSPH solve's cap looks at (measuring)"},
     [ENV_DFSPH_RECORDS] = {"FLUID_DFSPH_RECORDS", "0 or 1", "1 where the lists fit 40 MB, else 0", "src/sim/dfsph/dfsph.c",
                            "DFSPH neighbour lists of 16-byte {m grad W, j} records (1) or indices (0) (measuring)"},
-    [ENV_DFSPH_PERSISTENT] = {"FLUID_DFSPH_PERSISTENT", "0..65536", "unset: 2 groups an SM on NVIDIA, else 0", "src/sim/dfsph/dfsph.c",
+    [ENV_DFSPH_PERSISTENT] = {"FLUID_DFSPH_PERSISTENT", "0..65536", "0 (measured slower on the H100)", "src/sim/dfsph/dfsph.c",
                               "groups of DFSPH's persistent solve (one dispatch a solve); 0: the indirect path (tests, measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},

@@ -7,6 +7,10 @@
 #include "sim/kernel.glsl"
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
+#define DFSPH_ONLY_PREDICT
+#define DFSPH_Q_POS readonly
+#define DFSPH_Q_VEL readonly
+#define DFSPH_Q_KAPPA writeonly
 #include "sim/dfsph/solve_passes.glsl"
 
 void main() {

@@ -13,7 +13,9 @@
 #include "sim/kernel.glsl"
 uint g_gid; // the thread's index in the indirect path's dispatch (SIM_GID)
 #define SIM_GID g_gid
-#define DFSPH_COHERENT coherent
+#define DFSPH_Q_POS coherent
+#define DFSPH_Q_VEL coherent
+#define DFSPH_Q_KAPPA coherent
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
 #include "sim/dfsph/solve_passes.glsl"

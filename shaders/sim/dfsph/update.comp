@@ -6,6 +6,8 @@
 #include "sim/kernel.glsl"
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
+#define DFSPH_ONLY_UPDATE
+#define DFSPH_Q_KAPPA readonly
 #include "sim/dfsph/solve_passes.glsl"
 
 void main() {

@@ -31,6 +31,9 @@
 #define DFSPH_LAG 2          /* frames between issuing a step and reading its record */
 #define DFSPH_FRAMES 4       /* frames in flight, with their fences */
 #define DFSPH_MAX_IT 100     /* SPlisHSPlasH's most iterations */
+/* The persistent solve by default (1) on forward-progress drivers, or only when FLUID_DFSPH_PERSISTENT
+ * asks (0): off, it measured slower than the indirect path on the H100 (docs/BENCHMARKS.md). */
+#define DFSPH_PERSISTENT_DEFAULT 0
 #define DFSPH_MAX_STEPS 1000
 #define DFSPH_REC_L2 (40u << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */ /* steps a frame at most (records in flight stay within the ring) */
 
@@ -233,12 +236,12 @@ static uint32_t _dfsph_sm_count(void) {
 static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
     uint32_t groups = UINT32_MAX;
     if (!env_u32(ENV_DFSPH_PERSISTENT, 0, 65536, &groups, err)) return false;
-    if (groups == UINT32_MAX) groups = gpu_forward_progress() && !caps->llvmpipe ? 2 * _dfsph_sm_count() : 0;
+    if (groups == UINT32_MAX) groups = DFSPH_PERSISTENT_DEFAULT && gpu_forward_progress() && !caps->llvmpipe ? 2 * _dfsph_sm_count() : 0;
     if (!groups) return true;
     char e[ERR_LEN];
     for (int i = P_DIV_SOLVE; i < P_ALL; i++) {
         char defines[320];
-        snprintf(defines, sizeof defines, "%s%s", d->defines, _dfsph_programs[i].defines);
+        snprintf(defines, sizeof defines, "%s%s#define GRID_POLL_ONE %d\n", d->defines, _dfsph_programs[i].defines, !caps->llvmpipe);
         if (!(d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, e))) {
             log_error("SIM", "dfsph: the persistent solve: %s (the indirect path runs)", e);
             return true;
