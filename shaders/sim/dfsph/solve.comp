@@ -6,8 +6,9 @@
 //   warm-start update | predict | decide | (update | predict | decide) ... 
 // with a grid-wide barrier at each `|`; every group reads the reduced error after the barrier and
 // makes the same decision, so they stop together: converged, or at the cap.
-//   DFSPH_DENSITY 1: the pressure solve; 0: the divergence solve. DFSPH_GROUPS_V is not needed:
-//   the virtual groups are ceil(n lanes / SIM_WG), as the indirect path dispatches.
+//   DFSPH_DENSITY 1: the pressure solve; 0: the divergence solve. The virtual groups are
+//   ceil(n lanes / SIM_WG), as the indirect path dispatches. v, kappa and pos are coherent here
+//   (read through L2, not L1: the cost that makes this path slower at 109,744, docs/BENCHMARKS.md).
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
