@@ -3,15 +3,24 @@
  *   int main(void) {
  *       gpu_ctx *gpu = check_gpu();        // headless GL 4.5, or exit 77 (skip) saying why
  *       CHECK(x == 3, "x is %d", x);        // prints file:line and the message, counts a failure
- *       return check_done();                // 1 if any CHECK failed
+ *       image_write_png(check_path("a.png"), ...);  // pictures go to a temporary folder
+ *       return check_done();                // 1 if any CHECK failed, or if none ran
  *   }
+ *
+ * A program that ran no CHECK fails: a test that checked nothing has not passed. Files a test
+ * writes (check_path) go to $FLUID_TEST_OUT when it is set (kept there), otherwise to a fresh
+ * folder under $TMPDIR (or /tmp) that check_done removes when every check passed and keeps, saying
+ * where, when one failed. Never to the working directory.
  */
 #ifndef FLUID_CHECK_H
 #define FLUID_CHECK_H
 #include "core/util.h"
 #include "gpu/gpu.h"
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static int check_failures;
 static int check_count;
@@ -44,8 +53,54 @@ static inline gpu_ctx *check_gpu(void) {
     return gpu;
 }
 
+static char check_out[4096];  /* the output folder, once made */
+static bool check_out_temp;  /* made here: check_done removes it when the test passed */
+
+/* The folder for the test's files: $FLUID_TEST_OUT, or a temporary one made on the first call. */
+static inline const char *check_out_dir(void) {
+    if (check_out[0]) return check_out;
+    const char *env = getenv("FLUID_TEST_OUT"), *tmp = getenv("TMPDIR");
+    if (env && env[0]) {
+        snprintf(check_out, sizeof check_out, "%s", env);
+        return check_out;
+    }
+    snprintf(check_out, sizeof check_out, "%s/fluid-test-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    if (!mkdtemp(check_out)) {
+        fprintf(stderr, "FAIL: cannot make a temporary folder %s; set TMPDIR or FLUID_TEST_OUT to a writable folder\n", check_out);
+        exit(1);
+    }
+    check_out_temp = true;
+    return check_out;
+}
+
+/* A path in the output folder (a static buffer: use it before the next call). */
+static inline const char *check_path(const char *name) {
+    static char path[4096 + 256];
+    snprintf(path, sizeof path, "%s/%s", check_out_dir(), name);
+    return path;
+}
+
+static inline void _check_out_remove(void) {
+    DIR *d = opendir(check_out);
+    struct dirent *e;
+    char path[4096 + 256];
+    while (d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(path, sizeof path, "%s/%s", check_out, e->d_name);
+            unlink(path);
+        }
+    if (d) closedir(d);
+    rmdir(check_out);
+}
+
 static inline int check_done(void) {
+    if (check_count == 0) {
+        printf("FAIL: no checks ran (a test that checked nothing has not passed)\n");
+        return 1;
+    }
     printf("%s: %d checks, %d failed\n", check_failures ? "FAIL" : "PASS", check_count, check_failures);
+    if (check_out_temp && !check_failures) _check_out_remove();
+    else if (check_out[0]) printf("the test's files are in %s\n", check_out);
     return check_failures ? 1 : 0;
 }
 

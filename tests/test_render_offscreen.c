@@ -437,7 +437,7 @@ int main(void) {
     render_target t;
     CHECK(render_target_make(&t, W, H, "test-target", err), "render_target_make: %s", err);
     s.gpu = gpu;
-    const char *png_dir = getenv("FLUID_TEST_OUT") ? getenv("FLUID_TEST_OUT") : ".";
+    const char *png_dir = check_out_dir(); /* a temporary folder unless $FLUID_TEST_OUT */
     test_spheres_and_hud(r, h, &s, &t, png_dir);
     test_eye_inside(r, &s, &t, png_dir);
     test_depth(r, &s, &t);

@@ -14,7 +14,8 @@
  *     the simulation's own still pool has none and its dam break in full flow has some;
  *   the screenshot check: the scene's frame with the HUD passes render_image_check against the
  *     empty view, and without the HUD or without the fluid it fails.
- * Each picture is written to $FLUID_TEST_OUT (default .) as water-*.png. */
+ * Each picture is written as water-*.png to the test's output folder (check.h: $FLUID_TEST_OUT, or
+ * a temporary folder, kept when a check failed). */
 #include "check.h"
 #include "render/camera.h"
 #include "render/hud.h"
@@ -42,7 +43,7 @@ typedef struct parts {
 static parts P;
 static uint32_t rng = 777;
 static char err_buf[ERR_LEN];
-static const char *out_dir = ".";
+static const char *out_dir; /* check_out_dir() */
 
 static float jitter(void) { return ((float)(check_rand(&rng) & 0xFFFF) / 65536.0f - 0.5f) * 0.4f * R; }
 
@@ -487,7 +488,7 @@ static void test_hud_check(renderer *r, hud *h, const render_target *t) {
 int main(void) {
     gpu_ctx *gpu = check_gpu();
     int live0 = gpu_live_objects();
-    if (getenv("FLUID_TEST_OUT")) out_dir = getenv("FLUID_TEST_OUT");
+    out_dir = check_out_dir();
     renderer *r = render_make(err_buf);
     CHECK(r != NULL, "render_make: %s", err_buf);
     hud *h = r ? hud_make(&(hud_desc){0}, err_buf) : NULL;

@@ -1,5 +1,4 @@
-/* The session (src/app/session.h) on a headless context, and the window's pacing policy
- * (src/app/pacing.h, a pure function):
+/* The session (src/app/session.h) on a headless context:
  *   - defaults: a zero desc gives SESSION_WIDTH x SESSION_HEIGHT;
  *   - the profiler's entries: the sim's step stages, then "simulation" and, when asked, "render",
  *     and they follow a live switch of sort (counting's stages differ) and solver;
@@ -8,11 +7,9 @@
  *   - session_draw into a target draws something (pixels other than black);
  *   - no_sim plus session_sim_make twice (bench --sim's rows), and session_destroy reports no GL
  *     object left alive;
- *   - pacing: unknown fps keeps the frame; over budget shrinks it, under 75% of it grows it, never
- *     past real time or below 1e-5 s; GPU-timed without a time yet keeps it.
+ *   (the window's pacing policy, app/pacing.h, is tested in test_outfile.c.)
  * Independent checks of the contract (counts, names, bounds), not a transcription of the code. */
 #include "check.h"
-#include "app/pacing.h"
 #include "app/session.h"
 #include <math.h>
 #include <string.h>
@@ -23,28 +20,7 @@ static bool _has_stage(const session *ss, const char *name) {
     return false;
 }
 
-static void test_pacing(void) {
-    const double real = 1.0 / 60;
-    pacing_in in = {.frame_seconds = real, .real_seconds = real, .fps = 0};
-    CHECK(pacing_frame_seconds(&in) == real, "no fps yet: the frame changed");
-    in.fps = 10; /* 100 ms a frame against PACING_MIN_FPS's 33 ms */
-    double f = pacing_frame_seconds(&in);
-    CHECK(f < real && f >= 1e-5, "over budget: %g s, expected less than %g", f, real);
-    in.fps = 1000, in.frame_seconds = real / 4;
-    f = pacing_frame_seconds(&in);
-    CHECK(f > real / 4 && f <= real, "under budget: %g s, expected more than %g and at most real time", f, real / 4);
-    in.frame_seconds = real;
-    CHECK(pacing_frame_seconds(&in) == real, "never past real time");
-    in.fps = 1e-3, in.frame_seconds = 1e-5;
-    CHECK(pacing_frame_seconds(&in) >= 1e-5, "never below 1e-5 s");
-    in = (pacing_in){.frame_seconds = real, .real_seconds = real, .fps = 60, .gpu_timed = true, .gpu_us = NAN};
-    CHECK(pacing_frame_seconds(&in) == real, "GPU-timed with no time yet: the frame changed");
-    in.gpu_us = 1e5; /* 100 ms of GPU a frame against 1/PACING_GPU_FPS */
-    CHECK(pacing_frame_seconds(&in) < real, "GPU over budget: the frame did not shrink");
-}
-
 int main(void) {
-    test_pacing();
     char err[ERR_LEN];
     session ss;
     if (!session_make(&ss, &(session_desc){.headless = true, .particles = 4096, .render = true, .time_render = true,

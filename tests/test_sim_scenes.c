@@ -1,8 +1,10 @@
 /* Every scene at a small count, for each solver: hundreds of steps (dfsph: 1,000) with nothing
  * lost, nothing outside the tank, no NaN, no explosion (speeds stay far below the speed of sound),
- * mass conserved, energy never growing; dfsph's records: every step within the CFL bound
- * (|v| dt <= 0.4 dx; a speed the pressure solve pushes past it is limited, and that must stay rare:
- * at most 1 particle in 1,000 a step), no neighbour left out of a list, and every converged
+ * mass conserved, energy never growing; dfsph: the CFL bound checked from the state itself, read
+ * before and after every step (cfl_step below: no particle moves more than 0.4 dx in a step; the
+ * particles that end a step exactly at |v| dt = 0.4 dx are the ones the step's record counts as
+ * `limited`, and they stay rare: at most 1 in 1,000 a step; the records' largest |v| dt / dx is the
+ * state's), no neighbour left out of a list, and every converged
  * pressure solve within its error criterion; reset restores
  * the initial state exactly; switching the sort keeps the fluid bit for bit (radix -> bitonic
  * against radix throughout); switching the solver mid-run keeps every particle and a finite state;
@@ -11,6 +13,49 @@
 #include "sim_ref.h"
 #include "sim/scene.h"
 #include "sim/solver.h"
+
+/* The CFL bound from the state (positions and velocities by particle, read before and after a
+ * step), not from the shader's reduction. dfsph's integrate limits a speed the pressure solve
+ * pushed past 0.4 dx / dt to exactly that and counts it (`limited`), so the bound on the maximum
+ * always holds by construction; what can go wrong is the count (wrong, or not rare) and the
+ * limit itself (missing, or wrong). So, each step: the largest displacement over dx must be
+ * at most 0.4; the particles whose |v| dt / dx ends within 1e-5 of 0.4 must be counted by the
+ * record, which may count more only by particles at a wall (the wall clamp then reflects the
+ * limited speed); the record's largest |v| dt / dx must be the state's. */
+#define CFL_BOUND 0.4 /* docs/SPH.md; DFSPH_CFL_LIMIT in shaders/sim/dfsph/integrate.comp */
+typedef struct cfl_tally {
+    double disp_max, ratio_err_max; /* largest displacement / dx; largest |record cfl - state's| */
+    uint64_t at_bound, limited;     /* particle-steps at the bound (state), limited (records) */
+    int bad_steps, first_bad;       /* steps whose count disagrees, the first of them */
+    uint32_t first_at, first_wall, first_limited;
+} cfl_tally;
+
+static void cfl_step(cfl_tally *t, int step, const sim_step_record *r, const sim_params *p, const float *x0, const float *x1,
+                     const float *v1, uint32_t n) {
+    double ratio_max = 0;
+    uint32_t at = 0, wall = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double d2 = 0, v2 = 0;
+        bool walled = false;
+        for (int a = 0; a < 3; a++) {
+            double d = (double)x1[4 * i + a] - x0[4 * i + a];
+            d2 += d * d;
+            v2 += (double)v1[4 * i + a] * v1[4 * i + a];
+            walled |= x1[4 * i + a] <= p->lo[a] + p->margin || x1[4 * i + a] >= p->hi[a] - p->margin;
+        }
+        double q = sqrt(v2) * r->dt / p->dx;
+        if (sqrt(d2) / p->dx > t->disp_max) t->disp_max = sqrt(d2) / p->dx;
+        if (q > ratio_max) ratio_max = q;
+        if (fabs(q / CFL_BOUND - 1) <= 1e-5) at++;
+        wall += walled;
+    }
+    if (fabs(r->cfl - ratio_max) > t->ratio_err_max) t->ratio_err_max = fabs(r->cfl - ratio_max);
+    t->at_bound += at;
+    t->limited += r->limited;
+    if (r->limited < at || r->limited > at + wall) {
+        if (!t->bad_steps++) t->first_bad = step, t->first_at = at, t->first_wall = wall, t->first_limited = r->limited;
+    }
+}
 
 static void test_scene(const char *scene, const char *solver, const gpu_caps *caps) {
     bool df = !strcmp(solver, "dfsph");
@@ -23,13 +68,26 @@ static void test_scene(const char *scene, const char *solver, const gpu_caps *ca
     int steps = df ? 1000 : 400, recs = 0, converged = 0;
     double vmax_seen = 0, cfl_max = 0, eta = sim_get_params(s)->eta_density, err_worst = 0;
     sim_step_record rec[256];
+    float *x0 = malloc(16ull * n), *x1 = malloc(16ull * n), *v1 = malloc(16ull * n);
+    cfl_tally cfl = {0};
+    if (df) sim_read_particles(s, x0, NULL, NULL);
     for (int i = 1; i <= steps; i++) {
         sim_step(s, NULL);
+        if (df) { /* the step's record now, beside the state it left */
+            sim_sync(s);
+            sim_read_particles(s, x1, v1, NULL);
+        }
         for (int k = 0, got = sim_records(s, rec, 256); k < got; k++, recs++) {
+            if (df && got == 1) cfl_step(&cfl, i, &rec[k], sim_get_params(s), x0, x1, v1, n);
+            CHECK(!df || got == 1, "%s dfsph step %d: %d records after a sync, expected 1", scene, i, got);
             if (rec[k].cfl > cfl_max) cfl_max = rec[k].cfl;
             if (rec[k].capped) continue;
             converged++;
             if (rec[k].err_density > err_worst) err_worst = rec[k].err_density;
+        }
+        if (df) {
+            float *t = x0;
+            x0 = x1, x1 = t;
         }
         if (i % 100 == 0) {
             sim_read_stats(s, &st);
@@ -59,7 +117,13 @@ static void test_scene(const char *scene, const char *solver, const gpu_caps *ca
     CHECK(vmax_seen < 0.3 * sim_sound_speed(s), "%s: a particle reached %.3g m/s (c0 %.3g)", scene, vmax_seen, sim_sound_speed(s));
     CHECK(recs == steps, "%s %s: %d step records for %d steps", solver, scene, recs, steps);
     if (df) {
-        CHECK(cfl_max <= 0.4 + 1e-5, "%s dfsph: a step moved a particle %.3f dx (the CFL bound is 0.4)", scene, cfl_max);
+        CHECK(cfl.disp_max <= CFL_BOUND * (1 + 1e-4), "%s dfsph: a particle moved %.4f dx in one step (positions before and after; the CFL bound is %.1f)",
+              scene, cfl.disp_max, CFL_BOUND);
+        CHECK(cfl.bad_steps == 0,
+              "%s dfsph: in %d steps the record's limited count disagrees with the state; first, step %d: %u particles end at |v| dt = %.1f dx "
+              "(%u at a wall), the record counts %u",
+              scene, cfl.bad_steps, cfl.first_bad, cfl.first_at, CFL_BOUND, cfl.first_wall, cfl.first_limited);
+        CHECK(cfl.ratio_err_max <= 1e-4 * CFL_BOUND, "%s dfsph: a record's largest |v| dt / dx is %.3g off the state's", scene, cfl.ratio_err_max);
         CHECK(err_worst <= eta, "%s dfsph: a converged solve left a mean density error of %.4f%% (criterion %.4f%%)", scene,
               100 * err_worst, 100 * eta);
         CHECK(converged > steps / 2, "%s dfsph: only %d of %d pressure solves converged", scene, converged, steps);
@@ -68,12 +132,16 @@ static void test_scene(const char *scene, const char *solver, const gpu_caps *ca
         CHECK(sum.dropped == 0, "%s dfsph: %llu neighbours did not fit the neighbour lists", scene, (unsigned long long)sum.dropped);
         CHECK(sum.limited <= (uint64_t)steps * n / 1000, "%s dfsph: %llu particle-steps had their speed limited (%d steps of %u)", scene,
               (unsigned long long)sum.limited, steps, n);
-        printf("%-6s %-16s %llu particle speeds limited in %d steps\n", solver, scene, (unsigned long long)sum.limited, steps);
+        CHECK(sum.limited == cfl.limited, "%s dfsph: the summary counts %llu limited, the records %llu", scene,
+              (unsigned long long)sum.limited, (unsigned long long)cfl.limited);
+        printf("%-6s %-16s %llu particle speeds limited in %d steps (%llu end at the bound in the state); largest step %.4f dx\n", solver,
+               scene, (unsigned long long)sum.limited, steps, (unsigned long long)cfl.at_bound, cfl.disp_max);
     }
     printf("%-6s %-16s %5u particles, %d steps (%.3f s): max speed %.3f m/s, density ratio %.4f, energy %.4f -> %.4f J, "
            "largest v dt/dx %.3f, %d of %d solves converged\n",
            solver, scene, n, steps, sim_time(s), vmax_seen, st.density_ratio, st0.kinetic_energy + st0.potential_energy,
            st.kinetic_energy + st.potential_energy, cfl_max, converged, recs);
+    free(x0), free(x1), free(v1);
     sim_reset(s);
     sim_read_particles(s, p1, NULL, NULL);
     CHECK(memcmp(p0, p1, 16ull * n) == 0 && sim_time(s) == 0, "%s: reset does not restore the initial state", scene);

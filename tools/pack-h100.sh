@@ -10,6 +10,6 @@ pack=../shared/gpu/pack-runtime.sh
 [ -x "$pack" ] || [ -f "$pack" ] || { echo "pack-h100: $pack not found (it ships with the workplace)" >&2; exit 2; }
 bash "$pack" .gpu "$build/fluid" shaders assets
 mkdir -p .gpu/tests
-for t in "$build"/tests/test_*; do [ -x "$t" ] && cp "$t" .gpu/tests/; done
+for t in "$build"/tests/test_* "$build"/tests/gpu_caps; do [ -x "$t" ] && cp "$t" .gpu/tests/; done # gpu_caps: the shell tests read the limits from it
 cp tests/*.sh .gpu/tests/ 2>/dev/null || true
 du -sh .gpu

@@ -13,11 +13,6 @@ void app_picture_name(char *out, size_t len, const char *ext) {
     char *dot = strrchr(base, '.');
     if (dot) snprintf(dot, sizeof base - (size_t)(dot - base), "%s", ext);
     snprintf(out, len, "%s", base);
-    struct stat st;
-    for (int k = 2; lstat(out, &st) == 0 && k < 1000; k++) {
-        dot = strrchr(base, '.');
-        snprintf(out, len, "%.*s-%d%s", (int)(dot - base), base, k, dot);
-    }
 }
 
 bool app_recorder_start(app_recorder *rec, outfile *out, const char *path, int w, int h_px, int fps, char *err) {
@@ -39,6 +34,7 @@ bool app_recorder_start(app_recorder *rec, outfile *out, const char *path, int w
         return false;
     }
     rec->out = out;
+    outfile_set_check(out, video_file_check); /* the MP4's trailer, read back at the commit */
     return true;
 }
 
@@ -59,13 +55,21 @@ static void _app_recorder_free(app_recorder *rec) {
     *rec = (app_recorder){0};
 }
 
-bool app_recorder_stop(app_recorder *rec, char *err) {
-    if (!rec->video) return true;
-    bool ok = video_close(rec->video, err);
-    if (ok) ok = outfile_commit(rec->out, err);
-    else outfile_abort(rec->out);
+outfile *app_recorder_finish(app_recorder *rec, char *err) {
+    if (!rec->video) return NULL;
+    outfile *out = rec->out;
+    if (!video_close(rec->video, err)) {
+        outfile_abort(out);
+        out = NULL;
+    }
     _app_recorder_free(rec);
-    return ok;
+    return out;
+}
+
+bool app_recorder_stop(app_recorder *rec, char *saved, size_t saved_len, char *err) {
+    if (!rec->video) return true;
+    outfile *out = app_recorder_finish(rec, err);
+    return out && outfile_commit_named(out, saved, saved_len, err);
 }
 
 void app_recorder_abort(app_recorder *rec) {

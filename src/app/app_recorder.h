@@ -4,7 +4,7 @@
  *   app_recorder rec = {0};
  *   app_recorder_start(&rec, NULL, "out.mp4", w, h, 60, err);  // or an outfile opened earlier
  *   each frame: app_recorder_frame(&rec, r, h, s, prof, &v, err);
- *   app_recorder_stop(&rec, err);                  // the file appears; or app_recorder_abort(&rec)
+ *   app_recorder_stop(&rec, saved, sizeof saved, err);  // the file appears; or app_recorder_abort(&rec)
  *
  *   char name[PATH_MAX]; app_picture_name(name, sizeof name, ".png");  // fluid-YYYYMMDD-HHMMSS.png
  *
@@ -21,7 +21,8 @@
 
 #define APP_VIDEO_FPS 60 /* a frame is 1/60 s of fluid (SESSION_FRAME_SECONDS) */
 
-/* fluid-YYYYMMDD-HHMMSS<ext>, then -2, -3, ... within the same second: never an existing file. */
+/* fluid-YYYYMMDD-HHMMSS<ext>: open it with OUTFILE_NEW, whose commit takes NAME, else -2, -3, ...
+ * (link(2): never an existing file, even one another process made in the same second). */
 void app_picture_name(char *out, size_t len, const char *ext);
 
 /* A video of the view, rendered offscreen at the size it started with (the window may change),
@@ -39,7 +40,11 @@ typedef struct app_recorder {
 bool app_recorder_start(app_recorder *rec, outfile *out, const char *path, int w, int h_px, int fps, char *err);
 bool app_recorder_frame(app_recorder *rec, renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v,
                         char *err);
-bool app_recorder_stop(app_recorder *rec, char *err); /* the file appears now; false (no file) on failure */
+/* The file appears now, its name (OUTFILE_NEW: NAME-2, ...) in saved; false (no file) on failure. */
+bool app_recorder_stop(app_recorder *rec, char *saved, size_t saved_len, char *err);
+/* ffmpeg finished well: the video's outfile, not committed yet (the caller's transaction commits
+ * it, outfile_commit_all, which reads the MP4's trailer back first); NULL with err on failure. */
+outfile *app_recorder_finish(app_recorder *rec, char *err);
 void app_recorder_abort(app_recorder *rec);           /* nothing is left behind */
 
 #endif

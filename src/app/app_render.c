@@ -79,6 +79,19 @@ bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, con
     return ok;
 }
 
+bool app_render_png_to(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
+                       outfile *out, overlay_layout *layout, char *err) {
+    uint8_t *rgba = _app_render_rgba(r, h, s, prof, v, w, h_px, layout, err);
+    if (!rgba) return false;
+    size_t len = 0;
+    uint8_t *png = image_encode_png(rgba, w, h_px, &len);
+    free(rgba);
+    if (!png) return fail(err, "cannot encode a %dx%d picture as PNG", w, h_px);
+    outfile_write(out, png, len);
+    free(png);
+    return !outfile_failed(out, err);
+}
+
 /* The view with no particles and no HUD: what render_image_check compares a shot with. */
 static void _app_render_empty(renderer *r, const sim *s, const app_view *v, const render_target *t) {
     render_particles p = {.count = 0, .radius = sim_particle_radius(s)};

@@ -13,6 +13,7 @@
 #ifndef FLUID_APP_RENDER_H
 #define FLUID_APP_RENDER_H
 #include "gpu/prof.h"
+#include "core/outfile.h"
 #include "render/camera.h"
 #include "render/hud.h"
 #include "render/overlay.h"
@@ -47,6 +48,9 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
 /* Renders offscreen at w x h and writes a PNG atomically. */
 bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
                     const char *path, overlay_layout *layout, char *err);
+/* The same, written to out (core/outfile.h: committed by the caller); false with err. */
+bool app_render_png_to(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
+                       outfile *out, overlay_layout *layout, char *err);
 /* Reads the PNG at path back and checks it (render_image_check) against the same view drawn
  * without particles or HUD: not blank, HUD text, the fluid. False with why. */
 bool app_render_check(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, const char *path,

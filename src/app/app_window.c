@@ -52,6 +52,8 @@ static void _app_picture_size(app *a, int *w, int *h) {
 
 bool app_screenshot(app *a, const char *path_in) {
     char name[PATH_MAX], err[ERR_LEN];
+    /* A timestamped name is taken when the file is linked in place (OUTFILE_NEW): NAME, else -2,
+     * -3, ...; never an existing file, even one another window saved in the same second. */
     if (path_in) snprintf(name, sizeof name, "%s", path_in);
     else app_picture_name(name, sizeof name, ".png");
     int w, h;
@@ -59,12 +61,14 @@ bool app_screenshot(app *a, const char *path_in) {
     session *ss = &a->ss;
     app_view v = ss->view;
     v.message[0] = 0;
-    if (!app_render_png(ss->r, ss->h, ss->s, ss->prof, &v, w, h, name, &a->shot_layout, err)) {
+    outfile *out = outfile_open("screenshot", name, path_in ? 0 : OUTFILE_NEW, err);
+    if (out && !app_render_png_to(ss->r, ss->h, ss->s, ss->prof, &v, w, h, out, &a->shot_layout, err)) outfile_abort(out), out = NULL;
+    if (!out || !outfile_commit_named(out, name, sizeof name, err)) {
         log_error("APP", "screenshot: %s", err);
         app_message(a, "screenshot failed: %.200s", err);
         return false;
     }
-    snprintf(a->shot_path, sizeof a->shot_path, "%s", name);
+    snprintf(a->shot_path, sizeof a->shot_path, "%s", path_in ? path_in : name);
     log_info("APP", "screenshot %dx%d written to %s", w, h, name);
     app_message(a, "screenshot: %s", name);
     return true;
@@ -75,7 +79,7 @@ bool app_record(app *a, const char *path_in) {
     if (a->rec.video) {
         snprintf(name, sizeof name, "%s", video_path(a->rec.video));
         int frames = video_frame_count(a->rec.video);
-        if (!app_recorder_stop(&a->rec, err)) {
+        if (!app_recorder_stop(&a->rec, name, sizeof name, err)) {
             log_error("APP", "%s", err);
             app_message(a, "video failed: %.200s", err);
             return false;
@@ -88,13 +92,16 @@ bool app_record(app *a, const char *path_in) {
     else app_picture_name(name, sizeof name, ".mp4");
     int w, h;
     _app_picture_size(a, &w, &h);
-    if (!app_recorder_start(&a->rec, NULL, name, w, h, APP_VIDEO_FPS, err)) {
+    outfile *out = outfile_open("--video", name, path_in ? 0 : OUTFILE_NEW, err); /* NEW: as screenshots */
+    if (!out || !app_recorder_start(&a->rec, out, name, w, h, APP_VIDEO_FPS, err)) {
         log_error("APP", "%s", err);
         app_message(a, "no video: %.200s", err);
         return false;
     }
-    log_info("APP", "recording %dx%d to %s (G stops)", w, h, name);
-    app_message(a, "recording %s (G stops)", name);
+    char shown[PATH_MAX];
+    outfile_printable(name, shown, sizeof shown);
+    log_info("APP", "recording %dx%d to %s (G stops)", w, h, shown);
+    app_message(a, "recording %s (G stops)", shown);
     return true;
 }
 
@@ -184,13 +191,6 @@ static void _app_frame_time(app *a, double *last, double *fps_t0, int *fps_frame
         a->rt_sim0 = st;
         a->rt_wall0 = t;
         v->frame_ms = 1e3 / v->fps;
-        if (a->o->substeps <= 0 && !v->paused) {
-            const session *ss = &a->ss;
-            v->frame_seconds = pacing_frame_seconds(&(pacing_in){
-                .frame_seconds = v->frame_seconds, .real_seconds = SESSION_FRAME_SECONDS, .fps = v->fps,
-                .gpu_timed = prof_get_mode(ss->prof) == PROF_GPU_QUERY,
-                .gpu_us = prof_avg_us(ss->prof, ss->stage_sim) + prof_avg_us(ss->prof, ss->stage_render)});
-        }
         *fps_t0 = t;
         *fps_frames = 0;
         char title[160];
@@ -199,6 +199,28 @@ static void _app_frame_time(app *a, double *last, double *fps_t0, int *fps_frame
         glfwSetWindowTitle(a->win, title);
     }
     if (v->message[0] && t > a->message_until) v->message[0] = 0;
+}
+
+/* Without --substeps the window aims at real time (1/60 s of fluid a frame) but keeps its frame
+ * rate: the time policy (pacing.h) gives the simulation its own budget, what the render leaves of
+ * the frame's and never less than half of it or of the render's time, and asks each frame for as
+ * much fluid time as fits, never less than one solver step. With GPU timers the budget is
+ * 1/PACING_GPU_FPS of GPU time (the simulation and the render, one query pair each, read a few
+ * frames late); without them (a software renderer) 1/PACING_MIN_FPS of wall time, each part
+ * finished (glFinish) and timed. The HUD shows the measured ratio of simulated to wall time. */
+static void _app_pace(app *a, bool timers, double sim_ms, double render_ms, double simulated) {
+    const session *ss = &a->ss;
+    double budget_ms = 1e3 / PACING_MIN_FPS;
+    if (timers) {
+        budget_ms = 1e3 / PACING_GPU_FPS;
+        sim_ms = prof_last_us(ss->prof, ss->stage_sim) / 1e3;
+        render_ms = prof_last_us(ss->prof, ss->stage_render) / 1e3;
+        if (isnan(sim_ms)) sim_ms = -1;
+        if (isnan(render_ms)) render_ms = -1;
+    }
+    a->ss.view.frame_seconds = app_pacing_next(&a->pacing, &(app_pacing_in){.sim_ms = sim_ms, .render_ms = render_ms,
+                                                                             .simulated = simulated, .step_seconds = sim_dt(ss->s),
+                                                                             .budget_ms = budget_ms});
 }
 
 /* One frame: the fluid (unless paused or minimised), the view, the video's frame, the swap. */
@@ -210,14 +232,23 @@ static void _app_frame(app *a) {
         if (!a->nsteps) glfwWaitEventsTimeout(0.05); /* minimised: nothing to draw, do not spin */
         return;
     }
+    bool timers = prof_get_mode(ss->prof) == PROF_GPU_QUERY, paced = a->o->substeps <= 0 && !ss->view.paused;
+    double t0 = now_seconds(), sim_ms = -1, render_ms = -1, simulated = 0;
     if (!ss->view.paused || a->step_once) {
         _app_poke(a);
-        session_simulate(ss, ss->view.paused ? 0 : ss->view.frame_seconds, a->o->substeps, SESSION_TIME_FRAME | SESSION_TIME_STAGES,
-                         NULL);
+        /* Less than a step asked: one step of the solver's own size (seconds 0), the least a frame moves. */
+        double dt = sim_dt(ss->s), seconds = ss->view.paused || (paced && ss->view.frame_seconds <= dt) ? 0 : ss->view.frame_seconds;
+        session_simulate(ss, seconds, a->o->substeps, SESSION_TIME_FRAME | SESSION_TIME_STAGES, NULL);
+        if (seconds == 0) ss->view.steps_per_frame = 1;
+        simulated = seconds > 0 ? seconds : dt;
         a->step_once = false;
+        if (paced && !timers) glFinish(), sim_ms = (now_seconds() - t0) * 1e3;
     }
+    double t1 = now_seconds();
     session_draw(ss, NULL, fw, fh);
+    if (paced && !timers) glFinish(), render_ms = (now_seconds() - t1) * 1e3;
     session_frame_end(ss);
+    if (paced) _app_pace(a, timers, sim_ms, render_ms, simulated);
     char err[ERR_LEN];
     if (a->rec.video && !app_recorder_frame(&a->rec, ss->r, ss->h, ss->s, ss->prof, &ss->view, err)) {
         log_error("APP", "%s", err);
@@ -250,7 +281,7 @@ int app_window_run(const run_opts *o) {
     session *ss = &a->ss;
     if (!session_make(ss, &(session_desc){.vsync = o->vsync != 0, .debug = o->debug, .data = o->data, .width = o->width,
                                           .height = o->height, .scene = o->scene, .sort = o->sort, .solver = o->solver,
-                                          .particles = o->particles, .strict = o->strict, .render = true, .style = o->style,
+                                          .particles = o->particles, .strict = o->strict, .render = true, .video = o->video_path != NULL, .style = o->style,
                                           .time_render = true},
                       err)) {
         log_error(ss->fail_tag, "%s", err);
@@ -270,18 +301,29 @@ int app_window_run(const run_opts *o) {
              ss->caps->renderer, prof_get_mode(ss->prof) == PROF_NONE ? "unavailable (timer queries read 0)" : "GL timer queries");
 
     if (o->video_path && !app_record(a, o->video_path)) a->status = 1;
-    double last = now_seconds(), fps_t0 = last;
+    double last = now_seconds(), fps_t0 = last, wall0 = last;
     int fps_frames = 0;
+    long frames_run = 0;
     for (long frame = 0; !a->quit; frame++) {
         if (glfwWindowShouldClose(a->win)) break;
-        if (o->frames > 0 && frame >= o->frames) break;
+        if (o->frames >= 0 && frame >= o->frames) break; /* --frames 0: none */
         if (a->nsteps && !app_script_advance(a)) break;
         glfwPollEvents();
         if (a->quit) break;
         _app_held_keys(a);
         _app_frame(a);
         _app_frame_time(a, &last, &fps_t0, &fps_frames);
+        frames_run++;
+        double t = sim_time(ss->s); /* a reset or a rebuild starts the clock again: keep what it had */
+        if (t < a->sim_seen) a->sim_before += a->sim_seen;
+        a->sim_seen = t;
     }
+    sim_sync(ss->s);
+    double wall = now_seconds() - wall0, t_end = sim_time(ss->s);
+    if (t_end < a->sim_seen) a->sim_before += a->sim_seen;
+    printf("window: %ld frames, %.4f s simulated, %.3f s wall, %.2f fps mean\n", frames_run, a->sim_before + t_end, wall,
+           wall > 0 ? frames_run / wall : 0.0);
+    fflush(stdout);
     if (o->screenshot_path && ss->s && !app_screenshot(a, o->screenshot_path)) a->status = 1;
     if (a->rec.video && !app_record(a, NULL)) a->status = 1; /* stops it: the file appears now */
     return _app_destroy(a);

@@ -7,6 +7,7 @@
 #ifndef FLUID_APP_WINDOW_INTERNAL_H
 #define FLUID_APP_WINDOW_INTERNAL_H
 #include "app/app_recorder.h"
+#include "app/pacing.h"
 #include "app/app_window.h"
 #include "app/run_opts.h"
 #include "app/session.h"
@@ -49,6 +50,8 @@ struct app {
     char shot_path[PATH_MAX];
     overlay_layout shot_layout;
     app_recorder rec;        /* G or --video */
+    app_pacing pacing;       /* the time policy (pacing.h) */
+    double sim_before, sim_seen; /* simulated seconds of fluids reset or rebuilt, and the last read: the exit summary */
 };
 
 /* app_window.c */

@@ -24,12 +24,19 @@ static bool _bench_render_parse(int argc, char **argv, session_desc *o, int *fra
     *o = (session_desc){0};
     session_desc_defaults(o);
     *frames = 60, *reps = 20;
+    static char name[64]; /* --name of --name=VALUE (the value stays in argv) */
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL, *eq = strchr(a, '=');
         uint64_t u = 0;
         if (!strcmp(a, "--render")) continue;
-        if (!v || !*v || !strncmp(v, "--", 2)) return fail(err, "bench --render: %s needs a value; see fluid bench --render --help", a);
-        i++;
+        if (eq && !strncmp(a, "--", 2)) { /* --name=VALUE, as the other commands take it */
+            snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+            a = name, v = eq + 1;
+            if (!*v) return fail(err, "bench --render: %s= needs a value; see fluid bench --render --help", a);
+        } else {
+            if (!v || !*v || !strncmp(v, "--", 2)) return fail(err, "bench --render: %s needs a value; see fluid bench --render --help", a);
+            i++;
+        }
         if (!strcmp(a, "--particles") && parse_u64(v, 1, 100000000, &u)) o->particles = (uint32_t)u;
         else if (!strcmp(a, "--frames") && parse_u64(v, 0, 100000, &u)) *frames = (int)u;
         else if (!strcmp(a, "--reps") && parse_u64(v, 1, 10000, &u)) *reps = (int)u;

@@ -21,6 +21,7 @@
 #include "core/log.h"
 #include "core/outfile.h"
 #include "core/util.h"
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -42,17 +43,21 @@ static void _run_dump(sim *s, outfile *f) {
 }
 
 /* Ctrl-C (or SIGTERM) during a headless run: the first stops it after the step in progress; a
- * second one ends the process at once. */
+ * second one ends the process at once, as the first would have ended it: the temporary files
+ * removed, the --stats rows flushed so far put in place (outfile_emergency_exit). */
 static volatile sig_atomic_t _run_stop;
 static void _run_on_signal(int sig) {
-    _run_stop = sig;
-    signal(sig, SIG_DFL);
+    if (!_run_stop) {
+        _run_stop = sig;
+        return;
+    }
+    outfile_emergency_exit(sig);
 }
 
 /* The outputs of a headless run, in the order they are checked, opened and committed. */
 enum { RUN_OUT_STATS, RUN_OUT_DUMP, RUN_OUT_SHOT, RUN_OUT_VIDEO, RUN_OUTS };
 static const char *const _run_out_flags[RUN_OUTS] = {"--stats", "--dump", "--screenshot", "--video"};
-static const unsigned _run_out_modes[RUN_OUTS] = {OUTFILE_DASH, OUTFILE_DASH, 0, 0};
+static const unsigned _run_out_modes[RUN_OUTS] = {OUTFILE_DASH | OUTFILE_KEEP, OUTFILE_DASH, 0, 0};
 
 static void _run_outs_abort(outfile **out) {
     for (int k = 0; k < RUN_OUTS; k++) {
@@ -66,30 +71,21 @@ static bool _run_outs_check(const char *const *paths, char *err) {
     for (int k = 0; k < RUN_OUTS; k++) {
         if (!paths[k]) continue;
         if (!outfile_check(_run_out_flags[k], paths[k], _run_out_modes[k], err)) return false;
-        for (int j = 0; j < k; j++)
-            if (paths[j] && strcmp(paths[j], paths[k]) == 0 && strcmp(paths[k], "-") != 0)
-                return fail(err, "%s and %s both name %s; give each its own file", _run_out_flags[j], _run_out_flags[k], paths[k]);
     }
     int dashes = 0;
     for (int k = 0; k < RUN_OUTS; k++) dashes += paths[k] && strcmp(paths[k], "-") == 0;
     if (dashes > 1) return fail(err, "only one output can go to stdout (-); give the others file names");
-    return true;
+    return outfile_check_distinct(RUN_OUTS, _run_out_flags, paths, err); /* by device and inode */
 }
 
-/* The --screenshot and --video of a headless run: drawn by the session's renderer. */
-static bool _run_pictures_finish(session *ss, app_recorder *rec, const run_opts *o, const char *shot_write_path, char *err) {
-    int w = ss->desc.width, h = ss->desc.height;
-    if (shot_write_path) {
-        if (!app_render_png(ss->r, ss->h, ss->s, ss->prof, &ss->view, w, h, shot_write_path, NULL, err)) return false;
-        log_info("APP", "screenshot %dx%d written to %s", w, h, o->screenshot_path);
-    }
-    if (rec->video) {
-        int frames = video_frame_count(rec->video);
-        if (!app_recorder_stop(rec, err)) return false;
-        log_info("APP", "video %dx%d, %d frames at %d fps (%.2f s), written to %s", w, h, frames, APP_VIDEO_FPS,
-                 (double)frames / APP_VIDEO_FPS, o->video_path);
-    }
-    return true;
+/* The --screenshot and --video of a headless run, drawn by the session's renderer: the picture
+ * into the screenshot's outfile, and ffmpeg finished; the video's outfile comes back uncommitted
+ * in *video_done (the run commits every output at once). */
+static bool _run_pictures_finish(session *ss, app_recorder *rec, outfile *shot, outfile **video_done, char *err) {
+    *video_done = NULL;
+    if (shot && !app_render_png_to(ss->r, ss->h, ss->s, ss->prof, &ss->view, ss->desc.width, ss->desc.height, shot, NULL, err))
+        return false;
+    return !rec->video || (*video_done = app_recorder_finish(rec, err)) != NULL;
 }
 
 /* The --stats header and a frame's rows: one per step; the fluid's state on the frame's last step,
@@ -119,7 +115,7 @@ static void _run_stats_rows(outfile *stats, const session *ss, long long steps, 
             else outfile_printf(stats, ",");
         outfile_printf(stats, "\n");
     }
-    outfile_flush(stats); /* a frame's rows reach the file as the run goes */
+    outfile_flush(stats); /* a frame's rows reach the temporary file (or the stream) as the run goes */
 }
 
 /* The timing table at the end of a headless run. */
@@ -167,12 +163,16 @@ static int _run_headless(const run_opts *o) {
         log_error("CLI", "%s", err);
         return 1;
     }
+    char shown[PATH_MAX];
     if (o->video_path && o->frames == 0) {
-        log_error("CLI", "--video %s with --frames 0: a video needs at least one frame", o->video_path);
+        log_error("CLI", "--video %s with --frames 0: a video needs at least one frame", outfile_printable(o->video_path, shown, sizeof shown));
         return 1;
     }
-    signal(SIGINT, _run_on_signal);
-    signal(SIGTERM, _run_on_signal);
+    struct sigaction sa = {.sa_handler = _run_on_signal}; /* stays installed: the second one ends the run */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN); /* a pipe's reader quitting is a write error: the run stops and cleans up */
     for (int k = 0; k < RUN_OUTS; k++)
         if (paths[k] && !(out[k] = outfile_open(_run_out_flags[k], paths[k], _run_out_modes[k], err))) {
             log_error("CLI", "%s", err);
@@ -188,7 +188,7 @@ static int _run_headless(const run_opts *o) {
     if (!session_make(&ss, &(session_desc){.headless = true, .debug = o->debug, .data = o->data, .width = o->width, .height = o->height,
                                            .scene = o->scene, .sort = o->sort, .solver = o->solver, .particles = o->particles,
                                            .software_particles = o->demo ? RUN_DEMO_SOFTWARE_PARTICLES : 0, .strict = o->strict,
-                                           .render = o->screenshot_path || o->video_path, .style = o->style,
+                                           .render = o->screenshot_path || o->video_path, .video = o->video_path != NULL, .style = o->style,
                                            .prof_cpu_fallback = true, .prof_sync = true},
                       err)) {
         log_error(ss.fail_tag, "%s", err);
@@ -225,6 +225,10 @@ static int _run_headless(const run_opts *o) {
         for (int st = 0; st <= nst; st++) sum_us[st] += prof_last_us(ss.prof, st);
         if (prof_last_us(ss.prof, nst) > frame_us_max) frame_us_max = prof_last_us(ss.prof, nst);
         if (stats) _run_stats_rows(stats, &ss, steps, k);
+        if (stats && outfile_failed(stats, err)) { /* a full disk, a reader that quit: stop now */
+            log_error("CLI", "%s; nothing else written", err);
+            rc = 1;
+        }
         steps += k;
         double r0 = now_seconds(); /* the video's frame, outside the simulation's clocks */
         if (rec.video && !app_recorder_frame(&rec, ss.r, ss.h, ss.s, ss.prof, &ss.view, err)) {
@@ -249,26 +253,31 @@ static int _run_headless(const run_opts *o) {
             log_error("CLI", "interrupted after %lld steps; no output written", steps);
         else if (outfile_commit(stats, err))
             log_error("CLI", "interrupted after %lld steps: the stats rows so far are in %s; nothing else written", steps,
-                      o->stats_path);
+                      outfile_printable(o->stats_path, shown, sizeof shown));
         else
             log_error("CLI", "%s", err);
         out[RUN_OUT_STATS] = NULL;
     }
-    /* The picture goes to the screenshot's temporary file (or straight to its device); the video's
-     * file is put in place now, when ffmpeg has finished well. */
-    if (!rc && ss.r && !_run_pictures_finish(&ss, &rec, o, out[RUN_OUT_SHOT] ? outfile_write_path(out[RUN_OUT_SHOT]) : NULL, err)) {
+    /* The picture goes to the screenshot's temporary file (or straight to its device); ffmpeg
+     * finishes the video's, which comes back uncommitted. */
+    if (!rc && ss.r && !_run_pictures_finish(&ss, &rec, out[RUN_OUT_SHOT], &out[RUN_OUT_VIDEO], err)) {
         log_error("CLI", "%s", err);
         rc = 1;
     }
     app_recorder_abort(&rec); /* an unfinished video is removed */
     if (!rc && out[RUN_OUT_DUMP]) _run_dump(ss.s, out[RUN_OUT_DUMP]);
-    /* All or nothing: every output is committed, or none (a commit that fails removes the rest). */
-    for (int k = 0; k < RUN_OUTS && !rc; k++) {
-        if (out[k] && !outfile_commit(out[k], err)) {
-            log_error("CLI", "%s", err);
-            rc = 1;
-        }
-        out[k] = NULL;
+    /* One transaction: every output finished and checked (the video's trailer read back), then all
+     * renamed into place, or none (the old files are put back). */
+    if (!rc && !outfile_commit_all(out, RUN_OUTS, err)) {
+        log_error("CLI", "%s; no output replaced", err);
+        rc = 1;
+    } else if (!rc) {
+        int w = ss.desc.width, h = ss.desc.height;
+        if (o->screenshot_path)
+            log_info("APP", "screenshot %dx%d written to %s", w, h, outfile_printable(o->screenshot_path, shown, sizeof shown));
+        if (o->video_path)
+            log_info("APP", "video %dx%d, %d frames at %d fps (%.2f s), written to %s", w, h, done, APP_VIDEO_FPS,
+                     (double)done / APP_VIDEO_FPS, outfile_printable(o->video_path, shown, sizeof shown));
     }
     _run_outs_abort(out);
     _run_table(table, &ss, done, steps, sum_us, frame_us_max, wall);
@@ -307,8 +316,13 @@ int cmd_run(int argc, char **argv) {
                   o.stats_path ? "--stats" : "--dump");
         return 1;
     }
+    if (o.video_path && o.frames == 0) {
+        log_error("CLI", "--video with --frames 0: a video needs at least one frame");
+        return 1;
+    }
+    const char *win_flags[] = {"--screenshot", "--video"}, *win_paths[] = {o.screenshot_path, o.video_path};
     if ((o.screenshot_path && !outfile_check("--screenshot", o.screenshot_path, 0, err)) ||
-        (o.video_path && !video_check(o.video_path, err))) {
+        (o.video_path && !video_check(o.video_path, err)) || !outfile_check_distinct(2, win_flags, win_paths, err)) {
         log_error("CLI", "%s", err);
         return 1;
     }

@@ -48,7 +48,7 @@ static args_opt _run_args[] = {
     {"--frames", "N", ARGS_AT(run_opts, frames), args_int, 0, 1000000000, "run N frames of 1/60 s of fluid each, then exit (0: none; the initial state)"},
     {"--substeps", "K", ARGS_AT(run_opts, substeps), args_int, 1, 100000, "exactly K steps a frame (default: as many as the solver needs for 1/60 s)"},
     {"--stats", "FILE", ARGS_AT(run_opts, stats_path), args_string, 0, 0,
-     "headless: CSV, a row per step: time, dt, iterations, errors; the fluid's front,\ndensity and energies on each frame's last step; stage times on its first;\nstreamed as it runs and kept on Ctrl-C; - for stdout"},
+     "headless: CSV, a row per step: time, dt, iterations, errors; the fluid's front,\ndensity and energies on each frame's last step; stage times on its first;\nflushed every frame, in place at the end and on Ctrl-C (a FIFO or - as it runs)"},
     {"--dump", "FILE", ARGS_AT(run_opts, dump_path), args_string, 0, 0, "headless: CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density;\n- for stdout"},
     {"--screenshot", "FILE", ARGS_AT(run_opts, screenshot_path), args_string, 0, 0, "PNG of the last frame, HUD included"},
     {"--video", "FILE", ARGS_AT(run_opts, video_path), args_string, 0, 0,

@@ -1,5 +1,6 @@
 /* session: one run's setup and frame (see session.h). */
 #include "app/session.h"
+#include "app/app_limits.h"
 #include "core/log.h"
 #include "core/util.h"
 #include <math.h>
@@ -88,8 +89,9 @@ bool session_make(session *ss, const session_desc *desc, char *err) {
     ss->caps = gpu_get_caps(ss->gpu);
     ss->fail_tag = "APP";
     ss->live0 = gpu_live_objects();
-    bool ok = true;
-    if (d->render) {
+    /* The pictures' size against the GL limits and the memory, before anything is made. */
+    bool ok = !d->render || app_size_check(d->width, d->height, d->video, err);
+    if (ok && d->render) {
         ss->r = render_make(err);
         ss->h = ss->r ? hud_make(&(hud_desc){0}, err) : NULL;
         ok = ss->h != NULL;
@@ -142,6 +144,7 @@ bool session_destroy(session *ss) {
 
 int session_simulate(session *ss, double seconds, int substeps, unsigned timing, const volatile sig_atomic_t *stop) {
     gpu_prof *stages = timing & SESSION_TIME_STAGES ? ss->prof : NULL;
+    int live = gpu_live_objects(); /* a solver may build a program on its first step: the sim's */
     if (timing & SESSION_TIME_FRAME) prof_begin(ss->prof, ss->stage_sim);
     int taken = 0;
     if (seconds <= 0) {
@@ -155,6 +158,7 @@ int session_simulate(session *ss, double seconds, int substeps, unsigned timing,
         sim_frame_end(ss->s);
     }
     if (timing & SESSION_TIME_FRAME) prof_end(ss->prof, ss->stage_sim);
+    ss->sim_objects += gpu_live_objects() - live;
     if (seconds > 0) ss->view.steps_per_frame = taken;
     return taken;
 }

@@ -51,7 +51,8 @@ typedef struct session_desc {
     bool strict;
     bool no_sim;              /* no sim yet: the caller makes each with session_sim_make (bench --sim) */
     /* the pictures */
-    bool render;              /* a renderer and a HUD */
+    bool render;              /* a renderer and a HUD; the size is checked first (app_limits.h) */
+    bool video;               /* the size check counts a video recorder's buffers too */
     int style;                /* a render_style (0: surface) */
     /* the profiler */
     bool prof_cpu_fallback, prof_sync; /* prof_desc's cpu_fallback and sync */

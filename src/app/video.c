@@ -19,8 +19,32 @@ struct video {
     pid_t pid;
     int fd;              /* the write end of ffmpeg's stdin */
     int width, height, frames;
-    char path[PATH_MAX]; /* the name the user gave, for messages */
+    char path[PATH_MAX]; /* the name the user gave, for messages (printable) */
+    char write_path[PATH_MAX]; /* what ffmpeg writes (the hidden temporary file) */
+    FILE *log;           /* ffmpeg's stderr, shown at the end with write_path replaced by path */
 };
+
+/* ffmpeg's messages, each line "fluid: VIDEO: ffmpeg: ..." with the temporary file's name replaced
+ * by the name the user gave, so no message names the hidden file. */
+static void _video_show_log(video *v) {
+    if (!v->log) return;
+    rewind(v->log);
+    char line[1024];
+    size_t wl = strlen(v->write_path);
+    while (fgets(line, sizeof line, v->log)) {
+        line[strcspn(line, "\n")] = 0;
+        char shown[2048] = "", *at = line, *hit;
+        while (wl && (hit = strstr(at, v->write_path))) {
+            snprintf(shown + strlen(shown), sizeof shown - strlen(shown), "%.*s%s", (int)(hit - at), at, v->path);
+            at = hit + wl;
+        }
+        snprintf(shown + strlen(shown), sizeof shown - strlen(shown), "%s", at);
+        char safe[4096];
+        fprintf(stderr, "fluid: VIDEO: ffmpeg: %s\n", outfile_printable(shown, safe, sizeof safe));
+    }
+    fclose(v->log);
+    v->log = NULL;
+}
 
 /* The ffmpeg on PATH, as a path, in out. */
 static bool _video_ffmpeg(char *out, size_t len) {
@@ -38,11 +62,16 @@ static bool _video_ffmpeg(char *out, size_t len) {
 }
 
 bool video_check(const char *path, char *err) {
-    char ffmpeg[PATH_MAX];
+    char ffmpeg[PATH_MAX], shown[PATH_MAX];
     if (!outfile_check("--video", path, 0, err)) return false;
+    outfile_printable(path, shown, sizeof shown);
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return fail(err, "--video %s is a %s: an MP4 is finished by seeking back into the file, so it needs a regular file; "
+                         "give a file name", shown, S_ISFIFO(st.st_mode) ? "FIFO" : "device");
     if (!_video_ffmpeg(ffmpeg, sizeof ffmpeg))
         return fail(err, "--video %s: ffmpeg is not installed (not found on PATH); install it with apt-get install ffmpeg "
-                         "(bash tools/setup.sh does)", path);
+                         "(bash tools/setup.sh does)", shown);
     return true;
 }
 
@@ -53,7 +82,9 @@ video *video_open(const char *write_path, const char *name, int width, int heigh
         return fail(err, "--video %s: ffmpeg is not installed (not found on PATH); install it with apt-get install ffmpeg", name), NULL;
     video *v = calloc(1, sizeof *v);
     v->width = width, v->height = height, v->fd = -1;
-    snprintf(v->path, sizeof v->path, "%s", name);
+    outfile_printable(name, v->path, sizeof v->path);
+    snprintf(v->write_path, sizeof v->write_path, "%s", write_path);
+    v->log = tmpfile(); /* unlinked at once: nothing left behind */
     int pipefd[2];
     if (pipe(pipefd) != 0) {
         free(v);
@@ -73,11 +104,13 @@ video *video_open(const char *write_path, const char *name, int width, int heigh
     posix_spawn_file_actions_adddup2(&fa, pipefd[0], 0);
     posix_spawn_file_actions_addclose(&fa, pipefd[0]);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    if (v->log) posix_spawn_file_actions_adddup2(&fa, fileno(v->log), 2);
     int rc = posix_spawn(&v->pid, ffmpeg, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(pipefd[0]);
     if (rc != 0) {
         close(pipefd[1]);
+        if (v->log) fclose(v->log);
         free(v);
         return fail(err, "--video %s: cannot start %s (%s)", name, ffmpeg, strerror(rc)), NULL;
     }
@@ -111,6 +144,7 @@ bool video_close(video *v, char *err) {
     if (!v) return true;
     close(v->fd);
     int status = _video_wait(v);
+    _video_show_log(v);
     bool ok = status == 0;
     if (!ok) fail(err, "--video %s: ffmpeg failed (exit status %d); its messages are above", v->path, status);
     else if (v->frames == 0) ok = fail(err, "--video %s: no frames were recorded", v->path);
@@ -123,8 +157,53 @@ void video_abort(video *v) {
     close(v->fd);
     kill(v->pid, SIGTERM);
     _video_wait(v);
+    _video_show_log(v);
     free(v);
 }
 
 int video_frame_count(const video *v) { return v ? v->frames : 0; }
 const char *video_path(const video *v) { return v ? v->path : ""; }
+
+/* Big-endian integers of an MP4 box header. */
+static uint64_t _video_be(const uint8_t *p, int n) {
+    uint64_t x = 0;
+    for (int i = 0; i < n; i++) x = x << 8 | p[i];
+    return x;
+}
+
+bool video_file_check(const char *path, char *why) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return fail(why, "cannot read the finished video back (%s)", strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0) {
+        fclose(f);
+        return fail(why, "cannot read the finished video back (%s)", strerror(errno));
+    }
+    /* The top-level boxes must tile the file exactly, and hold ftyp, moov and mdat: ffmpeg that
+     * failed writing the trailer (a full disk) has exited 0 with no moov, or a cut one. */
+    uint64_t at = 0, size = (uint64_t)st.st_size;
+    bool ftyp = false, moov = false, mdat = false;
+    while (at < size) {
+        uint8_t h[16];
+        if (fseeko(f, (off_t)at, SEEK_SET) != 0 || fread(h, 1, 8, f) != 8) break;
+        uint64_t len = _video_be(h, 4), head = 8;
+        if (len == 1) {
+            if (fread(h + 8, 1, 8, f) != 8) break;
+            len = _video_be(h + 8, 8), head = 16;
+        } else if (len == 0) {
+            len = size - at;
+        }
+        if (len < head || len > size - at) break;
+        ftyp |= !memcmp(h + 4, "ftyp", 4);
+        moov |= !memcmp(h + 4, "moov", 4);
+        mdat |= !memcmp(h + 4, "mdat", 4);
+        at += len;
+    }
+    fclose(f);
+    if (at != size) return fail(why, "the MP4 ffmpeg wrote is cut short (a box runs past byte %llu of %llu; a full disk?)",
+                                (unsigned long long)at, (unsigned long long)size);
+    if (!ftyp || !moov || !mdat)
+        return fail(why, "the MP4 ffmpeg wrote has no %s (its ending was not written; a full disk?)",
+                    !moov ? "moov atom" : !ftyp ? "ftyp box" : "mdat box");
+    return true;
+}

@@ -12,7 +12,8 @@
  * run leaves no file. An odd width or height is padded by one pixel (H.264's 4:2:0 needs even sizes).
  *
  * Errors (false/NULL with err, one line): ffmpeg not found on PATH, a path outfile_check refuses
- * (a missing folder, a folder, ...), ffmpeg that cannot start or stops early, no frames.
+ * (a missing folder, a folder, ...), a path that is not a regular file (a FIFO, a device: an MP4 is
+ * finished by seeking back), ffmpeg that cannot start or stops early, no frames.
  * It does NOT render anything (app_render.c does), scale frames or write the file itself.
  */
 #ifndef FLUID_VIDEO_H
@@ -30,5 +31,8 @@ bool video_close(video *v, char *err);
 void video_abort(video *v);
 int video_frame_count(const video *v);
 const char *video_path(const video *v);
+/* Reads the finished MP4 at path back: its top-level boxes tile the file and hold ftyp, moov and
+ * mdat (ffmpeg can exit 0 without the trailer on a full disk). For outfile_set_check. */
+bool video_file_check(const char *path, char *why);
 
 #endif

@@ -24,6 +24,17 @@ static void _image_append(void *ctx, void *data, int size) {
     b->len += (size_t)size;
 }
 
+uint8_t *image_encode_png(const uint8_t *rgba, int width, int height, size_t *len) {
+    _image_buf b = {0};
+    *len = 0;
+    if (width <= 0 || height <= 0 || !stbi_write_png_to_func(_image_append, &b, width, height, 4, rgba, width * 4)) {
+        free(b.p);
+        return NULL;
+    }
+    *len = b.len;
+    return b.p;
+}
+
 bool image_write_png(const char *path, const uint8_t *rgba, int width, int height, char *err) {
     if (width <= 0 || height <= 0) return fail(err, "cannot write %s: the image is %dx%d pixels", path, width, height);
     _image_buf b = {0};

@@ -22,6 +22,8 @@
 typedef struct overlay_layout overlay_layout; /* render/overlay.h: where the HUD's panels went */
 
 bool image_write_png(const char *path, const uint8_t *rgba, int width, int height, char *err);
+/* The PNG file's bytes in memory (malloc'd), or NULL: for a writer of its own (core/outfile.h). */
+uint8_t *image_encode_png(const uint8_t *rgba, int width, int height, size_t *len);
 uint8_t *image_read_png(const char *path, int *width, int *height, char *err);
 void image_timestamp_name(char *out, size_t len);
 bool render_image_check(const uint8_t *rgba, const uint8_t *empty, int width, int height, const overlay_layout *layout,
