@@ -21,6 +21,8 @@ const env_info env_table[ENV_COUNT] = {
                            "DFSPH neighbour lists of 16-byte {m grad W, j} records (1) or indices (0) (measuring)"},
     [ENV_DFSPH_PERSISTENT] = {"FLUID_DFSPH_PERSISTENT", "0..65536", "0 (measured slower on the H100)", "src/sim/dfsph/dfsph.c",
                               "groups of DFSPH's persistent solve (one dispatch a solve); 0: the indirect path (tests, measuring)"},
+    [ENV_DFSPH_WARM_SPH] = {"FLUID_DFSPH_WARM_SPH", "0 or 1", "0", "src/sim/dfsph/dfsph.c",
+                            "1: SPlisHSPlasH's pressure warm start (k dt^2 stored, 0 where not compressed) (measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},
     [ENV_RADIX_FUSED_TILES] = {"FLUID_RADIX_FUSED_TILES", "TILES", "16 (0: off)", "src/sort/sort_radix.c",

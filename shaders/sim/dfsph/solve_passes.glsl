@@ -46,9 +46,23 @@ void dfsph_update(bool warm) {
     vec3 xi = live ? pos[i].xyz : vec3(0.0);
     float ki = live ? kappa[i] : 0.0;
     vec3 dv = vec3(0.0);
+#if DFSPH_DENSITY && DFSPH_WARM_SPH
+    if (warm) { // the warm start is stored as k dt^2 (nonpressure.comp): k for this step's dt
+        float inv_dt2 = 1.0 / (C.dt * C.dt);
+        ki *= inv_dt2;
+        DFSPH_LIST_BEGIN(j, g)
+            dv += (ki + kappa[j] * inv_dt2) * g;
+        DFSPH_LIST_END
+    } else {
+        DFSPH_LIST_BEGIN(j, g)
+            dv += (ki + kappa[j]) * g;
+        DFSPH_LIST_END
+    }
+#else
     DFSPH_LIST_BEGIN(j, g)
         dv += (ki + kappa[j]) * g;
     DFSPH_LIST_END
+#endif
     dv = sim_lanes_sum(vec4(dv, 0.0)).xyz;
     if (!live || SIM_LANE != 0u) return;
     dv += 2.0 * ki * P.rho0 * wallg[i].yzw; // the wall as a mirrored ghost of the same pressure

@@ -160,8 +160,9 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     /* Empty pairs cost ~10 us each at 27,648 on the H100 (slack 2 against 0: 8.15 against 6.82 ms a
      * frame); one pair of slack catches most solves that need one more iteration than lately. */
     d->slack = slack && slack[0] >= '0' && slack[0] <= '9' && !slack[1] ? (uint32_t)(slack[0] - '0') : 1;
-    uint32_t history = DFSPH_FRAMES, records = 2; /* records: 0 or 1 forced, 2 by the L2 */
-    if (!env_u32(ENV_DFSPH_HISTORY, 1, DFSPH_FRAMES, &history, err) || !env_u32(ENV_DFSPH_RECORDS, 0, 1, &records, err)) {
+    uint32_t history = DFSPH_FRAMES, records = 2, warm_sph = 0; /* records: 0 or 1 forced, 2 by the L2 */
+    if (!env_u32(ENV_DFSPH_HISTORY, 1, DFSPH_FRAMES, &history, err) || !env_u32(ENV_DFSPH_RECORDS, 0, 1, &records, err) ||
+        !env_u32(ENV_DFSPH_WARM_SPH, 0, 1, &warm_sph, err)) {
         _dfsph_destroy(d);
         return NULL;
     }
@@ -180,13 +181,11 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
              p->capacity, rec * stride * cap >> 20);
         return NULL;
     }
-    snprintf(d->defines, sizeof d->defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n", p->lane_define, cap,
-             stride, rec == 16);
+    snprintf(d->defines, sizeof d->defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %u\n",
+             p->lane_define, cap, stride, rec == 16, warm_sph);
     for (int i = 0; ok && i < P_COUNT; i++) {
-        char defines[256];
-        snprintf(defines, sizeof defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n%s", p->lane_define, cap,
-                 stride, rec == 16,
-                 _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
+        char defines[384];
+        snprintf(defines, sizeof defines, "%s%s", d->defines, _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
         ok = (d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, err)) != 0;
     }
     ok = ok && (d->factor = gpu_buffer_make(4 * n, NULL, "sim.dfsph.factor", err)) &&
@@ -240,7 +239,7 @@ static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) 
     if (!groups) return true;
     char e[ERR_LEN];
     for (int i = P_DIV_SOLVE; i < P_ALL; i++) {
-        char defines[320];
+        char defines[384];
         snprintf(defines, sizeof defines, "%s%s#define GRID_POLL_ONE %d\n", d->defines, _dfsph_programs[i].defines, !caps->llvmpipe);
         if (!(d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, e))) {
             log_error("SIM", "dfsph: the persistent solve: %s (the indirect path runs)", e);
