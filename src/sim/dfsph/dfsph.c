@@ -13,8 +13,10 @@
  * it). The step size lives on the GPU too: the CPU learns it, the iterations and the errors from
  * the step records, read a fixed two frames later (so a run is the same every time), and sizes the
  * next frames' step counts and caps from them.
- * (A little over 400 lines: the control block's twin, the records and the caps' policy stay beside
- * the dispatches they steer.)
+ * The persistent path (FLUID_DFSPH_PERSISTENT, off by default): each solve is one dispatch of
+ * solve.comp, its iterations behind a grid-wide barrier.
+ * (About 500 lines: the control block's twin, the records, the caps' policy and the choice of the
+ * persistent path stay beside the dispatches they steer.)
  */
 #include "core/env.h"
 #include "core/log.h"
