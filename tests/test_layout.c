@@ -64,7 +64,9 @@ static const layout_member _dfsph_ctl_members[] = {
     MEMBER(dfsph_ctl, v_post),
     MEMBER(dfsph_ctl, dropped),
     MEMBER(dfsph_ctl, limited),
-    PADDING(dfsph_ctl, pad[0], "pad[0]"),
+    MEMBER(dfsph_ctl, bar_count),
+    MEMBER(dfsph_ctl, bar_gen),
+    MEMBER(dfsph_ctl, stalled),
     {"partial[0]", sizeof(dfsph_ctl), false}, /* the per-group array after the struct */
 };
 

@@ -3,7 +3,7 @@
  * glDispatchComputeIndirect are global function pointers, and for one step they point at wrappers
  * here that count every call before passing it on. For each solver and each GPU sort the two
  * counts of a step must agree, and dfsph's indirect dispatches must be its two per recorded
- * iteration pair. Also prints the counts (the figures issue 15 asks about).
+ * iteration pair; with DFSPH's persistent solve, none indirect and at most 10 a step. Also prints the counts (the figures issue 15 asks about).
  * The search's hash is made by the last step's integrate (search.h); new particles must undo that:
  * a sim stepped, then given its initial particles again, must step exactly as a fresh one (kind:
  * independent, the fresh sim's state; it fails when sim_set_particles leaves the stale hash).
@@ -99,6 +99,26 @@ int main(void) {
             CHECK(after.steps == before.steps + 1 && after.total == before.total + after.last, "%s: the totals", what);
             sim_destroy(s);
         }
+    /* DFSPH's persistent solve (one group: any driver): one dispatch a solve, none indirect, and a
+     * step within issue 15's 10 whatever its iterations. */
+    for (size_t k = 0; k < 2; k++) {
+        char what[96];
+        snprintf(what, sizeof what, "dfsph %s, persistent solve", sorts[k]);
+        setenv("FLUID_DFSPH_PERSISTENT", "1", 1);
+        sim *s = ref_sim("dambreak", 1200, sorts[k], "dfsph", caps);
+        unsetenv("FLUID_DFSPH_PERSISTENT");
+        for (int i = 0; i < 3; i++) sim_step(s, NULL);
+        uint32_t last = counted_step(s, what);
+        CHECK(g_indirect == 0 && last <= 10, "%s: %u dispatches a step (%llu indirect); 10 at most, none indirect", what, last,
+              (unsigned long long)g_indirect);
+        sim_destroy(s);
+    }
+    /* The same with the persistent solve (on the H100 with 264 groups it once differed: the check
+     * runs here with the grid FLUID_DFSPH_PERSISTENT_RESET names, else 1 group). */
+    const char *grid = getenv("FLUID_DFSPH_PERSISTENT_RESET");
+    setenv("FLUID_DFSPH_PERSISTENT", grid && *grid ? grid : "1", 1);
+    check_reset_hash("dfsph", "radix", caps);
+    unsetenv("FLUID_DFSPH_PERSISTENT");
     for (int q = 0; sim_solvers[q]; q++) {
         check_reset_hash(sim_solvers[q]->name, "radix", caps);
         check_reset_hash(sim_solvers[q]->name, "counting", caps);

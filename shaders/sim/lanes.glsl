@@ -9,7 +9,11 @@
 #ifndef SIM_LANES
 #define SIM_LANES 1
 #endif
-#define SIM_PARTICLE (gl_GlobalInvocationID.x / uint(SIM_LANES))
+// SIM_GID: the thread's index in the pass; the persistent solve (solve.comp) sets it per virtual group.
+#ifndef SIM_GID
+#define SIM_GID gl_GlobalInvocationID.x
+#endif
+#define SIM_PARTICLE (SIM_GID / uint(SIM_LANES))
 #define SIM_LANE (gl_LocalInvocationID.x % uint(SIM_LANES))
 
 #if SIM_LANES > 1

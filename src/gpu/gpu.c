@@ -173,6 +173,18 @@ void gpu_destroy(gpu_ctx *gpu) {
 }
 
 const gpu_caps *gpu_get_caps(const gpu_ctx *gpu) { return &gpu->caps; }
+
+/* GL_VENDOR strings of drivers known to keep running work groups running (so that a group may
+ * wait on an earlier one): NVIDIA, AMD (and its older ATI name), Intel. Matched as substrings. */
+static const char *const _gpu_progress_vendors[] = {"NVIDIA", "AMD", "ATI Technologies", "Intel"};
+
+bool gpu_forward_progress(void) {
+    const char *vendor = (const char *)glGetString(GL_VENDOR);
+    bool progress = false;
+    for (size_t i = 0; vendor && i < sizeof _gpu_progress_vendors / sizeof *_gpu_progress_vendors; i++)
+        progress |= strstr(vendor, _gpu_progress_vendors[i]) != NULL;
+    return progress;
+}
 GLFWwindow *gpu_window(gpu_ctx *gpu) { return gpu->backend->window(gpu->impl); }
 bool gpu_is_headless(const gpu_ctx *gpu) { return gpu->backend == &gpu_backend_egl; }
 

@@ -54,6 +54,10 @@ typedef struct gpu_ctx gpu_ctx;
 gpu_ctx *gpu_make(const gpu_desc *desc, char *err);
 void gpu_destroy(gpu_ctx *gpu);
 const gpu_caps *gpu_get_caps(const gpu_ctx *gpu);
+/* Whether the current context's driver keeps running work groups running, so that a group may wait
+ * on another (GL promises nothing): GL_VENDOR names NVIDIA, AMD (or ATI), Intel. The radix sort's
+ * waiting look-back and DFSPH's persistent solve rely on it. */
+bool gpu_forward_progress(void);
 GLFWwindow *gpu_window(gpu_ctx *gpu); /* NULL when headless */
 bool gpu_is_headless(const gpu_ctx *gpu);
 

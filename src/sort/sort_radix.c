@@ -71,6 +71,7 @@
  */
 #include "core/log.h"
 #include "core/util.h"
+#include "gpu/gpu.h"
 #include "gpu/shader.h"
 #include "sort/sort.h"
 #include "sort/sort_layout.h"
@@ -137,10 +138,6 @@ static const char *const _radix_files[_RADIX_PROGRAMS] = {
 static const char *const _radix_names[_RADIX_PROGRAMS] = {
     "radix.onegroup",  "radix.count",     "radix.scan",     "radix.scatter",
     "radix.histogram", "radix.histogram", "radix.onesweep", "radix.onesweep"};
-
-/* GL_VENDOR strings of drivers known to keep running work groups running (so that a group may
- * wait on an earlier one): NVIDIA, AMD (and its older ATI name), Intel. Matched as substrings. */
-static const char *const _radix_progress_vendors[] = {"NVIDIA", "AMD", "ATI Technologies", "Intel"};
 
 typedef struct _sort_radix {
     bool subgroup, emulate; /* emulate: the subgroup code on emulated subgroups (tests) */
@@ -318,9 +315,7 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
      * FLUID_ONESWEEP_LOOKBACK chooses. */
     const char *vendor = (const char *)glGetString(GL_VENDOR);
     if (!vendor) vendor = "?";
-    bool progress = false;
-    for (size_t i = 0; i < ARRAY_LEN(_radix_progress_vendors); i++)
-        progress |= strstr(vendor, _radix_progress_vendors[i]) != NULL;
+    bool progress = gpu_forward_progress();
     r->os_fallback = !progress;
     env = getenv("FLUID_ONESWEEP_LOOKBACK");
     if (env && *env) {

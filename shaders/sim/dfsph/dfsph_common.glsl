@@ -3,6 +3,9 @@
 // C twin of Ctl: struct dfsph_ctl in src/sim/dfsph/dfsph_layout.h (tests/test_layout.c checks it by reflection).
 #ifndef FLUID_SIM_DFSPH_COMMON_GLSL
 #define FLUID_SIM_DFSPH_COMMON_GLSL
+#ifndef SIM_GID
+#define SIM_GID gl_GlobalInvocationID.x
+#endif
 
 layout(std430, binding = B_CTL) coherent buffer Ctl {
     uvec4 args_div;    // groups of the divergence solve's next update + predict (0: converged)
@@ -24,7 +27,9 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     float v_post;      // the largest speed the last step ended with (after its pressure solve)
     uint dropped;      // neighbours past a list's capacity this step (left out: should stay 0)
     uint limited;      // particles whose speed integrate limited to the CFL bound this step
-    uint pad[3];
+    uint bar_count;    // the persistent solve's grid barrier: groups arrived
+    uint bar_gen;      // and its generation
+    uint stalled;      // set when a grid barrier waited past its bound (the groups were not co-resident)
     float partial[];   // one value per work group of the reduction under way
 } C;
 
@@ -40,6 +45,17 @@ void _dfsph_group_reduce(bool is_max) {
         if (lid < s) s_red[lid] = _dfsph_op(s_red[lid], s_red[lid + s], is_max);
     }
     barrier();
+}
+
+// The sum (or max) of C.partial[0 .. count-1] in every thread of the group, in a fixed order:
+// thread l takes every SIM_WG-th part from l, then the group's tree. Call from uniform control flow.
+float dfsph_reduce_partials(uint count, bool is_max) {
+    uint lid = gl_LocalInvocationID.x;
+    float acc = 0.0;
+    for (uint g = lid; g < count; g += SIM_WG) acc = _dfsph_op(acc, C.partial[g], is_max);
+    s_red[lid] = acc;
+    _dfsph_group_reduce(is_max);
+    return s_red[0];
 }
 
 // Reduces v (>= 0) over every work group of the dispatch: each group writes its part, and the
@@ -58,10 +74,7 @@ bool dfsph_reduce_last(float v, bool is_max) {
     barrier();
     if (!s_last) return false;
     memoryBarrierBuffer();
-    float acc = 0.0;
-    for (uint g = lid; g < gl_NumWorkGroups.x; g += SIM_WG) acc = _dfsph_op(acc, C.partial[g], is_max);
-    s_red[lid] = acc;
-    _dfsph_group_reduce(is_max);
+    dfsph_reduce_partials(gl_NumWorkGroups.x, is_max);
     if (lid == 0u) C.done = 0u;
     return true;
 }
@@ -86,7 +99,7 @@ struct NbrRec {
 #define DFSPH_NBR_MAKE(g, j) NbrRec(g, j)
 #define DFSPH_LIST_BEGIN(j, g)                                         \
     {                                                                  \
-        uint t_ = gl_GlobalInvocationID.x;                             \
+        uint t_ = SIM_GID;                                             \
         uint n_ = live ? nbr_count[t_] : 0u;                           \
         for (uint k_ = 0u; k_ < n_; k_++) {                            \
             NbrRec r_ = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];          \
@@ -97,7 +110,7 @@ struct NbrRec {
 #define DFSPH_NBR_MAKE(g, j) (j)
 #define DFSPH_LIST_BEGIN(j, g)                                         \
     {                                                                  \
-        uint t_ = gl_GlobalInvocationID.x;                             \
+        uint t_ = SIM_GID;                                             \
         uint n_ = live ? nbr_count[t_] : 0u;                           \
         for (uint k_ = 0u; k_ < n_; k_++) {                            \
             uint j = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];             \

@@ -6,7 +6,7 @@
 // group sets
 //   dt_cfl = clamp(cfl dx / v_max, dt_min, dt_max),  dt = min(dt_cfl, t_rem / steps_left)
 // so a frame's steps share out its time evenly where the CFL limit allows. Also loads the pressure
-// solve's warm start: half the last step's total k (pos.w).
+// solve's warm start: half the last step's total k (pos.w); DFSPH_WARM_SPH 1: SPlisHSPlasH's form.
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
@@ -19,6 +19,7 @@ layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[
 layout(std430, binding = B_DENS) readonly buffer Dens { float dens[]; };
 layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };
 layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };
+layout(std430, binding = B_WALL) readonly buffer Wall { vec4 wallg[]; };
 #include "sim/lanes.glsl"
 
 void main() {
@@ -28,7 +29,11 @@ void main() {
     vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
     float rhoi = live ? dens[i] : 1.0, h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
     vec3 a = vec3(0.0);
-    DFSPH_LIST_BEGIN(j, g_unused)
+    float drho = 0.0;
+    DFSPH_LIST_BEGIN(j, g)
+#if DFSPH_WARM_SPH
+            drho += dot(vi - vel[j].xyz, g);
+#endif
             vec3 d = xi - pos[j].xyz;
             float r2 = dot(d, d);
             float vr = dot(vi - vel[j].xyz, d);
@@ -36,7 +41,8 @@ void main() {
             float r = sqrt(r2);
             a -= visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + dens[j])) * (sim_dw(r, P.hs) / r) * d;
         DFSPH_LIST_END
-    a = sim_lanes_sum(vec4(a, 0.0)).xyz;
+    vec4 sums = sim_lanes_sum(vec4(a, drho));
+    a = sums.xyz;
     if (live && SIM_LANE == 0u) {
         a *= P.mass;
         if (P.wall_friction > 0.0) {
@@ -52,7 +58,18 @@ void main() {
             if (r < P.poke.w && r > 0.0) a += P.poke_strength * (1.0 - r / P.poke.w) * (d / r);
         }
         accel[i] = vec4(a, 0.0);
+#if DFSPH_WARM_SPH
+        // SPlisHSPlasH's warm start (TimeStepDFSPH.cpp, USE_WARMSTART): half the last total, as
+        // k dt^2 (independent of the step size; the warm update divides by this step's dt^2), at
+        // most 0.00025 (never reached here), and 0 where the particle is not being compressed: its
+        // predicted density rho + dt Drho/Dt, from the velocities before this step's accelerations
+        // (the neighbours' are not known yet; mostly gravity, which cancels in v_i - v_j) and the
+        // last step's dt, at most rho0.
+        float adv = rhoi + C.dt * (sums.w + P.rho0 * dot(vi + C.dt * a, wallg[i].yzw));
+        kappa[i] = adv > P.rho0 ? 0.5 * min(pos[i].w * (C.dt * C.dt), 0.00025) : 0.0;
+#else
         kappa[i] = 0.5 * pos[i].w;
+#endif
         speed = length(vi + a * C.dt);
     }
     if (dfsph_reduce_last(speed, true) && gl_LocalInvocationID.x == 0u) {

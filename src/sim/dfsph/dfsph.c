@@ -13,8 +13,10 @@
  * it). The step size lives on the GPU too: the CPU learns it, the iterations and the errors from
  * the step records, read a fixed two frames later (so a run is the same every time), and sizes the
  * next frames' step counts and caps from them.
- * (A little over 400 lines: the control block's twin, the records and the caps' policy stay beside
- * the dispatches they steer.)
+ * The persistent path (FLUID_DFSPH_PERSISTENT, off by default): each solve is one dispatch of
+ * solve.comp, its iterations behind a grid-wide barrier.
+ * (About 500 lines: the control block's twin, the records, the caps' policy and the choice of the
+ * persistent path stay beside the dispatches they steer.)
  */
 #include "core/env.h"
 #include "core/log.h"
@@ -33,6 +35,9 @@
 #define DFSPH_LAG 2          /* frames between issuing a step and reading its record */
 #define DFSPH_FRAMES 4       /* frames in flight, with their fences */
 #define DFSPH_MAX_IT 100     /* SPlisHSPlasH's most iterations */
+/* The persistent solve by default (1) on forward-progress drivers, or only when FLUID_DFSPH_PERSISTENT
+ * asks (0): off, it measured slower than the indirect path on the H100 (docs/BENCHMARKS.md). */
+#define DFSPH_PERSISTENT_DEFAULT 0
 #define DFSPH_MAX_STEPS 1000
 #define DFSPH_REC_L2 (40u << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */ /* steps a frame at most (records in flight stay within the ring) */
 
@@ -42,11 +47,11 @@ static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressur
  * 33 at rest and 50 where the fluid is squeezed): twin of DFSPH_LIST_CAP in the shaders. */
 static uint32_t _dfsph_list_cap(uint32_t lanes) { return 48 / lanes + 8; }
 
-enum { P_DENSITY, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, P_NONPRESSURE, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, P_INTEGRATE, P_COUNT };
+enum { P_DENSITY, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, P_NONPRESSURE, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, P_INTEGRATE, P_COUNT, P_DIV_SOLVE = P_COUNT, P_DENS_SOLVE, P_ALL };
 
 static const struct {
     const char *file, *defines, *label;
-} _dfsph_programs[P_COUNT] = {
+} _dfsph_programs[P_ALL] = {
     [P_DENSITY] = {"sim/dfsph/density.comp", NULL, "sim.dfsph.density"},
     [P_DIV_WARM] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 1\n", "sim.dfsph.div_warm"},
     [P_DIV_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 0\n", "sim.dfsph.div_update"},
@@ -56,10 +61,14 @@ static const struct {
     [P_DENS_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 1\n#define DFSPH_WARM 0\n", "sim.dfsph.dens_update"},
     [P_DENS_PREDICT] = {"sim/dfsph/predict.comp", "#define DFSPH_DENSITY 1\n", "sim.dfsph.dens_predict"},
     [P_INTEGRATE] = {"sim/dfsph/integrate.comp", NULL, "sim.dfsph.integrate"},
+    /* The persistent path (made only where it runs). */
+    [P_DIV_SOLVE] = {"sim/dfsph/solve.comp", "#define DFSPH_DENSITY 0\n", "sim.dfsph.div_solve"},
+    [P_DENS_SOLVE] = {"sim/dfsph/solve.comp", "#define DFSPH_DENSITY 1\n", "sim.dfsph.dens_solve"},
 };
 
 typedef struct dfsph {
-    GLuint prog[P_COUNT];
+    GLuint prog[P_ALL];
+    uint32_t solve_groups;       /* the persistent solve's grid (0: the indirect path) */
     GLuint integrate_hash;       /* integrate making the next step's hash (0: none; search.h) */
     uint32_t hash_serial;        /* the search's sorter it was built for */
     bool hash_failed;
@@ -97,7 +106,7 @@ static double _dfsph_g_over_c2(const sim_params *p) {
 static void _dfsph_destroy(void *impl) {
     dfsph *d = impl;
     if (!d) return;
-    for (int i = 0; i < P_COUNT; i++) shader_destroy(&d->prog[i]);
+    for (int i = 0; i < P_ALL; i++) shader_destroy(&d->prog[i]);
     shader_destroy(&d->integrate_hash);
     GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count, &d->wall};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
@@ -106,6 +115,8 @@ static void _dfsph_destroy(void *impl) {
     free(d->buf);
     free(d);
 }
+
+static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err);
 
 static void _dfsph_ctl_reset(dfsph *d) {
     dfsph_ctl c = {.dt = d->dt0, .cap_div = d->cap_div, .cap_dens = d->cap_dens};
@@ -128,8 +139,9 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     /* Empty pairs cost ~10 us each at 27,648 on the H100 (slack 2 against 0: 8.15 against 6.82 ms a
      * frame); one pair of slack catches most solves that need one more iteration than lately. */
     d->slack = slack && slack[0] >= '0' && slack[0] <= '9' && !slack[1] ? (uint32_t)(slack[0] - '0') : 1;
-    uint32_t history = DFSPH_FRAMES, records = 2; /* records: 0 or 1 forced, 2 by the L2 */
-    if (!env_u32(ENV_DFSPH_HISTORY, 1, DFSPH_FRAMES, &history, err) || !env_u32(ENV_DFSPH_RECORDS, 0, 1, &records, err)) {
+    uint32_t history = DFSPH_FRAMES, records = 2, warm_sph = 0; /* records: 0 or 1 forced, 2 by the L2 */
+    if (!env_u32(ENV_DFSPH_HISTORY, 1, DFSPH_FRAMES, &history, err) || !env_u32(ENV_DFSPH_RECORDS, 0, 1, &records, err) ||
+        !env_u32(ENV_DFSPH_WARM_SPH, 0, 1, &warm_sph, err)) {
         _dfsph_destroy(d);
         return NULL;
     }
@@ -148,13 +160,11 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
              p->capacity, rec * stride * cap >> 20);
         return NULL;
     }
-    snprintf(d->defines, sizeof d->defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n", p->lane_define, cap,
-             stride, rec == 16);
+    snprintf(d->defines, sizeof d->defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %u\n",
+             p->lane_define, cap, stride, rec == 16, warm_sph);
     for (int i = 0; ok && i < P_COUNT; i++) {
-        char defines[256];
-        snprintf(defines, sizeof defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n%s", p->lane_define, cap,
-                 stride, rec == 16,
-                 _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
+        char defines[384];
+        snprintf(defines, sizeof defines, "%s%s", d->defines, _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
         ok = (d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, err)) != 0;
     }
     ok = ok && (d->factor = gpu_buffer_make(4 * n, NULL, "sim.dfsph.factor", err)) &&
@@ -170,8 +180,53 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
         _dfsph_destroy(d);
         return NULL;
     }
+    if (!_dfsph_persistent_choose(d, caps, err)) {
+        _dfsph_destroy(d);
+        return NULL;
+    }
     _dfsph_ctl_reset(d);
     return d;
+}
+
+/* The GPU's multiprocessors times the warps each holds, from gl_SMCountNV (0 where the extension
+ * is missing). */
+static uint32_t _dfsph_sm_count(void) {
+    char err[ERR_LEN];
+    GLuint prog = sim_program_make("sim/dfsph/sm_count.comp", NULL, "sim.dfsph.sm_count", err), buf = 0;
+    uint32_t out[2] = {0, 0};
+    if (prog && (buf = gpu_buffer_make(sizeof out, out, "sim.dfsph.sm_count", err))) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buf);
+        glUseProgram(prog);
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        glGetNamedBufferSubData(buf, 0, sizeof out, out);
+    }
+    gpu_buffer_destroy(&buf);
+    shader_destroy(&prog);
+    return out[0];
+}
+
+/* The persistent solve: one dispatch a solve whose groups all stay resident and meet at grid
+ * barriers, so only on drivers that make forward progress between groups (gpu_forward_progress),
+ * with a grid of 2 groups of SIM_WG an SM (NVIDIA: gl_SMCountNV); FLUID_DFSPH_PERSISTENT=N forces
+ * N groups on any driver (0: the indirect path; llvmpipe runs up to LP_NUM_THREADS groups at once).
+ * Where the programs do not build, the indirect path. */
+static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
+    uint32_t groups = UINT32_MAX;
+    if (!env_u32(ENV_DFSPH_PERSISTENT, 0, 65536, &groups, err)) return false;
+    if (groups == UINT32_MAX) groups = DFSPH_PERSISTENT_DEFAULT && gpu_forward_progress() && !caps->llvmpipe ? 2 * _dfsph_sm_count() : 0;
+    if (!groups) return true;
+    char e[ERR_LEN];
+    for (int i = P_DIV_SOLVE; i < P_ALL; i++) {
+        char defines[384];
+        snprintf(defines, sizeof defines, "%s%s#define GRID_POLL_ONE %d\n", d->defines, _dfsph_programs[i].defines, !caps->llvmpipe);
+        if (!(d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, e))) {
+            log_error("SIM", "dfsph: the persistent solve: %s (the indirect path runs)", e);
+            return true;
+        }
+    }
+    d->solve_groups = groups;
+    return true;
 }
 
 static void _dfsph_bind(dfsph *d, const sim_search *q) {
@@ -195,6 +250,17 @@ static void _dfsph_collect(dfsph *d, int lag) {
         glDeleteSync(d->fence[f]);
         d->fence[f] = 0;
         uint32_t first = d->frame_first[f], count = d->frame_steps[f];
+        if (d->solve_groups) { /* a grid barrier that waited past its bound: the groups were not all resident */
+            uint32_t stalled = 0;
+            glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, stalled), 4, &stalled);
+            if (stalled) {
+                log_error("SIM", "dfsph: the persistent solve's %u groups were not all resident (a grid barrier stalled); "
+                          "the indirect path runs from now on (set FLUID_DFSPH_PERSISTENT lower, or 0)", d->solve_groups);
+                d->solve_groups = 0;
+                uint32_t zero[3] = {0, 0, 0};
+                glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, bar_count), sizeof zero, zero);
+            }
+        }
         uint32_t frame_cap_div = d->frame_caps[f][0], frame_cap_dens = d->frame_caps[f][1];
         float dt_cfl_min = 0;
         uint32_t it_div_max = 0, it_dens_max = 0, capped = 0;
@@ -272,8 +338,9 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
         uint32_t steps_left;
     } frame = {(float)seconds, (uint32_t)steps};
     uint32_t caps[2] = {d->cap_div, d->cap_dens};
-    d->frame_cap[0] = d->cap_div;
-    d->frame_cap[1] = d->cap_dens;
+    if (d->solve_groups) caps[0] = caps[1] = DFSPH_MAX_IT; /* no dispatches to size: SPlisHSPlasH's bound */
+    d->frame_cap[0] = caps[0];
+    d->frame_cap[1] = caps[1];
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_rem), sizeof frame, &frame);
     glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, cap_div), sizeof caps, caps);
@@ -285,6 +352,15 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
 /* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
  * pairs whose group counts the predicts write (0 once converged). */
 static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t cap) {
+    if (d->solve_groups) { /* the persistent path: the whole solve in one dispatch */
+        uint32_t groups = gpu_groups((size_t)p->n * p->lanes, SIM_WG);
+        if (!groups) return;
+        glUseProgram(d->prog[predict == P_DIV_PREDICT ? P_DIV_SOLVE : P_DENS_SOLVE]);
+        glDispatchCompute(groups < d->solve_groups ? groups : d->solve_groups, 1, 1);
+        sim_dispatch_count_add(1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        return;
+    }
     sim_dispatch_neighbours(p, d->prog[warm]);
     sim_dispatch_neighbours(p, d->prog[predict]);
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
@@ -380,6 +456,7 @@ static bool _dfsph_read_pressure(void *impl, const sim_particles *p, float *out)
 
 static uint32_t _dfsph_pairs(void *impl) {
     dfsph *d = impl;
+    if (d->solve_groups) return 0;
     return d->cap_div + d->cap_dens;
 }
 

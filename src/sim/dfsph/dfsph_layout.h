@@ -24,7 +24,8 @@ typedef struct dfsph_ctl {
     float err_div, err_dens;
     uint32_t capped, step, cap_div, cap_dens;
     float v_post;
-    uint32_t dropped, limited, pad[3];
+    uint32_t dropped, limited;
+    uint32_t bar_count, bar_gen, stalled; /* the persistent solve's grid barrier (solve.comp) */
     /* float partial[]: one per work group */
 } dfsph_ctl;
 _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, t_rem) == 32, "Ctl's indirect arguments");

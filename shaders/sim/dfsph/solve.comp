@@ -1,0 +1,80 @@
+// dfsph solve: a whole solve in one dispatch (the persistent path; src/sim/dfsph/dfsph.c chooses
+// it on drivers that make forward progress between work groups). The grid holds only as many
+// groups as the GPU keeps resident at once; each group walks the virtual groups of the indirect
+// path's dispatches (gl_WorkGroupID.x, + gl_NumWorkGroups.x, ...), so every thread index, every
+// group's partial error and the order they are added in are the indirect path's. The passes:
+//   warm-start update | predict | decide | (update | predict | decide) ... 
+// with a grid-wide barrier at each `|`; every group reads the reduced error after the barrier and
+// makes the same decision, so they stop together: converged, or at the cap.
+//   DFSPH_DENSITY 1: the pressure solve; 0: the divergence solve. The virtual groups are
+//   ceil(n lanes / SIM_WG), as the indirect path dispatches. v, kappa and pos are coherent here
+//   (read through L2, not L1: the cost that makes this path slower at 109,744, docs/BENCHMARKS.md).
+#version 450
+#include "sim/sim_common.glsl"
+#include "sim/kernel.glsl"
+uint g_gid; // the thread's index in the indirect path's dispatch (SIM_GID)
+#define SIM_GID g_gid
+#define DFSPH_Q_POS coherent
+#define DFSPH_Q_VEL coherent
+#define DFSPH_Q_KAPPA coherent
+#include "sim/dfsph/dfsph_common.glsl"
+layout(local_size_x = SIM_WG) in;
+#include "sim/dfsph/solve_passes.glsl"
+
+#define GRID_COUNT C.bar_count
+#define GRID_GEN C.bar_gen
+#define GRID_STALLED C.stalled
+#include "grid_barrier.glsl"
+
+uint virtual_groups() { return (P.n * uint(SIM_LANES) + uint(SIM_WG) - 1u) / uint(SIM_WG); }
+
+void main() {
+    uint lid = gl_LocalInvocationID.x, groups = virtual_groups();
+    for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+        g_gid = vg * uint(SIM_WG) + lid;
+        dfsph_update(true);
+    }
+    uint it = 0u;
+    bool ok = grid_barrier();
+    while (ok) {
+        for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+            g_gid = vg * uint(SIM_WG) + lid;
+            s_red[lid] = dfsph_predict();
+            _dfsph_group_reduce(false);
+            if (lid == 0u) C.partial[vg] = s_red[0];
+        }
+        if (!grid_barrier()) break;
+        float mean = dfsph_reduce_partials(groups, false) / float(P.n);
+        // Only group 0 writes the outcome; every group reaches the same `more`.
+        bool more;
+        if (gl_WorkGroupID.x == 0u) {
+            if (lid == 0u) s_last = dfsph_decide(it, mean);
+            barrier();
+            more = s_last;
+        } else {
+#if DFSPH_DENSITY
+            uint cap = C.cap_dens, min_it = P.min_it_density;
+            float eta = P.eta_density;
+#else
+            uint cap = C.cap_div, min_it = P.min_it_divergence;
+            float eta = P.eta_divergence;
+#endif
+            more = !(it >= min_it && mean <= eta) && it < cap;
+        }
+        if (!more) break;
+        it++;
+        for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+            g_gid = vg * uint(SIM_WG) + lid;
+            dfsph_update(false);
+        }
+        ok = grid_barrier();
+    }
+    if (gl_WorkGroupID.x == 0u && lid == 0u) {
+        C.iter = it;
+#if DFSPH_DENSITY
+        C.args_dens = uvec4(0u, 1u, 1u, 0u);
+#else
+        C.args_div = uvec4(0u, 1u, 1u, 0u);
+#endif
+    }
+}
