@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The whole H100 run in one command, from the packed folder (tools/pack-h100.sh):
-#   the GPU tests (subgroup paths included), the sort benchmark with per-dispatch detail, the
-#   simulation's per-stage GPU times at several particle counts, for each sort, and the renderer's
-#   times (fluid bench --render: every style with and without the HUD, and each pass's share).
+#   1. every test program and the shell tests that need no display;
+#   2. (SORTS=1) the sort benchmark with per-dispatch detail, beside CUB where the pack holds
+#      tools/cub-bench's binary (tools/h100-sort.sh has the sort's own longer run);
+#   3. the simulation per displayed frame (fluid bench --sim): both solvers at 27,648 and 110,592
+#      over 1 s of the dam break, DFSPH at 442,368 and 1,000,000 over 0.5 s; each extra
+#      environment in SIM_VARIANTS (space-separated VAR=VALUE) repeats the first row set under it;
+#   4. the pictures of the README (1 s of the default dam break, water and spheres);
+#   5. the renderer's times (fluid bench --render: every style with and without the HUD).
 # Usage, on the H100 machine:  bash tools/h100-run.sh .gpu "$OUT/run"
-# Writes OUT/h100.tgz (the device tool brings back few files): tests.log, test-*.log, bench.txt,
-# bench.csv, sim-*.txt, render-*.txt, shot-*.png, summary.txt.
+# Writes OUT/h100.tgz (the device tool brings back few files), with summary.txt and the pictures beside it.
 set -u
 pack=$(cd "${1:?usage: h100-run.sh PACK_DIR OUT_DIR}" && pwd)
 out=$(mkdir -p "${2:?usage: h100-run.sh PACK_DIR OUT_DIR}" && cd "$2" && pwd)
@@ -31,9 +35,24 @@ for t in tests/test_*; do
 done
 cat "$out/tests.log" >>"$summary"
 
-# 2. The sort benchmark: default sizes and widths, every algorithm, per-dispatch detail.
-timeout 300 "$fluid" bench --algos radix,radix-rts,onesweep,counting,bitonic --csv "$out/bench.csv" --detail >"$out/bench.txt" 2>&1
-echo "bench rc $?" >>"$summary"
+# 2. The sort benchmark (SORTS=1): every algorithm, per-dispatch detail, CUB beside it.
+if [ "${SORTS:-0}" = 1 ]; then
+    ref=()
+    if [ -x ./cub-bench ]; then timeout 120 ./cub-bench >"$out/cub.csv" 2>&1 && ref=(--reference "$out/cub.csv"); fi
+    timeout 300 "$fluid" bench --algos radix,radix-rts,onesweep,counting,bitonic --csv "$out/bench.csv" --detail "${ref[@]}" >"$out/bench.txt" 2>&1
+    echo "bench rc $?" >>"$summary"
+fi
+
+# 2b. The simulation per displayed frame.
+timeout 200 "$fluid" bench --sim --solvers dfsph,wcsph --particles 27648,110592 --csv "$out/sim.csv" >"$out/sim.txt" 2>&1
+echo "bench --sim rc $?" >>"$summary"
+timeout 200 "$fluid" bench --sim --solvers dfsph --particles 442368,1000000 --seconds 0.5 --csv "$out/sim-large.csv" >"$out/sim-large.txt" 2>&1
+echo "bench --sim large rc $?" >>"$summary"
+for v in ${SIM_VARIANTS:-}; do
+    timeout 120 env "$v" "$fluid" bench --sim --solvers dfsph --particles 27648,110592 >"$out/sim-$v.txt" 2>&1
+    echo "bench --sim $v rc $?" >>"$summary"
+done
+cat "$out"/sim*.txt >>"$summary"
 
 # 3. The simulation: per-stage GPU times (sync timer reads per step), and a picture of each.
 # A later moment of the default dam break (1 s simulated), for the docs' pictures: the water (the
@@ -54,4 +73,5 @@ timeout 400 "$fluid" bench --render --particles 1000000 --size 1920x1080 --frame
 echo "render 1000000 1920x1080 rc $?" >>"$summary"
 cat "$out"/render-*.txt >>"$summary"
 cat "$summary"
+cp "$summary" "$out"/shot-*.png "$out/../" 2>/dev/null
 tar czf "$out/../h100.tgz" -C "$out" . && rm -rf "$out"
