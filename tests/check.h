@@ -25,15 +25,15 @@
 static int check_failures;
 static int check_count;
 
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        check_count++;                                                    \
-        if (!(cond)) {                                                    \
-            check_failures++;                                             \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                 \
-            fputc('\n', stderr);                                          \
-        }                                                                 \
+#define CHECK(cond, ...)                                                                                                         \
+    do {                                                                                                                         \
+        check_count++;                                                                                                           \
+        if (!(cond)) {                                                                                                           \
+            check_failures++;                                                                                                    \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                                      \
+            fprintf(stderr, __VA_ARGS__);                                                                                        \
+            fputc('\n', stderr);                                                                                                 \
+        }                                                                                                                        \
     } while (0)
 
 static inline gpu_ctx *check_gpu(void) {
@@ -48,12 +48,12 @@ static inline gpu_ctx *check_gpu(void) {
         exit(77);
     }
     const gpu_caps *c = gpu_get_caps(gpu);
-    printf("GL: %s | %s | subgroup %s (%d) | timers %s\n", c->renderer, c->version, c->subgroup ? "yes" : "no",
-           c->subgroup_size, c->timer_queries ? "yes" : "no");
+    printf("GL: %s | %s | subgroup %s (%d) | timers %s\n", c->renderer, c->version, c->subgroup ? "yes" : "no", c->subgroup_size,
+           c->timer_queries ? "yes" : "no");
     return gpu;
 }
 
-static char check_out[4096];  /* the output folder, once made */
+static char check_out[4096]; /* the output folder, once made */
 static bool check_out_temp;  /* made here: check_done removes it when the test passed */
 
 /* The folder for the test's files: $FLUID_TEST_OUT, or a temporary one made on the first call. */
@@ -66,7 +66,8 @@ static inline const char *check_out_dir(void) {
     }
     snprintf(check_out, sizeof check_out, "%s/fluid-test-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
     if (!mkdtemp(check_out)) {
-        fprintf(stderr, "FAIL: cannot make a temporary folder %s; set TMPDIR or FLUID_TEST_OUT to a writable folder\n", check_out);
+        fprintf(stderr, "FAIL: cannot make a temporary folder %s; set TMPDIR or FLUID_TEST_OUT to a writable folder\n",
+                check_out);
         exit(1);
     }
     check_out_temp = true;

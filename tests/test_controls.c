@@ -25,7 +25,7 @@ static int _controls_rows(const char *path, char rows[][256], int max) {
     const char *p = strstr(text, "\n| Key");
     CHECK(p, "%s has no key table (a line starting '| Key')", path);
     if (p) {
-        p = strchr(p + 1, '\n'); /* the header */
+        p = strchr(p + 1, '\n');            /* the header */
         p = p ? strchr(p + 1, '\n') : NULL; /* the |---| line */
         while (p && p[1] == '|' && n < max) {
             const char *eol = strchr(p + 1, '\n');
@@ -47,7 +47,8 @@ static void _controls_doc(const char *name, bool exact) {
         char want[256];
         snprintf(want, sizeof want, "| %s | %s%s", app_bindings[r].keys, app_bindings[r].help, exact ? " |" : "");
         CHECK(strncmp(rows[r], want, strlen(want)) == 0 && (!exact || strlen(rows[r]) == strlen(want)),
-              "%s row %d is\n    %s\n  the table (src/app/app_actions.c) has\n    %s%s", name, r + 1, rows[r], want, exact ? "" : " ...");
+              "%s row %d is\n    %s\n  the table (src/app/app_actions.c) has\n    %s%s", name, r + 1, rows[r], want,
+              exact ? "" : " ...");
     }
 }
 
@@ -106,7 +107,8 @@ static void _env_doc(void) {
         if (n < ENV_COUNT) {
             const env_info *v = &env_table[n];
             snprintf(want, sizeof want, "| `%s` | %s | %s | `%s` | %s |", v->name, v->value, v->def, v->reader, v->meaning);
-            CHECK(strcmp(row, want) == 0, "%s row %d is\n    %s\n  env_table (src/core/env.c) has\n    %s", path, n + 1, row, want);
+            CHECK(strcmp(row, want) == 0, "%s row %d is\n    %s\n  env_table (src/core/env.c) has\n    %s", path, n + 1, row,
+                  want);
         }
         n++;
         p = eol;
@@ -143,7 +145,8 @@ int main(void) {
                 app_action got;
                 unsigned flags;
                 CHECK(app_key_action(app_bindings[r].acts[k].keys[i], &got, &flags) && got == app_bindings[r].acts[k].action,
-                      "key %d of %s is bound to another action first", app_bindings[r].acts[k].keys[i], app_bindings[r].acts[k].name);
+                      "key %d of %s is bound to another action first", app_bindings[r].acts[k].keys[i],
+                      app_bindings[r].acts[k].name);
             }
     /* The help overlay: a title and a line per row, each with its row's text. */
     const char *const *help = app_help_lines();
@@ -164,11 +167,11 @@ int main(void) {
         app_action act;
         if (!app_bindings[r].acts[0].name || !app_action_by_name(app_bindings[r].acts[0].name, &act)) continue;
         if (act == APP_SORT_NEXT)
-            CHECK(strstr(app_bindings[r].help, registry_cycle(REGISTRY_SORTS)), "the Tab row '%s' does not cycle sort_algos[]: %s",
-                  app_bindings[r].help, registry_cycle(REGISTRY_SORTS));
+            CHECK(strstr(app_bindings[r].help, registry_cycle(REGISTRY_SORTS)),
+                  "the Tab row '%s' does not cycle sort_algos[]: %s", app_bindings[r].help, registry_cycle(REGISTRY_SORTS));
         if (act == APP_SOLVER_NEXT)
-            CHECK(strstr(app_bindings[r].help, registry_cycle(REGISTRY_SOLVERS)), "the M row '%s' does not cycle sim_solvers[]: %s",
-                  app_bindings[r].help, registry_cycle(REGISTRY_SOLVERS));
+            CHECK(strstr(app_bindings[r].help, registry_cycle(REGISTRY_SOLVERS)),
+                  "the M row '%s' does not cycle sim_solvers[]: %s", app_bindings[r].help, registry_cycle(REGISTRY_SOLVERS));
         if (act == APP_SCENE_1) {
             char want[256] = "scene: ";
             int keys = 0;
@@ -187,15 +190,16 @@ int main(void) {
             const char *name = registry_name((registry_family)f, i);
             CHECK(registry_find((registry_family)f, name) == i, "family %d: %s found at %d, not %d", f, name,
                   registry_find((registry_family)f, name), i);
-            CHECK(strstr(registry_list((registry_family)f), name), "family %d's list '%s' lacks %s", f, registry_list((registry_family)f),
-                  name);
+            CHECK(strstr(registry_list((registry_family)f), name), "family %d's list '%s' lacks %s", f,
+                  registry_list((registry_family)f), name);
         }
         CHECK(registry_find((registry_family)f, "no-such-name") == -1, "family %d finds a name it does not have", f);
         /* The joined names (usage lines, default lists) hold every name once, in order. */
         char joined[512], want[512] = "";
         for (int i = 0; i < registry_count((registry_family)f); i++) {
             snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i ? "|" : "", registry_name((registry_family)f, i));
-            CHECK(registry_summary((registry_family)f, i)[0], "family %d: %s has no summary for the help", f, registry_name((registry_family)f, i));
+            CHECK(registry_summary((registry_family)f, i)[0], "family %d: %s has no summary for the help", f,
+                  registry_name((registry_family)f, i));
         }
         CHECK(!strcmp(registry_join((registry_family)f, "|", joined, sizeof joined), want), "family %d joined: %s", f, joined);
     }

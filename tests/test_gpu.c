@@ -60,8 +60,7 @@ static void test_cpu_sorts(void) {
 /* The timer probe gives one answer per driver: Mesa's CPU rasterisers never claim GPU timers
  * (their queries read 0, and a plausible time now and then under load used to flip the answer). */
 static void test_timer_probe(const gpu_caps *c) {
-    if (c->llvmpipe || strstr(c->renderer, "softpipe"))
-        CHECK(!c->timer_queries, "%s claims GPU timer queries", c->renderer);
+    if (c->llvmpipe || strstr(c->renderer, "softpipe")) CHECK(!c->timer_queries, "%s claims GPU timer queries", c->renderer);
 }
 
 /* The grid barrier (grid_barrier.glsl) with `groups` work groups: every group must see every
@@ -89,8 +88,8 @@ static bool _grid_barrier_run(uint32_t groups, uint32_t rounds, bool expect_ok, 
     for (uint32_t i = 0; i < rounds * groups; i++) bad += out[i] != groups;
     bool ok = head[2] == 0 && bad == 0 && head[0] == 0 && head[1] == rounds;
     if (expect_ok)
-        CHECK(ok, "grid barrier, %u groups, %u rounds: stalled %u, %d wrong counts, count %u, generation %u", groups, rounds, head[2], bad,
-              head[0], head[1]);
+        CHECK(ok, "grid barrier, %u groups, %u rounds: stalled %u, %d wrong counts, count %u, generation %u", groups, rounds,
+              head[2], bad, head[0], head[1]);
     free(zero);
     gpu_buffer_destroy(&bar);
     gpu_buffer_destroy(&seen);

@@ -93,10 +93,12 @@ static void test_hud_scales(const gpu_caps *caps) {
         CHECK(hid_small < 0.15, "at 640x360 the HUD hides %.1f%% of the fluid's pixels (15%% at most)", 100 * hid_small);
         CHECK(hid_big < 0.15, "at 1280x720 the HUD hides %.1f%% of the fluid's pixels", 100 * hid_big);
         CHECK(lh_small >= 8, "at 640x360 a line of text is %g px: not legible", lh_small);
-        CHECK(_panel_h(&small) < 0.7f * _panel_h(&big), "the stats panel does not shrink with the window: %g px at 640x360, %g at 1280x720",
-              _panel_h(&small), _panel_h(&big));
-        CHECK(_panel_h(&large) > 1.5f * _panel_h(&big), "the stats panel does not grow with the window: %g px at 2560x1440, %g at 1280x720",
-              _panel_h(&large), _panel_h(&big));
+        CHECK(_panel_h(&small) < 0.7f * _panel_h(&big),
+              "the stats panel does not shrink with the window: %g px at 640x360, %g at 1280x720", _panel_h(&small),
+              _panel_h(&big));
+        CHECK(_panel_h(&large) > 1.5f * _panel_h(&big),
+              "the stats panel does not grow with the window: %g px at 2560x1440, %g at 1280x720", _panel_h(&large),
+              _panel_h(&big));
     }
     prof_destroy(prof);
     hud_destroy(h);

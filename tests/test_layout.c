@@ -25,21 +25,42 @@ typedef struct layout_member {
     size_t offset;    /* offsetof of its C twin */
     bool optional;    /* may be inactive (padding the shader never reads) */
 } layout_member;
-#define MEMBER(type, field) {#field, offsetof(type, field), false}
-#define PADDING(type, field, glsl) {glsl, offsetof(type, field), true}
+#define MEMBER(type, field)                                                                                                      \
+    { #field, offsetof(type, field), false }
+#define PADDING(type, field, glsl)                                                                                               \
+    { glsl, offsetof(type, field), true }
 
 /* SimParams in shaders/sim/sim_common.glsl <-> struct sim_params in src/sim/sim_params.h. */
 static const layout_member _sim_params_members[] = {
-    MEMBER(sim_params, lo),        MEMBER(sim_params, hi),       MEMBER(sim_params, dims),
-    MEMBER(sim_params, gravity),   MEMBER(sim_params, poke),     MEMBER(sim_params, n),
-    MEMBER(sim_params, h),         MEMBER(sim_params, cell),     MEMBER(sim_params, inv_cell),
-    MEMBER(sim_params, hs),        MEMBER(sim_params, mass),     MEMBER(sim_params, rho0),
-    MEMBER(sim_params, tait_b),    MEMBER(sim_params, c0),       MEMBER(sim_params, alpha),
-    MEMBER(sim_params, dt),        MEMBER(sim_params, margin),   MEMBER(sim_params, restitution),
-    MEMBER(sim_params, poke_strength), MEMBER(sim_params, wall_friction), MEMBER(sim_params, dx),
-    MEMBER(sim_params, dt_max),    MEMBER(sim_params, dt_min),   MEMBER(sim_params, cfl),
-    MEMBER(sim_params, eta_density), MEMBER(sim_params, eta_divergence), MEMBER(sim_params, min_it_density),
-    MEMBER(sim_params, min_it_divergence), MEMBER(sim_params, min_neighbours),
+    MEMBER(sim_params, lo),
+    MEMBER(sim_params, hi),
+    MEMBER(sim_params, dims),
+    MEMBER(sim_params, gravity),
+    MEMBER(sim_params, poke),
+    MEMBER(sim_params, n),
+    MEMBER(sim_params, h),
+    MEMBER(sim_params, cell),
+    MEMBER(sim_params, inv_cell),
+    MEMBER(sim_params, hs),
+    MEMBER(sim_params, mass),
+    MEMBER(sim_params, rho0),
+    MEMBER(sim_params, tait_b),
+    MEMBER(sim_params, c0),
+    MEMBER(sim_params, alpha),
+    MEMBER(sim_params, dt),
+    MEMBER(sim_params, margin),
+    MEMBER(sim_params, restitution),
+    MEMBER(sim_params, poke_strength),
+    MEMBER(sim_params, wall_friction),
+    MEMBER(sim_params, dx),
+    MEMBER(sim_params, dt_max),
+    MEMBER(sim_params, dt_min),
+    MEMBER(sim_params, cfl),
+    MEMBER(sim_params, eta_density),
+    MEMBER(sim_params, eta_divergence),
+    MEMBER(sim_params, min_it_density),
+    MEMBER(sim_params, min_it_divergence),
+    MEMBER(sim_params, min_neighbours),
 };
 
 /* Ctl in shaders/sim/dfsph/dfsph_common.glsl <-> struct dfsph_ctl in src/sim/dfsph/dfsph_layout.h;
@@ -73,16 +94,9 @@ static const layout_member _dfsph_ctl_members[] = {
 /* struct Record in shaders/sim/dfsph/integrate.comp <-> struct dfsph_record in
  * src/sim/dfsph/dfsph_layout.h (std430 array of them: stride sizeof). */
 static const layout_member _dfsph_record_members[] = {
-    MEMBER(dfsph_record, dt),
-    MEMBER(dfsph_record, dt_cfl),
-    MEMBER(dfsph_record, cfl),
-    MEMBER(dfsph_record, err_div),
-    MEMBER(dfsph_record, err_dens),
-    MEMBER(dfsph_record, it_div),
-    MEMBER(dfsph_record, it_dens),
-    MEMBER(dfsph_record, capped),
-    MEMBER(dfsph_record, dropped),
-    MEMBER(dfsph_record, limited),
+    MEMBER(dfsph_record, dt),       MEMBER(dfsph_record, dt_cfl),  MEMBER(dfsph_record, cfl),     MEMBER(dfsph_record, err_div),
+    MEMBER(dfsph_record, err_dens), MEMBER(dfsph_record, it_div),  MEMBER(dfsph_record, it_dens), MEMBER(dfsph_record, capped),
+    MEMBER(dfsph_record, dropped),  MEMBER(dfsph_record, limited),
 };
 
 /* struct NbrRec in shaders/sim/dfsph/dfsph_common.glsl <-> struct dfsph_nbr_rec in
@@ -94,8 +108,12 @@ static const layout_member _dfsph_nbr_rec_members[] = {
 
 /* struct hud_quad in shaders/render/hud.vert <-> hud_quad in src/render/render_common.h. */
 static const layout_member _hud_quad_members[] = {
-    MEMBER(hud_quad, rect), MEMBER(hud_quad, uv), MEMBER(hud_quad, color), MEMBER(hud_quad, kind),
-    PADDING(hud_quad, pad[0], "pad0"), PADDING(hud_quad, pad[1], "pad1"),
+    MEMBER(hud_quad, rect),
+    MEMBER(hud_quad, uv),
+    MEMBER(hud_quad, color),
+    MEMBER(hud_quad, kind),
+    PADDING(hud_quad, pad[0], "pad0"),
+    PADDING(hud_quad, pad[1], "pad1"),
 };
 
 /* The sort's shared binding points and uniform locations: shaders/sort/sort_common.glsl <->
@@ -107,15 +125,23 @@ typedef struct layout_constant {
     int value;        /* the C constant */
 } layout_constant;
 static const layout_constant _sort_constants[] = {
-    {"KeysIn", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_KEYS_IN},       {"ValsIn", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_VALS_IN},
-    {"KeysOut", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_KEYS_OUT},     {"ValsOut", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_VALS_OUT},
-    {"Table", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_TABLE},          {"Totals", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_TOTALS},
-    {"TableNext", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_TABLE_NEXT}, {"TotalsNext", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_TOTALS_NEXT},
+    {"KeysIn", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_KEYS_IN},
+    {"ValsIn", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_VALS_IN},
+    {"KeysOut", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_KEYS_OUT},
+    {"ValsOut", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_VALS_OUT},
+    {"Table", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_TABLE},
+    {"Totals", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_TOTALS},
+    {"TableNext", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_TABLE_NEXT},
+    {"TotalsNext", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_TOTALS_NEXT},
     {"Counter", GL_SHADER_STORAGE_BLOCK, RADIX_BIND_COUNTER},
-    {"u_n", GL_UNIFORM, RADIX_LOC_N},                 {"u_shift", GL_UNIFORM, RADIX_LOC_SHIFT},
-    {"u_mask", GL_UNIFORM, RADIX_LOC_MASK},           {"u_tiles", GL_UNIFORM, RADIX_LOC_TILES},
-    {"u_bits", GL_UNIFORM, RADIX_LOC_BITS},           {"u_fused", GL_UNIFORM, RADIX_LOC_FUSED},
-    {"u_next_shift", GL_UNIFORM, RADIX_LOC_NEXT_SHIFT}, {"u_next_mask", GL_UNIFORM, RADIX_LOC_NEXT_MASK},
+    {"u_n", GL_UNIFORM, RADIX_LOC_N},
+    {"u_shift", GL_UNIFORM, RADIX_LOC_SHIFT},
+    {"u_mask", GL_UNIFORM, RADIX_LOC_MASK},
+    {"u_tiles", GL_UNIFORM, RADIX_LOC_TILES},
+    {"u_bits", GL_UNIFORM, RADIX_LOC_BITS},
+    {"u_fused", GL_UNIFORM, RADIX_LOC_FUSED},
+    {"u_next_shift", GL_UNIFORM, RADIX_LOC_NEXT_SHIFT},
+    {"u_next_mask", GL_UNIFORM, RADIX_LOC_NEXT_MASK},
 };
 
 static GLint _layout_prop(GLuint prog, GLenum interface, GLuint index, GLenum prop) {
@@ -193,7 +219,8 @@ static void test_dfsph(void) {
     char defines[2048];
     sim_shader_defines(defines, sizeof defines);
     size_t used = strlen(defines);
-    snprintf(defines + used, sizeof defines - used, "#define SIM_LANES 1\n#define DFSPH_LIST_CAP 56\n#define DFSPH_LIST_STRIDE 1\n#define DFSPH_REC 0\n");
+    snprintf(defines + used, sizeof defines - used,
+             "#define SIM_LANES 1\n#define DFSPH_LIST_CAP 56\n#define DFSPH_LIST_STRIDE 1\n#define DFSPH_REC 0\n");
     GLuint p = shader_make_compute("sim/dfsph/integrate.comp", defines, err);
     CHECK(p, "sim/dfsph/integrate.comp: %s", err);
     if (!p) return;
@@ -203,7 +230,8 @@ static void test_dfsph(void) {
                         _dfsph_record_members, ARRAY_LEN(_dfsph_record_members), 0, sizeof(dfsph_record));
     shader_destroy(&p);
     /* The neighbour-list records: the density pass writes them, built with records on. */
-    snprintf(defines + used, sizeof defines - used, "#define SIM_LANES 1\n#define DFSPH_LIST_CAP 56\n#define DFSPH_LIST_STRIDE 1\n#define DFSPH_REC 1\n");
+    snprintf(defines + used, sizeof defines - used,
+             "#define SIM_LANES 1\n#define DFSPH_LIST_CAP 56\n#define DFSPH_LIST_STRIDE 1\n#define DFSPH_REC 1\n");
     p = shader_make_compute("sim/dfsph/density.comp", defines, err);
     CHECK(p, "sim/dfsph/density.comp: %s", err);
     if (!p) return;
@@ -239,8 +267,8 @@ static void test_sort_constants(void) {
         CHECK(i != GL_INVALID_INDEX, "sort: %s is not active in tests/layout_sort.comp", c->name);
         if (i == GL_INVALID_INDEX) continue;
         GLint v = _layout_prop(p, c->interface, i, c->interface == GL_UNIFORM ? GL_LOCATION : GL_BUFFER_BINDING);
-        CHECK(v == c->value, "sort: %s is at %s %d in GLSL, %d in C", c->name, c->interface == GL_UNIFORM ? "location" : "binding", v,
-              c->value);
+        CHECK(v == c->value, "sort: %s is at %s %d in GLSL, %d in C", c->name,
+              c->interface == GL_UNIFORM ? "location" : "binding", v, c->value);
     }
     printf("sort: %zu bindings and locations checked\n", ARRAY_LEN(_sort_constants));
     shader_destroy(&p);

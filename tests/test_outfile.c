@@ -55,8 +55,7 @@ static const char *get(const char *name) {
 static int hidden_files(void) {
     DIR *d = opendir(dir);
     int n = 0;
-    for (struct dirent *e; (e = readdir(d));)
-        n += e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    for (struct dirent *e; (e = readdir(d));) n += e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
     closedir(d);
     return n;
 }
@@ -96,7 +95,8 @@ static void test_new_names(void) {
         outfile_printf(fs[k], "picture %d", k);
     }
     for (int k = 0; k < 3; k++) CHECK(outfile_commit_named(fs[k], name[k], sizeof name[k], err), "commit %d: %s", k, err);
-    CHECK(!strcmp(get("shot.png"), "picture 0") && !strcmp(get("shot-2.png"), "picture 1") && !strcmp(get("shot-3.png"), "picture 2"),
+    CHECK(!strcmp(get("shot.png"), "picture 0") && !strcmp(get("shot-2.png"), "picture 1") &&
+              !strcmp(get("shot-3.png"), "picture 2"),
           "three writers of one name: '%s' '%s' '%s'", get("shot.png"), get("shot-2.png"), get("shot-3.png"));
     CHECK(!strcmp(name[2], at("shot-3.png")), "the third got '%s'", name[2]);
     CHECK(hidden_files() == 0, "%d hidden files left", hidden_files());
@@ -162,8 +162,10 @@ static void test_modes_identity(void) {
 
 static void test_video_check(void) {
     char why[ERR_LEN], cmd[PATH_MAX * 2];
-    snprintf(cmd, sizeof cmd, "ffmpeg -hide_banner -loglevel error -f lavfi -i testsrc=size=64x48:rate=60 -frames:v 20 -c:v libx264 "
-                              "-pix_fmt yuv420p -movflags +faststart -y %s 2>/dev/null", at("v.mp4"));
+    snprintf(cmd, sizeof cmd,
+             "ffmpeg -hide_banner -loglevel error -f lavfi -i testsrc=size=64x48:rate=60 -frames:v 20 -c:v libx264 "
+             "-pix_fmt yuv420p -movflags +faststart -y %s 2>/dev/null",
+             at("v.mp4"));
     if (system(cmd) != 0) {
         printf("SKIP (video_file_check): ffmpeg could not make an MP4\n");
         return;
@@ -174,8 +176,8 @@ static void test_video_check(void) {
     CHECK(truncate(at("v.mp4"), st.st_size - 100) == 0, "truncate");
     CHECK(!video_file_check(at("v.mp4"), why), "an MP4 cut by 100 bytes passed");
     /* Boxes that tile the file but have no moov (the trailer never written). */
-    const unsigned char no_moov[] = {0, 0, 0, 16, 'f', 't', 'y', 'p', 'i', 's', 'o', 'm', 0, 0, 2, 0,
-                                     0, 0, 0, 12, 'm', 'd', 'a', 't', 1, 2, 3, 4};
+    const unsigned char no_moov[] = {0, 0, 0, 16, 'f', 't', 'y', 'p', 'i', 's', 'o', 'm', 0, 0,
+                                     2, 0, 0, 0,  0,   12,  'm', 'd', 'a', 't', 1,   2,   3, 4};
     FILE *f = fopen(at("n.mp4"), "wb");
     fwrite(no_moov, 1, sizeof no_moov, f);
     fclose(f);
@@ -191,24 +193,29 @@ static void test_pacing(void) {
     for (int frame = 0; frame < 45; frame++) {
         double advanced = sec <= step ? step : sec; /* the window runs one step when asked for less */
         simulated += advanced;
-        sec = app_pacing_next(&p, &(app_pacing_in){.sim_ms = advanced * cost_ms_per_s, .render_ms = 300, .simulated = advanced,
-                                                   .step_seconds = step, .budget_ms = 1e3 / 30});
+        sec = app_pacing_next(&p, &(app_pacing_in){.sim_ms = advanced * cost_ms_per_s,
+                                                   .render_ms = 300,
+                                                   .simulated = advanced,
+                                                   .step_seconds = step,
+                                                   .budget_ms = 1e3 / 30});
         CHECK(sec >= step, "frame %d asks %g s, less than a step", frame, sec);
     }
     CHECK(simulated >= 0.1, "45 slow frames simulated %.4f s", simulated);
     /* Frames get cheap (a smaller window): back to 1/60 s within 8 frames. */
     int frames = 0;
     for (; frames < 30 && sec < APP_PACING_FRAME; frames++)
-        sec = app_pacing_next(&p, &(app_pacing_in){.sim_ms = sec * 10, .render_ms = 1, .simulated = sec, .step_seconds = step,
-                                                   .budget_ms = 1e3 / 30});
+        sec = app_pacing_next(
+            &p,
+            &(app_pacing_in){.sim_ms = sec * 10, .render_ms = 1, .simulated = sec, .step_seconds = step, .budget_ms = 1e3 / 30});
     CHECK(frames <= 8 && fabs(sec - APP_PACING_FRAME) < 1e-12, "recovered to %g s after %d frames", sec, frames);
     CHECK(fabs(p.slow - 1) < 1e-9, "slow %g at real time", p.slow);
     /* A GPU that just keeps up (7 ms of simulation a 1/60 s, 1 ms of render, a 1/120 s budget)
      * stays at real time: no slow motion where the frame fits. */
     app_pacing q = {0};
     for (int frame = 0; frame < 20; frame++)
-        sec = app_pacing_next(&q, &(app_pacing_in){.sim_ms = 7 * sec * 60, .render_ms = 1, .simulated = sec, .step_seconds = 0.002,
-                                                   .budget_ms = 1e3 / 120});
+        sec = app_pacing_next(
+            &q, &(app_pacing_in){
+                    .sim_ms = 7 * sec * 60, .render_ms = 1, .simulated = sec, .step_seconds = 0.002, .budget_ms = 1e3 / 120});
     CHECK(fabs(sec - APP_PACING_FRAME) < 1e-12, "a GPU that keeps up was slowed to %g s a frame", sec);
 }
 

@@ -55,8 +55,12 @@ static void scene_make(scene *s) {
     s->dens = gpu_buffer_make(sizeof(float) * N, dens, "test-densities", err);
     s->keys = gpu_buffer_make(sizeof(uint32_t) * N, keys, "test-keys", err);
     free(pos), free(vel), free(dens), free(keys);
-    s->p = (render_particles){.positions = s->pos, .velocities = s->vel, .densities = s->dens, .cell_keys = s->keys,
-                              .count = N, .radius = 0.5f * k_spacing};
+    s->p = (render_particles){.positions = s->pos,
+                              .velocities = s->vel,
+                              .densities = s->dens,
+                              .cell_keys = s->keys,
+                              .count = N,
+                              .radius = 0.5f * k_spacing};
     memcpy(s->p.lo, k_lo, sizeof k_lo);
     memcpy(s->p.hi, k_hi, sizeof k_hi);
     camera_fit(&s->cam, k_lo, k_hi);
@@ -71,8 +75,13 @@ static void scene_destroy(scene *s) {
 
 static render_view view_for(const scene *s, const render_target *t, render_color c, render_style st) {
     /* The plain backdrop: drawn pixels are told from the background by its colour. */
-    render_view v = {.framebuffer = t->fbo, .color_texture = t->color, .width = t->width, .height = t->height, .color = c,
-                     .style = st, .backdrop = RENDER_BACKDROP_PLAIN};
+    render_view v = {.framebuffer = t->fbo,
+                     .color_texture = t->color,
+                     .width = t->width,
+                     .height = t->height,
+                     .color = c,
+                     .style = st,
+                     .backdrop = RENDER_BACKDROP_PLAIN};
     camera_matrices(&s->cam, t->width, t->height, v.view, v.proj);
     return v;
 }
@@ -103,8 +112,7 @@ static int count_drawn_outside(const uint8_t *img, const float (*keep)[4], int n
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
             bool kept = false;
-            for (int k = 0; k < nkeep; k++)
-                kept |= x >= keep[k][0] && x < keep[k][2] && y >= keep[k][1] && y < keep[k][3];
+            for (int k = 0; k < nkeep; k++) kept |= x >= keep[k][0] && x < keep[k][2] && y >= keep[k][1] && y < keep[k][3];
             if (!kept) n += !image_is_background(img + 4 * ((size_t)y * W + (size_t)x));
         }
     return n;
@@ -137,8 +145,17 @@ static const char *k_stage_names[] = {"hash", "sort", "ranges", "reorder", "dens
 static const char *k_help[] = {"Keys", "H  help", "Esc  quit", NULL};
 
 static overlay_info info_for(const gpu_prof *prof) {
-    return (overlay_info){.width = W, .height = H, .fps = 59.9, .frame_ms = 16.7, .particles = N, .scene = "block",
-                          .sort = "radix", .sim_time = 1.25, .steps_per_frame = 2, .prof = prof, .help = k_help};
+    return (overlay_info){.width = W,
+                          .height = H,
+                          .fps = 59.9,
+                          .frame_ms = 16.7,
+                          .particles = N,
+                          .scene = "block",
+                          .sort = "radix",
+                          .sim_time = 1.25,
+                          .steps_per_frame = 2,
+                          .prof = prof,
+                          .help = k_help};
 }
 
 /* Particles inside the block's projection, background outside the tank's, HUD text in its panel. */
@@ -151,8 +168,8 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
     for (int i = 0; i < 3; i++) block_hi[i] = k_blo[i] + k_spacing * (float[]){NX - 1, NY - 1, NZ - 1}[i];
     project_box(&v, k_blo, block_hi, block);
     project_box(&v, k_lo, k_hi, tank);
-    printf("block projects to [%.0f %.0f]-[%.0f %.0f], tank to [%.0f %.0f]-[%.0f %.0f]\n", block[0], block[1], block[2],
-           block[3], tank[0], tank[1], tank[2], tank[3]);
+    printf("block projects to [%.0f %.0f]-[%.0f %.0f], tank to [%.0f %.0f]-[%.0f %.0f]\n", block[0], block[1], block[2], block[3],
+           tank[0], tank[1], tank[2], tank[3]);
 
     /* Without the HUD: only the tank and the particles. */
     draw(r, h, s, t, RENDER_COLOR_SPEED, RENDER_STYLE_SPHERES, NULL);
@@ -169,13 +186,14 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
     /* Between the block and the tank's far corner there is background and tank lines, not particles. */
     int left_of_block = image_count_drawn(bare, W, H, (int)tank[0] + 4, (int)block[1], (int)block[0] - 4, (int)block[3]);
     int left_area = ((int)block[0] - 4 - (int)tank[0] - 4) * (int)(block[3] - block[1]);
-    CHECK(left_area > 1000 && left_of_block < left_area / 10, "left of the block: %d of %d pixels drawn", left_of_block, left_area);
+    CHECK(left_area > 1000 && left_of_block < left_area / 10, "left of the block: %d of %d pixels drawn", left_of_block,
+          left_area);
     /* Coloured by speed: the block's left (slow) and right (fast) ends differ. */
     int cy = (int)(0.5f * (block[1] + block[3]));
     const uint8_t *slow = bare + 4 * ((size_t)cy * W + (size_t)(block[0] + bw * 0.15f));
     const uint8_t *fast = bare + 4 * ((size_t)cy * W + (size_t)(block[2] - bw * 0.15f));
-    CHECK(abs((int)slow[2] - (int)fast[2]) + abs((int)slow[0] - (int)fast[0]) > 60, "speed colours do not vary: (%d %d %d) vs (%d %d %d)",
-          slow[0], slow[1], slow[2], fast[0], fast[1], fast[2]);
+    CHECK(abs((int)slow[2] - (int)fast[2]) + abs((int)slow[0] - (int)fast[0]) > 60,
+          "speed colours do not vary: (%d %d %d) vs (%d %d %d)", slow[0], slow[1], slow[2], fast[0], fast[1], fast[2]);
 
     /* The tank's 12 edges are drawn (sampled along each, away from the block and its ends). */
     int samples = 0, on_edge = 0;
@@ -186,7 +204,8 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
             float a[3] = {c & 1 ? k_hi[0] : k_lo[0], c & 2 ? k_hi[1] : k_lo[1], c & 4 ? k_hi[2] : k_lo[2]};
             float b[3] = {d & 1 ? k_hi[0] : k_lo[0], d & 2 ? k_hi[1] : k_lo[1], d & 4 ? k_hi[2] : k_lo[2]};
             for (int k = 1; k < 20; k++) {
-                float f = (float)k / 20, q[3] = {a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]), a[2] + f * (b[2] - a[2])}, sp[3];
+                float f = (float)k / 20, q[3] = {a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]), a[2] + f * (b[2] - a[2])},
+                      sp[3];
                 project(&v, q, sp);
                 if (sp[0] > block[0] - 8 && sp[0] < block[2] + 8 && sp[1] > block[1] - 8 && sp[1] < block[3] + 8) continue;
                 samples++;
@@ -202,7 +221,8 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
     int drawn, differ_px = count_differ(bare, other, &drawn);
     char path[512];
     printf("compute vs raster spheres: %d of %d drawn pixels differ\n", differ_px, drawn);
-    CHECK(drawn > area && differ_px <= drawn / 200, "compute and raster spheres differ at %d of %d drawn pixels", differ_px, drawn);
+    CHECK(drawn > area && differ_px <= drawn / 200, "compute and raster spheres differ at %d of %d drawn pixels", differ_px,
+          drawn);
     snprintf(path, sizeof path, "%s/render-raster.png", png_dir);
     image_write_png(path, other, W, H, err_buf);
 
@@ -211,7 +231,8 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
     render_target_read(t, img);
     float panel[4];
     memcpy(panel, layout.rect[OVERLAY_STATS], sizeof panel);
-    CHECK(panel[2] > panel[0] + 100 && panel[3] > panel[1] + 60, "stats panel is %.0fx%.0f", panel[2] - panel[0], panel[3] - panel[1]);
+    CHECK(panel[2] > panel[0] + 100 && panel[3] > panel[1] + 60, "stats panel is %.0fx%.0f", panel[2] - panel[0],
+          panel[3] - panel[1]);
     int bright = 0;
     for (int y = (int)panel[1]; y < (int)panel[3]; y++)
         for (int x = (int)panel[0]; x < (int)panel[2]; x++) {
@@ -231,7 +252,7 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
     memset(other, 0, W * H * 4);
     for (int i = 0; i < W * H; i++)
         other[4 * i] = (uint8_t)(RENDER_CLEAR_R * 255 + 0.5f), other[4 * i + 1] = (uint8_t)(RENDER_CLEAR_G * 255 + 0.5f),
-        other[4 * i + 2] = (uint8_t)(RENDER_CLEAR_B * 255 + 0.5f), other[4 * i + 3] = 255;
+                  other[4 * i + 2] = (uint8_t)(RENDER_CLEAR_B * 255 + 0.5f), other[4 * i + 3] = 255;
     CHECK(!render_image_check(other, NULL, W, H, &layout, err_buf) && strstr(err_buf, "blank"), "blank not caught: %s", err_buf);
     render_particles none = s->p;
     none.count = 0;
@@ -240,7 +261,8 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
     hud_draw(h, t->fbo);
     render_target_read(t, other);
     err_buf[0] = 0;
-    CHECK(!render_image_check(other, NULL, W, H, &layout, err_buf) && strstr(err_buf, "particles"), "no particles not caught: %s", err_buf);
+    CHECK(!render_image_check(other, NULL, W, H, &layout, err_buf) && strstr(err_buf, "particles"), "no particles not caught: %s",
+          err_buf);
 
     /* No GPU timers here (llvmpipe) and no CPU fallback asked: the HUD says so, no numbers. On a
      * GPU with timers the panel lists the stages instead; both are real. */
@@ -270,11 +292,13 @@ static void test_spheres_and_hud(renderer *r, hud *h, scene *s, render_target *t
         for (int y = (int)gr[1]; y < (int)gr[3]; y++)
             for (int x = (int)gr[0]; x < (int)gr[2]; x++) {
                 const uint8_t *p = other + 4 * ((size_t)y * W + (size_t)x);
-                hits += abs(p[0] - (int)(c & 255)) < 4 && abs(p[1] - (int)(c >> 8 & 255)) < 4 && abs(p[2] - (int)(c >> 16 & 255)) < 4;
+                hits +=
+                    abs(p[0] - (int)(c & 255)) < 4 && abs(p[1] - (int)(c >> 8 & 255)) < 4 && abs(p[2] - (int)(c >> 16 & 255)) < 4;
             }
-        const uint8_t *g = other + 4 * ((size_t)(layout.rect[OVERLAY_GRAPH][3] - 40) * W + (size_t)(layout.rect[OVERLAY_GRAPH][2] - 12));
-        CHECK(hits > 100, "the graph shows %d pixels of the render stage's colour (%d %d %d) (near its right end: %d %d %d)", hits,
-              c & 255, c >> 8 & 255, c >> 16 & 255, g[0], g[1], g[2]);
+        const uint8_t *g =
+            other + 4 * ((size_t)(layout.rect[OVERLAY_GRAPH][3] - 40) * W + (size_t)(layout.rect[OVERLAY_GRAPH][2] - 12));
+        CHECK(hits > 100, "the graph shows %d pixels of the render stage's colour (%d %d %d) (near its right end: %d %d %d)",
+              hits, c & 255, c >> 8 & 255, c >> 16 & 255, g[0], g[1], g[2]);
         snprintf(path, sizeof path, "%s/render-cpu-prof.png", png_dir);
         image_write_png(path, other, W, H, err_buf);
         prof_destroy(cpu);
@@ -331,7 +355,8 @@ static void test_eye_inside(renderer *r, scene *s, render_target *t, const char 
     render_target_read(t, b);
     int drawn, differ = count_differ(a, b, &drawn);
     printf("eye inside the tank: compute vs raster differ at %d of %d drawn pixels\n", differ, drawn);
-    CHECK(drawn > W * H / 4 && differ <= drawn / 100, "eye inside the tank: compute and raster differ at %d of %d drawn pixels", differ, drawn);
+    CHECK(drawn > W * H / 4 && differ <= drawn / 100, "eye inside the tank: compute and raster differ at %d of %d drawn pixels",
+          differ, drawn);
     char path[512];
     snprintf(path, sizeof path, "%s/render-eye-inside.png", png_dir);
     image_write_png(path, a, W, H, err_buf);
@@ -377,7 +402,8 @@ static void test_depth(renderer *r, scene *s, render_target *t) {
             /* Skip pixels right on the silhouette, where coverage is a matter of rounding. */
             if (fabsf(disc) < 0.03f * radius * radius) continue;
             if (disc < 0) {
-                if (got != 1.0f) printf("pixel %d %d outside the sphere (disc %g r^2) has depth %g\n", x, y, disc / (radius * radius), got);
+                if (got != 1.0f)
+                    printf("pixel %d %d outside the sphere (disc %g r^2) has depth %g\n", x, y, disc / (radius * radius), got);
                 bad += got != 1.0f;
                 continue;
             }
@@ -393,7 +419,8 @@ static void test_depth(renderer *r, scene *s, render_target *t) {
             bad += e > 1e-5f;
         }
     CHECK(inside_px > 100, "only %d pixels inside the sphere checked (of %d)", inside_px, checked);
-    CHECK(bad == 0, "%d pixels with wrong depth (worst error %.2e; sphere vs. flat depth differ by up to %.2e)", bad, worst, flat_gap);
+    CHECK(bad == 0, "%d pixels with wrong depth (worst error %.2e; sphere vs. flat depth differ by up to %.2e)", bad, worst,
+          flat_gap);
     CHECK(flat_gap > 10 * 1e-5f, "the sphere's depth varies by only %.2e: the test could not tell a flat quad", flat_gap);
     free(depth);
     gpu_buffer_destroy(&one);
@@ -411,7 +438,8 @@ static void test_camera(scene *s) {
     render_view v = view_for(s, &fake, RENDER_COLOR_SPEED, RENDER_STYLE_SPHERES);
     float px[3];
     project(&v, p, px);
-    CHECK(fabsf(px[0] - 123) < 0.05f && fabsf(px[1] - 321) < 0.05f, "picked point projects to (%g %g), not (123 321)", px[0], px[1]);
+    CHECK(fabsf(px[0] - 123) < 0.05f && fabsf(px[1] - 321) < 0.05f, "picked point projects to (%g %g), not (123 321)", px[0],
+          px[1]);
     float d0 = c.distance;
     camera_zoom(&c, 3);
     CHECK(c.distance < d0, "zoom in did not come closer");

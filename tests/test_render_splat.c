@@ -27,9 +27,9 @@ static void camera(int w, int h, mat4 view, mat4 proj) {
 }
 
 typedef struct cpu_hit {
-    double depth;   /* window depth of the nearest hit, 2 for none */
-    int id, count;  /* its sphere; how many spheres the ray hits */
-    double margin;  /* how far (in r^2) from grazing the nearest hit is */
+    double depth;  /* window depth of the nearest hit, 2 for none */
+    int id, count; /* its sphere; how many spheres the ray hits */
+    double margin; /* how far (in r^2) from grazing the nearest hit is */
 } cpu_hit;
 
 /* Window depth and discriminant (relative to r^2) of sphere c hit by the ray through the pixel. */
@@ -100,12 +100,12 @@ static void check_layout(render_splat *s, const layout *L) {
                 if (ok && c.id < 0) graze++;
             }
             if (!ok && bad < 5)
-                printf("  %s: pixel %d,%d: GPU id %d depth %.7f, CPU id %d depth %.7f (margin %.2e, %d hits)\n", L->name, x,
-                       y, gid == RENDER_SPLAT_NONE ? -1 : (int)gid, gz, c.id, c.depth, c.margin, c.count);
+                printf("  %s: pixel %d,%d: GPU id %d depth %.7f, CPU id %d depth %.7f (margin %.2e, %d hits)\n", L->name, x, y,
+                       gid == RENDER_SPLAT_NONE ? -1 : (int)gid, gz, c.id, c.depth, c.margin, c.count);
             bad += !ok;
         }
-    printf("%-22s %4dx%-4d %4d spheres: %6d pixels covered, %d grazing, %d wrong\n", L->name, L->w, L->h, L->n, covered,
-           graze, bad);
+    printf("%-22s %4dx%-4d %4d spheres: %6d pixels covered, %d grazing, %d wrong\n", L->name, L->w, L->h, L->n, covered, graze,
+           bad);
     CHECK(bad == 0, "%s: %d pixels disagree with the CPU ray caster", L->name, bad);
     CHECK(graze <= covered / 50 + 4, "%s: %d grazing pixels of %d: the comparison is too loose", L->name, graze, covered);
 
@@ -136,7 +136,8 @@ static void check_layout(render_splat *s, const layout *L) {
                      * cancellation (its ray, b and |c|^2 each round): its chord is that much /
                      * sqrt(disc) off, at most the chord. A sphere missed or counted twice is not. */
                     const float *c = L->pos[i];
-                    double chord = 2.0 * sqrt(m) * L->radius, cc = (double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2];
+                    double chord = 2.0 * sqrt(m) * L->radius,
+                           cc = (double)c[0] * c[0] + (double)c[1] * c[1] + (double)c[2] * c[2];
                     sum += chord, hits++;
                     slack += fmin(chord, 1e-6 * cc / (0.5 * chord + 1e-12));
                     if (m < 1e-3) slack += chord; /* a grazing ray the GPU may miss */
@@ -211,7 +212,8 @@ int main(void) {
 
     /* A dense block: many spheres deep, as the fluid is; a count of 64 * 10 + 1. */
     L = (layout){.name = "dense block", .w = 120, .h = 90, .radius = 0.05f};
-    for (int i = 0; i < 641; i++) put(&L, -0.4f + 0.08f * (float)(i % 10), -0.3f + 0.08f * (float)(i / 10 % 8), -2.0f - 0.08f * (float)(i / 80));
+    for (int i = 0; i < 641; i++)
+        put(&L, -0.4f + 0.08f * (float)(i % 10), -0.3f + 0.08f * (float)(i / 10 % 8), -2.0f - 0.08f * (float)(i / 80));
     check_layout(s, &L);
 
     /* One sphere; none at all. */

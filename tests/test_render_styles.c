@@ -16,7 +16,8 @@
 #define N 512
 
 static bool _background(const uint8_t *px) {
-    const int bg[3] = {(int)(RENDER_CLEAR_R * 255 + 0.5f), (int)(RENDER_CLEAR_G * 255 + 0.5f), (int)(RENDER_CLEAR_B * 255 + 0.5f)};
+    const int bg[3] = {(int)(RENDER_CLEAR_R * 255 + 0.5f), (int)(RENDER_CLEAR_G * 255 + 0.5f),
+                       (int)(RENDER_CLEAR_B * 255 + 0.5f)};
     for (int c = 0; c < 3; c++)
         if (abs((int)px[c] - bg[c]) > 6) return false;
     return true;
@@ -27,9 +28,11 @@ int main(void) {
     char err[ERR_LEN];
     /* The registry: unique keys, names, one entry per render_style. */
     for (int k = 0; k < RENDER_STYLE_COUNT; k++) {
-        CHECK(render_styles[k] && render_styles[k]->key && render_styles[k]->name && render_styles[k]->make && render_styles[k]->draw,
+        CHECK(render_styles[k] && render_styles[k]->key && render_styles[k]->name && render_styles[k]->make &&
+                  render_styles[k]->draw,
               "render_styles[%d] is incomplete", k);
-        for (int j = 0; j < k; j++) CHECK(strcmp(render_styles[j]->key, render_styles[k]->key), "styles %d and %d share a key", j, k);
+        for (int j = 0; j < k; j++)
+            CHECK(strcmp(render_styles[j]->key, render_styles[k]->key), "styles %d and %d share a key", j, k);
     }
     /* A block of 8x8x8 particles in the middle of a unit tank. */
     float pos[4 * N];
@@ -54,8 +57,13 @@ int main(void) {
     };
     static uint8_t rgba[W * H * 4], empty[W * H * 4];
     for (int k = 0; k < RENDER_STYLE_COUNT; k++) {
-        render_view v = {.framebuffer = t.fbo, .color_texture = t.color, .width = W, .height = H, .style = (render_style)k,
-                         .backdrop = RENDER_BACKDROP_PLAIN, .color = RENDER_COLOR_SPEED};
+        render_view v = {.framebuffer = t.fbo,
+                         .color_texture = t.color,
+                         .width = W,
+                         .height = H,
+                         .style = (render_style)k,
+                         .backdrop = RENDER_BACKDROP_PLAIN,
+                         .color = RENDER_COLOR_SPEED};
         camera_matrices(&cam, W, H, v.view, v.proj);
         render_time_passes(r, true);
         render_scene(r, &p, &v);
@@ -65,7 +73,8 @@ int main(void) {
         while (m < 8 && want[k][m]) m++;
         CHECK(n == m, "style %s ran %d passes, expected %d", render_styles[k]->key, n, m);
         for (int i = 0; i < n && i < m; i++)
-            CHECK(strcmp(names[i], want[k][i]) == 0, "style %s: pass %d is %s, expected %s", render_styles[k]->key, i, names[i], want[k][i]);
+            CHECK(strcmp(names[i], want[k][i]) == 0, "style %s: pass %d is %s, expected %s", render_styles[k]->key, i, names[i],
+                  want[k][i]);
         render_time_passes(r, false);
         render_target_read(&t, rgba);
         render_particles none = p;
@@ -78,11 +87,13 @@ int main(void) {
             ink += !_background(rgba + 4 * i);
         }
         CHECK(drawn > 200, "style %s: %d pixels differ from the same view without particles", render_styles[k]->key, drawn);
-        CHECK(ink >= drawn / 2, "style %s: of %d pixels drawn, %d differ from the plain backdrop", render_styles[k]->key, drawn, ink);
+        CHECK(ink >= drawn / 2, "style %s: of %d pixels drawn, %d differ from the plain backdrop", render_styles[k]->key, drawn,
+              ink);
     }
     render_target_destroy(&t);
     render_destroy(r);
-    CHECK(gpu_live_objects() == live0, "%d GL objects alive after render_destroy, %d before render_make", gpu_live_objects(), live0);
+    CHECK(gpu_live_objects() == live0, "%d GL objects alive after render_destroy, %d before render_make", gpu_live_objects(),
+          live0);
     gpu_buffer_destroy(&buf);
     gpu_destroy(gpu);
     return check_done();

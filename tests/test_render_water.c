@@ -59,7 +59,8 @@ static void add(float x, float y, float z, float vx, float vy, float vz, float d
 static void pool(float x0, float x1, float z0, float z1, int layers) {
     for (int l = 0; l < layers; l++)
         for (float x = x0 + R; x < x1; x += 2 * R)
-            for (float z = z0 + R; z < z1; z += 2 * R) add(x, R + 2 * R * (float)l, z, 0, 0, 0, l == layers - 1 ? 620.0f : 1000.0f);
+            for (float z = z0 + R; z < z1; z += 2 * R)
+                add(x, R + 2 * R * (float)l, z, 0, 0, 0, l == layers - 1 ? 620.0f : 1000.0f);
 }
 
 typedef struct gl_parts {
@@ -73,7 +74,11 @@ static gl_parts upload(void) {
     g.pos = gpu_buffer_make(n * 16, P.pos, "test-water-positions", err_buf);
     g.vel = gpu_buffer_make(n * 16, P.vel, "test-water-velocities", err_buf);
     g.dens = gpu_buffer_make(n * 4, P.dens, "test-water-densities", err_buf);
-    g.p = (render_particles){.positions = g.pos, .velocities = g.vel, .densities = g.dens, .count = (uint32_t)P.n, .radius = R,
+    g.p = (render_particles){.positions = g.pos,
+                             .velocities = g.vel,
+                             .densities = g.dens,
+                             .count = (uint32_t)P.n,
+                             .radius = R,
                              .hi = {k_hi[0], k_hi[1], k_hi[2]}};
     return g;
 }
@@ -93,8 +98,13 @@ static camera cam_at(float tx, float ty, float tz, float yaw, float pitch, float
 }
 
 static render_view view_of(const render_target *t, const camera *c, render_backdrop b, unsigned hide) {
-    render_view v = {.framebuffer = t->fbo, .color_texture = t->color, .width = W, .height = H,
-                     .style = RENDER_STYLE_SURFACE, .backdrop = b, .hide = hide};
+    render_view v = {.framebuffer = t->fbo,
+                     .color_texture = t->color,
+                     .width = W,
+                     .height = H,
+                     .style = RENDER_STYLE_SURFACE,
+                     .backdrop = b,
+                     .hide = hide};
     camera_matrices(c, W, H, v.view, v.proj);
     return v;
 }
@@ -195,18 +205,19 @@ static void test_refraction(renderer *r, const render_target *t) {
            fp[0], fp[1], fx, fy, f_ncc, same, cp[0], cp[1], cx, cy, c_ncc, tint[0], tint[1], tint[2], bare[0], bare[1], bare[2]);
     CHECK(f_ncc > 0.8, "the floor's tiles do not show through flat shallow water (best correlation %.3f)", f_ncc);
     CHECK(c_ncc > 0.5, "the floor's tiles do not show through the curved water (best correlation %.3f)", c_ncc);
-    CHECK(abs(cx - fx) + abs(cy - fy) >= 3, "the curved surface does not displace the tiles: shift (%d %d) there, (%d %d) where flat",
-          cx, cy, fx, fy);
-    CHECK(tint[0] < bare[0] - 4 && tint[2] / (tint[0] + 1) > bare[2] / (bare[0] + 1), "the water does not tint the floor: %.0f %.0f %.0f over %.0f %.0f %.0f",
-          tint[0], tint[1], tint[2], bare[0], bare[1], bare[2]);
+    CHECK(abs(cx - fx) + abs(cy - fy) >= 3,
+          "the curved surface does not displace the tiles: shift (%d %d) there, (%d %d) where flat", cx, cy, fx, fy);
+    CHECK(tint[0] < bare[0] - 4 && tint[2] / (tint[0] + 1) > bare[2] / (bare[0] + 1),
+          "the water does not tint the floor: %.0f %.0f %.0f over %.0f %.0f %.0f", tint[0], tint[1], tint[2], bare[0], bare[1],
+          bare[2]);
     free(wet), free(dry);
     release(&g);
 }
 
 static void test_absorption(renderer *r, const render_target *t) {
     P.n = 0;
-    pool(0.02f, 0.3f, 0.04f, 0.36f, 1);        /* a thin sheet, one particle deep */
-    for (int l = 0; l < 18; l++)                /* a deep column */
+    pool(0.02f, 0.3f, 0.04f, 0.36f, 1); /* a thin sheet, one particle deep */
+    for (int l = 0; l < 18; l++)        /* a deep column */
         for (float x = 0.38f + R; x < 0.56f; x += 2 * R)
             for (float z = 0.12f + R; z < 0.28f; z += 2 * R) add(x, R + 2 * R * (float)l, z, 0, 0, 0, 1000);
     gl_parts g = upload();
@@ -219,13 +230,18 @@ static void test_absorption(renderer *r, const render_target *t) {
     double thin[3], deep[3];
     mean_rgb(img, (int)tp[0], (int)tp[1], 6, thin);
     mean_rgb(img, (int)dp[0], (int)dp[1], 6, deep);
-    double lt = 0.2126 * thin[0] + 0.7152 * thin[1] + 0.0722 * thin[2], ld = 0.2126 * deep[0] + 0.7152 * deep[1] + 0.0722 * deep[2];
-    double st = (fmax(thin[0], fmax(thin[1], thin[2])) - fmin(thin[0], fmin(thin[1], thin[2]))) / fmax(thin[0], fmax(thin[1], thin[2]));
-    double sd = (fmax(deep[0], fmax(deep[1], deep[2])) - fmin(deep[0], fmin(deep[1], deep[2]))) / fmax(deep[0], fmax(deep[1], deep[2]));
+    double lt = 0.2126 * thin[0] + 0.7152 * thin[1] + 0.0722 * thin[2],
+           ld = 0.2126 * deep[0] + 0.7152 * deep[1] + 0.0722 * deep[2];
+    double st =
+        (fmax(thin[0], fmax(thin[1], thin[2])) - fmin(thin[0], fmin(thin[1], thin[2]))) / fmax(thin[0], fmax(thin[1], thin[2]));
+    double sd =
+        (fmax(deep[0], fmax(deep[1], deep[2])) - fmin(deep[0], fmin(deep[1], deep[2]))) / fmax(deep[0], fmax(deep[1], deep[2]));
     printf("absorption: thin sheet %.0f %.0f %.0f (luminance %.0f, saturation %.2f), deep column %.0f %.0f %.0f (%.0f, %.2f)\n",
            thin[0], thin[1], thin[2], lt, st, deep[0], deep[1], deep[2], ld, sd);
-    CHECK(ld < 0.85 * lt || sd > st + 0.25, "the deep column (luminance %.0f, saturation %.2f) is neither darker nor more "
-          "saturated than the thin sheet (%.0f, %.2f)", ld, sd, lt, st);
+    CHECK(ld < 0.85 * lt || sd > st + 0.25,
+          "the deep column (luminance %.0f, saturation %.2f) is neither darker nor more "
+          "saturated than the thin sheet (%.0f, %.2f)",
+          ld, sd, lt, st);
     CHECK(deep[2] > deep[0] * 1.5, "the deep column is not blue-green: %.0f %.0f %.0f", deep[0], deep[1], deep[2]);
     free(img);
     release(&g);
@@ -314,9 +330,12 @@ static void test_no_bleeding(renderer *r, const render_target *t) {
                 add(x, y, 0.3f + 2 * R * (float)l, 0, 0, 0, 1000);
                 /* the block's outline on screen: its spheres (at the surface's 1.5 R) projected */
                 for (int k = 0; k < 4; k++) {
-                    float q[3] = {x + ((k & 1) ? 1.6f : -1.6f) * R, y + ((k & 2) ? 1.6f : -1.6f) * R, 0.3f + 2 * R * (float)l + 1.5f * R}, sp[2];
+                    float q[3] = {x + ((k & 1) ? 1.6f : -1.6f) * R, y + ((k & 2) ? 1.6f : -1.6f) * R,
+                                  0.3f + 2 * R * (float)l + 1.5f * R},
+                          sp[2];
                     project(&c, q, sp);
-                    lo[0] = fminf(lo[0], sp[0]), lo[1] = fminf(lo[1], sp[1]), hi[0] = fmaxf(hi[0], sp[0]), hi[1] = fmaxf(hi[1], sp[1]);
+                    lo[0] = fminf(lo[0], sp[0]), lo[1] = fminf(lo[1], sp[1]), hi[0] = fmaxf(hi[0], sp[0]),
+                    hi[1] = fmaxf(hi[1], sp[1]);
                 }
             }
     g = upload();
@@ -335,8 +354,10 @@ static void test_no_bleeding(renderer *r, const render_target *t) {
             changed += differ;
         }
     printf("no bleeding: a block %d particles strong 0.2 m before a wall of %d: %d of the wall's pixels outside the block's "
-           "outline change (%d inside it)\n", P.n - n_wall, n_wall, changed, covered);
-    CHECK(outside > 5000 && covered > 100, "the scene is not as meant: %d wall pixels outside the block, %d changed inside", outside, covered);
+           "outline change (%d inside it)\n",
+           P.n - n_wall, n_wall, changed, covered);
+    CHECK(outside > 5000 && covered > 100, "the scene is not as meant: %d wall pixels outside the block, %d changed inside",
+          outside, covered);
     CHECK(changed <= 10, "the block bleeds into the wall behind it: %d pixels outside its outline change", changed);
     free(wall), free(both);
 }
@@ -391,7 +412,8 @@ static void test_spray(renderer *r, const render_target *t) {
     int before = P.n;
     for (int i = 0; i < 60; i++) {
         float a = (float)i * 2.4f, d = 0.02f + 0.0025f * (float)i;
-        add(0.3f + d * cosf(a), 0.12f + 0.003f * (float)(i % 30), 0.2f + d * sinf(a), 0.8f * cosf(a), 2.0f, 0.8f * sinf(a), 250.0f);
+        add(0.3f + d * cosf(a), 0.12f + 0.003f * (float)(i % 30), 0.2f + d * sinf(a), 0.8f * cosf(a), 2.0f, 0.8f * sinf(a),
+            250.0f);
     }
     g = upload();
     shoot(r, &g, t, &c, RENDER_BACKDROP_SCENE, 0, with, "splash");
@@ -427,8 +449,11 @@ static int sim_spray_pixels(renderer *r, const render_target *t, const gpu_caps 
     CHECK(s != NULL, "sim_make %s: %s", scene, err_buf);
     if (!s) return -1;
     while (sim_time(s) < seconds) sim_step(s, NULL);
-    render_particles p = {.positions = sim_positions(s), .velocities = sim_velocities(s), .densities = sim_densities(s),
-                          .count = sim_particle_count(s), .radius = sim_particle_radius(s)};
+    render_particles p = {.positions = sim_positions(s),
+                          .velocities = sim_velocities(s),
+                          .densities = sim_densities(s),
+                          .count = sim_particle_count(s),
+                          .radius = sim_particle_radius(s)};
     sim_domain(s, p.lo, p.hi);
     camera c;
     camera_fit(&c, p.lo, p.hi);
@@ -459,7 +484,8 @@ static void test_hud_check(renderer *r, hud *h, const render_target *t) {
     camera c = cam_at(0.3f, 0.05f, 0.2f, -0.4f, 0.5f, 0.9f);
     uint8_t *img = malloc(W * H * 4), *empty = malloc(W * H * 4), *bare = malloc(W * H * 4);
     overlay_layout layout;
-    overlay_info info = {.width = W, .height = H, .particles = (uint32_t)P.n, .scene = "pool", .sort = "radix", .steps_per_frame = 1};
+    overlay_info info = {
+        .width = W, .height = H, .particles = (uint32_t)P.n, .scene = "pool", .sort = "radix", .steps_per_frame = 1};
     render_view v = view_of(t, &c, RENDER_BACKDROP_SCENE, 0);
     render_scene(r, &g.p, &v);
     render_target_read(t, bare);
@@ -477,7 +503,8 @@ static void test_hud_check(renderer *r, hud *h, const render_target *t) {
     hud_draw(h, t->fbo); /* the HUD over the empty view, still in the target */
     render_target_read(t, bare);
     err_buf[0] = 0;
-    CHECK(!render_image_check(bare, empty, W, H, &layout, err_buf) && strstr(err_buf, "particles"), "no fluid not caught: %s", err_buf);
+    CHECK(!render_image_check(bare, empty, W, H, &layout, err_buf) && strstr(err_buf, "particles"), "no fluid not caught: %s",
+          err_buf);
     char path[512];
     snprintf(path, sizeof path, "%s/water-hud.png", out_dir);
     image_write_png(path, img, W, H, err_buf);

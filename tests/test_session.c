@@ -23,9 +23,10 @@ static bool _has_stage(const session *ss, const char *name) {
 int main(void) {
     char err[ERR_LEN];
     session ss;
-    if (!session_make(&ss, &(session_desc){.headless = true, .particles = 4096, .render = true, .time_render = true,
-                                           .prof_cpu_fallback = true},
-                      err)) {
+    if (!session_make(
+            &ss,
+            &(session_desc){.headless = true, .particles = 4096, .render = true, .time_render = true, .prof_cpu_fallback = true},
+            err)) {
         if (ss.fail_tag && !strcmp(ss.fail_tag, "GPU")) {
             printf("SKIP: %s\n", err);
             return 77;
@@ -36,8 +37,10 @@ int main(void) {
     CHECK(ss.desc.width == SESSION_WIDTH && ss.desc.height == SESSION_HEIGHT, "defaults: %dx%d", ss.desc.width, ss.desc.height);
     CHECK(ss.stages == sim_stage_count(ss.s), "%d step stages timed, the sim has %d", ss.stages, sim_stage_count(ss.s));
     CHECK(prof_stage_count(ss.prof) == ss.stages + 2, "%d profiler entries", prof_stage_count(ss.prof));
-    CHECK(!strcmp(prof_stage_name(ss.prof, ss.stage_sim), "simulation") && !strcmp(prof_stage_name(ss.prof, ss.stage_render), "render"),
-          "the whole-frame entries are %s and %s", prof_stage_name(ss.prof, ss.stage_sim), prof_stage_name(ss.prof, ss.stage_render));
+    CHECK(!strcmp(prof_stage_name(ss.prof, ss.stage_sim), "simulation") &&
+              !strcmp(prof_stage_name(ss.prof, ss.stage_render), "render"),
+          "the whole-frame entries are %s and %s", prof_stage_name(ss.prof, ss.stage_sim),
+          prof_stage_name(ss.prof, ss.stage_render));
     for (int i = 0; i < ss.stages; i++)
         CHECK(!strcmp(prof_stage_name(ss.prof, i), sim_stage_name(ss.s, i)), "entry %d is %s, the sim's stage %s", i,
               prof_stage_name(ss.prof, i), sim_stage_name(ss.s, i));
@@ -50,7 +53,8 @@ int main(void) {
     session_frame_end(&ss);
     CHECK(k == 0, "a stopped frame took %d steps", k);
     k = session_simulate(&ss, 0, 0, 0, NULL);
-    CHECK(k == 1 && ss.view.steps_per_frame == 0, "one step: %d steps, view says %d (a step is not a frame)", k, ss.view.steps_per_frame);
+    CHECK(k == 1 && ss.view.steps_per_frame == 0, "one step: %d steps, view says %d (a step is not a frame)", k,
+          ss.view.steps_per_frame);
     /* A picture. */
     render_target t;
     CHECK(render_target_make(&t, 96, 64, "test-session", err), "%s", err);
@@ -68,8 +72,9 @@ int main(void) {
     CHECK(session_set_sort(&ss, "counting", err), "counting: %s", err);
     CHECK(strcmp(before, sim_stage_name(ss.s, 2)) != 0, "counting's third stage is still %s", before);
     for (int i = 0; i < ss.stages; i++)
-        CHECK(!strcmp(prof_stage_name(ss.prof, i), sim_stage_name(ss.s, i)), "after the sort switch entry %d is %s, the sim's stage %s", i,
-              prof_stage_name(ss.prof, i), sim_stage_name(ss.s, i));
+        CHECK(!strcmp(prof_stage_name(ss.prof, i), sim_stage_name(ss.s, i)),
+              "after the sort switch entry %d is %s, the sim's stage %s", i, prof_stage_name(ss.prof, i),
+              sim_stage_name(ss.s, i));
     CHECK(session_set_solver(&ss, "wcsph", err), "wcsph: %s", err);
     CHECK(_has_stage(&ss, "forces") && !_has_stage(&ss, "pressure"), "after the switch to wcsph the profiler lacks its stages");
     CHECK(!session_set_sort(&ss, "no-such-sort", err), "an unknown sort was taken");
@@ -79,7 +84,8 @@ int main(void) {
     CHECK(session_make(&ss, &(session_desc){.headless = true, .no_sim = true, .prof_sync = true}, err), "no_sim: %s", err);
     CHECK(ss.s == NULL && ss.r == NULL, "no_sim made a sim or a renderer");
     for (int row = 0; row < 2; row++) {
-        CHECK(session_sim_make(&ss, &(sim_desc){.particles = 4096, .solver = row ? "wcsph" : "dfsph"}, err), "row %d: %s", row, err);
+        CHECK(session_sim_make(&ss, &(sim_desc){.particles = 4096, .solver = row ? "wcsph" : "dfsph"}, err), "row %d: %s", row,
+              err);
         CHECK(session_simulate(&ss, SESSION_FRAME_SECONDS, 1, SESSION_TIME_FRAME, NULL) == 1, "row %d: not one step", row);
         session_frame_end(&ss);
         CHECK(!strcmp(sim_solver_name(ss.s), row ? "wcsph" : "dfsph"), "row %d runs %s", row, sim_solver_name(ss.s));

@@ -47,7 +47,8 @@ static uint32_t counted_step(sim *s, const char *what) {
            d.pairs ? d.last - 2 * d.pairs + 10 : d.last);
     CHECK(d.last == g_direct + g_indirect, "%s: the sim counted %u dispatches in a step, the GL calls were %llu", what, d.last,
           (unsigned long long)(g_direct + g_indirect));
-    CHECK(g_indirect == 2ull * d.pairs, "%s: %llu indirect dispatches for %u iteration pairs", what, (unsigned long long)g_indirect, d.pairs);
+    CHECK(g_indirect == 2ull * d.pairs, "%s: %llu indirect dispatches for %u iteration pairs", what,
+          (unsigned long long)g_indirect, d.pairs);
     return d.last;
 }
 
@@ -55,7 +56,8 @@ static uint32_t counted_step(sim *s, const char *what) {
 static void check_reset_hash(const char *solver, const char *sort, const gpu_caps *caps) {
     sim *a = ref_sim("dambreak", 1200, sort, solver, caps), *b = ref_sim("dambreak", 1200, sort, solver, caps);
     uint32_t n = sim_particle_count(a);
-    float *p0 = malloc(16ull * n), *pa = malloc(16ull * n), *pb = malloc(16ull * n), *va = malloc(16ull * n), *vb = malloc(16ull * n);
+    float *p0 = malloc(16ull * n), *pa = malloc(16ull * n), *pb = malloc(16ull * n), *va = malloc(16ull * n),
+          *vb = malloc(16ull * n);
     sim_read_particles(a, p0, NULL, NULL);
     for (int i = 0; i < 5; i++) sim_step(a, NULL);
     char err[ERR_LEN];
@@ -63,7 +65,8 @@ static void check_reset_hash(const char *solver, const char *sort, const gpu_cap
     float *da = malloc(4ull * n), *db = malloc(4ull * n);
     sim_read_particles(a, NULL, NULL, da);
     sim_read_particles(b, NULL, NULL, db);
-    CHECK(!memcmp(da, db, 4ull * n), "%s %s: the densities right after the set differ from a fresh sim's (a stale hash?)", solver, sort);
+    CHECK(!memcmp(da, db, 4ull * n), "%s %s: the densities right after the set differ from a fresh sim's (a stale hash?)", solver,
+          sort);
     free(da), free(db);
     for (int i = 0; i < 3; i++) {
         sim_step(a, NULL);
@@ -72,7 +75,8 @@ static void check_reset_hash(const char *solver, const char *sort, const gpu_cap
     sim_read_particles(a, pa, va, NULL);
     sim_read_particles(b, pb, vb, NULL);
     bool same = !memcmp(pa, pb, 16ull * n) && !memcmp(va, vb, 16ull * n);
-    printf("%s %s: stepped, set back to its start, 3 steps: %s a fresh sim's\n", solver, sort, same ? "bit-identical to" : "DIFFERENT from");
+    printf("%s %s: stepped, set back to its start, 3 steps: %s a fresh sim's\n", solver, sort,
+           same ? "bit-identical to" : "DIFFERENT from");
     CHECK(same, "%s %s: a sim set back to its initial particles steps unlike a fresh one (a stale hash?)", solver, sort);
     free(p0), free(pa), free(pb), free(va), free(vb);
     sim_destroy(a);

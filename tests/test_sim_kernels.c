@@ -72,7 +72,8 @@ static void test_kernel_cpu(void) {
  * the CPU reference (density, forces, then the integrated positions). */
 static void test_gpu_vs_cpu(const gpu_caps *caps, uint32_t lanes) {
     char err[ERR_LEN];
-    sim *s = sim_make(&(sim_desc){.scene = "dambreak", .particles = 2000, .sort = "cpu", .solver = "wcsph", .lanes = lanes}, caps, err);
+    sim *s = sim_make(&(sim_desc){.scene = "dambreak", .particles = 2000, .sort = "cpu", .solver = "wcsph", .lanes = lanes}, caps,
+                      err);
     CHECK(s, "sim_make: %s", err);
     if (!s) return;
     const sim_params *p = sim_get_params(s);
@@ -185,11 +186,13 @@ static void test_momentum(const char *solver, const gpu_caps *caps) {
     for (uint32_t i = 0; i < n; i++) dv_max = fmax(dv_max, fabs(vel[4 * i + 1]));
     double dt = sim_dt(s), want = n * p->mass * p->gravity[1] * dt;
     double gy = m1[1] - m0[1];
-    printf("%s momentum, %u particles, one step of %.3g s: change (%.3g, %.3g, %.3g) kg m/s, gravity alone %.3g; |m v| summed %.3g\n", solver,
-           n, dt, m1[0] - m0[0], gy, m1[2] - m0[2], want, scale);
-    CHECK(fabs(gy - want) < 1e-7 * scale + 1e-5 * fabs(want), "%s: the y momentum changed by %.6g, gravity gives %.6g", solver, gy, want);
-    CHECK(fabs(m1[0] - m0[0]) < 1e-7 * scale && fabs(m1[2] - m0[2]) < 1e-7 * scale, "%s: the pair forces do not conserve momentum: (%.3g, %.3g)",
-          solver, m1[0] - m0[0], m1[2] - m0[2]);
+    printf(
+        "%s momentum, %u particles, one step of %.3g s: change (%.3g, %.3g, %.3g) kg m/s, gravity alone %.3g; |m v| summed %.3g\n",
+        solver, n, dt, m1[0] - m0[0], gy, m1[2] - m0[2], want, scale);
+    CHECK(fabs(gy - want) < 1e-7 * scale + 1e-5 * fabs(want), "%s: the y momentum changed by %.6g, gravity gives %.6g", solver,
+          gy, want);
+    CHECK(fabs(m1[0] - m0[0]) < 1e-7 * scale && fabs(m1[2] - m0[2]) < 1e-7 * scale,
+          "%s: the pair forces do not conserve momentum: (%.3g, %.3g)", solver, m1[0] - m0[0], m1[2] - m0[2]);
     CHECK(dv_max > 0, "%s: nothing moved", solver);
     free(pos);
     free(vel);

@@ -14,11 +14,12 @@ static int cmp_u32(const void *a, const void *b) {
 static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t n) {
     char err[ERR_LEN];
     CHECK(sim_set_particles(s, pos_in, NULL, n, err), "%s: %s", name, err);
-    {   /* the sort sim_set_particles made (its reorder's permutation): a permutation, keys ascending,
+    { /* the sort sim_set_particles made (its reorder's permutation): a permutation, keys ascending,
          * and the ids the reorder carried are its values */
         sort_pairs set = sim_search_sorted(sim_get_search(s));
         const sim_particles *g0 = sim_get_particles(s);
-        uint32_t *sk = ref_read(set.keys, 4ull * n), *sv = ref_read(set.vals, 4ull * n), *sid = ref_read(g0->id[g0->cur], 4ull * n);
+        uint32_t *sk = ref_read(set.keys, 4ull * n), *sv = ref_read(set.vals, 4ull * n),
+                 *sid = ref_read(g0->id[g0->cur], 4ull * n);
         uint8_t *seen0 = calloc(n + 1, 1);
         int past = 0, dup = 0, order = 0, idv = 0;
         for (uint32_t i = 0; i < n; i++) {
@@ -27,8 +28,9 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
             if (i && sk[i] < sk[i - 1]) order++;
             if (sid[i] != sv[i]) idv++;
         }
-        CHECK(!past && !dup && !order && !idv, "%s: the set's sort: %d values >= n, %d duplicates, %d keys out of order, %d ids not its values",
-              name, past, dup, order, idv);
+        CHECK(!past && !dup && !order && !idv,
+              "%s: the set's sort: %d values >= n, %d duplicates, %d keys out of order, %d ids not its values", name, past, dup,
+              order, idv);
         free(seen0);
         free(sk);
         free(sv);
@@ -72,8 +74,8 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
             if (worst > 1e-4) bad_key++;
         }
     }
-    CHECK(!bad_order && !bad_perm && !bad_key, "%s: %d keys out of order, %d values not a permutation, %d wrong cells",
-          name, bad_order, bad_perm, bad_key);
+    CHECK(!bad_order && !bad_perm && !bad_key, "%s: %d keys out of order, %d values not a permutation, %d wrong cells", name,
+          bad_order, bad_perm, bad_key);
     /* ranges: each sorted index in exactly one cell's range, and that cell is its key */
     uint32_t *cover = calloc(n + 1, 4);
     int bad_range = 0;
@@ -124,8 +126,8 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
         pairs += nb;
         if (nb != nw || memcmp(brute, walk, 4ull * nb)) {
             if (bad_sets++ < 3)
-                fprintf(stderr, "%s: particle %u at (%g %g %g): %u neighbours by brute force, %u through the cells\n", name,
-                        i, xi[0], xi[1], xi[2], nb, nw);
+                fprintf(stderr, "%s: particle %u at (%g %g %g): %u neighbours by brute force, %u through the cells\n", name, i,
+                        xi[0], xi[1], xi[2], nb, nw);
         }
     }
     CHECK(bad_sets == 0, "%s: %d particles with wrong neighbour sets", name, bad_sets);
@@ -154,24 +156,29 @@ int main(void) {
         uint32_t cap = sim_particle_count(s), st = 99, n;
         float *pos = calloc(4ull * cap, sizeof(float));
         float ext[3] = {p->hi[0] - p->lo[0], p->hi[1] - p->lo[1], p->hi[2] - p->lo[2]};
-    #define SET(i, x, y, z) (pos[4 * (i)] = (x), pos[4 * (i) + 1] = (y), pos[4 * (i) + 2] = (z), pos[4 * (i) + 3] = 1)
+#define SET(i, x, y, z) (pos[4 * (i)] = (x), pos[4 * (i) + 1] = (y), pos[4 * (i) + 2] = (z), pos[4 * (i) + 3] = 1)
 
         n = cap; /* random over the whole tank */
-        for (uint32_t i = 0; i < n; i++) SET(i, p->lo[0] + ext[0] * frand(&st), p->lo[1] + ext[1] * frand(&st), p->lo[2] + ext[2] * frand(&st));
+        for (uint32_t i = 0; i < n; i++)
+            SET(i, p->lo[0] + ext[0] * frand(&st), p->lo[1] + ext[1] * frand(&st), p->lo[2] + ext[2] * frand(&st));
         check_layout(s, "random", pos, n);
 
         n = cap; /* dense clusters around a few centres, one in a corner */
         for (uint32_t i = 0; i < n; i++) {
             int c = (int)(i % 4);
-            float cx = c == 0 ? p->lo[0] : p->lo[0] + ext[0] * (0.2f + 0.2f * c), cy = c == 0 ? p->lo[1] : p->lo[1] + ext[1] * 0.3f;
+            float cx = c == 0 ? p->lo[0] : p->lo[0] + ext[0] * (0.2f + 0.2f * c),
+                  cy = c == 0 ? p->lo[1] : p->lo[1] + ext[1] * 0.3f;
             float r = p->h * 1.5f;
-            float x = cx + r * (2 * frand(&st) - 1), y = cy + r * (2 * frand(&st) - 1), z = p->lo[2] + ext[2] * 0.5f + r * (2 * frand(&st) - 1);
+            float x = cx + r * (2 * frand(&st) - 1), y = cy + r * (2 * frand(&st) - 1),
+                  z = p->lo[2] + ext[2] * 0.5f + r * (2 * frand(&st) - 1);
             SET(i, fmaxf(x, p->lo[0]), fmaxf(y, p->lo[1]), z);
         }
         check_layout(s, "clustered", pos, n);
 
         n = 1500; /* all in one cell */
-        for (uint32_t i = 0; i < n; i++) SET(i, p->lo[0] + p->cell * (3 + 0.999f * frand(&st)), p->lo[1] + p->cell * (2 + 0.999f * frand(&st)), p->lo[2] + p->cell * (1 + 0.999f * frand(&st)));
+        for (uint32_t i = 0; i < n; i++)
+            SET(i, p->lo[0] + p->cell * (3 + 0.999f * frand(&st)), p->lo[1] + p->cell * (2 + 0.999f * frand(&st)),
+                p->lo[2] + p->cell * (1 + 0.999f * frand(&st)));
         check_layout(s, "one cell", pos, n);
 
         n = 0; /* on cell borders exactly, and on multiples of h (pairs exactly h apart) */
@@ -190,7 +197,10 @@ int main(void) {
             for (int a = 0; a < 3; a++) {
                 float u = frand(&st);
                 int side = (int)(check_rand(&st) % 4);
-                q[a] = side == 0 ? p->lo[a] : side == 1 ? p->hi[a] : side == 2 ? p->lo[a] + p->h * u * 0.5f : p->lo[a] + ext[a] * u;
+                q[a] = side == 0   ? p->lo[a]
+                       : side == 1 ? p->hi[a]
+                       : side == 2 ? p->lo[a] + p->h * u * 0.5f
+                                   : p->lo[a] + ext[a] * u;
             }
             if (i % 97 == 0) q[0] = p->hi[0] + 1e-4f; /* a hair outside */
             SET(i, q[0], q[1], q[2]);

@@ -55,10 +55,12 @@ static void compare(const char *what, const state *a, const state *b, uint32_t n
     }
     CHECK(capped == 0, "%s: %d capped solves (the comparison needs none)", what, capped);
     CHECK(it_diff == 0, "%s: %d steps with other iterations or errors", what, it_diff);
-    int diff = memcmp(a->pos, b->pos, 16ull * n) != 0 || memcmp(a->vel, b->vel, 16ull * n) != 0 || memcmp(a->dens, b->dens, 4ull * n) != 0;
+    int diff = memcmp(a->pos, b->pos, 16ull * n) != 0 || memcmp(a->vel, b->vel, 16ull * n) != 0 ||
+               memcmp(a->dens, b->dens, 4ull * n) != 0;
     CHECK(!diff, "%s: states differ after %d steps", what, STEPS);
-    printf("%s: %s (dispatches %llu indirect, %llu persistent, %d steps)\n", what, diff || it_diff ? "DIFFERENT" : "bit-identical",
-           (unsigned long long)a->dispatches, (unsigned long long)b->dispatches, STEPS);
+    printf("%s: %s (dispatches %llu indirect, %llu persistent, %d steps)\n", what,
+           diff || it_diff ? "DIFFERENT" : "bit-identical", (unsigned long long)a->dispatches, (unsigned long long)b->dispatches,
+           STEPS);
 }
 
 static void drop(state *s) {

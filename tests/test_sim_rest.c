@@ -52,8 +52,8 @@ static void test_rest(const char *solver, const gpu_caps *caps) {
         }
         if (i % 20) continue;
         sim_read_stats(s, &st);
-        CHECK(st.particles == n && st.non_finite == 0 && st.outside == 0, "step %d: %u particles, %u not finite, %u outside",
-              i, st.particles, st.non_finite, st.outside);
+        CHECK(st.particles == n && st.non_finite == 0 && st.outside == 0, "step %d: %u particles, %u not finite, %u outside", i,
+              st.particles, st.non_finite, st.outside);
         CHECK(fabs(st.mass - st0.mass) <= 1e-9 * st0.mass, "step %d: mass %.9g, was %.9g", i, st.mass, st0.mass);
         if (fabs(st.density_ratio - 1) > worst_ratio) worst_ratio = fabs(st.density_ratio - 1);
         if (st.kinetic_energy > worst_ke) worst_ke = st.kinetic_energy;
@@ -89,8 +89,8 @@ static void test_rest(const char *solver, const gpu_caps *caps) {
     printf("%s: pool, %u particles, %d steps (%.3f s): mean density off by at most %.3f%%, the bulk's by %.4f%%, mean "
            "compression %.4f%%; max kinetic energy %.3g J (bound %.3g)\n",
            solver, n, steps, sim_time(s), 100 * worst_ratio, 100 * worst_bulk, 100 * worst_comp, worst_ke, ke_bound);
-    printf("%s: pressure fit: dp/dy = %.1f Pa/m (rho0 g = %.1f), R^2 = %.4f, p = 0 at y = %.4f m (water top %.4f m)\n", solver, slope,
-           -want, r2, surface, sim_get_layout(s)->top);
+    printf("%s: pressure fit: dp/dy = %.1f Pa/m (rho0 g = %.1f), R^2 = %.4f, p = 0 at y = %.4f m (water top %.4f m)\n", solver,
+           slope, -want, r2, surface, sim_get_layout(s)->top);
     CHECK(worst_ratio < 0.01, "%s: mean density off rest density by %.3f%%", solver, 100 * worst_ratio);
     CHECK(worst_ke < ke_bound, "%s: the water at rest moves: kinetic energy %.3g J", solver, worst_ke);
     printf("%s: the interior's fit (%.0f particles): dp/dy = %.1f Pa/m, R^2 = %.4f\n", solver, bcnt, bslope, br2);
@@ -100,15 +100,15 @@ static void test_rest(const char *solver, const gpu_caps *caps) {
         /* Issue 9 asks for 3%; measured 2.7% to 3.1% steep here from run to run (the pressure is the
          * solve's total k rho^2, kept to the density criterion, not an equation of state), so the
          * test holds it to 5% and docs/SPH.md says so. */
-        CHECK(bcnt > n / 10 && fabs(bslope / want - 1) < 0.05, "dfsph: the interior's pressure slope %.1f Pa/m (%.0f particles), expected %.1f",
-              bslope, bcnt, want);
+        CHECK(bcnt > n / 10 && fabs(bslope / want - 1) < 0.05,
+              "dfsph: the interior's pressure slope %.1f Pa/m (%.0f particles), expected %.1f", bslope, bcnt, want);
         CHECK(r2 >= 0.98, "dfsph: the pressure is not linear in depth: R^2 %.4f", r2);
         CHECK(worst_bulk < 1e-3, "dfsph: the bulk's mean density is off rest density by %.4f%%", 100 * worst_bulk);
         /* The solver's criterion holds for the density it predicts (every converged record is within
          * it: test_sim_scenes); the density measured after the step differs by the prediction's
          * linearisation, so the measured mean compression gets twice the criterion. */
-        CHECK(worst_comp <= 2 * sim_get_params(s)->eta_density, "dfsph: mean compression %.4f%%, twice the criterion %.4f%%", 100 * worst_comp,
-              100 * sim_get_params(s)->eta_density);
+        CHECK(worst_comp <= 2 * sim_get_params(s)->eta_density, "dfsph: mean compression %.4f%%, twice the criterion %.4f%%",
+              100 * worst_comp, 100 * sim_get_params(s)->eta_density);
     }
     CHECK(fabs(surface - sim_get_layout(s)->top) < 3 * p->dx, "zero pressure at y = %.4f, the surface is at %.4f", surface,
           sim_get_layout(s)->top);

@@ -114,28 +114,33 @@ static void test_scene(const char *scene, const char *solver, const gpu_caps *ca
                   st.kinetic_energy + st.potential_energy);
         }
     }
-    CHECK(vmax_seen < 0.3 * sim_sound_speed(s), "%s: a particle reached %.3g m/s (c0 %.3g)", scene, vmax_seen, sim_sound_speed(s));
+    CHECK(vmax_seen < 0.3 * sim_sound_speed(s), "%s: a particle reached %.3g m/s (c0 %.3g)", scene, vmax_seen,
+          sim_sound_speed(s));
     CHECK(recs == steps, "%s %s: %d step records for %d steps", solver, scene, recs, steps);
     if (df) {
-        CHECK(cfl.disp_max <= CFL_BOUND * (1 + 1e-4), "%s dfsph: a particle moved %.4f dx in one step (positions before and after; the CFL bound is %.1f)",
-              scene, cfl.disp_max, CFL_BOUND);
-        CHECK(cfl.bad_steps == 0,
-              "%s dfsph: in %d steps the record's limited count disagrees with the state; first, step %d: %u particles end at |v| dt = %.1f dx "
-              "(%u at a wall), the record counts %u",
-              scene, cfl.bad_steps, cfl.first_bad, cfl.first_at, CFL_BOUND, cfl.first_wall, cfl.first_limited);
-        CHECK(cfl.ratio_err_max <= 1e-4 * CFL_BOUND, "%s dfsph: a record's largest |v| dt / dx is %.3g off the state's", scene, cfl.ratio_err_max);
+        CHECK(cfl.disp_max <= CFL_BOUND * (1 + 1e-4),
+              "%s dfsph: a particle moved %.4f dx in one step (positions before and after; the CFL bound is %.1f)", scene,
+              cfl.disp_max, CFL_BOUND);
+        CHECK(
+            cfl.bad_steps == 0,
+            "%s dfsph: in %d steps the record's limited count disagrees with the state; first, step %d: %u particles end at |v| dt = %.1f dx "
+            "(%u at a wall), the record counts %u",
+            scene, cfl.bad_steps, cfl.first_bad, cfl.first_at, CFL_BOUND, cfl.first_wall, cfl.first_limited);
+        CHECK(cfl.ratio_err_max <= 1e-4 * CFL_BOUND, "%s dfsph: a record's largest |v| dt / dx is %.3g off the state's", scene,
+              cfl.ratio_err_max);
         CHECK(err_worst <= eta, "%s dfsph: a converged solve left a mean density error of %.4f%% (criterion %.4f%%)", scene,
               100 * err_worst, 100 * eta);
         CHECK(converged > steps / 2, "%s dfsph: only %d of %d pressure solves converged", scene, converged, steps);
         sim_summary sum;
         sim_get_summary(s, &sum);
-        CHECK(sum.dropped == 0, "%s dfsph: %llu neighbours did not fit the neighbour lists", scene, (unsigned long long)sum.dropped);
-        CHECK(sum.limited <= (uint64_t)steps * n / 1000, "%s dfsph: %llu particle-steps had their speed limited (%d steps of %u)", scene,
-              (unsigned long long)sum.limited, steps, n);
+        CHECK(sum.dropped == 0, "%s dfsph: %llu neighbours did not fit the neighbour lists", scene,
+              (unsigned long long)sum.dropped);
+        CHECK(sum.limited <= (uint64_t)steps * n / 1000, "%s dfsph: %llu particle-steps had their speed limited (%d steps of %u)",
+              scene, (unsigned long long)sum.limited, steps, n);
         CHECK(sum.limited == cfl.limited, "%s dfsph: the summary counts %llu limited, the records %llu", scene,
               (unsigned long long)sum.limited, (unsigned long long)cfl.limited);
-        printf("%-6s %-16s %llu particle speeds limited in %d steps (%llu end at the bound in the state); largest step %.4f dx\n", solver,
-               scene, (unsigned long long)sum.limited, steps, (unsigned long long)cfl.at_bound, cfl.disp_max);
+        printf("%-6s %-16s %llu particle speeds limited in %d steps (%llu end at the bound in the state); largest step %.4f dx\n",
+               solver, scene, (unsigned long long)sum.limited, steps, (unsigned long long)cfl.at_bound, cfl.disp_max);
     }
     printf("%-6s %-16s %5u particles, %d steps (%.3f s): max speed %.3f m/s, density ratio %.4f, energy %.4f -> %.4f J, "
            "largest v dt/dx %.3f, %d of %d solves converged\n",
@@ -217,9 +222,11 @@ static void test_solver_switch(const gpu_caps *caps) {
         for (int i = 0; i < 40; i++) sim_step(s, NULL);
         sim_stats st;
         sim_read_stats(s, &st);
-        CHECK(st.particles == n && st.non_finite == 0 && st.outside == 0, "after switching to %s: %u of %u particles, %u not finite, %u outside",
-              order[k], st.particles, n, st.non_finite, st.outside);
-        printf("switched to %s at t = %.3f s: %u particles, all finite and inside after 40 steps (t = %.3f s)\n", order[k], t, n, st.time);
+        CHECK(st.particles == n && st.non_finite == 0 && st.outside == 0,
+              "after switching to %s: %u of %u particles, %u not finite, %u outside", order[k], st.particles, n, st.non_finite,
+              st.outside);
+        printf("switched to %s at t = %.3f s: %u particles, all finite and inside after 40 steps (t = %.3f s)\n", order[k], t, n,
+               st.time);
     }
     CHECK(!sim_set_solver(s, "sph9000", err) && strstr(err, "sph9000"), "an unknown solver was accepted: %s", err);
     sim_destroy(s);
@@ -232,7 +239,8 @@ static void test_errors(const gpu_caps *caps) {
     CHECK(!sim_make(&(sim_desc){.scene = "dambreak", .particles = 2000000000u, .sort = "cpu"}, caps, err) &&
               strstr(err, "more than this GPU"),
           "2e9 particles: %s", err);
-    CHECK(!sim_make(&(sim_desc){.scene = "dambreak", .sort = "quick"}, caps, err) && strstr(err, "quick"), "unknown sort: %s", err);
+    CHECK(!sim_make(&(sim_desc){.scene = "dambreak", .sort = "quick"}, caps, err) && strstr(err, "quick"), "unknown sort: %s",
+          err);
     CHECK(!sim_make(&(sim_desc){.scene = "dambreak", .solver = "pbf"}, caps, err) && strstr(err, "pbf") && strstr(err, "dfsph"),
           "unknown solver: %s", err);
     sim *s = ref_sim("dambreak", 1, "cpu", NULL, caps);

@@ -36,7 +36,8 @@ int main(void) {
     for (size_t si = 0; si < ARRAY_LEN(sorts); si++)
         for (size_t li = 0; li < ARRAY_LEN(lanes); li++) {
             char err[ERR_LEN], what[64];
-            sim *s = sim_make(&(sim_desc){.scene = "dambreak", .particles = 3000, .sort = sorts[si], .lanes = lanes[li]}, caps, err);
+            sim *s =
+                sim_make(&(sim_desc){.scene = "dambreak", .particles = 3000, .sort = sorts[si], .lanes = lanes[li]}, caps, err);
             CHECK(s != NULL, "sim_make %s lanes %u: %s", sorts[si], lanes[li], err);
             if (!s) continue;
             const sim_params *p = sim_get_params(s);
@@ -49,7 +50,8 @@ int main(void) {
             const uint32_t sizes[] = {cap, cap / 2 + 3, cap, cap, 1, cap - 1};
             for (size_t k = 0; k < ARRAY_LEN(sizes); k++) {
                 snprintf(what, sizeof what, "%s, %u lane%s, set %zu", sorts[si], lanes[li], lanes[li] == 1 ? "" : "s", k);
-                uint32_t from = (uint32_t)(k % 2), n = sizes[k] < cap - from ? sizes[k] : cap - from; /* other positions each time */
+                uint32_t from = (uint32_t)(k % 2),
+                         n = sizes[k] < cap - from ? sizes[k] : cap - from; /* other positions each time */
                 check_set(s, what, pos + 4ull * from, n);
                 cases++;
             }

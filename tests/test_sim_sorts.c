@@ -29,8 +29,8 @@ static state run(const char *scene, const char *solver, const char *sort, const 
 }
 
 static void same(const char *what, state a, state b, uint32_t n) {
-    int diff = memcmp(a.pos, b.pos, 16ull * n) != 0 || memcmp(a.vel, b.vel, 16ull * n) != 0 ||
-               memcmp(a.dens, b.dens, 4ull * n) != 0;
+    int diff =
+        memcmp(a.pos, b.pos, 16ull * n) != 0 || memcmp(a.vel, b.vel, 16ull * n) != 0 || memcmp(a.dens, b.dens, 4ull * n) != 0;
     CHECK(!diff, "%s: states differ after %d steps", what, STEPS);
     printf("%s: %s\n", what, diff ? "DIFFERENT" : "bit-identical");
 }
@@ -46,32 +46,32 @@ int main(void) {
     const gpu_caps *caps = gpu_get_caps(gpu);
     const char *scenes[] = {"dambreak", "drop"};
     for (int q = 0; sim_solvers[q]; q++)
-    for (int k = 0; k < 2; k++) {
-        const char *sv = sim_solvers[q]->name;
-        sim *probe = ref_sim(scenes[k], 1500, "cpu", sv, caps);
-        uint32_t n = sim_particle_count(probe);
-        sim_destroy(probe);
-        state r = run(scenes[k], sv, "radix", NULL, caps), b = run(scenes[k], sv, "bitonic", NULL, caps);
-        state c = run(scenes[k], sv, "cpu", NULL, caps), sw = run(scenes[k], sv, "radix", "bitonic", caps);
-        state cs = run(scenes[k], sv, "counting", NULL, caps), sw2 = run(scenes[k], sv, "counting", "radix", caps);
-        char what[128];
-        snprintf(what, sizeof what, "%s %s: radix vs bitonic", sv, scenes[k]);
-        same(what, r, b, n);
-        snprintf(what, sizeof what, "%s %s: radix vs cpu", sv, scenes[k]);
-        same(what, r, c, n);
-        snprintf(what, sizeof what, "%s %s: radix vs radix->bitonic at step %d", sv, scenes[k], STEPS / 2);
-        same(what, r, sw, n);
-        snprintf(what, sizeof what, "%s %s: radix vs counting (its own cell table, fused count)", sv, scenes[k]);
-        same(what, r, cs, n);
-        snprintf(what, sizeof what, "%s %s: radix vs counting->radix at step %d", sv, scenes[k], STEPS / 2);
-        same(what, r, sw2, n);
-        drop(r);
-        drop(b);
-        drop(c);
-        drop(sw);
-        drop(cs);
-        drop(sw2);
-    }
+        for (int k = 0; k < 2; k++) {
+            const char *sv = sim_solvers[q]->name;
+            sim *probe = ref_sim(scenes[k], 1500, "cpu", sv, caps);
+            uint32_t n = sim_particle_count(probe);
+            sim_destroy(probe);
+            state r = run(scenes[k], sv, "radix", NULL, caps), b = run(scenes[k], sv, "bitonic", NULL, caps);
+            state c = run(scenes[k], sv, "cpu", NULL, caps), sw = run(scenes[k], sv, "radix", "bitonic", caps);
+            state cs = run(scenes[k], sv, "counting", NULL, caps), sw2 = run(scenes[k], sv, "counting", "radix", caps);
+            char what[128];
+            snprintf(what, sizeof what, "%s %s: radix vs bitonic", sv, scenes[k]);
+            same(what, r, b, n);
+            snprintf(what, sizeof what, "%s %s: radix vs cpu", sv, scenes[k]);
+            same(what, r, c, n);
+            snprintf(what, sizeof what, "%s %s: radix vs radix->bitonic at step %d", sv, scenes[k], STEPS / 2);
+            same(what, r, sw, n);
+            snprintf(what, sizeof what, "%s %s: radix vs counting (its own cell table, fused count)", sv, scenes[k]);
+            same(what, r, cs, n);
+            snprintf(what, sizeof what, "%s %s: radix vs counting->radix at step %d", sv, scenes[k], STEPS / 2);
+            same(what, r, sw2, n);
+            drop(r);
+            drop(b);
+            drop(c);
+            drop(sw);
+            drop(cs);
+            drop(sw2);
+        }
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
     gpu_destroy(gpu);
     return check_done();

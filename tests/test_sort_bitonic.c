@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#define POISON_KEY 0u           /* a key that would sort first if a tail element leaked in */
+#define POISON_KEY 0u /* a key that would sort first if a tail element leaked in */
 #define POISON_VAL 0xBAD0BAD0u
 #define STALE 0xDEADBEEFu
 #define TAIL 64u
@@ -44,7 +44,7 @@ typedef struct rig {
     sorter *s;
     uint32_t capacity;
     GLuint in_keys, in_vals;
-    sort_pairs last;   /* the previous result, poisoned before the next run */
+    sort_pairs last; /* the previous result, poisoned before the next run */
     uint32_t *tail_k, *tail_v;
 } rig;
 
@@ -76,8 +76,8 @@ static bool pair_less_eq(uint32_t ka, uint32_t va, uint32_t kb, uint32_t vb) { r
 /* Sorts keys/vals (n pairs) on the GPU with r's sorter and compares with the CPU reference.
  * stable: the values are distinct and ascending, so the result must equal the stable order.
  * aliased: the input is uploaded into the previous result's buffers and sorted from there. */
-static void run_case(rig *r, const char *what, const uint32_t *keys, const uint32_t *vals, uint32_t n, bool stable,
-                     bool aliased, trace_log *tl) {
+static void run_case(rig *r, const char *what, const uint32_t *keys, const uint32_t *vals, uint32_t n, bool stable, bool aliased,
+                     trace_log *tl) {
     if (!r->s) return;
     sort_pairs in = {r->in_keys, r->in_vals};
     if (aliased && r->last.keys && r->last.keys != r->in_keys) {
@@ -115,10 +115,8 @@ static void run_case(rig *r, const char *what, const uint32_t *keys, const uint3
         memcpy(ek, keys, 4ull * n);
         memcpy(ev, vals, 4ull * n);
     }
-    if (stable)
-        ref_sort_stable(ek, ev, n, 0xFFFFFFFFu);
-    else
-        ref_sort_key_value(ek, ev, n);
+    if (stable) ref_sort_stable(ek, ev, n, 0xFFFFFFFFu);
+    else ref_sort_key_value(ek, ev, n);
     uint32_t first_bad = n, bad = 0, unordered = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (gk[i] != ek[i] || gv[i] != ev[i]) {
@@ -127,10 +125,9 @@ static void run_case(rig *r, const char *what, const uint32_t *keys, const uint3
         }
         if (i && !pair_less_eq(gk[i - 1], gv[i - 1], gk[i], gv[i])) unordered++;
     }
-    CHECK(bad == 0, "%s, n=%u%s: %u pairs differ from the CPU %s sort, first at %u: got (%#x, %#x) expected (%#x, %#x)",
-          what, n, aliased ? " (in place)" : "", bad, stable ? "stable" : "(key, value)", first_bad,
-          first_bad < n ? gk[first_bad] : 0, first_bad < n ? gv[first_bad] : 0, first_bad < n ? ek[first_bad] : 0,
-          first_bad < n ? ev[first_bad] : 0);
+    CHECK(bad == 0, "%s, n=%u%s: %u pairs differ from the CPU %s sort, first at %u: got (%#x, %#x) expected (%#x, %#x)", what, n,
+          aliased ? " (in place)" : "", bad, stable ? "stable" : "(key, value)", first_bad, first_bad < n ? gk[first_bad] : 0,
+          first_bad < n ? gv[first_bad] : 0, first_bad < n ? ek[first_bad] : 0, first_bad < n ? ev[first_bad] : 0);
     CHECK(unordered == 0, "%s, n=%u: %u adjacent pairs out of (key, value) order", what, n, unordered);
 
     /* The caller's buffers past n are untouched (and the input itself, when not returned). */
@@ -151,20 +148,20 @@ static void run_case(rig *r, const char *what, const uint32_t *keys, const uint3
 }
 
 typedef enum pattern {
-    PAT_RANDOM,     /* random keys of `bits` bits */
-    PAT_EQUAL,      /* every key the same */
+    PAT_RANDOM, /* random keys of `bits` bits */
+    PAT_EQUAL,  /* every key the same */
     PAT_SORTED,
     PAT_REVERSED,
-    PAT_MAX,        /* every key 0xFFFFFFFF, the padding key */
-    PAT_FEW,        /* 3 distinct keys */
+    PAT_MAX, /* every key 0xFFFFFFFF, the padding key */
+    PAT_FEW, /* 3 distinct keys */
     PAT_COUNT
 } pattern;
 static const char *const pattern_names[PAT_COUNT] = {"random", "equal", "sorted", "reversed", "all-0xFFFFFFFF", "few"};
 
 typedef enum values {
-    VAL_ASCENDING,  /* 0 .. n-1: the fluid's case, checked against the stable sort */
-    VAL_SHUFFLED,   /* a permutation of 0 .. n-1 */
-    VAL_RANDOM,     /* random 32-bit values, duplicates and 0xFFFFFFFF included */
+    VAL_ASCENDING, /* 0 .. n-1: the fluid's case, checked against the stable sort */
+    VAL_SHUFFLED,  /* a permutation of 0 .. n-1 */
+    VAL_RANDOM,    /* random 32-bit values, duplicates and 0xFFFFFFFF included */
 } values;
 
 static uint32_t rng = 0x9E3779B9u;
@@ -196,7 +193,9 @@ static void run_pattern(rig *r, uint32_t n, pattern p, uint32_t bits, values val
     fill(k, v, n, p, bits, vals);
     char what[96];
     snprintf(what, sizeof what, "%s keys (%u bits), %s values", pattern_names[p], bits,
-             vals == VAL_ASCENDING ? "ascending" : vals == VAL_SHUFFLED ? "shuffled" : "random");
+             vals == VAL_ASCENDING  ? "ascending"
+             : vals == VAL_SHUFFLED ? "shuffled"
+                                    : "random");
     run_case(r, what, k, v, n, vals == VAL_ASCENDING, aliased, NULL);
     free(k);
     free(v);
@@ -234,8 +233,7 @@ static void test_plan(rig *r) {
     sort_describe(r->s, 200000, 32, d, sizeof d);
     printf("describe(200000): %s\n", d);
     /* P = 262144 = 64 B: 6 merges; their global strides 1, 2, 3, 4, 5 (2 passes), 6 (2 passes). */
-    CHECK(strstr(d, "padded to 262144") && strstr(d, "15 dispatches") && strstr(d, "8 global"),
-          "describe(200000) is '%s'", d);
+    CHECK(strstr(d, "padded to 262144") && strstr(d, "15 dispatches") && strstr(d, "8 global"), "describe(200000) is '%s'", d);
     sort_describe(r->s, 1, 32, d, sizeof d);
     CHECK(strstr(d, "0 dispatches") != NULL, "describe(1) is '%s'", d);
 
@@ -247,8 +245,8 @@ static void test_plan(rig *r) {
         fill(k, v, n, PAT_RANDOM, 16, VAL_ASCENDING);
         run_case(r, "traced", k, v, n, true, false, &tl);
         CHECK(tl.begins == expect[i] && tl.ends == expect[i] && tl.bad == 0,
-              "n=%u: trace saw %d begins, %d ends, %d misnamed or nested (expected %d dispatches)", n, tl.begins,
-              tl.ends, tl.bad, expect[i]);
+              "n=%u: trace saw %d begins, %d ends, %d misnamed or nested (expected %d dispatches)", n, tl.begins, tl.ends, tl.bad,
+              expect[i]);
         if (n > 1) CHECK(strcmp(tl.first, "bitonic.block_sort") == 0, "first dispatch traced as '%s'", tl.first);
         free(k);
         free(v);
@@ -265,10 +263,9 @@ int main(void) {
     rig r = rig_make(200000, caps);
     test_plan(&r);
     uint32_t B = r.s ? block_of(r.s, 100000) : 4096;
-    const uint32_t sizes[] = {0,    1,    2,    3,     4,     5,     7,     8,     9,         15,        16,
-                              17,   31,   33,   255,   256,   257,   511,   512,   1000,      1023,      1024,
-                              1025, 2047, 2049, B - 1, B,     B + 1, 2 * B, 2 * B + 1, 3 * B + 5, 16384, 27648,
-                              32767, 32768, 32769, 65535, 65536, 70001};
+    const uint32_t sizes[] = {0,  1,     2,     3,         4,         5,     7,     8,     9,     15,    16,    17,    31,
+                              33, 255,   256,   257,       511,       512,   1000,  1023,  1024,  1025,  2047,  2049,  B - 1,
+                              B,  B + 1, 2 * B, 2 * B + 1, 3 * B + 5, 16384, 27648, 32767, 32768, 32769, 65535, 65536, 70001};
     for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
         run_pattern(&r, sizes[i], PAT_RANDOM, 32, VAL_SHUFFLED, false);
         run_pattern(&r, sizes[i], PAT_FEW, 32, VAL_ASCENDING, false);

@@ -17,8 +17,8 @@
 #include "test_sort_rig.h"
 #include "sort/sort_layout.h"
 
-static bool os_rig(rig *r, const char *name, uint32_t cap, bool no_subgroup, const char *small_max,
-                   const char *small_kpt, const char *emulate, const gpu_caps *caps) {
+static bool os_rig(rig *r, const char *name, uint32_t cap, bool no_subgroup, const char *small_max, const char *small_kpt,
+                   const char *emulate, const gpu_caps *caps) {
     if (small_max) setenv("FLUID_ONESWEEP_SMALL_MAX", small_max, 1);
     if (small_kpt) setenv("FLUID_ONESWEEP_SMALL_KPT", small_kpt, 1);
     if (emulate) setenv("FLUID_RADIX_EMULATE_SUBGROUP", emulate, 1);
@@ -55,8 +55,8 @@ static void test_default(const char *name, bool no_subgroup, const char *emulate
 }
 
 /* Around tile edges: the large tiles (4,096) at small n, and tiles of 3 x 256 = 768 keys. */
-static void test_tiles(const char *name, bool no_subgroup, const char *small_max, const char *small_kpt,
-                       uint32_t tile, const gpu_caps *caps) {
+static void test_tiles(const char *name, bool no_subgroup, const char *small_max, const char *small_kpt, uint32_t tile,
+                       const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
     if (!os_rig(&r, name, 4 * tile + 7, no_subgroup, small_max, small_kpt, NULL, caps)) return;
@@ -136,9 +136,9 @@ static void test_big(const gpu_caps *caps) {
 static void test_errors(const gpu_caps *caps) {
     char err[ERR_LEN] = "";
     int live = gpu_live_objects();
-    static const char *const bad[][2] = {{"FLUID_ONESWEEP_KPT", "99"},      {"FLUID_ONESWEEP_WINDOW", "0"},
-                                         {"FLUID_ONESWEEP_MAX", "many"},    {"FLUID_RADIX_PATH", "fast"},
-                                         {"FLUID_ONESWEEP_SPIN", "0"},      {"FLUID_ONESWEEP_LOOKBACK", "hope"}};
+    static const char *const bad[][2] = {{"FLUID_ONESWEEP_KPT", "99"},   {"FLUID_ONESWEEP_WINDOW", "0"},
+                                         {"FLUID_ONESWEEP_MAX", "many"}, {"FLUID_RADIX_PATH", "fast"},
+                                         {"FLUID_ONESWEEP_SPIN", "0"},   {"FLUID_ONESWEEP_LOOKBACK", "hope"}};
     for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
         setenv(bad[i][0], bad[i][1], 1);
         sorter *s = sort_make("onesweep", &(sort_desc){.capacity = 100}, caps, err);
@@ -243,8 +243,7 @@ int main(int argc, char **argv) {
     if (!caps->subgroup) test_default("onesweep/emulated-32", false, "32", caps);
     if (!caps->llvmpipe) { /* where the default look-back waits: the fallback at every size too */
         setenv("FLUID_ONESWEEP_LOOKBACK", "fallback", 1);
-        test_default(caps->subgroup ? "onesweep-fallback/subgroup" : "onesweep-fallback/shared", !caps->subgroup, NULL,
-                     caps);
+        test_default(caps->subgroup ? "onesweep-fallback/subgroup" : "onesweep-fallback/shared", !caps->subgroup, NULL, caps);
         unsetenv("FLUID_ONESWEEP_LOOKBACK");
     }
     test_big(caps);

@@ -10,14 +10,12 @@
 /* onegroup_max, fused_tiles, emulate: FLUID_RADIX_ONEGROUP_MAX, _FUSED_TILES, _EMULATE_SUBGROUP for this
  * sorter (or NULL for the defaults). The reduce-then-scan path throughout (onesweep has its own test). */
 static void set_or_unset(const char *var, const char *value) {
-    if (value)
-        setenv(var, value, 1);
-    else
-        unsetenv(var);
+    if (value) setenv(var, value, 1);
+    else unsetenv(var);
 }
 
-static bool rig_make(rig *r, const char *name, uint32_t cap, bool no_subgroup, const char *onegroup_max,
-                     const char *fused_tiles, const char *emulate, const gpu_caps *caps) {
+static bool rig_make(rig *r, const char *name, uint32_t cap, bool no_subgroup, const char *onegroup_max, const char *fused_tiles,
+                     const char *emulate, const gpu_caps *caps) {
     set_or_unset("FLUID_RADIX_ONEGROUP_MAX", onegroup_max);
     set_or_unset("FLUID_RADIX_FUSED_TILES", fused_tiles);
     set_or_unset("FLUID_RADIX_EMULATE_SUBGROUP", emulate);
@@ -28,7 +26,6 @@ static bool rig_make(rig *r, const char *name, uint32_t cap, bool no_subgroup, c
     unsetenv("FLUID_RADIX_EMULATE_SUBGROUP");
     return ok;
 }
-
 
 /* The one-group path up to its limit, then the tiles path past it, on one sorter (reuse). */
 static void test_default(const char *name, bool no_subgroup, const char *emulate, const gpu_caps *caps) {
@@ -70,8 +67,7 @@ static void test_default(const char *name, bool no_subgroup, const char *emulate
 
 /* The tiles paths at sizes around their tile edges: reduce-then-scan throughout (fused_tiles "0"),
  * or fused up to 3 tiles and reduce-then-scan past (fused_tiles "3"). */
-static void test_tiles(const char *name, bool no_subgroup, const char *fused_tiles, const char *emulate,
-                       const gpu_caps *caps) {
+static void test_tiles(const char *name, bool no_subgroup, const char *fused_tiles, const char *emulate, const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
     if (!rig_make(&r, name, 4 * RADIX_TILE + 7, no_subgroup, "0", fused_tiles, emulate, caps)) return;
@@ -107,7 +103,8 @@ static void test_resize(const char *name, bool no_subgroup, sort_radix_path path
     /* Around the path edges: fused tiles (16 tiles of RADIX_TILE), onesweep's small tiles (131,072) */
     const uint32_t t = RADIX_TILE, big = 131072 + 3000;
     if (!rig_make_desc(&r, "radix", name, big, (sort_desc){.no_subgroup = no_subgroup, .radix_path = path}, caps)) return;
-    uint32_t sizes[] = {big, 131072, 131073, 16 * t + 1, 16 * t, 16 * t - 1, 3 * t + 5, t + 1, t, 3000, 2662, 16 * t + 1, 2662, big};
+    uint32_t sizes[] = {big,   131072, 131073, 16 * t + 1, 16 * t,     16 * t - 1, 3 * t + 5,
+                        t + 1, t,      3000,   2662,       16 * t + 1, 2662,       big};
     for (size_t i = 0; i < ARRAY_LEN(sizes); i++) case_of(&r, sizes[i], 12, IN_RANDOM);
     rig_destroy(&r);
     printf("%s: %.1f s\n", name, now_seconds() - t0);
@@ -153,11 +150,12 @@ static void test_no_hand_copies(void) {
         CHECK(text != NULL, "%s", err);
         if (!text) continue;
         files++;
-        static const char *const prefixes[] = {"#define RADIX_", "#define RADIX ", "#define COUNTING_", "#define SORT_FUSED_MODE",
-                                                 "#define SORT_FUSED_RADIX", "#define SORT_FUSED_COUNTING"};
+        static const char *const prefixes[] = {"#define RADIX_",           "#define RADIX ",
+                                               "#define COUNTING_",        "#define SORT_FUSED_MODE",
+                                               "#define SORT_FUSED_RADIX", "#define SORT_FUSED_COUNTING"};
         for (size_t i = 0; i < ARRAY_LEN(prefixes); i++)
-            CHECK(strstr(text, prefixes[i]) == NULL, "shaders/%s holds a hand copy ('%s...'): use src/sort/sort_layout.h",
-                  rel, prefixes[i]);
+            CHECK(strstr(text, prefixes[i]) == NULL, "shaders/%s holds a hand copy ('%s...'): use src/sort/sort_layout.h", rel,
+                  prefixes[i]);
         free(text);
     }
     closedir(d);
@@ -173,8 +171,8 @@ static void test_auto_path(const gpu_caps *caps) {
     if (!s) return;
     sort_describe(s, 5000, 16, line, sizeof line);
     const char *vendor = (const char *)glGetString(GL_VENDOR);
-    bool listed = strstr(vendor, "NVIDIA") || strstr(vendor, "AMD") || strstr(vendor, "ATI Technologies") ||
-                  strstr(vendor, "Intel");
+    bool listed =
+        strstr(vendor, "NVIDIA") || strstr(vendor, "AMD") || strstr(vendor, "ATI Technologies") || strstr(vendor, "Intel");
     /* Onesweep on every driver; its look-back waits only on the listed ones, elsewhere falls back. */
     CHECK(strstr(line, "onesweep") != NULL, "vendor '%s': radix says '%s'", vendor, line);
     CHECK((strstr(line, "waiting look-back") != NULL) == listed && (strstr(line, "with fallback") != NULL) == !listed,

@@ -46,8 +46,6 @@ static void _ref_sort(uint32_t *keys, uint32_t *vals, uint32_t n, uint32_t mask,
 static inline void ref_sort_stable(uint32_t *keys, uint32_t *vals, uint32_t n, uint32_t mask) {
     _ref_sort(keys, vals, n, mask, 0);
 }
-static inline void ref_sort_key_value(uint32_t *keys, uint32_t *vals, uint32_t n) {
-    _ref_sort(keys, vals, n, 0xFFFFFFFFu, 1);
-}
+static inline void ref_sort_key_value(uint32_t *keys, uint32_t *vals, uint32_t n) { _ref_sort(keys, vals, n, 0xFFFFFFFFu, 1); }
 
 #endif

@@ -41,8 +41,8 @@ static void trace_end(void *user) {
 /* One sorter with its own input pair of `cap` elements, and the sorter's scratch pair once seen. */
 typedef struct rig {
     const char *name;
-    bool by_value;  /* reference ordered by (key & mask, value, key); result always in the caller's pair */
-    bool fused;     /* the next run_case's keys come from the fused-count producer (set by the test) */
+    bool by_value; /* reference ordered by (key & mask, value, key); result always in the caller's pair */
+    bool fused;    /* the next run_case's keys come from the fused-count producer (set by the test) */
     sorter *s;
     uint32_t cap;
     sort_pairs io, scratch;
@@ -108,11 +108,11 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
     sort_pairs out = sort_run(r->s, r->io, n, bits, &trace);
     GLenum gl_err = glGetError();
     CHECK(gl_err == GL_NO_ERROR, "%s n=%u bits=%u: GL error 0x%04x from sort_run", r->name, n, bits, gl_err);
-    CHECK(tc.begins == tc.ends && tc.depth == 0 && tc.bad_names == 0, "%s n=%u: trace begins %d ends %d bad names %d",
-          r->name, n, tc.begins, tc.ends, tc.bad_names);
+    CHECK(tc.begins == tc.ends && tc.depth == 0 && tc.bad_names == 0, "%s n=%u: trace begins %d ends %d bad names %d", r->name, n,
+          tc.begins, tc.ends, tc.bad_names);
     CHECK(tc.begins + fused_saved == described_dispatches(line),
-          "%s n=%u bits=%u: %d dispatches traced (%d saved by a fused count), describe says '%s'", r->name, n, bits,
-          tc.begins, fused_saved, line);
+          "%s n=%u bits=%u: %d dispatches traced (%d saved by a fused count), describe says '%s'", r->name, n, bits, tc.begins,
+          fused_saved, line);
 
     bool in_io = out.keys == r->io.keys && out.vals == r->io.vals;
     if (!in_io) {
@@ -121,8 +121,9 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
         if (out.keys != r->scratch.keys) return;
     }
     uint32_t passes = r->by_value ? 2 : (bits + 7) / 8;
-    if (n) CHECK(in_io == (passes % 2 == 0), "%s n=%u bits=%u: %u passes left the result in the %s pair", r->name, n,
-                 bits, passes, in_io ? "caller's" : "scratch");
+    if (n)
+        CHECK(in_io == (passes % 2 == 0), "%s n=%u bits=%u: %u passes left the result in the %s pair", r->name, n, bits, passes,
+              in_io ? "caller's" : "scratch");
 
     glGetNamedBufferSubData(out.keys, 0, 4ll * r->cap, r->ok);
     glGetNamedBufferSubData(out.vals, 0, 4ll * r->cap, r->ov);
@@ -133,10 +134,11 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
         bad_v += bv;
         if ((bk || bv) && first == n) first = i;
     }
-    CHECK(bad_k == 0 && bad_v == 0,
-          "%s n=%u bits=%u %s: %u keys and %u values differ from the CPU reference (qsort); first at %u: got (%08x, %u) want (%08x, %u)",
-          r->name, n, bits, input, bad_k, bad_v, first, first < n ? r->ok[first] : 0, first < n ? r->ov[first] : 0,
-          first < n ? r->rk[first] : 0, first < n ? r->rv[first] : 0);
+    CHECK(
+        bad_k == 0 && bad_v == 0,
+        "%s n=%u bits=%u %s: %u keys and %u values differ from the CPU reference (qsort); first at %u: got (%08x, %u) want (%08x, %u)",
+        r->name, n, bits, input, bad_k, bad_v, first, first < n ? r->ok[first] : 0, first < n ? r->ov[first] : 0,
+        first < n ? r->rk[first] : 0, first < n ? r->rv[first] : 0);
     uint32_t past = in_io || poisoned ? count_not(r->ok, n, r->cap, POISON) + count_not(r->ov, n, r->cap, POISON) : 0;
     CHECK(past == 0, "%s n=%u bits=%u: %u elements past n were written in the result pair", r->name, n, bits, past);
     if (poisoned) { /* the other pair: nothing past n either */
@@ -182,8 +184,14 @@ static void rig_destroy(rig *r) {
 }
 
 typedef enum input { IN_RANDOM, IN_EQUAL, IN_SORTED, IN_REVERSED, IN_ALL_ONES, IN_FEW, IN_WIDE, IN_AND2, IN_AND4 } input;
-static const char *const input_names[] = {"random", "all equal", "sorted", "reversed", "all 0xFFFFFFFF (masked)",
-                                          "3 distinct", "random, bits above set", "AND of 2 random words",
+static const char *const input_names[] = {"random",
+                                          "all equal",
+                                          "sorted",
+                                          "reversed",
+                                          "all 0xFFFFFFFF (masked)",
+                                          "3 distinct",
+                                          "random, bits above set",
+                                          "AND of 2 random words",
                                           "AND of 4 random words"};
 
 /* Keys that fit in bits (except IN_WIDE), values a random permutation of 0..n-1. */

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define APP_PAN_STEP 6.0f     /* pixels a frame a pan key moves, */
-#define APP_PAN_REF_PX 720    /* as if the window were this tall */
+#define APP_PAN_STEP 6.0f  /* pixels a frame a pan key moves, */
+#define APP_PAN_REF_PX 720 /* as if the window were this tall */
 #define APP_ZOOM_STEP 0.15f
 
 /* The particle counts + and - step through. */
@@ -21,24 +21,40 @@ static const uint32_t _app_counts[] = {4096, 8192, 13824, 27648, 55296, 110592, 
 
 const app_binding app_bindings[] = {
     {"left drag", "orbit the camera", 0, {{0}}},
-    {"wheel, `Q` / `E`", "zoom out / in", APP_HELD,
+    {"wheel, `Q` / `E`",
+     "zoom out / in",
+     APP_HELD,
      {{APP_ZOOM_OUT, "zoom-out", {GLFW_KEY_Q}}, {APP_ZOOM_IN, "zoom-in", {GLFW_KEY_E}}}},
-    {"right drag, `W` `A` `S` `D`, arrows", "pan", APP_HELD,
-     {{APP_PAN_LEFT, "pan-left", {GLFW_KEY_A, GLFW_KEY_LEFT}}, {APP_PAN_RIGHT, "pan-right", {GLFW_KEY_D, GLFW_KEY_RIGHT}},
-      {APP_PAN_UP, "pan-up", {GLFW_KEY_W, GLFW_KEY_UP}}, {APP_PAN_DOWN, "pan-down", {GLFW_KEY_S, GLFW_KEY_DOWN}}}},
+    {"right drag, `W` `A` `S` `D`, arrows",
+     "pan",
+     APP_HELD,
+     {{APP_PAN_LEFT, "pan-left", {GLFW_KEY_A, GLFW_KEY_LEFT}},
+      {APP_PAN_RIGHT, "pan-right", {GLFW_KEY_D, GLFW_KEY_RIGHT}},
+      {APP_PAN_UP, "pan-up", {GLFW_KEY_W, GLFW_KEY_UP}},
+      {APP_PAN_DOWN, "pan-down", {GLFW_KEY_S, GLFW_KEY_DOWN}}}},
     {"`Shift` + left drag", "push the fluid", 0, {{0}}},
     {"`Ctrl` + left drag", "pull the fluid", 0, {{0}}},
     {"`Space`", "pause / resume", 0, {{APP_PAUSE, "pause", {GLFW_KEY_SPACE}}}},
     {"`N` or `.`", "one step (pauses)", APP_REPEAT, {{APP_STEP, "step", {GLFW_KEY_N, GLFW_KEY_PERIOD}}}},
     {"`R` or `Backspace`", "reset the scene", 0, {{APP_RESET, "reset", {GLFW_KEY_R, GLFW_KEY_BACKSPACE}}}},
-    {"`Tab`", "switch sort: radix -> onesweep -> counting -> bitonic -> cpu (live; skips any that cannot run)", 0, {{APP_SORT_NEXT, "sort-next", {GLFW_KEY_TAB}}}},
+    {"`Tab`",
+     "switch sort: radix -> onesweep -> counting -> bitonic -> cpu (live; skips any that cannot run)",
+     0,
+     {{APP_SORT_NEXT, "sort-next", {GLFW_KEY_TAB}}}},
     {"`M`", "switch solver: dfsph -> wcsph (live)", 0, {{APP_SOLVER_NEXT, "solver-next", {GLFW_KEY_M}}}},
-    {"`1` / `2`", "sort: radix / bitonic", 0,
+    {"`1` / `2`",
+     "sort: radix / bitonic",
+     0,
      {{APP_SORT_RADIX, "sort-radix", {GLFW_KEY_1}}, {APP_SORT_BITONIC, "sort-bitonic", {GLFW_KEY_2}}}},
-    {"`F1` `F2` `F3` or `3` `4` `5`", "scene: dambreak, drop, double-dambreak", 0,
-     {{APP_SCENE_1, "scene-1", {GLFW_KEY_F1, GLFW_KEY_3}}, {APP_SCENE_2, "scene-2", {GLFW_KEY_F2, GLFW_KEY_4}},
+    {"`F1` `F2` `F3` or `3` `4` `5`",
+     "scene: dambreak, drop, double-dambreak",
+     0,
+     {{APP_SCENE_1, "scene-1", {GLFW_KEY_F1, GLFW_KEY_3}},
+      {APP_SCENE_2, "scene-2", {GLFW_KEY_F2, GLFW_KEY_4}},
       {APP_SCENE_3, "scene-3", {GLFW_KEY_F3, GLFW_KEY_5}}}},
-    {"`+` / `-`", "more / fewer particles (4,096 ... 884,736)", 0,
+    {"`+` / `-`",
+     "more / fewer particles (4,096 ... 884,736)",
+     0,
      {{APP_MORE, "more", {GLFW_KEY_EQUAL, GLFW_KEY_KP_ADD}}, {APP_FEWER, "fewer", {GLFW_KEY_MINUS, GLFW_KEY_KP_SUBTRACT}}}},
     {"`C`", "colour: speed, density, cell hash (from the water: spheres by cell hash)", 0, {{APP_COLOR, "color", {GLFW_KEY_C}}}},
     {"`F`", "style: water surface -> spheres -> raster spheres", 0, {{APP_STYLE, "style", {GLFW_KEY_F}}}},

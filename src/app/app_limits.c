@@ -37,22 +37,27 @@ bool app_size_check(int w, int h, bool video, char *err) {
     glGetIntegerv(GL_MAX_VIEWPORT_DIMS, vp);
     int max_w = tex < vp[0] ? tex : vp[0], max_h = tex < vp[1] ? tex : vp[1];
     if (max_w > 0 && max_h > 0 && (w > max_w || h > max_h))
-        return fail(err, "--size %dx%d: this GPU draws at most %dx%d (GL_MAX_TEXTURE_SIZE %d, GL_MAX_VIEWPORT_DIMS %dx%d); choose a "
-                         "smaller size", w, h, max_w, max_h, tex, vp[0], vp[1]);
+        return fail(err,
+                    "--size %dx%d: this GPU draws at most %dx%d (GL_MAX_TEXTURE_SIZE %d, GL_MAX_VIEWPORT_DIMS %dx%d); choose a "
+                    "smaller size",
+                    w, h, max_w, max_h, tex, vp[0], vp[1]);
     const char *renderer = (const char *)glGetString(GL_RENDERER);
     bool software = renderer && (strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") || strstr(renderer, "lavapipe"));
     uint64_t host, gpu, avail = _app_mem_available();
     app_size_estimate(w, h, video, software, &host, &gpu);
     if (avail && host > avail / 2)
-        return fail(err, "--size %dx%d: the pictures need about %.1f GB of memory%s, more than half of the %.1f GB available now; "
-                         "choose a smaller size", w, h, host / 1e9, software ? " (a software renderer: its textures too)" : "",
-                    avail / 1e9);
+        return fail(err,
+                    "--size %dx%d: the pictures need about %.1f GB of memory%s, more than half of the %.1f GB available now; "
+                    "choose a smaller size",
+                    w, h, host / 1e9, software ? " (a software renderer: its textures too)" : "", avail / 1e9);
     if (!software && epoxy_has_gl_extension("GL_NVX_gpu_memory_info")) {
         GLint kb = 0;
         glGetIntegerv(0x9049 /* GL_GPU_MEMORY_INFO_CURRENT_AVAILABLE_VIDMEM_NVX */, &kb);
         if (kb > 0 && gpu > (uint64_t)kb * 1024)
-            return fail(err, "--size %dx%d: the pictures need about %.1f GB of GPU memory, more than the %.1f GB free; choose a "
-                             "smaller size", w, h, gpu / 1e9, kb * 1024.0 / 1e9);
+            return fail(err,
+                        "--size %dx%d: the pictures need about %.1f GB of GPU memory, more than the %.1f GB free; choose a "
+                        "smaller size",
+                        w, h, gpu / 1e9, kb * 1024.0 / 1e9);
     }
     return true;
 }

@@ -77,4 +77,3 @@ void app_recorder_abort(app_recorder *rec) {
     outfile_abort(rec->out);
     _app_recorder_free(rec);
 }
-

@@ -29,8 +29,8 @@ void app_picture_name(char *out, size_t len, const char *ext);
  * written through an outfile (core/outfile.h): the file appears at app_recorder_stop, only when
  * ffmpeg finished well. */
 typedef struct app_recorder {
-    video *video;          /* NULL: not recording */
-    outfile *out;          /* what ffmpeg writes; committed at stop */
+    video *video; /* NULL: not recording */
+    outfile *out; /* what ffmpeg writes; committed at stop */
     render_target target;
     uint8_t *rgba;
     int width, height;
@@ -38,13 +38,12 @@ typedef struct app_recorder {
 /* out: the video's outfile, opened before (the recorder takes it: committed at stop, aborted on
  * any failure), or NULL to open one for path here. */
 bool app_recorder_start(app_recorder *rec, outfile *out, const char *path, int w, int h_px, int fps, char *err);
-bool app_recorder_frame(app_recorder *rec, renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v,
-                        char *err);
+bool app_recorder_frame(app_recorder *rec, renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, char *err);
 /* The file appears now, its name (OUTFILE_NEW: NAME-2, ...) in saved; false (no file) on failure. */
 bool app_recorder_stop(app_recorder *rec, char *saved, size_t saved_len, char *err);
 /* ffmpeg finished well: the video's outfile, not committed yet (the caller's transaction commits
  * it, outfile_commit_all, which reads the MP4's trailer back first); NULL with err on failure. */
 outfile *app_recorder_finish(app_recorder *rec, char *err);
-void app_recorder_abort(app_recorder *rec);           /* nothing is left behind */
+void app_recorder_abort(app_recorder *rec); /* nothing is left behind */
 
 #endif

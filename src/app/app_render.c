@@ -28,37 +28,64 @@ void app_view_push_frame_time(app_view *v, float ms) {
     v->frame_hist[v->frame_hist_count++] = ms;
 }
 
-void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v,
-                      const render_target *target, int w, int h_px, overlay_layout *layout) {
+void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, const render_target *target,
+                      int w, int h_px, overlay_layout *layout) {
     GLuint fbo = target ? target->fbo : 0;
     if (layout) memset(layout, 0, sizeof *layout);
     if (w <= 0 || h_px <= 0) return;
-    render_particles p = {.positions = sim_positions(s), .velocities = sim_velocities(s), .densities = sim_densities(s),
-                          .cell_keys = sim_cell_keys(s), .count = sim_particle_count(s), .radius = sim_particle_radius(s)};
+    render_particles p = {.positions = sim_positions(s),
+                          .velocities = sim_velocities(s),
+                          .densities = sim_densities(s),
+                          .cell_keys = sim_cell_keys(s),
+                          .count = sim_particle_count(s),
+                          .radius = sim_particle_radius(s)};
     sim_domain(s, p.lo, p.hi);
-    render_view rv = {.framebuffer = fbo, .color_texture = target ? target->color : 0, .width = w, .height = h_px,
-                      .color = v->color, .style = v->style, .backdrop = v->backdrop};
+    render_view rv = {.framebuffer = fbo,
+                      .color_texture = target ? target->color : 0,
+                      .width = w,
+                      .height = h_px,
+                      .color = v->color,
+                      .style = v->style,
+                      .backdrop = v->backdrop};
     memcpy(rv.poke, v->poke, sizeof rv.poke);
     camera_matrices(&v->cam, w, h_px, rv.view, rv.proj);
     render_scene(r, &p, &rv);
     if (!v->show_hud) return;
     sim_summary sum;
     sim_get_summary(s, &sum);
-    overlay_info info = {.width = w, .height = h_px, .fps = v->fps, .frame_ms = v->frame_ms,
-                         .particles = sim_particle_count(s), .scene = sim_scene_name(s), .sort = sim_sort_name(s),
-                         .sim_time = sim_time(s), .steps_per_frame = v->steps_per_frame, .realtime = v->realtime, .paused = v->paused,
-                         .solver = sim_solver_name(s), .it_div = sum.it_div_mean, .it_density = sum.it_density_mean, .dt = sum.dt_last,
+    overlay_info info = {.width = w,
+                         .height = h_px,
+                         .fps = v->fps,
+                         .frame_ms = v->frame_ms,
+                         .particles = sim_particle_count(s),
+                         .scene = sim_scene_name(s),
+                         .sort = sim_sort_name(s),
+                         .sim_time = sim_time(s),
+                         .steps_per_frame = v->steps_per_frame,
+                         .realtime = v->realtime,
+                         .paused = v->paused,
+                         .solver = sim_solver_name(s),
+                         .it_div = sum.it_div_mean,
+                         .it_density = sum.it_density_mean,
+                         .dt = sum.dt_last,
                          .step_stages = sim_stage_count(s),
-                         .vsync = v->vsync, .headless = v->headless, .color = v->color, .style = v->style,
-                         .prof = prof, .frame_ms_history = v->frame_hist, .frame_history_count = v->frame_hist_count,
-                         .message = v->message, .help = v->help, .show_help = v->show_help};
+                         .vsync = v->vsync,
+                         .headless = v->headless,
+                         .color = v->color,
+                         .style = v->style,
+                         .prof = prof,
+                         .frame_ms_history = v->frame_hist,
+                         .frame_history_count = v->frame_hist_count,
+                         .message = v->message,
+                         .help = v->help,
+                         .show_help = v->show_help};
     overlay_draw(h, &info, layout);
     hud_draw(h, fbo);
 }
 
 /* The view rendered offscreen, top row first (malloc'd), or NULL with err. */
-static uint8_t *_app_render_rgba(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w,
-                                 int h_px, overlay_layout *layout, char *err) {
+static uint8_t *_app_render_rgba(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
+                                 overlay_layout *layout, char *err) {
     render_target t;
     if (!render_target_make(&t, w, h_px, "screenshot", err)) return NULL;
     app_render_frame(r, h, s, prof, v, &t, w, h_px, layout);
@@ -70,8 +97,8 @@ static uint8_t *_app_render_rgba(renderer *r, hud *h, const sim *s, const gpu_pr
     return rgba;
 }
 
-bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
-                    const char *path, overlay_layout *layout, char *err) {
+bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px, const char *path,
+                    overlay_layout *layout, char *err) {
     uint8_t *rgba = _app_render_rgba(r, h, s, prof, v, w, h_px, layout, err);
     if (!rgba) return false;
     bool ok = image_write_png(path, rgba, w, h_px, err);
@@ -79,8 +106,8 @@ bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, con
     return ok;
 }
 
-bool app_render_png_to(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
-                       outfile *out, overlay_layout *layout, char *err) {
+bool app_render_png_to(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px, outfile *out,
+                       overlay_layout *layout, char *err) {
     uint8_t *rgba = _app_render_rgba(r, h, s, prof, v, w, h_px, layout, err);
     if (!rgba) return false;
     size_t len = 0;
@@ -96,8 +123,13 @@ bool app_render_png_to(renderer *r, hud *h, const sim *s, const gpu_prof *prof, 
 static void _app_render_empty(renderer *r, const sim *s, const app_view *v, const render_target *t) {
     render_particles p = {.count = 0, .radius = sim_particle_radius(s)};
     sim_domain(s, p.lo, p.hi);
-    render_view rv = {.framebuffer = t->fbo, .color_texture = t->color, .width = t->width, .height = t->height,
-                      .color = v->color, .style = v->style, .backdrop = v->backdrop};
+    render_view rv = {.framebuffer = t->fbo,
+                      .color_texture = t->color,
+                      .width = t->width,
+                      .height = t->height,
+                      .color = v->color,
+                      .style = v->style,
+                      .backdrop = v->backdrop};
     camera_matrices(&v->cam, t->width, t->height, rv.view, rv.proj);
     render_scene(r, &p, &rv);
 }

@@ -27,30 +27,30 @@ typedef struct app_view {
     camera cam;
     render_color color;
     render_style style;
-    render_backdrop backdrop;              /* the lit scene (0), or the flat background (tests) */
+    render_backdrop backdrop; /* the lit scene (0), or the flat background (tests) */
     bool show_hud, show_help, paused, vsync, headless;
-    int steps_per_frame;                   /* steps the last frame took */
-    double frame_seconds;                  /* simulated seconds a frame (1/60: real time); the window adapts it */
-    double realtime;                       /* measured simulated / wall seconds (< 0: not known) */
-    double fps, frame_ms;                  /* 0: not known */
-    float frame_hist[APP_FRAME_HISTORY];   /* CPU frame times, ms, oldest first */
+    int steps_per_frame;                 /* steps the last frame took */
+    double frame_seconds;                /* simulated seconds a frame (1/60: real time); the window adapts it */
+    double realtime;                     /* measured simulated / wall seconds (< 0: not known) */
+    double fps, frame_ms;                /* 0: not known */
+    float frame_hist[APP_FRAME_HISTORY]; /* CPU frame times, ms, oldest first */
     int frame_hist_count;
-    char message[256];                     /* status line, "" for none */
-    float poke[4];                         /* xyz + radius of the mouse's push/pull, radius 0: none */
-    const char *const *help;               /* help overlay lines, NULL-terminated */
+    char message[256];       /* status line, "" for none */
+    float poke[4];           /* xyz + radius of the mouse's push/pull, radius 0: none */
+    const char *const *help; /* help overlay lines, NULL-terminated */
 } app_view;
 
 void app_view_init(app_view *v, const sim *s);
 void app_view_push_frame_time(app_view *v, float ms);
 /* Draws into target (NULL: the window) at w x h; layout (may be NULL) gets where the HUD went. */
-void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v,
-                      const render_target *target, int w, int h_px, overlay_layout *layout);
+void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, const render_target *target,
+                      int w, int h_px, overlay_layout *layout);
 /* Renders offscreen at w x h and writes a PNG atomically. */
-bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
-                    const char *path, overlay_layout *layout, char *err);
+bool app_render_png(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px, const char *path,
+                    overlay_layout *layout, char *err);
 /* The same, written to out (core/outfile.h: committed by the caller); false with err. */
-bool app_render_png_to(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px,
-                       outfile *out, overlay_layout *layout, char *err);
+bool app_render_png_to(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px, outfile *out,
+                       overlay_layout *layout, char *err);
 /* Reads the PNG at path back and checks it (render_image_check) against the same view drawn
  * without particles or HUD: not blank, HUD text, the fluid. False with why. */
 bool app_render_check(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, const char *path,

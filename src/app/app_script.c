@@ -48,7 +48,8 @@ bool app_script_parse(app *a, const char *text, char *err) {
             char prefix[16];
             snprintf(prefix, sizeof prefix, "%s-", tok);
             _script_action_list(list, sizeof list, prefix);
-            ok = app_action_by_name(name, &st->action) || fail(err, "--script: no action %s (%s:X is the action %s-X: %s)", name, tok, tok, list);
+            ok = app_action_by_name(name, &st->action) ||
+                 fail(err, "--script: no action %s (%s:X is the action %s-X: %s)", name, tok, tok, list);
         } else if (strcmp(tok, "resize") == 0) {
             st->kind = APP_SCRIPT_RESIZE;
             ok = sscanf(arg, "%dx%d", &st->a, &st->b) == 2 && st->a >= 0 && st->b >= 0 && st->a <= 16384 && st->b <= 16384;
@@ -58,7 +59,10 @@ bool app_script_parse(app *a, const char *text, char *err) {
             snprintf(st->text, sizeof st->text, "%s", arg);
             ok = arg[0] || fail(err, "--script: %s: needs a value", tok);
         } else {
-            ok = fail(err, "--script: unknown step '%s:%s'; steps: ACTION, frames:N, sort:NAME, scene:K, resize:WxH, shot:FILE, check:FILE, expect-sort:NAME", tok, arg);
+            ok = fail(
+                err,
+                "--script: unknown step '%s:%s'; steps: ACTION, frames:N, sort:NAME, scene:K, resize:WxH, shot:FILE, check:FILE, expect-sort:NAME",
+                tok, arg);
         }
         if (ok) a->nsteps++;
     }

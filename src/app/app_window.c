@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define APP_POKE_RADIUS 0.08f        /* of the tank's diagonal */
-#define APP_POKE_STRENGTH 60.0f      /* passed to sim_poke, + push, - pull */
+#define APP_POKE_RADIUS 0.08f   /* of the tank's diagonal */
+#define APP_POKE_STRENGTH 60.0f /* passed to sim_poke, + push, - pull */
 #define APP_MESSAGE_SECONDS 4.0
 
 void app_message(app *a, const char *fmt, ...) {
@@ -62,7 +62,8 @@ bool app_screenshot(app *a, const char *path_in) {
     app_view v = ss->view;
     v.message[0] = 0;
     outfile *out = outfile_open("screenshot", name, path_in ? 0 : OUTFILE_NEW, err);
-    if (out && !app_render_png_to(ss->r, ss->h, ss->s, ss->prof, &v, w, h, out, &a->shot_layout, err)) outfile_abort(out), out = NULL;
+    if (out && !app_render_png_to(ss->r, ss->h, ss->s, ss->prof, &v, w, h, out, &a->shot_layout, err))
+        outfile_abort(out), out = NULL;
     if (!out || !outfile_commit_named(out, name, sizeof name, err)) {
         log_error("APP", "screenshot: %s", err);
         app_message(a, "screenshot failed: %.200s", err);
@@ -194,8 +195,8 @@ static void _app_frame_time(app *a, double *last, double *fps_t0, int *fps_frame
         *fps_t0 = t;
         *fps_frames = 0;
         char title[160];
-        snprintf(title, sizeof title, "fluid - %s - %u particles - %s - sort %s - %.0f fps", a->scene, sim_particle_count(a->ss.s),
-                 sim_solver_name(a->ss.s), sim_sort_name(a->ss.s), v->fps);
+        snprintf(title, sizeof title, "fluid - %s - %u particles - %s - sort %s - %.0f fps", a->scene,
+                 sim_particle_count(a->ss.s), sim_solver_name(a->ss.s), sim_sort_name(a->ss.s), v->fps);
         glfwSetWindowTitle(a->win, title);
     }
     if (v->message[0] && t > a->message_until) v->message[0] = 0;
@@ -218,9 +219,11 @@ static void _app_pace(app *a, bool timers, double sim_ms, double render_ms, doub
         if (isnan(sim_ms)) sim_ms = -1;
         if (isnan(render_ms)) render_ms = -1;
     }
-    a->ss.view.frame_seconds = app_pacing_next(&a->pacing, &(app_pacing_in){.sim_ms = sim_ms, .render_ms = render_ms,
-                                                                             .simulated = simulated, .step_seconds = sim_dt(ss->s),
-                                                                             .budget_ms = budget_ms});
+    a->ss.view.frame_seconds = app_pacing_next(&a->pacing, &(app_pacing_in){.sim_ms = sim_ms,
+                                                                            .render_ms = render_ms,
+                                                                            .simulated = simulated,
+                                                                            .step_seconds = sim_dt(ss->s),
+                                                                            .budget_ms = budget_ms});
 }
 
 /* One frame: the fluid (unless paused or minimised), the view, the video's frame, the swap. */
@@ -237,7 +240,8 @@ static void _app_frame(app *a) {
     if (!ss->view.paused || a->step_once) {
         _app_poke(a);
         /* Less than a step asked: one step of the solver's own size (seconds 0), the least a frame moves. */
-        double dt = sim_dt(ss->s), seconds = ss->view.paused || (paced && ss->view.frame_seconds <= dt) ? 0 : ss->view.frame_seconds;
+        double dt = sim_dt(ss->s),
+               seconds = ss->view.paused || (paced && ss->view.frame_seconds <= dt) ? 0 : ss->view.frame_seconds;
         session_simulate(ss, seconds, a->o->substeps, SESSION_TIME_FRAME | SESSION_TIME_STAGES, NULL);
         if (seconds == 0) ss->view.steps_per_frame = 1;
         simulated = seconds > 0 ? seconds : dt;
@@ -279,10 +283,21 @@ int app_window_run(const run_opts *o) {
         return 1;
     }
     session *ss = &a->ss;
-    if (!session_make(ss, &(session_desc){.vsync = o->vsync != 0, .debug = o->debug, .data = o->data, .width = o->width,
-                                          .height = o->height, .scene = o->scene, .sort = o->sort, .solver = o->solver,
-                                          .particles = o->particles, .strict = o->strict, .render = true, .video = o->video_path != NULL, .style = o->style,
-                                          .time_render = true},
+    if (!session_make(ss,
+                      &(session_desc){.vsync = o->vsync != 0,
+                                      .debug = o->debug,
+                                      .data = o->data,
+                                      .width = o->width,
+                                      .height = o->height,
+                                      .scene = o->scene,
+                                      .sort = o->sort,
+                                      .solver = o->solver,
+                                      .particles = o->particles,
+                                      .strict = o->strict,
+                                      .render = true,
+                                      .video = o->video_path != NULL,
+                                      .style = o->style,
+                                      .time_render = true},
                       err)) {
         log_error(ss->fail_tag, "%s", err);
         free(a->steps);
@@ -297,8 +312,9 @@ int app_window_run(const run_opts *o) {
     glfwSetScrollCallback(a->win, _app_on_scroll);
     snprintf(a->scene, sizeof a->scene, "%s", sim_scene_name(ss->s));
     ss->view.help = app_help_lines();
-    log_info("APP", "%s, %u particles, sort %s, %s; GPU stage times: %s", a->scene, sim_particle_count(ss->s), sim_sort_name(ss->s),
-             ss->caps->renderer, prof_get_mode(ss->prof) == PROF_NONE ? "unavailable (timer queries read 0)" : "GL timer queries");
+    log_info("APP", "%s, %u particles, sort %s, %s; GPU stage times: %s", a->scene, sim_particle_count(ss->s),
+             sim_sort_name(ss->s), ss->caps->renderer,
+             prof_get_mode(ss->prof) == PROF_NONE ? "unavailable (timer queries read 0)" : "GL timer queries");
 
     if (o->video_path && !app_record(a, o->video_path)) a->status = 1;
     double last = now_seconds(), fps_t0 = last, wall0 = last;

@@ -67,13 +67,13 @@ enum {
 };
 typedef struct app_binding_act {
     app_action action;
-    const char *name;               /* its --script name */
-    int keys[APP_BINDING_KEYS];     /* GLFW key codes (0: none) */
+    const char *name;           /* its --script name */
+    int keys[APP_BINDING_KEYS]; /* GLFW key codes (0: none) */
 } app_binding_act;
 typedef struct app_binding {
-    const char *keys;               /* the key column, Markdown as in the docs: "`N` or `.`" */
-    const char *help;               /* the help overlay's text, and the docs' action column */
-    unsigned flags;                 /* APP_HELD, APP_REPEAT */
+    const char *keys;                       /* the key column, Markdown as in the docs: "`N` or `.`" */
+    const char *help;                       /* the help overlay's text, and the docs' action column */
+    unsigned flags;                         /* APP_HELD, APP_REPEAT */
     app_binding_act acts[APP_BINDING_ACTS]; /* none: a mouse gesture, handled by the callbacks */
 } app_binding;
 extern const app_binding app_bindings[];

@@ -31,12 +31,12 @@ typedef struct app_script_step {
 
 struct app {
     const run_opts *o;
-    session ss;              /* gpu, sim, renderer, HUD, profiler, view */
+    session ss; /* gpu, sim, renderer, HUD, profiler, view */
     GLFWwindow *win;
-    char scene[64];          /* the scene shown (kept for a rebuild that fails) */
+    char scene[64];           /* the scene shown (kept for a rebuild that fails) */
     double rt_sim0, rt_wall0; /* the last real-time measurement: simulated and wall seconds */
     bool quit, step_once;
-    int status;              /* exit status */
+    int status; /* exit status */
     double message_until;
     /* mouse */
     bool orbiting, panning;
@@ -49,14 +49,14 @@ struct app {
     /* the last screenshot, for check: */
     char shot_path[PATH_MAX];
     overlay_layout shot_layout;
-    app_recorder rec;        /* G or --video */
-    app_pacing pacing;       /* the time policy (pacing.h) */
+    app_recorder rec;            /* G or --video */
+    app_pacing pacing;           /* the time policy (pacing.h) */
     double sim_before, sim_seen; /* simulated seconds of fluids reset or rebuilt, and the last read: the exit summary */
 };
 
 /* app_window.c */
 void app_message(app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void app_window_size(app *a, int *w, int *h); /* the framebuffer's; 0 x 0 when minimised */
+void app_window_size(app *a, int *w, int *h);  /* the framebuffer's; 0 x 0 when minimised */
 void app_window_resize(app *a, int w, int h);  /* 0 x 0 minimises */
 bool app_screenshot(app *a, const char *path); /* NULL: a timestamped name */
 bool app_record(app *a, const char *path);     /* starts (NULL: a timestamped name) or stops */

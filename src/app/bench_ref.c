@@ -42,8 +42,8 @@ bool bench_ref_load(const char *path, bench_ref *ref, char *err) {
         uint64_t b, n;
         char *end = NULL;
         double med = nf > need ? strtod(fields[col_med], &end) : 0.0;
-        if (nf <= need || !parse_u64(fields[col_bits], 1, 32, &b) || !parse_u64(fields[col_pairs], 1, 1u << 28, &n) ||
-            !end || *end || !(med > 0.0)) {
+        if (nf <= need || !parse_u64(fields[col_bits], 1, 32, &b) || !parse_u64(fields[col_pairs], 1, 1u << 28, &n) || !end ||
+            *end || !(med > 0.0)) {
             ok = fail(err, "--reference %s: line %d is not a row of bits (1..32), pairs and a positive median_us; fix the file",
                       path, row);
             break;
@@ -69,4 +69,3 @@ double bench_ref_at(const bench_ref *ref, uint32_t bits, uint32_t n) {
         if (ref->bits[i] == bits && ref->pairs[i] == n) return ref->med[i];
     return 0.0;
 }
-

@@ -47,14 +47,14 @@ typedef struct _bench_list {
 } _bench_list;
 
 typedef struct _bench_opts {
-    const char *algos;           /* comma list, checked by the parser */
+    const char *algos; /* comma list, checked by the parser */
     _bench_list sizes, bits;
     uint64_t reps, warmup, seed;
     const char *csv_path;
     const char *data;
-    const char *reference;       /* --reference FILE, or NULL */
+    const char *reference; /* --reference FILE, or NULL */
     bool detail;
-    FILE *table;                 /* where the table goes: stdout, or stderr when the CSV is on stdout */
+    FILE *table; /* where the table goes: stdout, or stderr when the CSV is on stdout */
 } _bench_opts;
 
 /* A comma list of numbers, each in [lo, hi]. */
@@ -112,7 +112,8 @@ static const args_opt _bench_args[] = {
     {"--sizes", "LIST", ARGS_AT(_bench_opts, sizes), _bench_list_set, 0, 1u << 28,
      "comma list of pair counts (default 27648,65536,262144,1048576,4194304,16777216;\nup to 262144 where GPU timer queries read zero, as on llvmpipe); each"},
     {"--bits", "LIST", ARGS_AT(_bench_opts, bits), _bench_list_set, 1, 32, "comma list of key widths (default 16,32); each"},
-    {"--reps", "R", ARGS_AT(_bench_opts, reps), args_u64, 1, 100000, "timed sorts per row after the warm-up (default 50; 5 without GPU timers)"},
+    {"--reps", "R", ARGS_AT(_bench_opts, reps), args_u64, 1, 100000,
+     "timed sorts per row after the warm-up (default 50; 5 without GPU timers)"},
     {"--warmup", "W", ARGS_AT(_bench_opts, warmup), args_u64, 0, 1000, "untimed sorts before them (default 5)"},
     {"--seed", "S", ARGS_AT(_bench_opts, seed), args_u64, 1, UINT32_MAX, "seed of the random keys (default 12345)"},
     {"--csv", "FILE", ARGS_AT(_bench_opts, csv_path), args_string, 0, 0,
@@ -186,8 +187,8 @@ typedef struct _bench_row {
 
 /* Times one algorithm at one size; fills row. Returns false on a setup error (already logged). */
 static bool _bench_one(const char *algo_name, uint32_t n, uint32_t bits, const _bench_opts *o, const gpu_caps *caps,
-                       const uint32_t *keys_in, const uint32_t *vals_in, const uint32_t *ref_keys,
-                       const uint32_t *ref_vals, _bench_row *row) {
+                       const uint32_t *keys_in, const uint32_t *vals_in, const uint32_t *ref_keys, const uint32_t *ref_vals,
+                       _bench_row *row) {
     char err[ERR_LEN], base[32];
     snprintf(base, sizeof base, "%s", algo_name);
     bool shared_path = strstr(base, "-shared") != NULL;
@@ -291,7 +292,7 @@ static bool _bench_one(const char *algo_name, uint32_t n, uint32_t bits, const _
             double per_call = d.calls[k] ? d.total_us[k] / d.calls[k] : 0.0;
             /* Bytes a call must move at least: a scatter reads and writes every pair (16 bytes a
              * pair), a count or histogram reads every key (4); others (scans, orders): not shown. */
-            double bytes = strstr(d.names[k], "scatter") || strstr(d.names[k], "onesweep") ? 16.0 * n
+            double bytes = strstr(d.names[k], "scatter") || strstr(d.names[k], "onesweep")  ? 16.0 * n
                            : strstr(d.names[k], "count") || strstr(d.names[k], "histogram") ? 4.0 * n
                                                                                             : 0.0;
             char bw[32] = "";
@@ -368,8 +369,9 @@ int cmd_bench(int argc, char **argv) {
     /* Sizes the GPU cannot hold are refused now, before any data is made. */
     for (int i = 0; i < o.sizes.count; i++)
         if (4 * o.sizes.v[i] > (uint64_t)caps->max_ssbo_bytes) {
-            log_error("BENCH", "--sizes %llu: %llu pairs need %llu MiB per buffer, more than this GPU's %lld MiB storage-buffer "
-                               "limit; use at most %lld",
+            log_error("BENCH",
+                      "--sizes %llu: %llu pairs need %llu MiB per buffer, more than this GPU's %lld MiB storage-buffer "
+                      "limit; use at most %lld",
                       (unsigned long long)o.sizes.v[i], (unsigned long long)o.sizes.v[i],
                       (unsigned long long)((4 * o.sizes.v[i]) >> 20), (long long)(caps->max_ssbo_bytes >> 20),
                       (long long)(caps->max_ssbo_bytes / 4));
@@ -397,8 +399,8 @@ int cmd_bench(int argc, char **argv) {
     const char *clock = caps->timer_queries ? "GPU timer queries (GL_TIME_ELAPSED)"
                                             : "CPU clock around a finished GPU queue (timer queries read zero here)";
     fprintf(tab, "fluid bench: %s | %s\n", caps->renderer, caps->version);
-    fprintf(tab, "subgroups: %s | timing: %s | %llu reps after %llu warm-up, median (min-max)\n",
-            caps->subgroup ? "yes" : "no", clock, (unsigned long long)o.reps, (unsigned long long)o.warmup);
+    fprintf(tab, "subgroups: %s | timing: %s | %llu reps after %llu warm-up, median (min-max)\n", caps->subgroup ? "yes" : "no",
+            clock, (unsigned long long)o.reps, (unsigned long long)o.warmup);
     if (!caps->subgroup)
         fprintf(tab, "note: no GL_KHR_shader_subgroup here, so radix and radix-shared both take the shared-memory path\n");
     fprintf(tab, "clock: gpu = GL timer query, cpu = CPU clock around glFinish; cpu_sort_us = sort_cpu_stable alone\n");

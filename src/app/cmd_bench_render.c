@@ -34,7 +34,8 @@ static bool _bench_render_parse(int argc, char **argv, session_desc *o, int *fra
             a = name, v = eq + 1;
             if (!*v) return fail(err, "bench --render: %s= needs a value; see fluid bench --render --help", a);
         } else {
-            if (!v || !*v || !strncmp(v, "--", 2)) return fail(err, "bench --render: %s needs a value; see fluid bench --render --help", a);
+            if (!v || !*v || !strncmp(v, "--", 2))
+                return fail(err, "bench --render: %s needs a value; see fluid bench --render --help", a);
             i++;
         }
         if (!strcmp(a, "--particles") && parse_u64(v, 1, 100000000, &u)) o->particles = (uint32_t)u;
@@ -45,11 +46,10 @@ static bool _bench_render_parse(int argc, char **argv, session_desc *o, int *fra
         else if (!strcmp(a, "--data")) o->data = v;
         else if (!strcmp(a, "--size")) {
             char tail = 0;
-            if (sscanf(v, "%dx%d%c", &o->width, &o->height, &tail) != 2 || o->width < 16 || o->height < 16 ||
-                o->width > 16384 || o->height > 16384)
+            if (sscanf(v, "%dx%d%c", &o->width, &o->height, &tail) != 2 || o->width < 16 || o->height < 16 || o->width > 16384 ||
+                o->height > 16384)
                 return fail(err, "bench --render: --size %s: expected WxH, each from 16 to 16384", v);
-        } else
-            return fail(err, "bench --render: %s %s: unknown option or bad value; see fluid bench --render --help", a, v);
+        } else return fail(err, "bench --render: %s %s: unknown option or bad value; see fluid bench --render --help", a, v);
     }
     return true;
 }
@@ -163,7 +163,8 @@ int cmd_bench_render(int argc, char **argv) {
         for (int p = 0; p < pass.n; p++) total += pass.us[p];
         printf("  passes (GL timestamps, no HUD):");
         for (int p = 0; p < pass.n; p++)
-            if (pass.us[p] > 0.05) printf(" %s %.1f us (%.0f%%)", pass.names[p], pass.us[p], total > 0 ? 100 * pass.us[p] / total : 0);
+            if (pass.us[p] > 0.05)
+                printf(" %s %.1f us (%.0f%%)", pass.names[p], pass.us[p], total > 0 ? 100 * pass.us[p] / total : 0);
         printf("\n");
     }
     if (q) glDeleteQueries(reps, q);

@@ -46,7 +46,8 @@ static args_opt _bsim_args[] = {
      "comma list of counts (default 27648,110592,442368,1000000; 4096 where GPU\ntimer queries read zero)"},
     {"--seconds", "S", ARGS_AT(_bsim_opts, seconds_text), args_string, 0, 0, "seconds of fluid from t = 0, 0 to 60 (default 1)"},
     {"--scene", "NAME", ARGS_AT(_bsim_opts, scene), args_string, 0, 0, NULL},
-    {"--csv", "FILE", ARGS_AT(_bsim_opts, csv_path), args_string, 0, 0, "also write the rows to FILE (- for stdout); a failed run leaves no file"},
+    {"--csv", "FILE", ARGS_AT(_bsim_opts, csv_path), args_string, 0, 0,
+     "also write the rows to FILE (- for stdout); a failed run leaves no file"},
     {"--data", "DIR", ARGS_AT(_bsim_opts, data), args_string, 0, 0, "the folder holding shaders/"},
 };
 
@@ -54,9 +55,11 @@ static void _bsim_usage(FILE *f) {
     static char help[3][512];
     if (!help[0][0]) {
         char all[256], names[256];
-        snprintf(help[0], sizeof help[0], "comma list of %s (default %s)", registry_join(REGISTRY_SOLVERS, ", ", names, sizeof names),
+        snprintf(help[0], sizeof help[0], "comma list of %s (default %s)",
+                 registry_join(REGISTRY_SOLVERS, ", ", names, sizeof names),
                  registry_join(REGISTRY_SOLVERS, ",", all, sizeof all));
-        snprintf(help[1], sizeof help[1], "comma list of %s (default radix)", registry_join(REGISTRY_SORTS, ", ", names, sizeof names));
+        snprintf(help[1], sizeof help[1], "comma list of %s (default radix)",
+                 registry_join(REGISTRY_SORTS, ", ", names, sizeof names));
         snprintf(help[2], sizeof help[2], "%s", registry_list(REGISTRY_SCENES));
         for (size_t i = 0; i < ARRAY_LEN(_bsim_args); i++) {
             if (!strcmp(_bsim_args[i].name, "--solvers")) _bsim_args[i].help = help[0];
@@ -86,7 +89,8 @@ static bool _bsim_split(const char *v, char *out, size_t width, int *n) {
 /* The lists and numbers of the table's strings, checked. */
 static bool _bsim_check(_bsim_opts *o, char *err) {
     char all[256];
-    if (!_bsim_split(o->solvers ? o->solvers : registry_join(REGISTRY_SOLVERS, ",", all, sizeof all), &o->solver[0][0], 16, &o->nsolvers))
+    if (!_bsim_split(o->solvers ? o->solvers : registry_join(REGISTRY_SOLVERS, ",", all, sizeof all), &o->solver[0][0], 16,
+                     &o->nsolvers))
         return fail(err, "--solvers %s: expected a comma list of %s", o->solvers, registry_list(REGISTRY_SOLVERS));
     for (int k = 0; k < o->nsolvers; k++)
         if (registry_find(REGISTRY_SOLVERS, o->solver[k]) < 0)
@@ -108,7 +112,8 @@ static bool _bsim_check(_bsim_opts *o, char *err) {
     if (o->seconds_text) {
         char *end;
         o->seconds = strtod(o->seconds_text, &end);
-        if (*end || !(o->seconds > 0 && o->seconds <= 60)) return fail(err, "--seconds %s: expected a number above 0, at most 60", o->seconds_text);
+        if (*end || !(o->seconds > 0 && o->seconds <= 60))
+            return fail(err, "--seconds %s: expected a number above 0, at most 60", o->seconds_text);
     }
     if (o->scene && !strcmp(o->scene, "")) return fail(err, "--scene needs a name");
     return true;
@@ -209,7 +214,8 @@ int cmd_bench_sim(int argc, char **argv) {
     _bsim_opts o = {.scene = "dambreak"};
     bool help = false;
     char err[ERR_LEN];
-    if (!args_parse("fluid bench --sim", _bsim_args, ARRAY_LEN(_bsim_args), &o, argc, argv, &help, err) || (!help && !_bsim_check(&o, err))) {
+    if (!args_parse("fluid bench --sim", _bsim_args, ARRAY_LEN(_bsim_args), &o, argc, argv, &help, err) ||
+        (!help && !_bsim_check(&o, err))) {
         log_error("BENCH", "%s", err);
         return 1;
     }
@@ -227,8 +233,9 @@ int cmd_bench_sim(int argc, char **argv) {
         return 1;
     }
     session ss;
-    if (!session_make(&ss, &(session_desc){.headless = true, .data = o.data, .no_sim = true, .prof_cpu_fallback = true, .prof_sync = true},
-                      err)) {
+    if (!session_make(
+            &ss, &(session_desc){.headless = true, .data = o.data, .no_sim = true, .prof_cpu_fallback = true, .prof_sync = true},
+            err)) {
         log_error(ss.fail_tag, "%s", err);
         return 1;
     }
@@ -237,17 +244,19 @@ int cmd_bench_sim(int argc, char **argv) {
         const uint64_t all[] = {27648, 110592, 442368, 1000000};
         if (caps->timer_queries)
             for (size_t i = 0; i < ARRAY_LEN(all); i++) o.counts[o.ncounts++] = all[i];
-        else
-            o.counts[o.ncounts++] = 4096;
+        else o.counts[o.ncounts++] = 4096;
     }
     const char *clock = caps->timer_queries ? "gpu" : "cpu";
-    printf("fluid bench --sim: %s | %s | %s, %.3g s of fluid in frames of 1/60 s | clock: %s\n", caps->renderer, caps->version, o.scene,
-           o.seconds, caps->timer_queries ? "GPU timestamps around each frame's simulation" : "CPU clock around a finished GPU queue");
-    printf("frames: one timestamp pair around each frame; every %dth frame times its first step's stages instead\n\n", BSIM_STAGE_EVERY);
+    printf("fluid bench --sim: %s | %s | %s, %.3g s of fluid in frames of 1/60 s | clock: %s\n", caps->renderer, caps->version,
+           o.scene, o.seconds,
+           caps->timer_queries ? "GPU timestamps around each frame's simulation" : "CPU clock around a finished GPU queue");
+    printf("frames: one timestamp pair around each frame; every %dth frame times its first step's stages instead\n\n",
+           BSIM_STAGE_EVERY);
     printf("disp: dispatches recorded per step (mean); disp14: those of a step whose solves record 1 divergence and 4 pressure\n"
            "iterations (dfsph; wcsph: its step's)\n\n");
-    printf("%-6s %-8s %9s %5s %10s %10s %8s %7s %7s %9s %9s %7s %7s %6s %6s %s\n", "solver", "sort", "particles", "clock", "ms_per_60th",
-           "worst_ms", "steps", "it_div", "it_dens", "err_mean%", "err_max%", "cfl", "rt", "disp", "disp14", "stages (us, one step)");
+    printf("%-6s %-8s %9s %5s %10s %10s %8s %7s %7s %9s %9s %7s %7s %6s %6s %s\n", "solver", "sort", "particles", "clock",
+           "ms_per_60th", "worst_ms", "steps", "it_div", "it_dens", "err_mean%", "err_max%", "cfl", "rt", "disp", "disp14",
+           "stages (us, one step)");
     _bsim_row *rows = calloc((size_t)o.nsolvers * o.nsorts * o.ncounts, sizeof *rows);
     int nrows = 0, rc = 0;
     for (int c = 0; c < o.ncounts; c++)
@@ -260,9 +269,9 @@ int cmd_bench_sim(int argc, char **argv) {
                     continue;
                 }
                 nrows++;
-                printf("%-6s %-8s %9u %5s %10.3f %10.3f %8.1f %7.2f %7.2f %9.4f %9.4f %7.3f %7.2f %6.1f %6u ", r->solver, r->sort, r->particles,
-                       clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density, 100 * r->err_mean, 100 * r->err_max,
-                       r->cfl_max, r->realtime, r->disp_mean, r->disp_1_4);
+                printf("%-6s %-8s %9u %5s %10.3f %10.3f %8.1f %7.2f %7.2f %9.4f %9.4f %7.3f %7.2f %6.1f %6u ", r->solver, r->sort,
+                       r->particles, clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density,
+                       100 * r->err_mean, 100 * r->err_max, r->cfl_max, r->realtime, r->disp_mean, r->disp_1_4);
                 for (int i = 0; i < r->nst; i++) printf("%s%s %.1f", i ? ", " : "", r->stage_names[i], r->stage_us[i]);
                 printf(" | worst frame: %d steps, %llu dispatches\n", r->worst_steps, (unsigned long long)r->worst_disp);
                 fflush(stdout);
@@ -273,14 +282,16 @@ int cmd_bench_sim(int argc, char **argv) {
             log_error("BENCH", "%s", err);
             rc = 1;
         } else {
-            outfile_printf(f, "solver,sort,particles,clock,ms_per_60th_mean,ms_per_60th_worst,steps_per_60th,it_div,it_density,"
-                              "err_density_mean,err_density_max,cfl_max,capped,dropped,realtime,dispatches_per_step,dispatches_1div_4dens,stages\n");
+            outfile_printf(
+                f,
+                "solver,sort,particles,clock,ms_per_60th_mean,ms_per_60th_worst,steps_per_60th,it_div,it_density,"
+                "err_density_mean,err_density_max,cfl_max,capped,dropped,realtime,dispatches_per_step,dispatches_1div_4dens,stages\n");
             for (int i = 0; i < nrows; i++) {
                 _bsim_row *r = &rows[i];
-                outfile_printf(f, "%s,%s,%u,%s,%.4f,%.4f,%.2f,%.3f,%.3f,%.6g,%.6g,%.4f,%llu,%llu,%.4f,%.2f,%u,", r->solver, r->sort,
-                               r->particles, clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density, r->err_mean,
-                               r->err_max, r->cfl_max, (unsigned long long)r->capped, (unsigned long long)r->dropped, r->realtime,
-                               r->disp_mean, r->disp_1_4);
+                outfile_printf(f, "%s,%s,%u,%s,%.4f,%.4f,%.2f,%.3f,%.3f,%.6g,%.6g,%.4f,%llu,%llu,%.4f,%.2f,%u,", r->solver,
+                               r->sort, r->particles, clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div,
+                               r->it_density, r->err_mean, r->err_max, r->cfl_max, (unsigned long long)r->capped,
+                               (unsigned long long)r->dropped, r->realtime, r->disp_mean, r->disp_1_4);
                 for (int k = 0; k < r->nst; k++) outfile_printf(f, "%s%s=%.2f", k ? ";" : "", r->stage_names[k], r->stage_us[k]);
                 outfile_printf(f, "\n");
             }

@@ -103,13 +103,12 @@ static void _run_stats_rows(outfile *stats, const session *ss, long long steps, 
     sim_read_stats(ss->s, &st); /* waits: every record of the frame is in */
     sim_step_record r;
     for (int i = 0; i < k && sim_records(ss->s, &r, 1) == 1; i++) {
-        outfile_printf(stats, "%lld,%.9g,%.6g,%.6g,%.4g,%u,%u,%.4g,%.4g,%u", steps + i + 1, r.time, r.dt, r.dt_cfl, r.cfl, r.it_div,
-                       r.it_density, r.err_div, r.err_density, r.capped);
+        outfile_printf(stats, "%lld,%.9g,%.6g,%.6g,%.4g,%u,%u,%.4g,%.4g,%u", steps + i + 1, r.time, r.dt, r.dt_cfl, r.cfl,
+                       r.it_div, r.it_density, r.err_div, r.err_density, r.capped);
         if (i == k - 1)
             outfile_printf(stats, ",%u,%.9g,%.9g,%.9g,%.9g,%.9g", st.particles, st.front_x, st.density_ratio, st.density_max_dev,
                            st.kinetic_energy, st.potential_energy);
-        else
-            outfile_printf(stats, ",,,,,,");
+        else outfile_printf(stats, ",,,,,,");
         for (int j = 0; j < ss->stages; j++)
             if (i == 0) outfile_printf(stats, ",%.3f", prof_last_us(ss->prof, j));
             else outfile_printf(stats, ",");
@@ -129,11 +128,12 @@ static void _run_table(FILE *table, const session *ss, int done, long long steps
             sim_scene_name(ss->s), sim_particle_count(ss->s), sim_solver_name(ss->s), sim_sort_name(ss->s), done, steps,
             done ? (double)steps / done : 0.0, sum.time);
     if (sum.it_density_mean + sum.it_div_mean > 0)
-        fprintf(table,
-                "iterations a step: %.2f divergence, %.2f pressure; density error %.4f%% mean, %.4f%% worst; largest v dt / dx %.3f; "
-                "%llu capped solves, %llu neighbours dropped, %llu particle speeds limited\n",
-                sum.it_div_mean, sum.it_density_mean, 100 * sum.err_density_mean, 100 * sum.err_density_max, sum.cfl_max,
-                (unsigned long long)sum.capped, (unsigned long long)sum.dropped, (unsigned long long)sum.limited);
+        fprintf(
+            table,
+            "iterations a step: %.2f divergence, %.2f pressure; density error %.4f%% mean, %.4f%% worst; largest v dt / dx %.3f; "
+            "%llu capped solves, %llu neighbours dropped, %llu particle speeds limited\n",
+            sum.it_div_mean, sum.it_density_mean, 100 * sum.err_density_mean, 100 * sum.err_density_max, sum.cfl_max,
+            (unsigned long long)sum.capped, (unsigned long long)sum.dropped, (unsigned long long)sum.limited);
     fprintf(table, "%-12s %12s\n", "stage", done ? (strcmp(clock, "gpu") ? "mean us cpu" : "mean us gpu") : "mean us");
     double total = 0;
     for (int st = 0; st < nst; st++) {
@@ -147,8 +147,9 @@ static void _run_table(FILE *table, const session *ss, int done, long long steps
         fprintf(table, "%-12s %12.1f   (a whole frame of %.1f steps; worst %.1f us)\n", "frame", sum_us[nst] / done,
                 (double)steps / done, frame_us_max);
         if (sum.time > 0)
-            fprintf(table, "%s time per simulated 1/60 s: %.3f ms; real-time factor %.2f\n", strcmp(clock, "gpu") ? "CPU clock" : "GPU",
-                    mean_ms * (1.0 / 60) / (sum.time / done), (sum.time / done) / (mean_ms / 1e3));
+            fprintf(table, "%s time per simulated 1/60 s: %.3f ms; real-time factor %.2f\n",
+                    strcmp(clock, "gpu") ? "CPU clock" : "GPU", mean_ms * (1.0 / 60) / (sum.time / done),
+                    (sum.time / done) / (mean_ms / 1e3));
         fprintf(table, "wall clock: %.3f ms per frame (%s)\n", wall * 1e3 / done,
                 strcmp(clock, "gpu") ? "stage clocks wait for the GPU" : "timer queries read each frame");
     }
@@ -165,7 +166,8 @@ static int _run_headless(const run_opts *o) {
     }
     char shown[PATH_MAX];
     if (o->video_path && o->frames == 0) {
-        log_error("CLI", "--video %s with --frames 0: a video needs at least one frame", outfile_printable(o->video_path, shown, sizeof shown));
+        log_error("CLI", "--video %s with --frames 0: a video needs at least one frame",
+                  outfile_printable(o->video_path, shown, sizeof shown));
         return 1;
     }
     struct sigaction sa = {.sa_handler = _run_on_signal}; /* stays installed: the second one ends the run */
@@ -185,11 +187,23 @@ static int _run_headless(const run_opts *o) {
     FILE *table = out_stdout ? stderr : stdout;
 
     session ss;
-    if (!session_make(&ss, &(session_desc){.headless = true, .debug = o->debug, .data = o->data, .width = o->width, .height = o->height,
-                                           .scene = o->scene, .sort = o->sort, .solver = o->solver, .particles = o->particles,
-                                           .software_particles = o->demo ? RUN_DEMO_SOFTWARE_PARTICLES : 0, .strict = o->strict,
-                                           .render = o->screenshot_path || o->video_path, .video = o->video_path != NULL, .style = o->style,
-                                           .prof_cpu_fallback = true, .prof_sync = true},
+    if (!session_make(&ss,
+                      &(session_desc){.headless = true,
+                                      .debug = o->debug,
+                                      .data = o->data,
+                                      .width = o->width,
+                                      .height = o->height,
+                                      .scene = o->scene,
+                                      .sort = o->sort,
+                                      .solver = o->solver,
+                                      .particles = o->particles,
+                                      .software_particles = o->demo ? RUN_DEMO_SOFTWARE_PARTICLES : 0,
+                                      .strict = o->strict,
+                                      .render = o->screenshot_path || o->video_path,
+                                      .video = o->video_path != NULL,
+                                      .style = o->style,
+                                      .prof_cpu_fallback = true,
+                                      .prof_sync = true},
                       err)) {
         log_error(ss.fail_tag, "%s", err);
         _run_outs_abort(out);
@@ -210,9 +224,9 @@ static int _run_headless(const run_opts *o) {
     }
     const char *clock = prof_clock_name(ss.prof);
     int nst = ss.stages;
-    log_info("CLI", "%s: %u particles, %d frames of 1/60 s%s, solver %s, sort %s, stage times by the %s clock", sim_scene_name(ss.s),
-             sim_particle_count(ss.s), frames, o->substeps ? " (fixed steps a frame)" : "", sim_solver_name(ss.s), sim_sort_name(ss.s),
-             clock);
+    log_info("CLI", "%s: %u particles, %d frames of 1/60 s%s, solver %s, sort %s, stage times by the %s clock",
+             sim_scene_name(ss.s), sim_particle_count(ss.s), frames, o->substeps ? " (fixed steps a frame)" : "",
+             sim_solver_name(ss.s), sim_sort_name(ss.s), clock);
     outfile *stats = out[RUN_OUT_STATS];
     if (stats) _run_stats_header(stats, &ss);
     double sum_us[PROF_MAX_STAGES] = {0}, frame_us_max = 0;
@@ -249,13 +263,11 @@ static int _run_headless(const run_opts *o) {
                 out[k] = NULL;
             }
         rc = 130;
-        if (!stats)
-            log_error("CLI", "interrupted after %lld steps; no output written", steps);
+        if (!stats) log_error("CLI", "interrupted after %lld steps; no output written", steps);
         else if (outfile_commit(stats, err))
             log_error("CLI", "interrupted after %lld steps: the stats rows so far are in %s; nothing else written", steps,
                       outfile_printable(o->stats_path, shown, sizeof shown));
-        else
-            log_error("CLI", "%s", err);
+        else log_error("CLI", "%s", err);
         out[RUN_OUT_STATS] = NULL;
     }
     /* The picture goes to the screenshot's temporary file (or straight to its device); ffmpeg
@@ -305,9 +317,11 @@ int cmd_run(int argc, char **argv) {
         if (!o.screenshot_path) o.screenshot_path = "fluid-headless.png";
         if (!o.video_path && video_check("fluid-headless.mp4", err)) o.video_path = "fluid-headless.mp4";
         else if (!o.video_path) log_info("CLI", "no video: %s", err);
-        log_info("CLI", "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless; %s%s%s the last frame "
-                        "to %s (a window needs a display, or xvfb-run)", o.video_path ? "the video goes to " : "",
-                 o.video_path ? o.video_path : "", o.video_path ? "," : "", o.screenshot_path);
+        log_info("CLI",
+                 "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless; %s%s%s the last frame "
+                 "to %s (a window needs a display, or xvfb-run)",
+                 o.video_path ? "the video goes to " : "", o.video_path ? o.video_path : "", o.video_path ? "," : "",
+                 o.screenshot_path);
     }
     if (o.headless) return _run_headless(&o);
     /* The window: --stats and --dump are for headless runs; --screenshot is checked now. */

@@ -52,8 +52,10 @@ static args_opt _sort_args[] = {
     {"--algo", "NAME", ARGS_AT(_sort_opts, algo), _sort_algo, 0, 0, NULL}, /* help: from the registry, _sort_usage */
     {"--bits", "B", ARGS_AT(_sort_opts, bits), args_u32, 1, 32, "keys fit in B bits (default: the bits of the largest key)"},
     {"--in", "FILE", ARGS_AT(_sort_opts, in), args_string, 0, 0, "the pairs to sort; - reads them from stdin"},
-    {"--out", "FILE", ARGS_AT(_sort_opts, out), args_string, 0, 0, "where to write the sorted pairs, only when the sort succeeds;\n- for stdout"},
-    {"--data", "DIR", ARGS_AT(_sort_opts, data), args_string, 0, 0, "the folder holding shaders/ (default: found beside the binary)"},
+    {"--out", "FILE", ARGS_AT(_sort_opts, out), args_string, 0, 0,
+     "where to write the sorted pairs, only when the sort succeeds;\n- for stdout"},
+    {"--data", "DIR", ARGS_AT(_sort_opts, data), args_string, 0, 0,
+     "the folder holding shaders/ (default: found beside the binary)"},
 };
 
 static void _sort_usage(FILE *f) {
@@ -70,9 +72,10 @@ static void _sort_usage(FILE *f) {
         _sort_args[0].help = help;
     }
     char names[256];
-    fprintf(f, "usage: fluid sort [--algo %s] [--bits B] --in FILE --out FILE [--data DIR]\n"
-               "Sorts a file of little-endian uint32 (key, value) pairs, laid out key0 value0 key1 value1 ...,\n"
-               "by key on the GPU, and writes them in the same layout.\n",
+    fprintf(f,
+            "usage: fluid sort [--algo %s] [--bits B] --in FILE --out FILE [--data DIR]\n"
+            "Sorts a file of little-endian uint32 (key, value) pairs, laid out key0 value0 key1 value1 ...,\n"
+            "by key on the GPU, and writes them in the same layout.\n",
             registry_join(REGISTRY_SORTS, "|", names, sizeof names));
     args_help(f, _sort_args, ARRAY_LEN(_sort_args));
     fprintf(f, "Every user error is one line on stderr and exit status 1, with nothing written.\n");
@@ -166,8 +169,8 @@ static bool _sort_file(const _sort_opts *o, char *err) {
      * count array is sized by the key width: --bits, or the widest it takes until the keys are read. */
     uint32_t max_bits = sort_algo_max_bits(sort_algo_find(o->algo));
     if (ok && o->bits > max_bits)
-        ok = fail(err, "--algo %s sorts keys of at most %u bits, and these need %u (--bits); use --algo radix", o->algo,
-                  max_bits, o->bits);
+        ok = fail(err, "--algo %s sorts keys of at most %u bits, and these need %u (--bits); use --algo radix", o->algo, max_bits,
+                  o->bits);
     if (ok)
         ok = (s = sort_make(o->algo,
                             &(sort_desc){.capacity = n ? n : 1, .key_bits = o->bits ? o->bits : max_bits, .label = "sort-cli"},
@@ -193,15 +196,18 @@ static bool _sort_file(const _sort_opts *o, char *err) {
     if (ok && bits && bits < 32) {
         for (uint32_t i = 0; i < n && ok; i++)
             if (keys[i] >> bits)
-                ok = fail(err, "pair %u has key %u (0x%x), which does not fit in --bits %u; use --bits %u or more, or leave it out",
-                          i, keys[i], keys[i], bits, sort_bits_for(keys[i]));
+                ok = fail(err,
+                          "pair %u has key %u (0x%x), which does not fit in --bits %u; use --bits %u or more, or leave it out", i,
+                          keys[i], keys[i], bits, sort_bits_for(keys[i]));
     }
     if (!bits) bits = sort_bits_for(max_key);
     if (ok && bits > max_bits)
-        ok = fail(err, "--algo %s sorts keys of at most %u bits, and these need %u (largest key %u); use --algo radix",
-                  o->algo, max_bits, bits, max_key);
+        ok = fail(err, "--algo %s sorts keys of at most %u bits, and these need %u (largest key %u); use --algo radix", o->algo,
+                  max_bits, bits, max_key);
     if (ok) ok = (out = outfile_open("--out", o->out, OUTFILE_DASH, err)) != NULL;
-    if (ok) ok = (kb = gpu_buffer_make(4ull * n, keys, "sort-cli.keys", err)) && (vb = gpu_buffer_make(4ull * n, vals, "sort-cli.vals", err));
+    if (ok)
+        ok = (kb = gpu_buffer_make(4ull * n, keys, "sort-cli.keys", err)) &&
+             (vb = gpu_buffer_make(4ull * n, vals, "sort-cli.vals", err));
     if (ok) {
         char desc[256];
         sort_describe(s, n, bits, desc, sizeof desc);
@@ -212,7 +218,8 @@ static bool _sort_file(const _sort_opts *o, char *err) {
             glGetNamedBufferSubData(res.vals, 0, 4ll * n, vals);
         }
         GLenum e = glGetError();
-        if (e != GL_NO_ERROR) ok = fail(err, "the GPU reported error 0x%04x while sorting; run with a debug driver or try --algo cpu", e);
+        if (e != GL_NO_ERROR)
+            ok = fail(err, "the GPU reported error 0x%04x while sorting; run with a debug driver or try --algo cpu", e);
     }
     if (ok) {
         for (uint32_t i = 0; i < n; i++) {

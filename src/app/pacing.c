@@ -15,7 +15,7 @@ double app_pacing_next(app_pacing *p, const app_pacing_in *in) {
     }
     double render = in->render_ms > 0 ? in->render_ms : 0;
     double budget = fmax(in->budget_ms - render, APP_PACING_SIM_SHARE * fmax(in->budget_ms, render));
-    double cost = p->ms_avg / p->sim_avg; /* ms of simulation a simulated second */
+    double cost = p->ms_avg / p->sim_avg;                   /* ms of simulation a simulated second */
     double s = cost > 0 ? budget / cost : APP_PACING_FRAME; /* exactly the budget: a GPU that just keeps up stays at real time */
     s = fmin(s, p->seconds * APP_PACING_GROW);
     s = fmin(s, APP_PACING_FRAME);

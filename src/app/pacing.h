@@ -18,16 +18,16 @@
 #ifndef FLUID_PACING_H
 #define FLUID_PACING_H
 
-#define APP_PACING_FRAME (1.0 / 60.0)  /* real time: simulated seconds a frame (SESSION_FRAME_SECONDS) */
-#define PACING_GPU_FPS 120.0           /* the frame's budget with GPU timers: GPU time */
-#define PACING_MIN_FPS 30.0            /* without them: wall time */
-#define APP_PACING_SIM_SHARE 0.5       /* the simulation's least budget: of the frame's, or of the render's time */
+#define APP_PACING_FRAME (1.0 / 60.0) /* real time: simulated seconds a frame (SESSION_FRAME_SECONDS) */
+#define PACING_GPU_FPS 120.0          /* the frame's budget with GPU timers: GPU time */
+#define PACING_MIN_FPS 30.0           /* without them: wall time */
+#define APP_PACING_SIM_SHARE 0.5      /* the simulation's least budget: of the frame's, or of the render's time */
 
 typedef struct app_pacing {
-    double seconds;   /* the last answer (0: none yet, 1/60 s is asked) */
-    double ms_avg;    /* the simulation's recent ms a frame (0: none measured) */
-    double sim_avg;   /* the recent simulated seconds a frame */
-    double slow;      /* seconds / APP_PACING_FRAME: 1 is real time */
+    double seconds; /* the last answer (0: none yet, 1/60 s is asked) */
+    double ms_avg;  /* the simulation's recent ms a frame (0: none measured) */
+    double sim_avg; /* the recent simulated seconds a frame */
+    double slow;    /* seconds / APP_PACING_FRAME: 1 is real time */
 } app_pacing;
 
 typedef struct app_pacing_in {

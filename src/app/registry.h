@@ -14,7 +14,13 @@
 #define FLUID_APP_REGISTRY_H
 #include <stddef.h>
 
-typedef enum registry_family { REGISTRY_SORTS, REGISTRY_SOLVERS, REGISTRY_SCENES, REGISTRY_STYLES, REGISTRY_COUNT } registry_family;
+typedef enum registry_family {
+    REGISTRY_SORTS,
+    REGISTRY_SOLVERS,
+    REGISTRY_SCENES,
+    REGISTRY_STYLES,
+    REGISTRY_COUNT
+} registry_family;
 
 int registry_count(registry_family f);
 const char *registry_name(registry_family f, int i); /* the name a flag or --script takes */

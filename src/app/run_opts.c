@@ -38,23 +38,28 @@ static bool _run_off(const args_opt *opt, void *field, const char *v, char *err)
 
 /* The options of `fluid`: parsing and help. Add a flag by adding a line. */
 static args_opt _run_args[] = {
-    {"--headless", NULL, ARGS_AT(run_opts, headless), args_flag, 0, 0, "no window (EGL); runs --frames frames (default 1) and exits"},
+    {"--headless", NULL, ARGS_AT(run_opts, headless), args_flag, 0, 0,
+     "no window (EGL); runs --frames frames (default 1) and exits"},
     {"--scene", "NAME", ARGS_AT(run_opts, scene), _run_scene, 0, 0, NULL}, /* help: _run_args_help */
     {"--particles", "N", ARGS_AT(run_opts, particles), args_u32, 1, RUN_MAX_PARTICLES,
      "about N particles (default 27648; k and M multiply by 1024 and 1048576); the scene\nkeeps its size in metres and the spacing changes; the count is rounded to whole\nblocks (printed); the GPU may hold fewer"},
     {"--sort", "NAME", ARGS_AT(run_opts, sort), _run_sort, 0, 0, NULL},
     {"--solver", "NAME", ARGS_AT(run_opts, solver), _run_solver, 0, 0, NULL},
     {"--strict", NULL, ARGS_AT(run_opts, strict), args_flag, 0, 0, "dfsph: mean density error 0.01% (default 0.05%)"},
-    {"--frames", "N", ARGS_AT(run_opts, frames), args_int, 0, 1000000000, "run N frames of 1/60 s of fluid each, then exit (0: none; the initial state)"},
-    {"--substeps", "K", ARGS_AT(run_opts, substeps), args_int, 1, 100000, "exactly K steps a frame (default: as many as the solver needs for 1/60 s)"},
+    {"--frames", "N", ARGS_AT(run_opts, frames), args_int, 0, 1000000000,
+     "run N frames of 1/60 s of fluid each, then exit (0: none; the initial state)"},
+    {"--substeps", "K", ARGS_AT(run_opts, substeps), args_int, 1, 100000,
+     "exactly K steps a frame (default: as many as the solver needs for 1/60 s)"},
     {"--stats", "FILE", ARGS_AT(run_opts, stats_path), args_string, 0, 0,
      "headless: CSV, a row per step: time, dt, iterations, errors; the fluid's front,\ndensity and energies on each frame's last step; stage times on its first;\nflushed every frame, in place at the end and on Ctrl-C (a FIFO or - as it runs)"},
-    {"--dump", "FILE", ARGS_AT(run_opts, dump_path), args_string, 0, 0, "headless: CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density;\n- for stdout"},
+    {"--dump", "FILE", ARGS_AT(run_opts, dump_path), args_string, 0, 0,
+     "headless: CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density;\n- for stdout"},
     {"--screenshot", "FILE", ARGS_AT(run_opts, screenshot_path), args_string, 0, 0, "PNG of the last frame, HUD included"},
     {"--video", "FILE", ARGS_AT(run_opts, video_path), args_string, 0, 0,
      "MP4 of every frame (60 fps; needs ffmpeg); headless a frame is 1/60 s of\nfluid, so it plays in real time; in the window from the start until G"},
     {"--style", "NAME", ARGS_AT(run_opts, style), _run_style, 0, 0, NULL},
-    {"--size", "WxH", ARGS_AT(run_opts, size), args_size, 16, 16384, "window or screenshot size (default " SESSION_SIZE_TEXT "), each side"},
+    {"--size", "WxH", ARGS_AT(run_opts, size), args_size, 16, 16384,
+     "window or screenshot size (default " SESSION_SIZE_TEXT "), each side"},
     {"--vsync", NULL, ARGS_AT(run_opts, vsync), _run_on, 0, 0, "wait for the display's refresh (the window's default)"},
     {"--no-vsync", NULL, ARGS_AT(run_opts, vsync), _run_off, 0, 0, "do not wait for it"},
     {"--data", "DIR", ARGS_AT(run_opts, data), args_string, 0, 0, "the folder holding shaders/ and assets/"},
@@ -69,7 +74,8 @@ static void _run_args_help(void) {
     snprintf(text[0], sizeof text[0], "%s", registry_list(REGISTRY_SCENES));
     snprintf(text[1], sizeof text[1], "%s (cpu: read back, sort on the CPU)", registry_list(REGISTRY_SORTS));
     snprintf(text[2], sizeof text[2], "%s", registry_list(REGISTRY_SOLVERS));
-    snprintf(text[3], sizeof text[3], "%s: how the window starts, the screenshot and\nvideo are drawn", registry_list(REGISTRY_STYLES));
+    snprintf(text[3], sizeof text[3], "%s: how the window starts, the screenshot and\nvideo are drawn",
+             registry_list(REGISTRY_STYLES));
     const char *flags[4] = {"--scene", "--sort", "--solver", "--style"};
     for (size_t i = 0; i < ARRAY_LEN(_run_args); i++)
         for (int k = 0; k < 4; k++)

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define RUN_DEMO_FRAMES 60                   /* a second of simulated time */
-#define RUN_DEMO_SOFTWARE_PARTICLES 4096     /* llvmpipe: a second of the dam break in a minute or so */
+#define RUN_DEMO_FRAMES 60               /* a second of simulated time */
+#define RUN_DEMO_SOFTWARE_PARTICLES 4096 /* llvmpipe: a second of the dam break in a minute or so */
 
 typedef struct run_opts {
     bool headless;               /* --headless: EGL, no window */
@@ -25,16 +25,18 @@ typedef struct run_opts {
     const char *screenshot_path; /* --screenshot FILE.png: the last frame's view, HUD included */
     const char *video_path;      /* --video FILE.mp4: every frame's view, through ffmpeg (video.h) */
     union {
-        struct { int width, height; }; /* --size WxH (0: SESSION_WIDTH x SESSION_HEIGHT, session.h) */
+        struct {
+            int width, height;
+        }; /* --size WxH (0: SESSION_WIDTH x SESSION_HEIGHT, session.h) */
         int size[2];
     };
-    int style;                   /* --style surface|spheres|raster: a render_style (default surface) */
-    int vsync;                   /* --vsync 1, --no-vsync 0; -1 (the parser's default): the app's choice */
-    const char *data;            /* --data DIR: the folder holding shaders/ and assets/ */
-    bool debug;                  /* --debug: KHR_debug context, GL messages logged */
-    bool demo;                   /* the run without a display (cmd_run.c): RUN_DEMO_FRAMES frames, and fewer
+    int style;          /* --style surface|spheres|raster: a render_style (default surface) */
+    int vsync;          /* --vsync 1, --no-vsync 0; -1 (the parser's default): the app's choice */
+    const char *data;   /* --data DIR: the folder holding shaders/ and assets/ */
+    bool debug;         /* --debug: KHR_debug context, GL messages logged */
+    bool demo;          /* the run without a display (cmd_run.c): RUN_DEMO_FRAMES frames, and fewer
                                     particles on a software renderer */
-    const char *script;          /* --script "frames:20;sort:bitonic;...": window app, hidden (tests): steps fed
+    const char *script; /* --script "frames:20;sort:bitonic;...": window app, hidden (tests): steps fed
                                     to app_handle_action (see app_window.h); the app quits at its end */
 } run_opts;
 

@@ -25,7 +25,9 @@ static void _session_prof_remake(session *ss) {
     ss->stage_names[n] = "simulation";
     ss->stage_render = ss->desc.time_render ? n + 1 : -1;
     if (ss->desc.time_render) ss->stage_names[n + 1] = "render";
-    ss->prof = prof_make(&(prof_desc){.names = ss->stage_names, .stages = n + extra, .cpu_fallback = ss->desc.prof_cpu_fallback,
+    ss->prof = prof_make(&(prof_desc){.names = ss->stage_names,
+                                      .stages = n + extra,
+                                      .cpu_fallback = ss->desc.prof_cpu_fallback,
                                       .sync = ss->desc.prof_sync},
                          ss->caps);
 }
@@ -79,8 +81,12 @@ bool session_make(session *ss, const session_desc *desc, char *err) {
     ss->fail_tag = "APP";
     if (!data_dir_init(d->data, err)) return false;
     ss->fail_tag = "GPU";
-    ss->gpu = gpu_make(&(gpu_desc){.headless = d->headless, .width = d->width, .height = d->height, .title = "fluid",
-                                   .vsync = d->vsync, .debug = d->debug},
+    ss->gpu = gpu_make(&(gpu_desc){.headless = d->headless,
+                                   .width = d->width,
+                                   .height = d->height,
+                                   .title = "fluid",
+                                   .vsync = d->vsync,
+                                   .debug = d->debug},
                        err);
     if (!ss->gpu) {
         ss->fail_tag = "GPU";
@@ -99,14 +105,16 @@ bool session_make(session *ss, const session_desc *desc, char *err) {
     uint32_t particles = d->particles;
     if (!particles && d->software_particles && ss->caps->llvmpipe) {
         particles = d->software_particles;
-        log_info("CLI", "%s is a software renderer: %u particles, so that a second of the dam break takes minutes, not hours "
-                        "(--particles N to choose)", ss->caps->renderer, particles);
+        log_info("CLI",
+                 "%s is a software renderer: %u particles, so that a second of the dam break takes minutes, not hours "
+                 "(--particles N to choose)",
+                 ss->caps->renderer, particles);
     }
     if (ok && !d->no_sim) {
         ss->fail_tag = "SIM";
-        ok = session_sim_make(ss, &(sim_desc){.scene = d->scene, .particles = particles, .sort = d->sort, .solver = d->solver,
-                                              .strict = d->strict},
-                              err);
+        ok = session_sim_make(
+            ss, &(sim_desc){.scene = d->scene, .particles = particles, .sort = d->sort, .solver = d->solver, .strict = d->strict},
+            err);
     }
     if (!ok) {
         char keep[ERR_LEN];

@@ -30,52 +30,52 @@
 #include "sim/sim.h"
 #include <signal.h>
 
-#define SESSION_WIDTH 1280  /* the window's, screenshot's and video's size when none is asked for */
+#define SESSION_WIDTH 1280 /* the window's, screenshot's and video's size when none is asked for */
 #define SESSION_HEIGHT 720
 #define SESSION_STR_(x) #x
 #define SESSION_STR(x) SESSION_STR_(x)
 #define SESSION_SIZE_TEXT SESSION_STR(SESSION_WIDTH) "x" SESSION_STR(SESSION_HEIGHT) /* "1280x720", for help text */
-#define SESSION_FRAME_SECONDS (1.0 / 60) /* a frame of fluid: real time at 60 fps */
+#define SESSION_FRAME_SECONDS (1.0 / 60)                                             /* a frame of fluid: real time at 60 fps */
 
 typedef struct session_desc {
     /* the context */
-    bool headless;            /* EGL, no window */
-    bool debug;               /* KHR_debug, GL messages logged */
-    bool vsync;               /* the window's swap interval */
-    const char *data;         /* --data DIR (NULL: found, core/util.h) */
-    int width, height;        /* the window, screenshot and video (0: SESSION_WIDTH x SESSION_HEIGHT) */
+    bool headless;     /* EGL, no window */
+    bool debug;        /* KHR_debug, GL messages logged */
+    bool vsync;        /* the window's swap interval */
+    const char *data;  /* --data DIR (NULL: found, core/util.h) */
+    int width, height; /* the window, screenshot and video (0: SESSION_WIDTH x SESSION_HEIGHT) */
     /* the fluid (sim_desc's defaults) */
     const char *scene, *sort, *solver;
-    uint32_t particles;       /* 0: the scene's default, or software_particles on a CPU rasteriser */
+    uint32_t particles;          /* 0: the scene's default, or software_particles on a CPU rasteriser */
     uint32_t software_particles; /* the count when particles is 0 and the GPU is llvmpipe (0: the scene's) */
     bool strict;
-    bool no_sim;              /* no sim yet: the caller makes each with session_sim_make (bench --sim) */
+    bool no_sim; /* no sim yet: the caller makes each with session_sim_make (bench --sim) */
     /* the pictures */
-    bool render;              /* a renderer and a HUD; the size is checked first (app_limits.h) */
-    bool video;               /* the size check counts a video recorder's buffers too */
-    int style;                /* a render_style (0: surface) */
+    bool render; /* a renderer and a HUD; the size is checked first (app_limits.h) */
+    bool video;  /* the size check counts a video recorder's buffers too */
+    int style;   /* a render_style (0: surface) */
     /* the profiler */
     bool prof_cpu_fallback, prof_sync; /* prof_desc's cpu_fallback and sync */
-    bool time_render;         /* a "render" entry after "simulation" */
+    bool time_render;                  /* a "render" entry after "simulation" */
 } session_desc;
 
 typedef struct session {
-    session_desc desc;        /* with the defaults filled */
+    session_desc desc; /* with the defaults filled */
     gpu_ctx *gpu;
     const gpu_caps *caps;
     sim *s;
-    renderer *r;              /* NULL without desc.render */
+    renderer *r; /* NULL without desc.render */
     hud *h;
     gpu_prof *prof;
     app_view view;
-    int stages;               /* the step's stages: profiler entries 0 .. stages - 1 */
+    int stages;                  /* the step's stages: profiler entries 0 .. stages - 1 */
     int stage_sim, stage_render; /* the whole frame's simulation and render (-1: not timed) */
     const char *stage_names[PROF_MAX_STAGES];
-    uint32_t particles;       /* the count asked for (0: the scene's) */
-    int sim_objects;          /* GL objects the sim holds */
-    int live0;                /* GL objects alive when the context was new */
-    int status;               /* 1 after a GL object leak */
-    const char *fail_tag;     /* after a failed session_make: the log tag of what failed ("GPU", "SIM", "APP") */
+    uint32_t particles;   /* the count asked for (0: the scene's) */
+    int sim_objects;      /* GL objects the sim holds */
+    int live0;            /* GL objects alive when the context was new */
+    int status;           /* 1 after a GL object leak */
+    const char *fail_tag; /* after a failed session_make: the log tag of what failed ("GPU", "SIM", "APP") */
 } session;
 
 /* Fills the zero fields of d with the defaults. */

@@ -17,11 +17,11 @@ extern char **environ;
 
 struct video {
     pid_t pid;
-    int fd;              /* the write end of ffmpeg's stdin */
+    int fd; /* the write end of ffmpeg's stdin */
     int width, height, frames;
-    char path[PATH_MAX]; /* the name the user gave, for messages (printable) */
+    char path[PATH_MAX];       /* the name the user gave, for messages (printable) */
     char write_path[PATH_MAX]; /* what ffmpeg writes (the hidden temporary file) */
-    FILE *log;           /* ffmpeg's stderr, shown at the end with write_path replaced by path */
+    FILE *log;                 /* ffmpeg's stderr, shown at the end with write_path replaced by path */
 };
 
 /* ffmpeg's messages, each line "fluid: VIDEO: ffmpeg: ..." with the temporary file's name replaced
@@ -67,19 +67,25 @@ bool video_check(const char *path, char *err) {
     outfile_printable(path, shown, sizeof shown);
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return fail(err, "--video %s is a %s: an MP4 is finished by seeking back into the file, so it needs a regular file; "
-                         "give a file name", shown, S_ISFIFO(st.st_mode) ? "FIFO" : "device");
+        return fail(err,
+                    "--video %s is a %s: an MP4 is finished by seeking back into the file, so it needs a regular file; "
+                    "give a file name",
+                    shown, S_ISFIFO(st.st_mode) ? "FIFO" : "device");
     if (!_video_ffmpeg(ffmpeg, sizeof ffmpeg))
-        return fail(err, "--video %s: ffmpeg is not installed (not found on PATH); install it with apt-get install ffmpeg "
-                         "(bash tools/setup.sh does)", shown);
+        return fail(err,
+                    "--video %s: ffmpeg is not installed (not found on PATH); install it with apt-get install ffmpeg "
+                    "(bash tools/setup.sh does)",
+                    shown);
     return true;
 }
 
 video *video_open(const char *write_path, const char *name, int width, int height, int fps, char *err) {
     char ffmpeg[PATH_MAX];
-    if (width <= 0 || height <= 0 || fps <= 0) return fail(err, "--video %s: a %dx%d video at %d fps", name, width, height, fps), NULL;
+    if (width <= 0 || height <= 0 || fps <= 0)
+        return fail(err, "--video %s: a %dx%d video at %d fps", name, width, height, fps), NULL;
     if (!_video_ffmpeg(ffmpeg, sizeof ffmpeg))
-        return fail(err, "--video %s: ffmpeg is not installed (not found on PATH); install it with apt-get install ffmpeg", name), NULL;
+        return fail(err, "--video %s: ffmpeg is not installed (not found on PATH); install it with apt-get install ffmpeg", name),
+               NULL;
     video *v = calloc(1, sizeof *v);
     v->width = width, v->height = height, v->fd = -1;
     outfile_printable(name, v->path, sizeof v->path);
@@ -95,10 +101,37 @@ video *video_open(const char *write_path, const char *name, int width, int heigh
     snprintf(size, sizeof size, "%dx%d", width, height);
     snprintf(rate, sizeof rate, "%d", fps);
     snprintf(out, sizeof out, "%s", write_path);
-    char *argv[] = {ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
-                    "-video_size", size, "-framerate", rate, "-i", "pipe:0",
-                    "-vf", "vflip,pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-preset", "veryfast",
-                    "-crf", "20", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", out, NULL};
+    char *argv[] = {ffmpeg,
+                    "-hide_banner",
+                    "-loglevel",
+                    "error",
+                    "-y",
+                    "-f",
+                    "rawvideo",
+                    "-pix_fmt",
+                    "rgba",
+                    "-video_size",
+                    size,
+                    "-framerate",
+                    rate,
+                    "-i",
+                    "pipe:0",
+                    "-vf",
+                    "vflip,pad=ceil(iw/2)*2:ceil(ih/2)*2",
+                    "-c:v",
+                    "libx264",
+                    "-preset",
+                    "veryfast",
+                    "-crf",
+                    "20",
+                    "-pix_fmt",
+                    "yuv420p",
+                    "-movflags",
+                    "+faststart",
+                    "-f",
+                    "mp4",
+                    out,
+                    NULL};
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, pipefd[0], 0);
@@ -133,7 +166,8 @@ bool video_frame(video *v, const uint8_t *rgba, char *err) {
     while (left) {
         ssize_t n = write(v->fd, p, left);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return fail(err, "--video %s: ffmpeg stopped taking frames (%s); its messages are above", v->path, strerror(errno));
+        if (n <= 0)
+            return fail(err, "--video %s: ffmpeg stopped taking frames (%s); its messages are above", v->path, strerror(errno));
         p += n, left -= (size_t)n;
     }
     v->frames++;
@@ -200,10 +234,13 @@ bool video_file_check(const char *path, char *why) {
         at += len;
     }
     fclose(f);
-    if (at != size) return fail(why, "the MP4 ffmpeg wrote is cut short (a box runs past byte %llu of %llu; a full disk?)",
-                                (unsigned long long)at, (unsigned long long)size);
+    if (at != size)
+        return fail(why, "the MP4 ffmpeg wrote is cut short (a box runs past byte %llu of %llu; a full disk?)",
+                    (unsigned long long)at, (unsigned long long)size);
     if (!ftyp || !moov || !mdat)
         return fail(why, "the MP4 ffmpeg wrote has no %s (its ending was not written; a full disk?)",
-                    !moov ? "moov atom" : !ftyp ? "ftyp box" : "mdat box");
+                    !moov   ? "moov atom"
+                    : !ftyp ? "ftyp box"
+                            : "mdat box");
     return true;
 }

@@ -48,15 +48,14 @@ bool args_size(const args_opt *opt, void *field, const char *value, char *err) {
         ok = parse_u64(part[0], opt->lo, opt->hi, &w) && parse_u64(part[1], opt->lo, opt->hi, &h);
     }
     if (!ok)
-        return fail(err, "%s %s: expected WxH, each a whole number from %" PRIu64 " to %" PRIu64 " (like 1280x720)",
-                    opt->name, value, opt->lo, opt->hi);
+        return fail(err, "%s %s: expected WxH, each a whole number from %" PRIu64 " to %" PRIu64 " (like 1280x720)", opt->name,
+                    value, opt->lo, opt->hi);
     ((int *)field)[0] = (int)w;
     ((int *)field)[1] = (int)h;
     return true;
 }
 
-bool args_parse(const char *cmd, const args_opt *opts, size_t count, void *base, int argc, char **argv, bool *help,
-                char *err) {
+bool args_parse(const char *cmd, const args_opt *opts, size_t count, void *base, int argc, char **argv, bool *help, char *err) {
     *help = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

@@ -34,12 +34,12 @@ typedef struct args_opt args_opt;
 typedef bool (*args_setter)(const args_opt *opt, void *field, const char *value, char *err);
 
 struct args_opt {
-    const char *name;   /* "--particles" */
-    const char *value;  /* the value's name in the help ("N", "FILE"); NULL: takes no value */
-    size_t at;          /* ARGS_AT(struct, field): where the setter writes */
+    const char *name;  /* "--particles" */
+    const char *value; /* the value's name in the help ("N", "FILE"); NULL: takes no value */
+    size_t at;         /* ARGS_AT(struct, field): where the setter writes */
     args_setter set;
-    uint64_t lo, hi;    /* the range of a number (args_u32, args_int, args_u64); shown in the help */
-    const char *help;   /* the help text ('\n' for more lines); NULL: not shown (hidden test options) */
+    uint64_t lo, hi;  /* the range of a number (args_u32, args_int, args_u64); shown in the help */
+    const char *help; /* the help text ('\n' for more lines); NULL: not shown (hidden test options) */
 };
 
 #define ARGS_AT(type, field) offsetof(type, field)
@@ -55,8 +55,7 @@ bool args_size(const args_opt *opt, void *field, const char *value, char *err);
 
 /* Parses argv[1..] (argv[0] is the command, `cmd` its name for messages: "fluid sort") into the
  * struct at `base`. */
-bool args_parse(const char *cmd, const args_opt *opts, size_t count, void *base, int argc, char **argv, bool *help,
-                char *err);
+bool args_parse(const char *cmd, const args_opt *opts, size_t count, void *base, int argc, char **argv, bool *help, char *err);
 /* The option lines of the help, from the table. */
 void args_help(FILE *f, const args_opt *opts, size_t count);
 

@@ -21,17 +21,17 @@
 typedef enum _outfile_kind { _OUTFILE_STDOUT, _OUTFILE_DIRECT, _OUTFILE_FILE } _outfile_kind;
 
 struct outfile {
-    char who[PATH_MAX + 64];  /* "--stats out.csv", for messages (printable) */
-    char final[PATH_MAX];     /* the name the data ends up under (a symlink's target) */
+    char who[PATH_MAX + 64]; /* "--stats out.csv", for messages (printable) */
+    char final[PATH_MAX];    /* the name the data ends up under (a symlink's target) */
     char dir[PATH_MAX];
-    char tmp[PATH_MAX];       /* the temporary file; "" when written directly */
-    char backup[PATH_MAX];    /* the old file kept aside during the commit; "" if none */
-    char placed[PATH_MAX];    /* the name it got (OUTFILE_NEW) */
+    char tmp[PATH_MAX];    /* the temporary file; "" when written directly */
+    char backup[PATH_MAX]; /* the old file kept aside during the commit; "" if none */
+    char placed[PATH_MAX]; /* the name it got (OUTFILE_NEW) */
     FILE *fp;
     _outfile_kind kind;
     unsigned flags;
-    int error;                /* errno of the first failed write, 0 if none */
-    int live;                 /* its slot in _outfile_live, -1 if none */
+    int error; /* errno of the first failed write, 0 if none */
+    int live;  /* its slot in _outfile_live, -1 if none */
     bool (*check)(const char *path, char *why);
 };
 
@@ -134,10 +134,8 @@ const char *outfile_printable(const char *s, char *buf, size_t len) {
 static void _outfile_who(char *who, size_t n, const char *flag, const char *path) {
     char p[PATH_MAX * 2];
     outfile_printable(path, p, sizeof p);
-    if (flag && *flag)
-        snprintf(who, n, "%s %s", flag, p);
-    else
-        snprintf(who, n, "%s", p);
+    if (flag && *flag) snprintf(who, n, "%s %s", flag, p);
+    else snprintf(who, n, "%s", p);
 }
 
 static bool _outfile_is_stdout(const struct stat *st) {
@@ -149,12 +147,9 @@ static bool _outfile_is_stdout(const struct stat *st) {
 static void _outfile_dir(const char *path, char *dir, size_t n) {
     snprintf(dir, n, "%s", path);
     char *slash = strrchr(dir, '/');
-    if (!slash)
-        snprintf(dir, n, ".");
-    else if (slash == dir)
-        dir[1] = 0;
-    else
-        *slash = 0;
+    if (!slash) snprintf(dir, n, ".");
+    else if (slash == dir) dir[1] = 0;
+    else *slash = 0;
 }
 
 static const char *_outfile_base(const char *path) {
@@ -173,8 +168,7 @@ static bool _outfile_plan_make(const char *flag, const char *path, unsigned flag
     if (!path || !*path) return fail(err, "%s needs a file name", flag && *flag ? flag : "an output");
     _outfile_who(who, sizeof who, flag, path);
     if (strcmp(path, "-") == 0) {
-        if (!(flags & OUTFILE_DASH))
-            return fail(err, "%s: this output cannot go to stdout; give a file name", who);
+        if (!(flags & OUTFILE_DASH)) return fail(err, "%s: this output cannot go to stdout; give a file name", who);
         p->kind = _OUTFILE_STDOUT;
         return true;
     }
@@ -207,8 +201,10 @@ static bool _outfile_plan_make(const char *flag, const char *path, unsigned flag
         }
         /* A careful tool replaces only what the user could have written. */
         if (!(flags & OUTFILE_NEW) && access(path, W_OK) != 0)
-            return fail(err, "%s: you cannot write this file (mode %04o), so it is not replaced; choose another path or "
-                             "change its mode", who, (unsigned)(st.st_mode & 07777));
+            return fail(err,
+                        "%s: you cannot write this file (mode %04o), so it is not replaced; choose another path or "
+                        "change its mode",
+                        who, (unsigned)(st.st_mode & 07777));
         p->exists = true;
         p->old = st;
     } else if (errno == ENOENT) {
@@ -219,7 +215,8 @@ static bool _outfile_plan_make(const char *flag, const char *path, unsigned flag
     } else if (errno == ENOTDIR) {
         return fail(err, "%s: a part of the path before the file name is not a folder; fix the path", who);
     } else if (errno == ENAMETOOLONG) {
-        return fail(err, "%s: a name in the path is longer than the file system allows (%d bytes); choose a shorter one", who, NAME_MAX);
+        return fail(err, "%s: a name in the path is longer than the file system allows (%d bytes); choose a shorter one", who,
+                    NAME_MAX);
     } else {
         return fail(err, "%s: %s; choose another path", who, strerror(errno));
     }
@@ -232,8 +229,7 @@ static bool _outfile_plan_make(const char *flag, const char *path, unsigned flag
         return fail(err, "%s: folder %s: %s; choose another path", who, pdir, strerror(errno));
     }
     if (!S_ISDIR(st.st_mode)) return fail(err, "%s: %s is not a folder; fix the path", who, pdir);
-    if (access(p->dir, W_OK | X_OK) != 0)
-        return fail(err, "%s: folder %s is not writable; choose another path", who, pdir);
+    if (access(p->dir, W_OK | X_OK) != 0) return fail(err, "%s: folder %s is not writable; choose another path", who, pdir);
     return true;
 }
 
@@ -341,7 +337,8 @@ outfile *outfile_open(const char *flag, const char *path, unsigned flags, char *
         fcntl(fd, F_SETFD, FD_CLOEXEC);
         if (p.exists && !(flags & OUTFILE_NEW)) {
             /* The replaced file's owner and permission bits; never its set-id or sticky bits. */
-            if (fchown(fd, p.old.st_uid, p.old.st_gid) != 0) { /* not ours to give away: keep ours */ }
+            if (fchown(fd, p.old.st_uid, p.old.st_gid) != 0) { /* not ours to give away: keep ours */
+            }
             fchmod(fd, p.old.st_mode & 0777);
         } else {
             fchmod(fd, 0666 & ~_outfile_umask());
@@ -444,7 +441,8 @@ static bool _outfile_place(outfile *f, char *err) {
     if (f->flags & OUTFILE_NEW) return _outfile_place_new(f, err);
     struct stat st;
     if (lstat(f->final, &st) == 0 && S_ISREG(st.st_mode) && !_outfile_keep_old(f))
-        return fail(err, "%s: cannot keep the old file aside while replacing it (%s); choose another path", f->who, strerror(errno));
+        return fail(err, "%s: cannot keep the old file aside while replacing it (%s); choose another path", f->who,
+                    strerror(errno));
     if (rename(f->tmp, f->final) != 0) {
         int e = errno;
         if (f->backup[0]) unlink(f->backup), f->backup[0] = 0;

@@ -63,8 +63,7 @@ bool data_dir_init(const char *override, char *err) {
     }
     const char *env = env_str(ENV_DATA_DIR);
     if (env) {
-        if (!_has_shaders(env))
-            return fail(err, "FLUID_DATA_DIR=%s: no shaders/common.glsl there; unset it or fix it", env);
+        if (!_has_shaders(env)) return fail(err, "FLUID_DATA_DIR=%s: no shaders/common.glsl there; unset it or fix it", env);
         snprintf(_data_dir, sizeof _data_dir, "%s", env);
         return true;
     }

@@ -26,10 +26,15 @@ static bool _egl_try_display(EGLDisplay dpy, const gpu_desc *desc, _egl_ctx *out
         const EGLint cattr[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE};
         if (!eglChooseConfig(dpy, cattr, &cfg, 1, &n) || n < 1) goto fail;
     }
-    const EGLint attr[] = {
-        EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
-        EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-        EGL_CONTEXT_OPENGL_DEBUG, desc->debug ? EGL_TRUE : EGL_FALSE, EGL_NONE};
+    const EGLint attr[] = {EGL_CONTEXT_MAJOR_VERSION,
+                           4,
+                           EGL_CONTEXT_MINOR_VERSION,
+                           5,
+                           EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                           EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                           EGL_CONTEXT_OPENGL_DEBUG,
+                           desc->debug ? EGL_TRUE : EGL_FALSE,
+                           EGL_NONE};
     EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, attr);
     if (ctx == EGL_NO_CONTEXT) goto fail;
     if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {

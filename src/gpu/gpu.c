@@ -31,15 +31,13 @@ static int _gpu_live;
 void gpu_count_object(int delta) { _gpu_live += delta; }
 int gpu_live_objects(void) { return _gpu_live; }
 
-static void GLAPIENTRY _gpu_on_debug(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
-                                     const GLchar *msg, const void *user) {
+static void GLAPIENTRY _gpu_on_debug(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length, const GLchar *msg,
+                                     const void *user) {
     /* Errors, and what the driver itself calls severe; performance hints stay quiet, and shader
      * compile errors are reported by shader.c, mapped to their files. */
     if (source == GL_DEBUG_SOURCE_SHADER_COMPILER) return;
-    if (type == GL_DEBUG_TYPE_ERROR)
-        log_error("GL", "%s", msg);
-    else if (severity == GL_DEBUG_SEVERITY_HIGH && type != GL_DEBUG_TYPE_PERFORMANCE)
-        log_warn("GL", "%s", msg);
+    if (type == GL_DEBUG_TYPE_ERROR) log_error("GL", "%s", msg);
+    else if (severity == GL_DEBUG_SEVERITY_HIGH && type != GL_DEBUG_TYPE_PERFORMANCE) log_warn("GL", "%s", msg);
 }
 
 static bool _gpu_has_extension(const char *name) {
@@ -149,8 +147,9 @@ gpu_ctx *gpu_make(const gpu_desc *desc_in, char *err) {
     }
     int ver = epoxy_gl_version();
     if (ver < 45 || !epoxy_is_desktop_gl()) {
-        fail(err, "OpenGL 4.5 core is needed (compute shaders, direct state access) but the driver gives %d.%d (%s); "
-                  "update the GPU driver, or use Mesa (LIBGL_ALWAYS_SOFTWARE=1)",
+        fail(err,
+             "OpenGL 4.5 core is needed (compute shaders, direct state access) but the driver gives %d.%d (%s); "
+             "update the GPU driver, or use Mesa (LIBGL_ALWAYS_SOFTWARE=1)",
              ver / 10, ver % 10, (const char *)glGetString(GL_RENDERER));
         gpu->backend->destroy(gpu->impl);
         free(gpu);

@@ -30,11 +30,11 @@ typedef struct gpu_caps {
     char renderer[256];
     char version[256];
     int gl_major, gl_minor;
-    bool subgroup;       /* GL_KHR_shader_subgroup with basic, ballot, arithmetic and shuffle in compute */
-    int subgroup_size;   /* 0 when !subgroup */
-    bool timer_queries;  /* GL_TIME_ELAPSED measures real work: false on Mesa's CPU rasterisers by name,
+    bool subgroup;      /* GL_KHR_shader_subgroup with basic, ballot, arithmetic and shuffle in compute */
+    int subgroup_size;  /* 0 when !subgroup */
+    bool timer_queries; /* GL_TIME_ELAPSED measures real work: false on Mesa's CPU rasterisers by name,
                             else three timed dispatches out of three (the same answer every run) */
-    bool llvmpipe;       /* Mesa's CPU rasteriser */
+    bool llvmpipe;      /* Mesa's CPU rasteriser */
     int64_t max_ssbo_bytes;
     int max_shared_bytes;
     int max_invocations;
@@ -42,11 +42,11 @@ typedef struct gpu_caps {
 } gpu_caps;
 
 typedef struct gpu_desc {
-    bool headless;       /* EGL, no window */
-    int width, height;   /* window size (default 1280x720) */
-    const char *title;   /* window title (default "fluid") */
+    bool headless;     /* EGL, no window */
+    int width, height; /* window size (default 1280x720) */
+    const char *title; /* window title (default "fluid") */
     bool vsync;
-    bool debug;          /* KHR_debug context; GL errors are logged as they happen */
+    bool debug; /* KHR_debug context; GL errors are logged as they happen */
 } gpu_desc;
 
 typedef struct gpu_ctx gpu_ctx;

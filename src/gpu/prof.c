@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROF_LATENCY 4      /* frames of queries in flight */
-#define PROF_SLOTS 128      /* queries a frame */
+#define PROF_LATENCY 4 /* frames of queries in flight */
+#define PROF_SLOTS 128 /* queries a frame */
 
 typedef struct _prof_frame {
-    GLuint queries[PROF_SLOTS];        /* GL_TIMESTAMP queries, in the order they were issued */
-    int stage_of[PROF_SLOTS];          /* the entry each belongs to: +1 + stage at its begin, -1 - stage at its end */
+    GLuint queries[PROF_SLOTS]; /* GL_TIMESTAMP queries, in the order they were issued */
+    int stage_of[PROF_SLOTS];   /* the entry each belongs to: +1 + stage at its begin, -1 - stage at its end */
     int used;
     bool pending;
 } _prof_frame;
@@ -18,12 +18,12 @@ struct gpu_prof {
     prof_desc desc;
     prof_mode mode;
     _prof_frame frames[PROF_LATENCY];
-    int cur;                           /* frame being recorded */
+    int cur; /* frame being recorded */
     double cpu_start[PROF_MAX_STAGES];
-    double acc[PROF_MAX_STAGES];       /* CPU-clock sums of the frame being recorded */
+    double acc[PROF_MAX_STAGES]; /* CPU-clock sums of the frame being recorded */
     float hist[PROF_MAX_STAGES][PROF_HISTORY];
-    int hist_count;                    /* frames written to hist (saturates at PROF_HISTORY) */
-    int hist_head;                     /* next slot to write */
+    int hist_count; /* frames written to hist (saturates at PROF_HISTORY) */
+    int hist_head;  /* next slot to write */
 };
 
 gpu_prof *prof_make(const prof_desc *desc, const gpu_caps *caps) {
@@ -90,8 +90,7 @@ static bool _prof_collect(gpu_prof *p, _prof_frame *f, bool wait) {
         GLuint64 ns = 0;
         glGetQueryObjectui64v(f->queries[i], GL_QUERY_RESULT, &ns);
         int e = f->stage_of[i];
-        if (e > 0)
-            open[e - 1] = ns;
+        if (e > 0) open[e - 1] = ns;
         else if (open[-1 - e]) {
             us[-1 - e] += (double)(ns - open[-1 - e]) * 1e-3;
             open[-1 - e] = 0; /* an end without a new begin adds nothing */

@@ -27,9 +27,9 @@ typedef enum prof_mode { PROF_NONE, PROF_GPU_QUERY, PROF_CPU_CLOCK } prof_mode;
 typedef struct prof_desc {
     const char *const *names; /* stage names, `stages` of them */
     int stages;
-    int window;               /* frames averaged by prof_avg_us (default 30) */
-    bool cpu_fallback;        /* PROF_CPU_CLOCK where GPU timers read zero */
-    bool sync;                /* read every result at prof_frame (benchmarks; stalls the GPU) */
+    int window;        /* frames averaged by prof_avg_us (default 30) */
+    bool cpu_fallback; /* PROF_CPU_CLOCK where GPU timers read zero */
+    bool sync;         /* read every result at prof_frame (benchmarks; stalls the GPU) */
 } prof_desc;
 
 typedef struct gpu_prof gpu_prof;
@@ -40,7 +40,7 @@ void prof_begin(gpu_prof *p, int stage); /* p may be NULL: nothing is timed */
 void prof_end(gpu_prof *p, int stage);
 void prof_frame(gpu_prof *p);
 prof_mode prof_get_mode(const gpu_prof *p);
-const char *prof_clock_name(const gpu_prof *p); /* "gpu", "cpu" or "none" */
+const char *prof_clock_name(const gpu_prof *p);    /* "gpu", "cpu" or "none" */
 double prof_last_us(const gpu_prof *p, int stage); /* latest finished frame; NAN if none */
 double prof_avg_us(const gpu_prof *p, int stage);  /* mean over the window; NAN if none */
 /* The last `count` frames of one stage, oldest first, into out; returns how many were written. */

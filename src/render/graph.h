@@ -13,11 +13,11 @@
 #include "render/hud.h"
 
 typedef struct graph_desc {
-    float x, y, w, h;        /* pixels, y down */
-    const float *series;     /* stages * frames values */
+    float x, y, w, h;    /* pixels, y down */
+    const float *series; /* stages * frames values */
     int stages, frames;
-    const uint32_t *colors;  /* one per stage */
-    float top;               /* the value at the top edge */
+    const uint32_t *colors; /* one per stage */
+    float top;              /* the value at the top edge */
 } graph_desc;
 
 /* The smallest of 1, 2, 5 x 10^k that is >= v (v <= 0: 1). */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define HUD_ATLAS 512
-#define HUD_FIRST_A 32  /* ASCII 32..126 */
+#define HUD_FIRST_A 32 /* ASCII 32..126 */
 #define HUD_COUNT_A 95
 #define HUD_FIRST_B 160 /* Latin-1 160..255 */
 #define HUD_COUNT_B 96
@@ -18,10 +18,10 @@
 
 struct hud {
     GLuint program, atlas, vao, buffer;
-    size_t buffer_quads;          /* capacity of buffer */
+    size_t buffer_quads; /* capacity of buffer */
     stbtt_packedchar chars[HUD_COUNT_A + HUD_COUNT_B];
-    float ascent, line_height;    /* of the atlas, in its pixels */
-    float scale;                  /* hud_set_scale: text and metrics are drawn this much larger */
+    float ascent, line_height; /* of the atlas, in its pixels */
+    float scale;               /* hud_set_scale: text and metrics are drawn this much larger */
     hud_quad *quads;
     int count, cap;
     int width, height;
@@ -47,8 +47,14 @@ static bool _hud_atlas(hud *h, const char *path_in, float px, char *err) {
     unsigned char *pixels = calloc(HUD_ATLAS, HUD_ATLAS);
     stbtt_pack_context pc;
     stbtt_pack_range ranges[2] = {
-        {.font_size = px, .first_unicode_codepoint_in_range = HUD_FIRST_A, .num_chars = HUD_COUNT_A, .chardata_for_range = h->chars},
-        {.font_size = px, .first_unicode_codepoint_in_range = HUD_FIRST_B, .num_chars = HUD_COUNT_B, .chardata_for_range = h->chars + HUD_COUNT_A},
+        {.font_size = px,
+         .first_unicode_codepoint_in_range = HUD_FIRST_A,
+         .num_chars = HUD_COUNT_A,
+         .chardata_for_range = h->chars},
+        {.font_size = px,
+         .first_unicode_codepoint_in_range = HUD_FIRST_B,
+         .num_chars = HUD_COUNT_B,
+         .chardata_for_range = h->chars + HUD_COUNT_A},
     };
     bool ok = stbtt_PackBegin(&pc, pixels, HUD_ATLAS, HUD_ATLAS, 0, 1, NULL);
     if (ok) {
@@ -132,7 +138,9 @@ void hud_rect(hud *h, float x0, float y0, float x1, float y1, uint32_t rgba) {
 
 void hud_colormap(hud *h, float x0, float y0, float x1, float y1, int color) {
     hud_quad *q = _hud_push(h);
-    *q = (hud_quad){.rect = {x0, y0, x1, y1}, .uv = {0, 0, 1, 1}, .color = HUD_RGBA(255, 255, 255, 255),
+    *q = (hud_quad){.rect = {x0, y0, x1, y1},
+                    .uv = {0, 0, 1, 1},
+                    .color = HUD_RGBA(255, 255, 255, 255),
                     .kind = HUD_KIND_COLORMAP + (uint32_t)color};
 }
 
@@ -174,7 +182,9 @@ float hud_text(hud *h, float x, float y, uint32_t rgba, const char *s) {
         if (c == ' ') continue;
         hud_quad *q = _hud_push(h);
         *q = (hud_quad){.rect = {ox + aq.x0 * sc, oy + aq.y0 * sc, ox + aq.x1 * sc, oy + aq.y1 * sc},
-                        .uv = {aq.s0, aq.t0, aq.s1, aq.t1}, .color = rgba, .kind = HUD_KIND_GLYPH};
+                        .uv = {aq.s0, aq.t0, aq.s1, aq.t1},
+                        .color = rgba,
+                        .kind = HUD_KIND_GLYPH};
     }
     return ox + px * sc;
 }

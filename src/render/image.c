@@ -62,7 +62,8 @@ void image_timestamp_name(char *out, size_t len) {
 }
 
 bool image_is_background(const uint8_t *px) {
-    const int bg[3] = {(int)(RENDER_CLEAR_R * 255 + 0.5f), (int)(RENDER_CLEAR_G * 255 + 0.5f), (int)(RENDER_CLEAR_B * 255 + 0.5f)};
+    const int bg[3] = {(int)(RENDER_CLEAR_R * 255 + 0.5f), (int)(RENDER_CLEAR_G * 255 + 0.5f),
+                       (int)(RENDER_CLEAR_B * 255 + 0.5f)};
     for (int c = 0; c < 3; c++)
         if (abs((int)px[c] - bg[c]) > 6) return false;
     return true;

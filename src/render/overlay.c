@@ -17,19 +17,17 @@ static float _ov_s = 1;
 #define OV_PAD (8.0f * _ov_s)
 #define OV_GAP (6.0f * _ov_s)
 #define OV_STATS_MAX_SHARE 0.6f /* of the window's height: past it the stats panel shows totals only, */
-#define OV_COMPACT_HEIGHT 400    /* as it does in a window shorter than this */
+#define OV_COMPACT_HEIGHT 400   /* as it does in a window shorter than this */
 #define OV_TEXT HUD_RGBA(232, 236, 240, 255)
 #define OV_DIM HUD_RGBA(160, 168, 180, 255)
 #define OV_WARN HUD_RGBA(255, 196, 90, 255)
 #define OV_PANEL HUD_RGBA(6, 8, 12, 210)
 
 static const uint32_t _ov_stage_colors[] = {
-    HUD_RGBA(230, 159, 0, 255),   HUD_RGBA(86, 180, 233, 255),  HUD_RGBA(0, 158, 115, 255),
-    HUD_RGBA(240, 228, 66, 255),  HUD_RGBA(0, 114, 178, 255),   HUD_RGBA(213, 94, 0, 255),
-    HUD_RGBA(204, 121, 167, 255), HUD_RGBA(200, 200, 200, 255), HUD_RGBA(150, 90, 220, 255),
-    HUD_RGBA(120, 200, 80, 255),
+    HUD_RGBA(230, 159, 0, 255),  HUD_RGBA(86, 180, 233, 255), HUD_RGBA(0, 158, 115, 255),   HUD_RGBA(240, 228, 66, 255),
+    HUD_RGBA(0, 114, 178, 255),  HUD_RGBA(213, 94, 0, 255),   HUD_RGBA(204, 121, 167, 255), HUD_RGBA(200, 200, 200, 255),
+    HUD_RGBA(150, 90, 220, 255), HUD_RGBA(120, 200, 80, 255),
 };
-
 
 float overlay_scale(int width, int height) {
     float s = fminf((float)width / OV_REF_W, (float)height / OV_REF_H);
@@ -39,7 +37,6 @@ float overlay_scale(int width, int height) {
 uint32_t overlay_stage_color(int stage) {
     return _ov_stage_colors[(unsigned)stage % (sizeof _ov_stage_colors / sizeof _ov_stage_colors[0])];
 }
-
 
 /* "27648" -> "27,648" */
 static void _ov_thousands(uint32_t n, char *out, size_t len) {
@@ -101,15 +98,13 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
     _ov_thousands(o->particles, count, sizeof count);
     if (o->fps > 0)
         _ov_add(lines, &n, max, OV_TEXT, 0, "fluid  %5.1f fps  %6.2f ms/frame%s", o->fps, o->frame_ms, o->vsync ? "  vsync" : "");
-    else
-        _ov_add(lines, &n, max, OV_TEXT, 0, "fluid  %s", o->headless ? "headless" : "");
+    else _ov_add(lines, &n, max, OV_TEXT, 0, "fluid  %s", o->headless ? "headless" : "");
     _ov_add(lines, &n, max, OV_TEXT, 0, "%s particles  scene %s", count, o->scene ? o->scene : "-");
     _ov_add(lines, &n, max, OV_TEXT, 0, "solver: %s  sort: %s", o->solver ? o->solver : "-", o->sort ? o->sort : "-");
     char speed[48] = "";
     if (o->realtime >= 0 && o->realtime < 0.95) /* 0.1%, not 0%: two digits below 10% */
         snprintf(speed, sizeof speed, o->realtime >= 0.1 ? "  slow motion %.0f%%" : "  slow motion %.2g%%", 100.0 * o->realtime);
-    else if (o->realtime >= 0.95)
-        snprintf(speed, sizeof speed, "  real time");
+    else if (o->realtime >= 0.95) snprintf(speed, sizeof speed, "  real time");
     _ov_add(lines, &n, max, o->paused || (o->realtime >= 0 && o->realtime < 0.95) ? OV_WARN : OV_DIM, 0,
             "t = %.3f s  %d step%s/frame%s%s", o->sim_time, o->steps_per_frame, o->steps_per_frame == 1 ? "" : "s", speed,
             o->paused ? "  PAUSED" : "");
@@ -124,17 +119,18 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
         _ov_add(lines, &n, max, OV_WARN, 0, "(timer queries read 0)");
     } else {
         const char *clock = mode == PROF_GPU_QUERY ? "GPU" : "CPU clock";
-        int lo = 0, entries = prof_stage_count(o->prof), split = o->step_stages > 0 && o->step_stages < entries ? o->step_stages : 0;
+        int lo = 0, entries = prof_stage_count(o->prof),
+            split = o->step_stages > 0 && o->step_stages < entries ? o->step_stages : 0;
         /* A small window gets the totals only: every stage's line would cover the fluid (the graph
          * keeps the stages' colours). */
         bool compact = o->height < OV_COMPACT_HEIGHT ||
                        (float)(n + entries + 5) * hud_line_height(h) + 2 * OV_PAD > OV_STATS_MAX_SHARE * (float)o->height;
         for (int group = split ? 0 : 1; group < 2; group++) {
             int hi = group == 0 ? split : entries;
-            if (group == 0)
-                _ov_add(lines, &n, max, OV_DIM, 0, "%s time of one step (the frame's first), \xc2\xb5s", clock);
+            if (group == 0) _ov_add(lines, &n, max, OV_DIM, 0, "%s time of one step (the frame's first), \xc2\xb5s", clock);
             else
-                _ov_add(lines, &n, max, mode == PROF_GPU_QUERY ? OV_DIM : OV_WARN, 0, "%s time per frame, \xc2\xb5s (mean)", clock);
+                _ov_add(lines, &n, max, mode == PROF_GPU_QUERY ? OV_DIM : OV_WARN, 0, "%s time per frame, \xc2\xb5s (mean)",
+                        clock);
             double total = 0;
             bool any = false;
             for (int s = lo; s < hi; s++) {
@@ -188,7 +184,8 @@ static void _ov_graph(hud *h, const overlay_info *o, overlay_layout *lay) {
         stages = 1;
         int got = o->frame_history_count < frames ? o->frame_history_count : frames;
         for (int f = 0; f < frames; f++) series[f] = NAN;
-        if (got > 0) memcpy(series + frames - got, o->frame_ms_history + o->frame_history_count - got, sizeof(float) * (size_t)got);
+        if (got > 0)
+            memcpy(series + frames - got, o->frame_ms_history + o->frame_history_count - got, sizeof(float) * (size_t)got);
         colors[0] = HUD_RGBA(150, 160, 175, 255);
         title = "frame time (CPU clock); no GPU stage times";
         unit = "ms";
@@ -201,8 +198,15 @@ static void _ov_graph(hud *h, const overlay_info *o, overlay_layout *lay) {
     float gx = x0 + OV_PAD, gy = y0 + OV_PAD * 0.5f + lh + 2;
     hud_rect(h, gx, gy, gx + gw, gy + gh, HUD_RGBA(255, 255, 255, 14));
     hud_rect(h, gx, gy + gh * 0.5f, gx + gw, gy + gh * 0.5f + 1, HUD_RGBA(255, 255, 255, 30));
-    graph_stacked(h, &(graph_desc){.x = gx, .y = gy, .w = gw, .h = gh, .series = series, .stages = stages,
-                                   .frames = frames, .colors = colors, .top = top});
+    graph_stacked(h, &(graph_desc){.x = gx,
+                                   .y = gy,
+                                   .w = gw,
+                                   .h = gh,
+                                   .series = series,
+                                   .stages = stages,
+                                   .frames = frames,
+                                   .colors = colors,
+                                   .top = top});
     char label[48];
     snprintf(label, sizeof label, "%g %s", top, unit);
     hud_text(h, gx + gw - hud_text_width(h, label) - 2, gy + 1, OV_DIM, label);

@@ -22,27 +22,27 @@
 #define OVERLAY_GRAPH_FRAMES 300
 
 typedef struct overlay_info {
-    int width, height;          /* the framebuffer */
-    double fps, frame_ms;       /* <= 0: not known (headless) */
+    int width, height;    /* the framebuffer */
+    double fps, frame_ms; /* <= 0: not known (headless) */
     uint32_t particles;
-    const char *scene, *sort;   /* NULL: not shown */
-    double sim_time;            /* simulated seconds */
-    int steps_per_frame;         /* steps the last frame took */
-    double realtime;             /* measured simulated / wall seconds (< 0: not shown) */
-    const char *solver;          /* NULL: not shown */
-    double it_div, it_density;   /* mean solver iterations a step */
-    double dt;                   /* the last step, seconds */
-    int step_stages;             /* prof's first step_stages entries are one sampled step's stages,
+    const char *scene, *sort;  /* NULL: not shown */
+    double sim_time;           /* simulated seconds */
+    int steps_per_frame;       /* steps the last frame took */
+    double realtime;           /* measured simulated / wall seconds (< 0: not shown) */
+    const char *solver;        /* NULL: not shown */
+    double it_div, it_density; /* mean solver iterations a step */
+    double dt;                 /* the last step, seconds */
+    int step_stages;           /* prof's first step_stages entries are one sampled step's stages,
                                     the rest whole-frame totals (0: all are per frame) */
     bool paused, vsync, headless;
     render_color color;
     render_style style;
-    float value_lo, value_hi;   /* the colour map's range (0, 0: render_color_range) */
-    const gpu_prof *prof;       /* NULL: no stage times */
+    float value_lo, value_hi;      /* the colour map's range (0, 0: render_color_range) */
+    const gpu_prof *prof;          /* NULL: no stage times */
     const float *frame_ms_history; /* CPU frame times, oldest first (the graph without GPU timers) */
     int frame_history_count;
-    const char *message;        /* a status line (a saved screenshot, an error), or NULL */
-    const char *const *help;    /* lines of the help overlay (NULL-terminated), shown when show_help */
+    const char *message;     /* a status line (a saved screenshot, an error), or NULL */
+    const char *const *help; /* lines of the help overlay (NULL-terminated), shown when show_help */
     bool show_help;
 } overlay_info;
 
@@ -52,7 +52,14 @@ float overlay_scale(int width, int height);
 /* The colour of stage i in the panel and the graph. */
 uint32_t overlay_stage_color(int stage);
 /* Where the overlay's panels are (x0, y0, x1, y1 in pixels, y down; all 0 where not drawn). */
-typedef enum overlay_panel { OVERLAY_STATS, OVERLAY_GRAPH, OVERLAY_LEGEND, OVERLAY_MESSAGE, OVERLAY_HELP, OVERLAY_PANELS } overlay_panel;
+typedef enum overlay_panel {
+    OVERLAY_STATS,
+    OVERLAY_GRAPH,
+    OVERLAY_LEGEND,
+    OVERLAY_MESSAGE,
+    OVERLAY_HELP,
+    OVERLAY_PANELS
+} overlay_panel;
 typedef struct overlay_layout {
     float rect[OVERLAY_PANELS][4];
 } overlay_layout;

@@ -18,7 +18,9 @@ struct renderer {
 
 void render_time_passes(renderer *r, bool on) { render_passes_on(&r->timer, on); }
 
-int render_pass_times(renderer *r, const char **names, double *us, int max) { return render_passes_read(&r->timer, names, us, max); }
+int render_pass_times(renderer *r, const char **names, double *us, int max) {
+    return render_passes_read(&r->timer, names, us, max);
+}
 
 void render_destroy(renderer *r) {
     if (!r) return;

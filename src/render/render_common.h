@@ -23,11 +23,11 @@
 
 /* The compute splat (render_splat.c): threads a work group has, and the cleared pixel values. */
 #define RENDER_SPLAT_GROUP 64
-#define RENDER_SPLAT_SPHERES 8      /* spheres a work group takes */
+#define RENDER_SPLAT_SPHERES 8        /* spheres a work group takes */
 #define RENDER_SPLAT_NONE 0xFFFFFFFFu /* no sphere */
 #define RENDER_SPLAT_FAR 0x3F800000u  /* 1.0 as float bits: the far plane */
-#define RENDER_SPLAT_EDGES 12       /* tank edges the full-picture passes draw */
-#define RENDER_SPLAT_THICK_UNIT 1e-6 /* metres */
+#define RENDER_SPLAT_EDGES 12         /* tank edges the full-picture passes draw */
+#define RENDER_SPLAT_THICK_UNIT 1e-6  /* metres */
 
 /* The splat's passes (splat.comp, uniform RENDER_LOC_PASS). */
 #define RENDER_PASS_DEPTH 0       /* nearest window depth */
@@ -45,49 +45,50 @@
  * neighbours) and speed above RENDER_SPRAY_SPEED. */
 #define RENDER_REST_DENSITY 1000.0f /* kg/m^3 */
 #define RENDER_SPRAY_DENSITY 0.72f
-#define RENDER_SPRAY_SPEED 0.5f /* m/s; thresholds from a dump of the dam break: droplets 300-600 kg/m^3, the front's surface 700-900 */
+#define RENDER_SPRAY_SPEED                                                                                                       \
+    0.5f /* m/s; thresholds from a dump of the dam break: droplets 300-600 kg/m^3, the front's surface 700-900 */
 
 /* The shadow: the sun's view of the fluid's thickness, RENDER_SHADOW_SIZE pixels square. */
 #define RENDER_SHADOW_SIZE 384
 
 /* Uniform locations, one namespace for every render program, so a number means one thing. */
-#define RENDER_LOC_VIEW 0       /* mat4 world -> view */
-#define RENDER_LOC_PROJ 1       /* mat4 view -> clip */
-#define RENDER_LOC_RADIUS 2     /* float, sphere radius, metres */
-#define RENDER_LOC_COUNT 3      /* uint, particles */
-#define RENDER_LOC_SIZE 4       /* ivec2 (vec2 in the HUD), the view's pixels */
-#define RENDER_LOC_INV_PROJ 5   /* mat4 clip -> view */
-#define RENDER_LOC_PASS 6       /* int, RENDER_PASS_* */
-#define RENDER_LOC_EDGES 7      /* int, how many tank edges */
-#define RENDER_LOC_EDGE_A 8     /* vec3[RENDER_SPLAT_EDGES] */
-#define RENDER_LOC_EDGE_B 20    /* vec3[RENDER_SPLAT_EDGES] */
-#define RENDER_LOC_MODE 32      /* int, colour mode or -1 */
-#define RENDER_LOC_RANGE 33     /* vec2, the colour map's range */
-#define RENDER_LOC_SELECT 34    /* int, RENDER_SELECT_* */
-#define RENDER_LOC_SPRAY 35     /* vec2, spray: density below, speed above */
-#define RENDER_LOC_INV_VIEW 36  /* mat4 view -> world */
-#define RENDER_LOC_TANK_LO 37   /* vec3 */
-#define RENDER_LOC_TANK_HI 38   /* vec3 */
-#define RENDER_LOC_SUN 39       /* vec3, world direction towards the sun */
-#define RENDER_LOC_BACKDROP 40  /* int, render_backdrop */
-#define RENDER_LOC_SHADOW_VP 41 /* mat4 world -> the sun's clip space */
-#define RENDER_LOC_SHADOW_ON 42 /* int, 1: RENDER_BIND_SHADOW holds the sun's view */
-#define RENDER_LOC_SUN_VIEW 43  /* vec3, the sun's direction in view space */
-#define RENDER_LOC_DIR 44       /* ivec2, a smoothing pass's direction */
-#define RENDER_LOC_PX_PER_M 45  /* float, pixels per metre at view distance 1 */
-#define RENDER_LOC_FILTER_M 46  /* float, smoothing radius, metres */
-#define RENDER_LOC_NARROW_M 47  /* float, the narrow-range filter's depth range, metres */
-#define RENDER_LOC_FROM_BITS 48 /* int, 1: the first smoothing pass reads window depth bits */
-#define RENDER_LOC_LINEAR 49    /* vec2, proj[3][2], proj[2][2] */
-#define RENDER_LOC_EDGE_BIAS 50 /* float, metres an edge behind the surface still shows */
+#define RENDER_LOC_VIEW 0          /* mat4 world -> view */
+#define RENDER_LOC_PROJ 1          /* mat4 view -> clip */
+#define RENDER_LOC_RADIUS 2        /* float, sphere radius, metres */
+#define RENDER_LOC_COUNT 3         /* uint, particles */
+#define RENDER_LOC_SIZE 4          /* ivec2 (vec2 in the HUD), the view's pixels */
+#define RENDER_LOC_INV_PROJ 5      /* mat4 clip -> view */
+#define RENDER_LOC_PASS 6          /* int, RENDER_PASS_* */
+#define RENDER_LOC_EDGES 7         /* int, how many tank edges */
+#define RENDER_LOC_EDGE_A 8        /* vec3[RENDER_SPLAT_EDGES] */
+#define RENDER_LOC_EDGE_B 20       /* vec3[RENDER_SPLAT_EDGES] */
+#define RENDER_LOC_MODE 32         /* int, colour mode or -1 */
+#define RENDER_LOC_RANGE 33        /* vec2, the colour map's range */
+#define RENDER_LOC_SELECT 34       /* int, RENDER_SELECT_* */
+#define RENDER_LOC_SPRAY 35        /* vec2, spray: density below, speed above */
+#define RENDER_LOC_INV_VIEW 36     /* mat4 view -> world */
+#define RENDER_LOC_TANK_LO 37      /* vec3 */
+#define RENDER_LOC_TANK_HI 38      /* vec3 */
+#define RENDER_LOC_SUN 39          /* vec3, world direction towards the sun */
+#define RENDER_LOC_BACKDROP 40     /* int, render_backdrop */
+#define RENDER_LOC_SHADOW_VP 41    /* mat4 world -> the sun's clip space */
+#define RENDER_LOC_SHADOW_ON 42    /* int, 1: RENDER_BIND_SHADOW holds the sun's view */
+#define RENDER_LOC_SUN_VIEW 43     /* vec3, the sun's direction in view space */
+#define RENDER_LOC_DIR 44          /* ivec2, a smoothing pass's direction */
+#define RENDER_LOC_PX_PER_M 45     /* float, pixels per metre at view distance 1 */
+#define RENDER_LOC_FILTER_M 46     /* float, smoothing radius, metres */
+#define RENDER_LOC_NARROW_M 47     /* float, the narrow-range filter's depth range, metres */
+#define RENDER_LOC_FROM_BITS 48    /* int, 1: the first smoothing pass reads window depth bits */
+#define RENDER_LOC_LINEAR 49       /* vec2, proj[3][2], proj[2][2] */
+#define RENDER_LOC_EDGE_BIAS 50    /* float, metres an edge behind the surface still shows */
 #define RENDER_LOC_SPRAY_RADIUS 51 /* float, the spray droplets' radius, metres */
-#define RENDER_LOC_SHOW 52      /* int, bit 0: draw the water, bit 1: draw the spray (tests hide them) */
-#define RENDER_LOC_VIEW_PROJ 53 /* mat4 (raster tank lines) */
-#define RENDER_LOC_COLOR 54     /* vec4 (raster lines) */
-#define RENDER_LOC_CENTER 55    /* vec3 (the ring, view space) */
-#define RENDER_LOC_IMAGE 56     /* image2D, the colour target (set by its binding; located so it takes no other's place) */
-#define RENDER_LOC_IMAGE_1 57   /* image2D at binding 1 (likewise) */
-#define RENDER_LOC_IMAGE_2 58   /* image2D at binding 2 (likewise) */
+#define RENDER_LOC_SHOW 52         /* int, bit 0: draw the water, bit 1: draw the spray (tests hide them) */
+#define RENDER_LOC_VIEW_PROJ 53    /* mat4 (raster tank lines) */
+#define RENDER_LOC_COLOR 54        /* vec4 (raster lines) */
+#define RENDER_LOC_CENTER 55       /* vec3 (the ring, view space) */
+#define RENDER_LOC_IMAGE 56        /* image2D, the colour target (set by its binding; located so it takes no other's place) */
+#define RENDER_LOC_IMAGE_1 57      /* image2D at binding 1 (likewise) */
+#define RENDER_LOC_IMAGE_2 58      /* image2D at binding 2 (likewise) */
 
 /* Image and texture units (the binding of an image2D or sampler, glBindImageTexture's or
  * glBindTextureUnit's first argument). */
@@ -110,6 +111,7 @@
 
 /* Every constant above that a shader reads, as (name, value text): render_shader_defines() writes
  * "#define NAME VALUE" for each (GLSL takes C's float suffix f and hex u as they are). */
+/* clang-format off */
 #define RENDER_STR_(x) #x
 #define RENDER_STR(x) RENDER_STR_(x)
 #define RENDER_SHADER_CONSTANTS(X) \
@@ -130,6 +132,7 @@
     X(RENDER_UNIT_IMAGE) X(RENDER_UNIT_IMAGE_1) X(RENDER_UNIT_IMAGE_2) X(RENDER_UNIT_ATLAS) \
     X(RENDER_CLEAR_R) X(RENDER_CLEAR_G) X(RENDER_CLEAR_B) X(RENDER_TANK_R) X(RENDER_TANK_G) X(RENDER_TANK_B) \
     X(HUD_KIND_GLYPH) X(HUD_KIND_SOLID) X(HUD_KIND_COLORMAP) X(RENDER_SHADOW_SIZE)
+/* clang-format on */
 
 /* The #define text of RENDER_SHADER_CONSTANTS and the colour modes and backdrops (render.h), for
  * every program of src/render (hud.c's too). A static string. */
@@ -137,10 +140,10 @@ const char *render_shader_defines(void);
 
 /* One HUD quad as the shader reads it (std430 struct hud_quad in shaders/render/hud.vert). */
 typedef struct hud_quad {
-    float rect[4];   /* x0, y0, x1, y1 in pixels, y down */
-    float uv[4];     /* u0, v0, u1, v1 */
-    uint32_t color;  /* RGBA8, R in the low byte */
-    uint32_t kind;   /* HUD_KIND_*, + colour mode for HUD_KIND_COLORMAP */
+    float rect[4];  /* x0, y0, x1, y1 in pixels, y down */
+    float uv[4];    /* u0, v0, u1, v1 */
+    uint32_t color; /* RGBA8, R in the low byte */
+    uint32_t kind;  /* HUD_KIND_*, + colour mode for HUD_KIND_COLORMAP */
     uint32_t pad[2];
 } hud_quad;
 _Static_assert(sizeof(hud_quad) == 48, "hud_quad must match the std430 struct in shaders/render/hud.vert");

@@ -19,9 +19,9 @@
 
 typedef struct render_passes {
     bool on;
-    int count;                            /* passes begun this frame */
+    int count; /* passes begun this frame */
     const char *names[RENDER_PASSES_MAX];
-    GLuint marks[RENDER_PASSES_MAX + 1];  /* a timestamp at each begin, and at the end */
+    GLuint marks[RENDER_PASSES_MAX + 1]; /* a timestamp at each begin, and at the end */
 } render_passes;
 
 void render_passes_on(render_passes *t, bool on); /* makes the queries the first time */

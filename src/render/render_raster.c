@@ -103,8 +103,8 @@ static void _raster_clear(GLuint fbo, int w, int h) {
     glDepthFunc(GL_LESS);
 }
 
-static void _raster_draw(void *impl, const render_style_ctx *ctx, const render_particles *p, const render_view *v, GLuint color_tex,
-                         render_passes *timer) {
+static void _raster_draw(void *impl, const render_style_ctx *ctx, const render_particles *p, const render_view *v,
+                         GLuint color_tex, render_passes *timer) {
     render_raster *r = impl;
     render_passes_begin(timer, "raster");
     _raster_clear(v->framebuffer, v->width, v->height);
@@ -113,5 +113,9 @@ static void _raster_draw(void *impl, const render_style_ctx *ctx, const render_p
     render_passes_end(timer);
 }
 
-const render_style_ops render_style_raster = {
-    .key = "raster", .name = "raster spheres", .compute = false, .make = _raster_make, .destroy = _raster_destroy, .draw = _raster_draw};
+const render_style_ops render_style_raster = {.key = "raster",
+                                              .name = "raster spheres",
+                                              .compute = false,
+                                              .make = _raster_make,
+                                              .destroy = _raster_destroy,
+                                              .draw = _raster_draw};

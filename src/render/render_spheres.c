@@ -8,8 +8,8 @@
 static void *_spheres_make(char *err) { return (void *)&render_style_spheres; } /* a token: nothing to make */
 static void _spheres_destroy(void *impl) {}
 
-static void _spheres_draw(void *impl, const render_style_ctx *ctx, const render_particles *p, const render_view *v, GLuint color_tex,
-                          render_passes *timer) {
+static void _spheres_draw(void *impl, const render_style_ctx *ctx, const render_particles *p, const render_view *v,
+                          GLuint color_tex, render_passes *timer) {
     float lo, hi;
     render_view_range(v, &lo, &hi);
     /* The mode's buffer missing: white (a dummy would colour every particle by its first element). */
@@ -24,5 +24,9 @@ static void _spheres_draw(void *impl, const render_style_ctx *ctx, const render_
     render_splat_resolve(ctx->splat, &drawn, v, have ? mode : -1, lo, hi, color_tex);
 }
 
-const render_style_ops render_style_spheres = {
-    .key = "spheres", .name = "spheres", .compute = true, .make = _spheres_make, .destroy = _spheres_destroy, .draw = _spheres_draw};
+const render_style_ops render_style_spheres = {.key = "spheres",
+                                               .name = "spheres",
+                                               .compute = true,
+                                               .make = _spheres_make,
+                                               .destroy = _spheres_destroy,
+                                               .draw = _spheres_draw};

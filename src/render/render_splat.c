@@ -101,8 +101,8 @@ bool render_splat_can_select(const render_particles *p) { return p->densities &&
 
 /* The visibility program over p's spheres at `radius` (those `select` takes), for each of
  * `passes` (RENDER_PASS_*: splat.comp). */
-static void _splat_passes(render_splat *s, const render_particles *p, const render_view *v, float radius,
-                          const int *passes, int n_passes, int select) {
+static void _splat_passes(render_splat *s, const render_particles *p, const render_view *v, float radius, const int *passes,
+                          int n_passes, int select) {
     glUseProgram(s->visibility);
     render_splat_uniforms(v);
     glUniform1f(RENDER_LOC_RADIUS, radius);
@@ -137,15 +137,15 @@ void render_splat_depth_thickness(render_splat *s, const render_particles *p, co
     _splat_passes(s, p, v, radius, (const int[]){RENDER_PASS_DEPTH, RENDER_PASS_THICKNESS}, 2, select);
 }
 
-void render_splat_thickness(render_splat *s, const render_particles *p, const render_view *v, float radius,
-                            GLuint thickness, int select) {
+void render_splat_thickness(render_splat *s, const render_particles *p, const render_view *v, float radius, GLuint thickness,
+                            int select) {
     if (!p->count) return;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPLAT_THICK, thickness);
     _splat_passes(s, p, v, radius, (const int[]){RENDER_PASS_THICKNESS}, 1, select);
 }
 
-void render_splat_spray(render_splat *s, const render_particles *p, const render_view *v, float radius,
-                        GLuint spray_bits, GLuint spray_ids) {
+void render_splat_spray(render_splat *s, const render_particles *p, const render_view *v, float radius, GLuint spray_bits,
+                        GLuint spray_ids) {
     if (!p->count || !render_splat_can_select(p)) return;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPRAY_DEPTH, spray_bits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPRAY_IDS, spray_ids);

@@ -47,13 +47,13 @@ void render_splat_depth_thickness(render_splat *s, const render_particles *p, co
                                   GLuint thickness, int select);
 /* The chord sums alone, of the particles `select` takes, into `thickness` (the sun's view, for the
  * shadow); the splat's own per-pixel buffers are neither used nor resized. */
-void render_splat_thickness(render_splat *s, const render_particles *p, const render_view *v, float radius,
-                            GLuint thickness, int select);
+void render_splat_thickness(render_splat *s, const render_particles *p, const render_view *v, float radius, GLuint thickness,
+                            int select);
 /* The spray droplets (RENDER_SELECT_SPRAY) at `radius`: nearest depth into spray_bits, its index
  * into spray_ids (a uint per pixel each, RENDER_SPLAT_FAR and RENDER_SPLAT_NONE before). Nothing
  * where p has no densities or velocities. */
-void render_splat_spray(render_splat *s, const render_particles *p, const render_view *v, float radius,
-                        GLuint spray_bits, GLuint spray_ids);
+void render_splat_spray(render_splat *s, const render_particles *p, const render_view *v, float radius, GLuint spray_bits,
+                        GLuint spray_ids);
 /* Whether p carries what the spray's test needs (densities and velocities). */
 bool render_splat_can_select(const render_particles *p);
 /* On the current program: the view's matrices and size (RENDER_LOC_VIEW, _PROJ, _SIZE, _INV_PROJ);

@@ -12,10 +12,10 @@
 
 struct render_surface {
     GLuint smooth, shade;
-    render_splat *light;   /* the sun's view: only its thickness pass runs */
-    GLuint shadow;         /* uint per light pixel: thickness towards the sun, cleared each frame */
-    GLuint thickness;      /* uint per pixel, zero between frames (the shade pass clears it) */
-    GLuint dist[2];        /* float per pixel: the smoothing passes' ping-pong */
+    render_splat *light;          /* the sun's view: only its thickness pass runs */
+    GLuint shadow;                /* uint per light pixel: thickness towards the sun, cleared each frame */
+    GLuint thickness;             /* uint per pixel, zero between frames (the shade pass clears it) */
+    GLuint dist[2];               /* float per pixel: the smoothing passes' ping-pong */
     GLuint spray_bits, spray_ids; /* uint per pixel, RENDER_SPLAT_FAR / _NONE between frames */
     int width, height;
 };
@@ -25,8 +25,7 @@ render_surface *render_surface_make(char *err) {
     s->smooth = shader_make_compute("render/surface_smooth.comp", render_shader_defines(), err);
     if (s->smooth) s->shade = shader_make_compute("render/surface_shade.comp", render_shader_defines(), err);
     if (s->shade) s->light = render_splat_make(err);
-    if (s->light)
-        s->shadow = gpu_buffer_make((size_t)RENDER_SHADOW_SIZE * RENDER_SHADOW_SIZE * 4, NULL, "surface-shadow", err);
+    if (s->light) s->shadow = gpu_buffer_make((size_t)RENDER_SHADOW_SIZE * RENDER_SHADOW_SIZE * 4, NULL, "surface-shadow", err);
     if (!s->shadow) {
         render_surface_destroy(s);
         return NULL;
@@ -180,5 +179,9 @@ static void _surface_style_draw(void *impl, const render_style_ctx *ctx, const r
     render_surface_draw(impl, ctx->splat, &drawn, v, color_tex, timer);
 }
 
-const render_style_ops render_style_surface = {.key = "surface", .name = "surface", .compute = true, .make = _surface_style_make,
-                                               .destroy = _surface_style_destroy, .draw = _surface_style_draw};
+const render_style_ops render_style_surface = {.key = "surface",
+                                               .name = "surface",
+                                               .compute = true,
+                                               .make = _surface_style_make,
+                                               .destroy = _surface_style_destroy,
+                                               .draw = _surface_style_draw};

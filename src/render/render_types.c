@@ -31,11 +31,13 @@ void render_view_range(const render_view *v, float *lo, float *hi) {
 
 bool render_target_make(render_target *t, int width, int height, const char *label, char *err) {
     *t = (render_target){.width = width, .height = height};
-    if (width <= 0 || height <= 0) return fail(err, "render target '%s' of %dx%d pixels: the size must be positive", label, width, height);
+    if (width <= 0 || height <= 0)
+        return fail(err, "render target '%s' of %dx%d pixels: the size must be positive", label, width, height);
     GLint max = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max);
     if (width > max || height > max)
-        return fail(err, "render target '%s' of %dx%d pixels is larger than the GPU's %d; use a smaller --size", label, width, height, max);
+        return fail(err, "render target '%s' of %dx%d pixels is larger than the GPU's %d; use a smaller --size", label, width,
+                    height, max);
     char name[128];
     glCreateTextures(GL_TEXTURE_2D, 1, &t->color);
     glTextureStorage2D(t->color, 1, GL_RGBA8, width, height);
@@ -54,7 +56,8 @@ bool render_target_make(render_target *t, int width, int height, const char *lab
     GLenum status = glCheckNamedFramebufferStatus(t->fbo, GL_FRAMEBUFFER);
     if (status != GL_FRAMEBUFFER_COMPLETE) {
         render_target_destroy(t);
-        return fail(err, "render target '%s' of %dx%d pixels is incomplete (status 0x%x); use a smaller --size", label, width, height, status);
+        return fail(err, "render target '%s' of %dx%d pixels is incomplete (status 0x%x); use a smaller --size", label, width,
+                    height, status);
     }
     return true;
 }

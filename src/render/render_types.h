@@ -21,10 +21,10 @@ typedef enum render_backdrop { RENDER_BACKDROP_SCENE, RENDER_BACKDROP_PLAIN } re
 extern const char *const render_color_names[RENDER_COLOR_COUNT]; /* "speed", "density", "cell hash" */
 
 typedef struct render_particles {
-    GLuint positions;   /* vec4 per particle, xyz metres (required) */
-    GLuint velocities;  /* vec4 per particle, xyz m/s (RENDER_COLOR_SPEED; the surface's spray) */
-    GLuint densities;   /* float per particle, kg/m^3 (RENDER_COLOR_DENSITY; the surface's spray) */
-    GLuint cell_keys;   /* uint per particle, its grid cell (RENDER_COLOR_CELL) */
+    GLuint positions;  /* vec4 per particle, xyz metres (required) */
+    GLuint velocities; /* vec4 per particle, xyz m/s (RENDER_COLOR_SPEED; the surface's spray) */
+    GLuint densities;  /* float per particle, kg/m^3 (RENDER_COLOR_DENSITY; the surface's spray) */
+    GLuint cell_keys;  /* uint per particle, its grid cell (RENDER_COLOR_CELL) */
     uint32_t count;
     float radius;       /* sphere radius, metres */
     float lo[3], hi[3]; /* the tank */
@@ -38,9 +38,9 @@ typedef struct render_view {
     render_color color;
     render_style style;
     float value_lo, value_hi; /* the colour map's range in m/s or kg/m^3 (0, 0: render_color_range) */
-    float poke[4];        /* xyz + radius: a ring drawn where the mouse pushes/pulls (radius 0: none) */
+    float poke[4];            /* xyz + radius: a ring drawn where the mouse pushes/pulls (radius 0: none) */
     render_backdrop backdrop; /* RENDER_BACKDROP_SCENE (0) or _PLAIN */
-    unsigned hide;        /* RENDER_HIDE_* bits (0: everything) */
+    unsigned hide;            /* RENDER_HIDE_* bits (0: everything) */
 } render_view;
 
 /* The world direction towards the sun (normalised), which lights every style and casts the shadow. */

@@ -15,8 +15,14 @@ double sim_kernel_dw(double r, double hs) {
     return f / (_KERNEL_PI * hs * hs * hs * hs);
 }
 
-static double _kernel_i1(double q) { double q2 = q * q; return q2 * (0.5 - 0.375 * q2 + 0.15 * q2 * q); }
-static double _kernel_a1(double q) { double q2 = q * q; return 0.25 * q2 * (4 - 4 * q + 1.5 * q2 - 0.2 * q2 * q); }
+static double _kernel_i1(double q) {
+    double q2 = q * q;
+    return q2 * (0.5 - 0.375 * q2 + 0.15 * q2 * q);
+}
+static double _kernel_a1(double q) {
+    double q2 = q * q;
+    return 0.25 * q2 * (4 - 4 * q + 1.5 * q2 - 0.2 * q2 * q);
+}
 static double _kernel_f1(double t) {
     if (t >= 2) return 0;
     if (t >= 1) return _kernel_a1(2) - _kernel_a1(t);

@@ -9,8 +9,8 @@
 #ifndef FLUID_SIM_KERNEL_H
 #define FLUID_SIM_KERNEL_H
 
-double sim_kernel_w(double r, double hs);   /* W(r), 1/m^3 */
-double sim_kernel_dw(double r, double hs);  /* dW/dr */
+double sim_kernel_w(double r, double hs);  /* W(r), 1/m^3 */
+double sim_kernel_dw(double r, double hs); /* dW/dr */
 /* A plane of unit areal density at distance z: its kernel sum P(z) in out[0], dP/dz in out[1]. */
 void sim_kernel_plane(double z, double hs, double out[2]);
 /* The wall's share Phi(d) of the kernel sum at distance d from a plane wall (ghost planes at

@@ -25,14 +25,15 @@ typedef struct sim_particles {
     GLuint params;                /* UBO: sim_params */
     GLuint pos[2], vel[2], id[2]; /* ping-pong; [cur] holds the current particle order */
     int cur;
-    GLuint dens;                  /* float per particle, current order: kg/m^3 */
+    GLuint dens; /* float per particle, current order: kg/m^3 */
     uint32_t n, capacity;
-    uint32_t lanes;               /* threads a particle in the neighbour passes (neighbours.glsl) */
-    char lane_define[32];         /* "#define SIM_LANES k\n", for the solvers' programs */
+    uint32_t lanes;       /* threads a particle in the neighbour passes (neighbours.glsl) */
+    char lane_define[32]; /* "#define SIM_LANES k\n", for the solvers' programs */
 } sim_particles;
 
 /* lanes: 0 picks by the count and the GPU (sim_lanes_for). */
-bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, const sim_params *params, const gpu_caps *caps, char *err);
+bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, const sim_params *params, const gpu_caps *caps,
+                        char *err);
 /* Threads a particle for the neighbour passes: many while the particles alone would leave most of
  * the GPU idle, 1 on a software renderer (where threads are not free); FLUID_SIM_LANES overrides. */
 uint32_t sim_lanes_for(uint32_t capacity, const gpu_caps *caps);

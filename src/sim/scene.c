@@ -6,14 +6,25 @@
 #include <string.h>
 
 const sim_scene sim_scenes[] = {
-    {"dambreak", "a water column L wide, 2L high, L deep at the left end of a 4L x 3L x L tank",
-     {4, 3, 1}, 1, {{{0, 0, 0}, {1, 2, 1}}}, 27648},
-    {"drop", "a block L/2 on a side falling 0.75 L into a pool L/2 deep, in a 2L x 2L x L tank",
-     {2, 2, 1}, 2, {{{0, 0, 0}, {2, 0.5, 1}}, {{0.75, 1.25, 0.25}, {0.5, 0.5, 0.5}}}, 27648},
-    {"double-dambreak", "two columns L x 2L x L at both ends of a 4L x 3L x L tank, meeting in the middle",
-     {4, 3, 1}, 2, {{{0, 0, 0}, {1, 2, 1}}, {{3, 0, 0}, {1, 2, 1}}}, 27648},
-    {"pool", "still water L deep in an L x 1.5L x L tank (at rest; poke it)",
-     {1, 1.5, 1}, 1, {{{0, 0, 0}, {1, 1, 1}}}, 27648},
+    {"dambreak",
+     "a water column L wide, 2L high, L deep at the left end of a 4L x 3L x L tank",
+     {4, 3, 1},
+     1,
+     {{{0, 0, 0}, {1, 2, 1}}},
+     27648},
+    {"drop",
+     "a block L/2 on a side falling 0.75 L into a pool L/2 deep, in a 2L x 2L x L tank",
+     {2, 2, 1},
+     2,
+     {{{0, 0, 0}, {2, 0.5, 1}}, {{0.75, 1.25, 0.25}, {0.5, 0.5, 0.5}}},
+     27648},
+    {"double-dambreak",
+     "two columns L x 2L x L at both ends of a 4L x 3L x L tank, meeting in the middle",
+     {4, 3, 1},
+     2,
+     {{{0, 0, 0}, {1, 2, 1}}, {{3, 0, 0}, {1, 2, 1}}},
+     27648},
+    {"pool", "still water L deep in an L x 1.5L x L tank (at rest; poke it)", {1, 1.5, 1}, 1, {{{0, 0, 0}, {1, 1, 1}}}, 27648},
 };
 
 const int sim_scene_count = (int)ARRAY_LEN(sim_scenes);

@@ -35,12 +35,12 @@ typedef struct sim_scene {
 
 typedef struct sim_layout {
     const sim_scene *scene;
-    double L, dx;                             /* metres */
-    int k;                                    /* particles across L */
-    double lo[3], hi[3];                      /* the tank, metres */
-    uint64_t n[SIM_SCENE_MAX_BLOCKS][3];      /* particles per axis per block */
-    uint64_t count;                           /* all particles */
-    double top;                               /* highest particle centre + dx/2, metres */
+    double L, dx;                        /* metres */
+    int k;                               /* particles across L */
+    double lo[3], hi[3];                 /* the tank, metres */
+    uint64_t n[SIM_SCENE_MAX_BLOCKS][3]; /* particles per axis per block */
+    uint64_t count;                      /* all particles */
+    double top;                          /* highest particle centre + dx/2, metres */
 } sim_layout;
 
 /* The registry: every scene, the default first; names, help and messages are read from it. */

@@ -12,14 +12,14 @@ static const char *const _search_ranges_by_sort = "ranges=sort"; /* the counting
 struct sim_search {
     const gpu_caps *caps;
     uint32_t capacity, cells, bits;
-    GLuint keys, vals;   /* hash output = sort input */
-    sort_pairs sorted;   /* sort output (the buffers above or the sorter's own) */
-    GLuint ranges;       /* the cell table ranges.comp makes: uint start per cell, then n */
-    GLuint table;        /* the table of the last search: ranges, or the counting sort's own */
-    GLuint cell_keys;    /* per particle, current order: its cell (for the renderer) */
+    GLuint keys, vals; /* hash output = sort input */
+    sort_pairs sorted; /* sort output (the buffers above or the sorter's own) */
+    GLuint ranges;     /* the cell table ranges.comp makes: uint start per cell, then n */
+    GLuint table;      /* the table of the last search: ranges, or the counting sort's own */
+    GLuint cell_keys;  /* per particle, current order: its cell (for the renderer) */
     sorter *sorter;
-    uint32_t serial;     /* changes with the sorter (the solvers' hash programs follow it) */
-    bool prehashed;      /* the solver's last pass made the next search's hash (sim_search_hashed) */
+    uint32_t serial; /* changes with the sorter (the solvers' hash programs follow it) */
+    bool prehashed;  /* the solver's last pass made the next search's hash (sim_search_hashed) */
     uint32_t prehashed_n;
     GLuint hash, range, reorder, range_reorder; /* programs */
 };
@@ -35,8 +35,8 @@ static sorter *_search_sorter_make(sim_search *q, const char *algo, char *err) {
 /* The hash program for a sorter: it makes the sorter's fused first count where it takes one. */
 static GLuint _search_hash_make(sim_search *q, const sorter *t, char *err) {
     char defines[8192];
-    snprintf(defines, sizeof defines, "%s#define SORT_FUSED_BINDING %d\n#define SIM_KEY_BITS %uu\n", sort_fused_defines(t), SIM_B_SORT_FUSED,
-             q->bits);
+    snprintf(defines, sizeof defines, "%s#define SORT_FUSED_BINDING %d\n#define SIM_KEY_BITS %uu\n", sort_fused_defines(t),
+             SIM_B_SORT_FUSED, q->bits);
     return sim_program_make("sim/search/hash.comp", defines, "sim.hash", err);
 }
 
@@ -47,7 +47,8 @@ sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, c
     q->cells = desc->cells;
     q->bits = sort_bits_for(desc->cells ? desc->cells - 1 : 0);
     size_t n = desc->capacity ? desc->capacity : 1;
-    bool ok = (q->keys = gpu_buffer_make(4 * n, NULL, "sim.keys", err)) && (q->vals = gpu_buffer_make(4 * n, NULL, "sim.vals", err)) &&
+    bool ok = (q->keys = gpu_buffer_make(4 * n, NULL, "sim.keys", err)) &&
+              (q->vals = gpu_buffer_make(4 * n, NULL, "sim.vals", err)) &&
               (q->ranges = gpu_buffer_make(4 * ((size_t)desc->cells + 1), NULL, "sim.ranges", err)) &&
               (q->cell_keys = gpu_buffer_make(4 * n, NULL, "sim.cell_keys", err)) &&
               (q->range = sim_program_make("sim/search/ranges.comp", NULL, "sim.ranges", err)) &&
@@ -78,8 +79,8 @@ void sim_search_destroy(sim_search *q) {
 /* --- the next step's hash in the solver's last pass --- */
 
 void sim_search_hash_defines(const sim_search *q, char *out, size_t len) {
-    snprintf(out, len, "#define SIM_HASH_EMIT 1\n%s#define SORT_FUSED_BINDING %d\n#define SIM_KEY_BITS %uu\n", sort_fused_defines(q->sorter),
-             SIM_B_SORT_FUSED, q->bits);
+    snprintf(out, len, "#define SIM_HASH_EMIT 1\n%s#define SORT_FUSED_BINDING %d\n#define SIM_KEY_BITS %uu\n",
+             sort_fused_defines(q->sorter), SIM_B_SORT_FUSED, q->bits);
 }
 
 uint32_t sim_search_serial(const sim_search *q) { return q->serial; }
@@ -173,8 +174,7 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) 
         sim_dispatch(q->range_reorder, p->n > q->cells + 1 ? p->n : q->cells + 1);
         prof_end(prof, first + 2);
         prof_begin(prof, first + 3); /* nothing left to time */
-    } else
-        sim_dispatch(q->reorder, p->n);
+    } else sim_dispatch(q->reorder, p->n);
     p->cur = b;
     prof_end(prof, first + 3);
 }

@@ -54,10 +54,10 @@ void sim_search_hash_bind(sim_search *q);
 void sim_search_hashed(sim_search *q, uint32_t n);
 void sim_search_invalidate(sim_search *q);
 const char *sim_search_sort_name(const sim_search *q);
-GLuint sim_search_ranges(const sim_search *q);    /* the cell table: cells + 1 uints */
+GLuint sim_search_ranges(const sim_search *q);                     /* the cell table: cells + 1 uints */
 const char *sim_search_stage_name(const sim_search *q, int stage); /* the names, as the sort makes them */
-GLuint sim_search_cell_keys(const sim_search *q); /* uint per particle, current order */
-sort_pairs sim_search_sorted(const sim_search *q); /* the last sort's output (tests) */
+GLuint sim_search_cell_keys(const sim_search *q);                  /* uint per particle, current order */
+sort_pairs sim_search_sorted(const sim_search *q);                 /* the last sort's output (tests) */
 uint32_t sim_search_bits(const sim_search *q);
 
 #endif

@@ -13,14 +13,14 @@
 #include <string.h>
 
 /* The model's constants (docs/SPH.md explains each). */
-#define SIM_H_OVER_DX 2.0        /* kernel support radius h (= cell size) per particle spacing */
-#define SIM_RHO0 1000.0          /* kg/m^3, water */
-#define SIM_SOUND_FACTOR 10.0    /* c0 = this * sqrt(2 g H), H the highest fluid at the start */
-#define SIM_CFL 0.25             /* wcsph: dt = SIM_CFL * hs / (c0 + v_max) */
-#define SIM_ALPHA 0.1            /* Monaghan's artificial viscosity (both solvers) */
-#define SIM_MARGIN_OVER_DX 0.25  /* the hard clamp keeps centres this far (in dx) inside the walls */
-#define SIM_RESTITUTION 0.0      /* normal velocity kept (reversed) by the hard clamp */
-#define SIM_NO_SLIP 1            /* walls are no-slip, with the fluid's (artificial) viscosity */
+#define SIM_H_OVER_DX 2.0       /* kernel support radius h (= cell size) per particle spacing */
+#define SIM_RHO0 1000.0         /* kg/m^3, water */
+#define SIM_SOUND_FACTOR 10.0   /* c0 = this * sqrt(2 g H), H the highest fluid at the start */
+#define SIM_CFL 0.25            /* wcsph: dt = SIM_CFL * hs / (c0 + v_max) */
+#define SIM_ALPHA 0.1           /* Monaghan's artificial viscosity (both solvers) */
+#define SIM_MARGIN_OVER_DX 0.25 /* the hard clamp keeps centres this far (in dx) inside the walls */
+#define SIM_RESTITUTION 0.0     /* normal velocity kept (reversed) by the hard clamp */
+#define SIM_NO_SLIP 1           /* walls are no-slip, with the fluid's (artificial) viscosity */
 /* DFSPH's own tolerances and step bounds: src/sim/dfsph/dfsph_params.c. */
 
 const sim_solver *const sim_solvers[] = {&sim_solver_dfsph, &sim_solver_wcsph, NULL};
@@ -41,7 +41,6 @@ const sim_solver *sim_solver_find(const char *name) {
         if (!strcmp(sim_solvers[i]->name, name)) return sim_solvers[i];
     return NULL;
 }
-
 
 void sim_cell_of(const sim_params *p, const float pos[3], int cell[3]) {
     for (int a = 0; a < 3; a++) {
@@ -107,7 +106,8 @@ static bool _sim_params_init(sim *s, bool strict, char *err) {
 }
 
 static void _sim_stage_names(sim *s) {
-    for (int i = 0; i < SIM_SEARCH_STAGES; i++) s->stage_names[i] = s->q ? sim_search_stage_name(s->q, i) : sim_search_stage_names[i];
+    for (int i = 0; i < SIM_SEARCH_STAGES; i++)
+        s->stage_names[i] = s->q ? sim_search_stage_name(s->q, i) : sim_search_stage_names[i];
     for (int i = 0; i < s->solver->stage_count; i++) s->stage_names[SIM_SEARCH_STAGES + i] = s->solver->stages[i];
 }
 
@@ -144,8 +144,7 @@ static void _sim_upload_particles(sim *s, const float *pos4, const float *vel4, 
     sim_search_invalidate(s->q); /* a hash the last step made is of the old positions */
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glNamedBufferSubData(p->pos[0], 0, 16ll * n, pos4);
-    if (vel4)
-        glNamedBufferSubData(p->vel[0], 0, 16ll * n, vel4);
+    if (vel4) glNamedBufferSubData(p->vel[0], 0, 16ll * n, vel4);
     else {
         float zero = 0;
         glClearNamedBufferData(p->vel[0], GL_R32F, GL_RED, GL_FLOAT, &zero);
@@ -158,9 +157,7 @@ static void _sim_upload_particles(sim *s, const float *pos4, const float *vel4, 
     _sim_prime(s);
 }
 
-static void _sim_layout_fill(sim *s) {
-    sim_layout_fill(&s->layout, s->solver->layout_g_over_c2(&s->params), s->init_pos);
-}
+static void _sim_layout_fill(sim *s) { sim_layout_fill(&s->layout, s->solver->layout_g_over_c2(&s->params), s->init_pos); }
 
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     const char *scene_name = desc->scene ? desc->scene : "dambreak";
@@ -220,7 +217,9 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         return NULL;
     }
     bool ok = sim_particles_make(&s->p, (uint32_t)s->layout.count, lanes, &s->params, caps, err) &&
-              (s->q = sim_search_make(&(sim_search_desc){.capacity = (uint32_t)s->layout.count, .cells = (uint32_t)cells, .sort = sort_name}, caps, err)) &&
+              (s->q = sim_search_make(
+                   &(sim_search_desc){.capacity = (uint32_t)s->layout.count, .cells = (uint32_t)cells, .sort = sort_name}, caps,
+                   err)) &&
               (s->impl = solver->make(&s->p, &s->params, caps, err));
     if (!ok) {
         sim_destroy(s);
@@ -228,9 +227,10 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     }
     _sim_stage_names(s);
     _sim_upload_particles(s, s->init_pos, NULL, (uint32_t)s->layout.count);
-    log_info("SIM", "%s: %u particles, dx %.4g m, h %.4g m, %u cells (%ux%ux%u, %u key bits), solver %s, sort %s, %u lane%s a particle",
-             sc->name, s->p.n, s->layout.dx, s->params.h, (unsigned)cells, s->params.dims[0], s->params.dims[1], s->params.dims[2],
-             sim_search_bits(s->q), solver->name, sort_name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
+    log_info("SIM",
+             "%s: %u particles, dx %.4g m, h %.4g m, %u cells (%ux%ux%u, %u key bits), solver %s, sort %s, %u lane%s a particle",
+             sc->name, s->p.n, s->layout.dx, s->params.h, (unsigned)cells, s->params.dims[0], s->params.dims[1],
+             s->params.dims[2], sim_search_bits(s->q), solver->name, sort_name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
     return s;
 }
 
@@ -264,10 +264,8 @@ static void _sim_take(sim *s, const sim_step_record *r) {
     sim_step_record *slot = &s->rec[(s->rec_head + s->rec_count) % SIM_RECORDS];
     *slot = *r;
     slot->time = u->time;
-    if (s->rec_count < SIM_RECORDS)
-        s->rec_count++;
-    else
-        s->rec_head = (s->rec_head + 1) % SIM_RECORDS; /* nobody reads them: keep the newest */
+    if (s->rec_count < SIM_RECORDS) s->rec_count++;
+    else s->rec_head = (s->rec_head + 1) % SIM_RECORDS; /* nobody reads them: keep the newest */
 }
 
 static void _sim_poll(sim *s, bool wait) {
@@ -355,7 +353,8 @@ void sim_reset(sim *s) {
 }
 
 bool sim_set_sort(sim *s, const char *algo, char *err) {
-    if (!algo || !sort_algo_find(algo)) return fail(err, "unknown sort '%s'; choose one of: %s", algo ? algo : "(none)", _sim_sort_list());
+    if (!algo || !sort_algo_find(algo))
+        return fail(err, "unknown sort '%s'; choose one of: %s", algo ? algo : "(none)", _sim_sort_list());
     if (!sim_search_set_sort(s->q, algo, err)) return false;
     sim_search_find(s->q, &s->p); /* the old sorter's buffers may have held the sorted pairs */
     _sim_stage_names(s);

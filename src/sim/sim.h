@@ -28,12 +28,12 @@
 #include <stdint.h>
 
 typedef struct sim_desc {
-    const char *scene;   /* "dambreak" (default), "drop", "double-dambreak", "pool" */
-    uint32_t particles;  /* 0: the scene's default */
-    const char *sort;    /* "radix" (default), "bitonic", "cpu" */
-    const char *solver;  /* "dfsph" (default), "wcsph" */
-    bool strict;         /* dfsph: mean density error 0.01% instead of 0.05% */
-    uint32_t lanes;      /* threads a particle in the neighbour passes: 1, 2, 4, 8, 16; 0 picks (tests) */
+    const char *scene;  /* "dambreak" (default), "drop", "double-dambreak", "pool" */
+    uint32_t particles; /* 0: the scene's default */
+    const char *sort;   /* "radix" (default), "bitonic", "cpu" */
+    const char *solver; /* "dfsph" (default), "wcsph" */
+    bool strict;        /* dfsph: mean density error 0.01% instead of 0.05% */
+    uint32_t lanes;     /* threads a particle in the neighbour passes: 1, 2, 4, 8, 16; 0 picks (tests) */
 } sim_desc;
 
 typedef struct sim sim;
@@ -41,10 +41,10 @@ typedef struct sim sim;
 /* The run so far, from every record read. */
 typedef struct sim_summary {
     uint64_t steps;
-    double time;                       /* simulated seconds */
+    double time; /* simulated seconds */
     double it_div_mean, it_density_mean;
     double err_density_mean, err_density_max;
-    double cfl_max;                    /* the largest |v| dt / dx of any step */
+    double cfl_max; /* the largest |v| dt / dx of any step */
     double dt_last;
     uint64_t capped;
     uint64_t dropped;
@@ -57,7 +57,7 @@ typedef struct sim_summary {
  * the (update, predict) pairs recorded for its two solves; wcsph: none), so a step whose solves
  * record exactly a and b iterations takes last - 2 pairs + 2 (a + b) dispatches. */
 typedef struct sim_dispatches {
-    uint32_t last, pairs; /* the last step's dispatches and its iteration pairs */
+    uint32_t last, pairs;  /* the last step's dispatches and its iteration pairs */
     uint64_t total, steps; /* over every step issued since sim_make */
 } sim_dispatches;
 void sim_get_dispatches(const sim *s, sim_dispatches *out);
@@ -79,18 +79,18 @@ void sim_sync(sim *s); /* waits for the GPU: every step's record is read */
 int sim_records(sim *s, sim_step_record *out, int max);
 void sim_get_summary(const sim *s, sim_summary *out);
 
-void sim_reset(sim *s);                                    /* back to the scene's initial state */
-bool sim_set_sort(sim *s, const char *algo, char *err);    /* between steps; the fluid is kept */
-bool sim_set_solver(sim *s, const char *name, char *err);  /* between steps; the fluid is kept */
+void sim_reset(sim *s);                                   /* back to the scene's initial state */
+bool sim_set_sort(sim *s, const char *algo, char *err);   /* between steps; the fluid is kept */
+bool sim_set_solver(sim *s, const char *name, char *err); /* between steps; the fluid is kept */
 const char *sim_sort_name(const sim *s);
 const char *sim_solver_name(const sim *s);
 const char *sim_scene_name(const sim *s);
 uint32_t sim_particle_count(const sim *s);
-double sim_time(const sim *s);                             /* simulated seconds of the records read */
-float sim_dt(const sim *s);                                /* wcsph: its step; dfsph: the last read */
-void sim_domain(const sim *s, float lo[3], float hi[3]);   /* the tank, metres */
-float sim_particle_radius(const sim *s);                   /* half the initial spacing, metres */
-float sim_sound_speed(const sim *s);                       /* wcsph's c0 (dfsph: its viscosity's), m/s */
+double sim_time(const sim *s);                           /* simulated seconds of the records read */
+float sim_dt(const sim *s);                              /* wcsph: its step; dfsph: the last read */
+void sim_domain(const sim *s, float lo[3], float hi[3]); /* the tank, metres */
+float sim_particle_radius(const sim *s);                 /* half the initial spacing, metres */
+float sim_sound_speed(const sim *s);                     /* wcsph's c0 (dfsph: its viscosity's), m/s */
 /* Stages timed by the profiler: the search's, then the solver's. */
 int sim_stage_count(const sim *s);
 const char *sim_stage_name(const sim *s, int stage);
@@ -98,10 +98,10 @@ const char *sim_stage_name(const sim *s, int stage);
 uint64_t sim_max_particles(const gpu_caps *caps);
 
 /* Buffers in the current particle order (they change every step: read them after a step). */
-GLuint sim_positions(const sim *s);   /* vec4 per particle: xyz metres */
-GLuint sim_velocities(const sim *s);  /* vec4 per particle: xyz m/s */
-GLuint sim_densities(const sim *s);   /* float per particle: kg/m^3 */
-GLuint sim_cell_keys(const sim *s);   /* uint per particle: its grid cell */
+GLuint sim_positions(const sim *s);  /* vec4 per particle: xyz metres */
+GLuint sim_velocities(const sim *s); /* vec4 per particle: xyz m/s */
+GLuint sim_densities(const sim *s);  /* float per particle: kg/m^3 */
+GLuint sim_cell_keys(const sim *s);  /* uint per particle: its grid cell */
 
 /* Mouse interaction: push (strength > 0) or pull (< 0) particles within radius of a point. Applies
  * to the next frame or step. */

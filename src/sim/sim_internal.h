@@ -11,12 +11,12 @@
 #include "sim/sim_test.h" /* the old name of the tests' hooks header: code written against it still builds */
 #include "sim/solver.h"
 
-#define SIM_G 9.81        /* m/s^2 */
-#define SIM_RECORDS 8192  /* step records kept for sim_records */
+#define SIM_G 9.81       /* m/s^2 */
+#define SIM_RECORDS 8192 /* step records kept for sim_records */
 
 struct sim {
     sim_layout layout;
-    float *init_pos;      /* the scene's initial positions (count vec4s) */
+    float *init_pos; /* the scene's initial positions (count vec4s) */
     sim_params params;
     bool params_dirty;
     sim_particles p;
@@ -26,11 +26,11 @@ struct sim {
     const gpu_caps *caps;
     const char *stage_names[SIM_SEARCH_STAGES + SIM_SOLVER_MAX_STAGES];
     bool in_frame;
-    int first_step;       /* the frame's first step is the profiled one */
+    int first_step;                   /* the frame's first step is the profiled one */
     sim_step_record rec[SIM_RECORDS]; /* read, not yet taken by sim_records */
     int rec_head, rec_count;
     sim_summary sum;
-    sim_dispatches disp;  /* dispatches of the steps issued */
+    sim_dispatches disp; /* dispatches of the steps issued */
     double it_div_sum, it_density_sum, err_density_sum;
 };
 

@@ -23,24 +23,25 @@
 #define SIM_B_VEL_OUT 3
 #define SIM_B_KEYS 4
 #define SIM_B_VALS 5
-#define SIM_B_RANGES 6     /* the cell table: uint start per cell, then n (search.h) */
+#define SIM_B_RANGES 6 /* the cell table: uint start per cell, then n (search.h) */
 #define SIM_B_DENS 7
 #define SIM_B_PTERM 8
 #define SIM_B_ACCEL 9
 #define SIM_B_ID_IN 10
 #define SIM_B_ID_OUT 11
 #define SIM_B_CELL_KEYS 12
-#define SIM_B_FACTOR 13    /* dfsph: 1 / (the solver's stiffness denominator) per particle */
-#define SIM_B_KAPPA 14     /* dfsph: the pressure value kappa / rho of the solve under way */
-#define SIM_B_CTL 15       /* dfsph: the GPU-side control block (indirect args, dt, reductions) */
-#define SIM_B_RECORDS 16   /* dfsph: one record per step, read back a few frames late */
-#define SIM_B_NBR 17       /* dfsph: each lane's neighbour list of the step ({m grad W_ij, j} records) */
-#define SIM_B_NBR_COUNT 18 /* dfsph: the length of each lane's list */
+#define SIM_B_FACTOR 13     /* dfsph: 1 / (the solver's stiffness denominator) per particle */
+#define SIM_B_KAPPA 14      /* dfsph: the pressure value kappa / rho of the solve under way */
+#define SIM_B_CTL 15        /* dfsph: the GPU-side control block (indirect args, dt, reductions) */
+#define SIM_B_RECORDS 16    /* dfsph: one record per step, read back a few frames late */
+#define SIM_B_NBR 17        /* dfsph: each lane's neighbour list of the step ({m grad W_ij, j} records) */
+#define SIM_B_NBR_COUNT 18  /* dfsph: the length of each lane's list */
 #define SIM_B_SORT_FUSED 19 /* hash: the sort's fused first count (sort.h) */
-#define SIM_B_WALL 20      /* dfsph: the walls' kernel share and its gradient per particle (the step's) */
+#define SIM_B_WALL 20       /* dfsph: the walls' kernel share and its gradient per particle (the step's) */
 
 /* What the sim shaders are given, as X(GLSL name, C constant): a binding added above is read by
  * a shader only once it has its line here (docs/DESIGN.md, "Shaders"). */
+/* clang-format off */
 #define SIM_SHADER_CONSTANTS(X)                                                                \
     X(SIM_WG, SIM_WG) X(SIM_UBO_PARAMS, SIM_UBO_PARAMS) X(B_POS_IN, SIM_B_POS_IN)              \
     X(B_VEL_IN, SIM_B_VEL_IN) X(B_POS_OUT, SIM_B_POS_OUT) X(B_VEL_OUT, SIM_B_VEL_OUT)          \
@@ -49,36 +50,37 @@
     X(B_ID_OUT, SIM_B_ID_OUT) X(B_CELL_KEYS, SIM_B_CELL_KEYS) X(B_FACTOR, SIM_B_FACTOR)        \
     X(B_KAPPA, SIM_B_KAPPA) X(B_CTL, SIM_B_CTL) X(B_RECORDS, SIM_B_RECORDS) X(B_NBR, SIM_B_NBR) \
     X(B_NBR_COUNT, SIM_B_NBR_COUNT) X(B_WALL, SIM_B_WALL)
+/* clang-format on */
 
 typedef struct sim_params {
-    float lo[4];          /* domain (tank) min corner, metres; w unused */
-    float hi[4];          /* domain max corner */
-    uint32_t dims[4];     /* grid cells per axis; w = total cells */
-    float gravity[4];     /* m/s^2 */
-    float poke[4];        /* mouse: xyz point, w radius (0: none) */
-    uint32_t n;           /* particles */
-    float h;              /* kernel support radius, metres */
-    float cell;           /* grid cell size (h * SIM_CELL_MARGIN) */
-    float inv_cell;       /* 1 / cell */
-    float hs;             /* smoothing length of the cubic spline, h / 2 */
-    float mass;           /* kg per particle */
-    float rho0;           /* rest density, kg/m^3 */
-    float tait_b;         /* Tait stiffness rho0 c0^2 / 7, Pa */
-    float c0;             /* speed of sound, m/s */
-    float alpha;          /* artificial viscosity */
-    float dt;             /* seconds per step */
-    float margin;         /* hard clamp: centres stay this far inside the walls, metres */
-    float restitution;    /* normal velocity kept (reversed) by the clamp */
-    float poke_strength;  /* m/s^2 at the poke centre */
-    float wall_friction;  /* viscosity coefficient of the walls (same alpha form as particles) */
-    float dx;             /* particle spacing at the start, metres (the walls' ghost planes) */
+    float lo[4];         /* domain (tank) min corner, metres; w unused */
+    float hi[4];         /* domain max corner */
+    uint32_t dims[4];    /* grid cells per axis; w = total cells */
+    float gravity[4];    /* m/s^2 */
+    float poke[4];       /* mouse: xyz point, w radius (0: none) */
+    uint32_t n;          /* particles */
+    float h;             /* kernel support radius, metres */
+    float cell;          /* grid cell size (h * SIM_CELL_MARGIN) */
+    float inv_cell;      /* 1 / cell */
+    float hs;            /* smoothing length of the cubic spline, h / 2 */
+    float mass;          /* kg per particle */
+    float rho0;          /* rest density, kg/m^3 */
+    float tait_b;        /* Tait stiffness rho0 c0^2 / 7, Pa */
+    float c0;            /* speed of sound, m/s */
+    float alpha;         /* artificial viscosity */
+    float dt;            /* seconds per step */
+    float margin;        /* hard clamp: centres stay this far inside the walls, metres */
+    float restitution;   /* normal velocity kept (reversed) by the clamp */
+    float poke_strength; /* m/s^2 at the poke centre */
+    float wall_friction; /* viscosity coefficient of the walls (same alpha form as particles) */
+    float dx;            /* particle spacing at the start, metres (the walls' ghost planes) */
     /* dfsph only: written by dfsph_params_apply (src/sim/dfsph/dfsph_params.c), the solver's own
      * parameters; here until the DFSPH shaders read a block of their own */
-    float dt_max;         /* the largest step, seconds */
-    float dt_min;         /* the smallest step, seconds */
-    float cfl;            /* dt = cfl * dx / v_max (0.4 in SPlisHSPlasH's units of the diameter) */
-    float eta_density;    /* mean density error allowed, relative (0.0005: 0.05%) */
-    float eta_divergence; /* mean density change over one step from the divergence, relative */
+    float dt_max;               /* the largest step, seconds */
+    float dt_min;               /* the smallest step, seconds */
+    float cfl;                  /* dt = cfl * dx / v_max (0.4 in SPlisHSPlasH's units of the diameter) */
+    float eta_density;          /* mean density error allowed, relative (0.0005: 0.05%) */
+    float eta_divergence;       /* mean density change over one step from the divergence, relative */
     uint32_t min_it_density;    /* at least this many pressure iterations */
     uint32_t min_it_divergence; /* at least this many divergence iterations */
     uint32_t min_neighbours;    /* fewer: the divergence solve leaves the particle alone (free surface) */

@@ -22,7 +22,9 @@ void sim_domain(const sim *s, float lo[3], float hi[3]) {
 float sim_particle_radius(const sim *s) { return (float)(s->layout.dx / 2); }
 float sim_sound_speed(const sim *s) { return s->params.c0; }
 int sim_stage_count(const sim *s) { return SIM_SEARCH_STAGES + s->solver->stage_count; }
-const char *sim_stage_name(const sim *s, int stage) { return stage >= 0 && stage < sim_stage_count(s) ? s->stage_names[stage] : "?"; }
+const char *sim_stage_name(const sim *s, int stage) {
+    return stage >= 0 && stage < sim_stage_count(s) ? s->stage_names[stage] : "?";
+}
 GLuint sim_positions(const sim *s) { return s->p.pos[s->p.cur]; }
 GLuint sim_velocities(const sim *s) { return s->p.vel[s->p.cur]; }
 GLuint sim_densities(const sim *s) { return s->p.dens; }
@@ -81,8 +83,8 @@ void sim_read_stats(sim *s, sim_stats *out) {
     double m = p->mass, rho0 = p->rho0, front = -INFINITY, sum_rho = 0, dev = 0, ke = 0, pe = 0;
     for (uint32_t i = 0; i < n; i++) {
         const float *x = pos + 4ull * i, *v = vel + 4ull * i;
-        bool finite = isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) && isfinite(v[0]) && isfinite(v[1]) &&
-                      isfinite(v[2]) && isfinite(dens[i]);
+        bool finite = isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) && isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]) &&
+                      isfinite(dens[i]);
         if (!finite) {
             out->non_finite++;
             continue;

@@ -52,7 +52,7 @@ typedef struct sim_solver {
 
 extern const sim_solver sim_solver_wcsph;
 extern const sim_solver sim_solver_dfsph;
-extern const sim_solver *const sim_solvers[]; /* NULL-terminated; the first is the default */
+extern const sim_solver *const sim_solvers[];        /* NULL-terminated; the first is the default */
 const sim_solver *sim_solver_find(const char *name); /* NULL if unknown */
 
 #endif

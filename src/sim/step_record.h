@@ -6,17 +6,17 @@
 
 /* One finished step. */
 typedef struct sim_step_record {
-    double time;           /* simulated seconds at its end */
-    float dt;              /* its size, seconds */
-    float dt_cfl;          /* the CFL limit it was held to (wcsph: its fixed dt) */
-    float cfl;             /* max |v| dt / dx over the particles at its end (wcsph: NAN) */
-    uint32_t it_div;       /* divergence-solve iterations (wcsph: 0) */
-    uint32_t it_density;   /* pressure-solve iterations (wcsph: 0) */
-    float err_div;         /* mean density change over one step the divergence left, relative */
-    float err_density;     /* mean density error the pressure solve left, relative */
-    uint32_t capped;       /* solves that stopped at the iteration cap before converging */
-    uint32_t dropped;      /* neighbours left out of a full neighbour list (dfsph; should be 0) */
-    uint32_t limited;      /* particles whose speed was limited to the CFL bound (dfsph; rare) */
+    double time;         /* simulated seconds at its end */
+    float dt;            /* its size, seconds */
+    float dt_cfl;        /* the CFL limit it was held to (wcsph: its fixed dt) */
+    float cfl;           /* max |v| dt / dx over the particles at its end (wcsph: NAN) */
+    uint32_t it_div;     /* divergence-solve iterations (wcsph: 0) */
+    uint32_t it_density; /* pressure-solve iterations (wcsph: 0) */
+    float err_div;       /* mean density change over one step the divergence left, relative */
+    float err_density;   /* mean density error the pressure solve left, relative */
+    uint32_t capped;     /* solves that stopped at the iteration cap before converging */
+    uint32_t dropped;    /* neighbours left out of a full neighbour list (dfsph; should be 0) */
+    uint32_t limited;    /* particles whose speed was limited to the CFL bound (dfsph; rare) */
 } sim_step_record;
 
 #endif

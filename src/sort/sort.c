@@ -80,9 +80,7 @@ void sort_fused_ready(sorter *s) {
     if (s->algo->fused_ready) s->algo->fused_ready(s->impl);
 }
 
-void sort_describe(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len) {
-    s->algo->describe(s->impl, n, bits, out, len);
-}
+void sort_describe(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len) { s->algo->describe(s->impl, n, bits, out, len); }
 
 uint32_t sort_bits_for(uint32_t max_key) {
     uint32_t b = 1;
@@ -93,7 +91,7 @@ uint32_t sort_bits_for(uint32_t max_key) {
 void sort_cpu_stable(uint32_t *keys, uint32_t *vals, uint32_t n) {
     if (n < 2) return;
     /* All four digit histograms in one read; a digit every key shares costs no pass. */
-    uint32_t (*count)[257] = calloc(4, sizeof *count);
+    uint32_t(*count)[257] = calloc(4, sizeof *count);
     for (uint32_t i = 0; i < n; i++)
         for (int d = 0; d < 4; d++) count[d][((keys[i] >> (8 * d)) & 255u) + 1]++;
     uint32_t *k2 = malloc(4ull * n), *v2 = malloc(4ull * n);
@@ -108,8 +106,12 @@ void sort_cpu_stable(uint32_t *keys, uint32_t *vals, uint32_t n) {
             kd[pos] = ks[i];
             vd[pos] = vs[i];
         }
-        uint32_t *t = ks; ks = kd; kd = t;
-        t = vs; vs = vd; vd = t;
+        uint32_t *t = ks;
+        ks = kd;
+        kd = t;
+        t = vs;
+        vs = vd;
+        vd = t;
     }
     if (ks != keys) {
         memcpy(keys, ks, 4ull * n);

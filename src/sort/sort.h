@@ -77,22 +77,22 @@ typedef struct sort_pairs {
 /* The radix sort's way through (sort_desc.radix_path; FLUID_RADIX_PATH=auto|onesweep|reduce-then-scan
  * overrides it when set). */
 typedef enum sort_radix_path {
-    SORT_RADIX_AUTO = 0,          /* onesweep (up to a size set by measurement: today every size) */
-    SORT_RADIX_ONESWEEP,          /* onesweep everywhere (the "onesweep" algorithm) */
-    SORT_RADIX_REDUCE_THEN_SCAN,  /* reduce-then-scan everywhere */
+    SORT_RADIX_AUTO = 0,         /* onesweep (up to a size set by measurement: today every size) */
+    SORT_RADIX_ONESWEEP,         /* onesweep everywhere (the "onesweep" algorithm) */
+    SORT_RADIX_REDUCE_THEN_SCAN, /* reduce-then-scan everywhere */
 } sort_radix_path;
 
 /* The widest keys the counting sort takes: its count array has 2^bits entries. */
 #define SORT_COUNTING_MAX_BITS 22
 
 typedef struct sort_desc {
-    uint32_t capacity;  /* the largest n this sorter will be given */
-    uint32_t key_bits;  /* the widest `bits` sort_run will be given (counting sizes its count array
+    uint32_t capacity;          /* the largest n this sorter will be given */
+    uint32_t key_bits;          /* the widest `bits` sort_run will be given (counting sizes its count array
                            by it, 2 x 4 x 2^key_bits bytes; 0: SORT_COUNTING_MAX_BITS; the others
                            take any width) */
-    bool no_subgroup;   /* radix: take the shared-memory path even where subgroups exist (tests) */
+    bool no_subgroup;           /* radix: take the shared-memory path even where subgroups exist (tests) */
     sort_radix_path radix_path; /* radix: see sort_radix_path */
-    const char *label;  /* prefix of the sorter's GL object labels (default: the algorithm name) */
+    const char *label;          /* prefix of the sorter's GL object labels (default: the algorithm name) */
 } sort_desc;
 
 /* Optional per-dispatch tracing (fluid bench --detail): begin/end bracket each dispatch. */
@@ -102,8 +102,12 @@ typedef struct sort_trace {
     void *user;
 } sort_trace;
 
-static inline void sort_trace_begin(const sort_trace *t, const char *name) { if (t) t->begin(t->user, name); }
-static inline void sort_trace_end(const sort_trace *t) { if (t) t->end(t->user); }
+static inline void sort_trace_begin(const sort_trace *t, const char *name) {
+    if (t) t->begin(t->user, name);
+}
+static inline void sort_trace_end(const sort_trace *t) {
+    if (t) t->end(t->user);
+}
 
 typedef struct sort_algo {
     const char *name;

@@ -31,11 +31,11 @@
 #include <string.h>
 
 /* Passed to the shaders as defines (bitonic_block.comp, bitonic_global.comp): defined only here. */
-#define BITONIC_BLOCK_MAX 4096u        /* pairs per shared-memory block: 8 bytes each, 32 KiB */
-#define BITONIC_PER_THREAD 8u          /* pairs a block-kernel thread holds (the shader checks it is 8) */
-#define BITONIC_GLOBAL_MAX_LEVELS 4    /* strides per global pass: 16 pairs in registers per thread */
+#define BITONIC_BLOCK_MAX 4096u     /* pairs per shared-memory block: 8 bytes each, 32 KiB */
+#define BITONIC_PER_THREAD 8u       /* pairs a block-kernel thread holds (the shader checks it is 8) */
+#define BITONIC_GLOBAL_MAX_LEVELS 4 /* strides per global pass: 16 pairs in registers per thread */
 #define BITONIC_GLOBAL_WG 256u
-#define BITONIC_MAX_GROUPS_X 32768u    /* a power of two <= 65,535: larger dispatches are split over y */
+#define BITONIC_MAX_GROUPS_X 32768u /* a power of two <= 65,535: larger dispatches are split over y */
 
 typedef struct _bitonic {
     GLuint block_sort, block_merge;
@@ -105,8 +105,7 @@ static void _bitonic_destroy(void *p) {
     free(b);
 }
 
-static GLuint _bitonic_program(const char *file, const char *defines, const char *label, const char *what,
-                               char *err) {
+static GLuint _bitonic_program(const char *file, const char *defines, const char *label, const char *what, char *err) {
     GLuint prog = shader_make_compute(file, defines, err);
     if (!prog) return 0;
     char name[128];
@@ -123,14 +122,15 @@ static void *_bitonic_make(const sort_desc *desc, const gpu_caps *caps, char *er
     }
     /* The largest block the work-group limits allow (GL 4.5 guarantees 32 KiB and 1,024). */
     b->block = BITONIC_BLOCK_MAX;
-    while (b->block > 16 && ((int64_t)b->block * 8 > caps->max_shared_bytes ||
-                             b->block / BITONIC_PER_THREAD > (uint32_t)caps->max_invocations))
+    while (b->block > 16 &&
+           ((int64_t)b->block * 8 > caps->max_shared_bytes || b->block / BITONIC_PER_THREAD > (uint32_t)caps->max_invocations))
         b->block >>= 1;
     uint64_t p = _bitonic_pow2_at_least(desc->capacity ? desc->capacity : 1);
     b->slots = p < b->block ? b->block : p;
     if (4 * b->slots > (uint64_t)caps->max_ssbo_bytes || b->slots > (1ull << 31)) {
-        fail(err, "bitonic sort of %u pairs pads to %llu, needing %llu MiB per buffer, more than this GPU's %lld MiB "
-                  "storage-buffer limit; use fewer pairs or the radix sort",
+        fail(err,
+             "bitonic sort of %u pairs pads to %llu, needing %llu MiB per buffer, more than this GPU's %lld MiB "
+             "storage-buffer limit; use fewer pairs or the radix sort",
              desc->capacity, (unsigned long long)b->slots, (unsigned long long)((4 * b->slots) >> 20),
              (long long)(caps->max_ssbo_bytes >> 20));
         free(b);
@@ -142,8 +142,7 @@ static void *_bitonic_make(const sort_desc *desc, const gpu_caps *caps, char *er
     snprintf(defines, sizeof defines, fmt, b->block, BITONIC_PER_THREAD, 1);
     b->block_sort = _bitonic_program("sort/bitonic_block.comp", defines, desc->label, "block_sort", err);
     snprintf(defines, sizeof defines, fmt, b->block, BITONIC_PER_THREAD, 0);
-    if (b->block_sort)
-        b->block_merge = _bitonic_program("sort/bitonic_block.comp", defines, desc->label, "block_merge", err);
+    if (b->block_sort) b->block_merge = _bitonic_program("sort/bitonic_block.comp", defines, desc->label, "block_merge", err);
     bool ok = b->block_sort && b->block_merge;
     for (int l = 1; ok && l <= BITONIC_GLOBAL_MAX_LEVELS; l++) {
         snprintf(defines, sizeof defines, SORT_LAYOUT_GLSL_TEXT "#define BITONIC_LEVELS %d\n#define BITONIC_GLOBAL_WG %u\n", l,
@@ -229,8 +228,7 @@ static void _bitonic_describe(void *p, uint32_t n, uint32_t bits, char *out, siz
         global += plan[i].kind == _BITONIC_GLOBAL;
         merge += plan[i].kind == _BITONIC_BLOCK_MERGE;
     }
-    if (count == 0)
-        snprintf(out, len, "bitonic: %u pair%s, nothing to sort, 0 dispatches", n, n == 1 ? "" : "s");
+    if (count == 0) snprintf(out, len, "bitonic: %u pair%s, nothing to sort, 0 dispatches", n, n == 1 ? "" : "s");
     else
         snprintf(out, len,
                  "bitonic: %u pairs padded to %llu, blocks of %u in shared memory, %d dispatch%s "

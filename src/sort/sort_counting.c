@@ -34,8 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define COUNTING_KPT 8            /* keys per invocation of the count and scatter dispatches */
-#define COUNTING_SPIN 64          /* the scan's look-back: reads of a word before it falls back */
+#define COUNTING_KPT 8   /* keys per invocation of the count and scatter dispatches */
+#define COUNTING_SPIN 64 /* the scan's look-back: reads of a word before it falls back */
 #define COUNTING_BLOCK (COUNTING_SCAN_WG * COUNTING_SCAN_IPT)
 #define COUNTING_DEFAULT_BITS SORT_COUNTING_MAX_BITS /* key_bits when the description gives 0: 32 MiB */
 
@@ -49,10 +49,10 @@ typedef struct _sort_counting {
     uint32_t capacity, key_bits;
     int max_groups_x;
     GLuint prog[_COUNTING_PROGRAMS];
-    GLuint keys2, vals2;     /* the scratch pair (the scatter's output) */
-    GLuint counts, starts;   /* 2^key_bits counts (zero between sorts); 2^key_bits + 1 starts */
-    GLuint slots;            /* each key's slot in its run (capacity) */
-    GLuint status, ticket;   /* the scan's look-back words (one a block) and block-id counter */
+    GLuint keys2, vals2;   /* the scratch pair (the scatter's output) */
+    GLuint counts, starts; /* 2^key_bits counts (zero between sorts); 2^key_bits + 1 starts */
+    GLuint slots;          /* each key's slot in its run (capacity) */
+    GLuint status, ticket; /* the scan's look-back words (one a block) and block-id counter */
     bool fused_ready;
     char fused_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
 } _sort_counting;
@@ -91,11 +91,17 @@ static void *_counting_make(const sort_desc *desc, const gpu_caps *caps, char *e
         glObjectLabel(GL_PROGRAM, c->prog[i], -1, name);
     }
     uint64_t pair_bytes = 4ull * (desc->capacity ? desc->capacity : 1), keys = 1ull << c->key_bits;
-    struct { GLuint *buf; uint64_t size; const char *what; } bufs[] = {
-        {&c->keys2, pair_bytes, "keys-scratch"}, {&c->vals2, pair_bytes, "vals-scratch"},
-        {&c->counts, 4 * keys, "counts"},        {&c->starts, 4 * (keys + 1), "key-starts"},
-        {&c->slots, pair_bytes, "slots"},        {&c->status, 4 * ((keys + COUNTING_BLOCK - 1) / COUNTING_BLOCK), "scan-lookback"},
-        {&c->ticket, 4, "scan-blocks"}};
+    struct {
+        GLuint *buf;
+        uint64_t size;
+        const char *what;
+    } bufs[] = {{&c->keys2, pair_bytes, "keys-scratch"},
+                {&c->vals2, pair_bytes, "vals-scratch"},
+                {&c->counts, 4 * keys, "counts"},
+                {&c->starts, 4 * (keys + 1), "key-starts"},
+                {&c->slots, pair_bytes, "slots"},
+                {&c->status, 4 * ((keys + COUNTING_BLOCK - 1) / COUNTING_BLOCK), "scan-lookback"},
+                {&c->ticket, 4, "scan-blocks"}};
     for (size_t i = 0; i < ARRAY_LEN(bufs); i++) {
         snprintf(name, sizeof name, "%s.%s", label, bufs[i].what);
         *bufs[i].buf = gpu_buffer_make(bufs[i].size, NULL, name, err);
@@ -130,16 +136,15 @@ static void _counting_bind(sort_pairs a, sort_pairs b) {
 static sort_pairs _counting_run(void *p, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace) {
     _sort_counting *c = p;
     if (bits > c->key_bits) { /* a programmer error (sort.h): sort by the bits the array holds */
-        log_error("SORT", "counting sorter made for keys of %u bits was given %u; sorting by the low %u", c->key_bits,
-                  bits, c->key_bits);
+        log_error("SORT", "counting sorter made for keys of %u bits was given %u; sorting by the low %u", c->key_bits, bits,
+                  c->key_bits);
         bits = c->key_bits;
     }
     if (n > c->capacity) n = c->capacity;
     uint32_t mask = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
     if (n == 0) { /* no key: every key's range is empty (and a fused count counted nothing) */
         uint32_t zero = 0;
-        glClearNamedBufferSubData(c->starts, GL_R32UI, 0, 4ll * ((int64_t)mask + 2), GL_RED_INTEGER, GL_UNSIGNED_INT,
-                                  &zero);
+        glClearNamedBufferSubData(c->starts, GL_R32UI, 0, 4ll * ((int64_t)mask + 2), GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
         c->fused_ready = false;
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
         return io;
@@ -176,8 +181,7 @@ static void _counting_describe(void *p, uint32_t n, uint32_t bits, char *out, si
     snprintf(out, len,
              "counting: keys of %u bits (a count array of %llu), %u dispatches (count with atomics keeping slots, "
              "chained scan of %llu blocks, scatter, order each key's run by value)",
-             bits, 1ull << bits, n ? (c->fused_ready ? 3u : 4u) : 0u,
-             ((1ull << bits) + COUNTING_BLOCK - 1) / COUNTING_BLOCK);
+             bits, 1ull << bits, n ? (c->fused_ready ? 3u : 4u) : 0u, ((1ull << bits) + COUNTING_BLOCK - 1) / COUNTING_BLOCK);
 }
 
 static GLuint _counting_key_starts(void *p) { return ((_sort_counting *)p)->starts; }

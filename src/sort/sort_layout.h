@@ -99,10 +99,9 @@ enum { SORT_LAYOUT(SORT_LAYOUT_ENUM) };
 
 _Static_assert(RADIX == 1 << RADIX_BITS, "RADIX is 2^RADIX_BITS");
 _Static_assert(RADIX_TILE == RADIX_WG * RADIX_KPT, "a tile is RADIX_WG invocations x RADIX_KPT keys");
-_Static_assert(RADIX_WG >= RADIX && RADIX_OG_WG >= RADIX && RADIX_HIST_WG >= RADIX,
-               "the kernels give each digit one invocation");
+_Static_assert(RADIX_WG >= RADIX && RADIX_OG_WG >= RADIX && RADIX_HIST_WG >= RADIX, "the kernels give each digit one invocation");
 _Static_assert(RADIX_TILE <= 1 << 16 && RADIX_OG_KPT * 128 < 1 << 24, "ranks are packed with the digit in a uint");
-_Static_assert(RADIX_MAX_PASSES * RADIX_BITS == 32, "four passes cover a 32-bit key");
+_Static_assert(RADIX_MAX_PASSES *RADIX_BITS == 32, "four passes cover a 32-bit key");
 _Static_assert(COUNTING_SCAN_WG >= 64 && (COUNTING_SCAN_WG & (COUNTING_SCAN_WG - 1)) == 0, "the counting scan");
 _Static_assert((COUNTING_SCAN_WG * COUNTING_SCAN_IPT & (COUNTING_SCAN_WG * COUNTING_SCAN_IPT - 1)) == 0,
                "counting scan blocks divide every power-of-two count array or hold it whole");

@@ -129,28 +129,36 @@
 _Static_assert(RADIX_FUSED_TILES <= RADIX_FUSED_MAX_TILES, "the fused tables are sized for RADIX_FUSED_MAX_TILES");
 _Static_assert(RADIX_ONEGROUP_MAX <= RADIX_OG_WG * RADIX_OG_KPT, "the one-group kernel holds RADIX_OG_KPT keys per invocation");
 
-enum { _RADIX_ONEGROUP, _RADIX_COUNT, _RADIX_SCAN, _RADIX_SCATTER, _RADIX_HISTOGRAM, _RADIX_HISTOGRAM_SMALL,
-       _RADIX_ONESWEEP, _RADIX_ONESWEEP_SMALL, _RADIX_PROGRAMS };
+enum {
+    _RADIX_ONEGROUP,
+    _RADIX_COUNT,
+    _RADIX_SCAN,
+    _RADIX_SCATTER,
+    _RADIX_HISTOGRAM,
+    _RADIX_HISTOGRAM_SMALL,
+    _RADIX_ONESWEEP,
+    _RADIX_ONESWEEP_SMALL,
+    _RADIX_PROGRAMS
+};
 static const char *const _radix_files[_RADIX_PROGRAMS] = {
-    "sort/radix_onegroup.comp",  "sort/radix_count.comp",     "sort/radix_scan.comp",
-    "sort/radix_scatter.comp",   "sort/radix_histogram.comp", "sort/radix_histogram.comp",
-    "sort/radix_onesweep.comp",  "sort/radix_onesweep.comp"};
-static const char *const _radix_names[_RADIX_PROGRAMS] = {
-    "radix.onegroup",  "radix.count",     "radix.scan",     "radix.scatter",
-    "radix.histogram", "radix.histogram", "radix.onesweep", "radix.onesweep"};
+    "sort/radix_onegroup.comp",  "sort/radix_count.comp",     "sort/radix_scan.comp",     "sort/radix_scatter.comp",
+    "sort/radix_histogram.comp", "sort/radix_histogram.comp", "sort/radix_onesweep.comp", "sort/radix_onesweep.comp"};
+static const char *const _radix_names[_RADIX_PROGRAMS] = {"radix.onegroup", "radix.count",     "radix.scan",
+                                                          "radix.scatter",  "radix.histogram", "radix.histogram",
+                                                          "radix.onesweep", "radix.onesweep"};
 
 typedef struct _sort_radix {
     bool subgroup, emulate; /* emulate: the subgroup code on emulated subgroups (tests) */
     bool onesweep;          /* the onesweep path (else reduce-then-scan) */
     char path_why[96];      /* why that path: for describe */
     uint32_t os_kpt, os_kpt_small, os_small_max;
-    uint32_t os_window;     /* look-back words read at a time (waiting look-back) */
-    bool os_fallback;       /* the look-back with fallback (no forward progress assumed) */
-    uint32_t os_spin;       /* its reads of an unpublished word before it falls back */
-    uint32_t os_max;        /* the largest n sorted by onesweep (when onesweep is on); reduce-then-scan past it */
-    GLuint hist[2];         /* onesweep: every pass's digit counts, alternate sorts */
-    GLuint status[2];       /* onesweep: look-back words, alternate scatters */
-    GLuint tickets;         /* onesweep: tile-id counters, [parity] */
+    uint32_t os_window; /* look-back words read at a time (waiting look-back) */
+    bool os_fallback;   /* the look-back with fallback (no forward progress assumed) */
+    uint32_t os_spin;   /* its reads of an unpublished word before it falls back */
+    uint32_t os_max;    /* the largest n sorted by onesweep (when onesweep is on); reduce-then-scan past it */
+    GLuint hist[2];     /* onesweep: every pass's digit counts, alternate sorts */
+    GLuint status[2];   /* onesweep: look-back words, alternate scatters */
+    GLuint tickets;     /* onesweep: tile-id counters, [parity] */
     uint32_t hist_parity, scatter_parity;
     uint32_t dirty_rows[2]; /* tile rows of status[i] that may be non-zero */
     bool fused_ready;       /* the producer made hist[hist_parity] (sort_fused_ready) */
@@ -160,7 +168,7 @@ typedef struct _sort_radix {
     uint32_t capacity, max_tiles, onegroup_max, fused_tiles;
     int max_groups_x;
     GLuint prog[_RADIX_PROGRAMS];
-    GLuint keys2, vals2;   /* the scratch pair */
+    GLuint keys2, vals2;         /* the scratch pair */
     GLuint tables[2], totals[2]; /* tile x digit counts (digit-major), per-digit totals: this pass, next */
     GLuint counter;              /* fused path: work groups done */
 } _sort_radix;
@@ -174,9 +182,7 @@ static uint32_t _radix_mask(uint32_t bits, uint32_t pass) {
     return left >= RADIX_BITS ? (1u << RADIX_BITS) - 1u : (1u << left) - 1u;
 }
 
-static uint32_t _radix_os_kpt(const _sort_radix *r, uint32_t n) {
-    return n <= r->os_small_max ? r->os_kpt_small : r->os_kpt;
-}
+static uint32_t _radix_os_kpt(const _sort_radix *r, uint32_t n) { return n <= r->os_small_max ? r->os_kpt_small : r->os_kpt; }
 static uint32_t _radix_os_tiles(const _sort_radix *r, uint32_t n) {
     uint32_t tile = RADIX_WG * _radix_os_kpt(r, n);
     return (uint32_t)(((uint64_t)n + tile - 1) / tile);
@@ -214,7 +220,7 @@ static void _radix_destroy(void *p) {
 
 static GLuint _radix_program(const _sort_radix *r, int which, const char *label, char *err) {
     bool og = which == _RADIX_ONEGROUP;
-    uint32_t kpt = og                              ? RADIX_OG_KPT
+    uint32_t kpt = og                               ? RADIX_OG_KPT
                    : which == _RADIX_ONESWEEP       ? r->os_kpt
                    : which == _RADIX_ONESWEEP_SMALL ? r->os_kpt_small
                                                     : RADIX_KPT;
@@ -222,14 +228,13 @@ static GLuint _radix_program(const _sort_radix *r, int which, const char *label,
     if (r->subgroup)
         snprintf(sg, sizeof sg, "#define USE_SUBGROUP 1\n#define SG_EMULATE %d\n#define SG_SIZE %d\n", r->emulate,
                  r->subgroup_size);
-    else
-        snprintf(sg, sizeof sg, "#define USE_SUBGROUP 0\n#define EMU_SG %d\n", og ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
+    else snprintf(sg, sizeof sg, "#define USE_SUBGROUP 0\n#define EMU_SG %d\n", og ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
     uint32_t hkpt = which == _RADIX_HISTOGRAM_SMALL ? RADIX_HIST_KPT_SMALL : RADIX_HIST_KPT;
     snprintf(defines, sizeof defines,
              "%s#define WG %d\n#define KPT %u\n#define HKPT %u\n#define OS_AGG_ONLY %d\n#define LB_WINDOW %u\n"
              "#define OS_FALLBACK %d\n#define LB_SPIN %u\n%s",
-             SORT_LAYOUT_GLSL_TEXT, og ? RADIX_OG_WG : RADIX_WG, kpt, hkpt, r->agg_only, r->os_window, r->os_fallback,
-             r->os_spin, sg);
+             SORT_LAYOUT_GLSL_TEXT, og ? RADIX_OG_WG : RADIX_WG, kpt, hkpt, r->agg_only, r->os_window, r->os_fallback, r->os_spin,
+             sg);
     GLuint p = shader_make_compute(_radix_files[which], defines, err);
     if (p) {
         char name[128];
@@ -245,9 +250,10 @@ static GLuint _radix_program(const _sort_radix *r, int which, const char *label,
 static int _radix_shared_bytes(const _sort_radix *r, bool onegroup, uint32_t kpt) {
     int wg = onegroup ? RADIX_OG_WG : RADIX_WG;
     int sg = r->subgroup ? r->subgroup_size : onegroup ? RADIX_OG_EMU_SG : RADIX_EMU_SG;
-    int words = wg / sg * RADIX;                                /* s_whist */
-    words += r->subgroup ? wg / sg + (r->emulate ? wg + 4 * wg / sg : 0) : 2 * wg; /* s_sgsum, s_sgemu, s_sgballot | s_emu, s_tmp */
-    words += onegroup ? RADIX : (int)kpt * RADIX_WG + 3 * RADIX + 3; /* s_dstart | s_x, s_dstart, s_dest, s_fb, s_tile,
+    int words = wg / sg * RADIX; /* s_whist */
+    words +=
+        r->subgroup ? wg / sg + (r->emulate ? wg + 4 * wg / sg : 0) : 2 * wg; /* s_sgsum, s_sgemu, s_sgballot | s_emu, s_tmp */
+    words += onegroup ? RADIX : (int)kpt * RADIX_WG + 3 * RADIX + 3;          /* s_dstart | s_x, s_dstart, s_dest, s_fb, s_tile,
                                                                         s_stuck, s_active */
     return 4 * words;
 }
@@ -333,15 +339,12 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         if (r->os_fallback)
             snprintf(r->path_why, sizeof r->path_why, "look-back with fallback: driver '%.40s' %s the forward-progress list",
                      vendor, progress ? "on" : "not on");
-        else
-            snprintf(r->path_why, sizeof r->path_why, "waiting look-back: driver '%.40s' on the forward-progress list",
-                     vendor);
+        else snprintf(r->path_why, sizeof r->path_why, "waiting look-back: driver '%.40s' on the forward-progress list", vendor);
     } else {
         r->onesweep = path == SORT_RADIX_ONESWEEP;
         if (r->onesweep)
             snprintf(r->path_why, sizeof r->path_why, "forced, look-back %s", r->os_fallback ? "with fallback" : "waiting");
-        else
-            snprintf(r->path_why, sizeof r->path_why, "forced");
+        else snprintf(r->path_why, sizeof r->path_why, "forced");
     }
     /* The waiting look-back on llvmpipe: its groups run on threads, but it stops every shader after
      * 65,535 loop iterations in all, so a long wait would end early with a wrong count; only on one
@@ -369,13 +372,17 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     r->os_spin = RADIX_OS_SPIN;
     r->os_kpt_small = RADIX_OS_SMALL_KPT;
     r->os_small_max = RADIX_OS_SMALL_MAX;
-    struct { const char *var; uint32_t *dst; uint64_t lo, hi; const char *what; } knobs[] = {
-        {"FLUID_ONESWEEP_KPT", &r->os_kpt, 1, RADIX_OS_MAX_KPT, "keys per invocation"},
-        {"FLUID_ONESWEEP_SMALL_KPT", &r->os_kpt_small, 1, RADIX_OS_MAX_KPT, "keys per invocation"},
-        {"FLUID_ONESWEEP_SMALL_MAX", &r->os_small_max, 0, 1u << 30, "number of pairs"},
-        {"FLUID_ONESWEEP_MAX", &r->os_max, 0, 1u << 30, "number of pairs"},
-        {"FLUID_ONESWEEP_WINDOW", &r->os_window, 1, RADIX_OS_MAX_WINDOW, "number of look-back words"},
-        {"FLUID_ONESWEEP_SPIN", &r->os_spin, 1, RADIX_OS_MAX_SPIN, "number of reads"}};
+    struct {
+        const char *var;
+        uint32_t *dst;
+        uint64_t lo, hi;
+        const char *what;
+    } knobs[] = {{"FLUID_ONESWEEP_KPT", &r->os_kpt, 1, RADIX_OS_MAX_KPT, "keys per invocation"},
+                 {"FLUID_ONESWEEP_SMALL_KPT", &r->os_kpt_small, 1, RADIX_OS_MAX_KPT, "keys per invocation"},
+                 {"FLUID_ONESWEEP_SMALL_MAX", &r->os_small_max, 0, 1u << 30, "number of pairs"},
+                 {"FLUID_ONESWEEP_MAX", &r->os_max, 0, 1u << 30, "number of pairs"},
+                 {"FLUID_ONESWEEP_WINDOW", &r->os_window, 1, RADIX_OS_MAX_WINDOW, "number of look-back words"},
+                 {"FLUID_ONESWEEP_SPIN", &r->os_spin, 1, RADIX_OS_MAX_SPIN, "number of reads"}};
     for (size_t i = 0; i < ARRAY_LEN(knobs); i++) {
         env = getenv(knobs[i].var);
         if (!env || !*env) continue;
@@ -405,8 +412,7 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     }
 
     for (int i = 0; i < _RADIX_PROGRAMS; i++) {
-        bool os_prog = i == _RADIX_HISTOGRAM || i == _RADIX_HISTOGRAM_SMALL || i == _RADIX_ONESWEEP ||
-                       i == _RADIX_ONESWEEP_SMALL;
+        bool os_prog = i == _RADIX_HISTOGRAM || i == _RADIX_HISTOGRAM_SMALL || i == _RADIX_ONESWEEP || i == _RADIX_ONESWEEP_SMALL;
         bool large = i == _RADIX_HISTOGRAM || i == _RADIX_ONESWEEP;
         if (os_prog && (!r->onesweep || (large && desc->capacity <= r->os_small_max))) continue;
         if (!os_prog && r->onesweep && desc->capacity <= r->os_max) continue; /* reduce-then-scan never taken */
@@ -421,8 +427,8 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     uint64_t pair_bytes = 4ull * (desc->capacity ? desc->capacity : 1);
     uint64_t table_bytes = 4ull * RADIX * (r->max_tiles ? r->max_tiles : 1);
     if (table_bytes > (uint64_t)caps->max_ssbo_bytes) {
-        fail(err, "%u pairs need a %llu MiB radix table, more than this GPU's storage-buffer limit; use fewer",
-             desc->capacity, (unsigned long long)(table_bytes >> 20));
+        fail(err, "%u pairs need a %llu MiB radix table, more than this GPU's storage-buffer limit; use fewer", desc->capacity,
+             (unsigned long long)(table_bytes >> 20));
         _radix_destroy(r);
         return NULL;
     }
@@ -440,15 +446,22 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
             fused_tiles = 1;
         }
     }
-    struct { GLuint *buf; uint64_t size; const char *what; } bufs[] = {
-        {&r->keys2, pair_bytes, "keys-scratch"}, {&r->vals2, pair_bytes, "vals-scratch"},
-        {&r->tables[0], table_bytes, "tile-counts"}, {&r->tables[1], 4ull * RADIX * fused_tiles, "tile-counts-next"},
-        {&r->totals[0], 4 * RADIX, "digit-totals"},  {&r->totals[1], 4 * RADIX, "digit-totals-next"},
-        {&r->counter, 4, "groups-done"},
-        {&r->hist[0], r->onesweep ? 4 * RADIX * RADIX_MAX_PASSES : 4, "histograms-0"},
-        {&r->hist[1], r->onesweep ? 4 * RADIX * RADIX_MAX_PASSES : 4, "histograms-1"},
-        {&r->status[0], 4ull * RADIX * os_rows, "lookback-0"}, {&r->status[1], 4ull * RADIX * os_rows, "lookback-1"},
-        {&r->tickets, 8, "tile-tickets"}};
+    struct {
+        GLuint *buf;
+        uint64_t size;
+        const char *what;
+    } bufs[] = {{&r->keys2, pair_bytes, "keys-scratch"},
+                {&r->vals2, pair_bytes, "vals-scratch"},
+                {&r->tables[0], table_bytes, "tile-counts"},
+                {&r->tables[1], 4ull * RADIX * fused_tiles, "tile-counts-next"},
+                {&r->totals[0], 4 * RADIX, "digit-totals"},
+                {&r->totals[1], 4 * RADIX, "digit-totals-next"},
+                {&r->counter, 4, "groups-done"},
+                {&r->hist[0], r->onesweep ? 4 * RADIX * RADIX_MAX_PASSES : 4, "histograms-0"},
+                {&r->hist[1], r->onesweep ? 4 * RADIX * RADIX_MAX_PASSES : 4, "histograms-1"},
+                {&r->status[0], 4ull * RADIX * os_rows, "lookback-0"},
+                {&r->status[1], 4ull * RADIX * os_rows, "lookback-1"},
+                {&r->tickets, 8, "tile-tickets"}};
     for (size_t i = 0; i < ARRAY_LEN(bufs); i++) {
         snprintf(name, sizeof name, "%s.%s", label, bufs[i].what);
         *bufs[i].buf = gpu_buffer_make(bufs[i].size, NULL, name, err);
@@ -598,16 +611,14 @@ static void _radix_describe(void *p, uint32_t n, uint32_t bits, char *out, size_
     if (n > r->capacity) n = r->capacity;
     uint32_t passes = _radix_passes(bits), d = _radix_dispatches(r, n, bits);
     char path[64];
-    if (r->subgroup)
-        snprintf(path, sizeof path, "%ssubgroup path (size %d)", r->emulate ? "emulated " : "", r->subgroup_size);
+    if (r->subgroup) snprintf(path, sizeof path, "%ssubgroup path (size %d)", r->emulate ? "emulated " : "", r->subgroup_size);
     else
-        snprintf(path, sizeof path, "shared path (emulated subgroups of %d)", n <= r->onegroup_max ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
+        snprintf(path, sizeof path, "shared path (emulated subgroups of %d)",
+                 n <= r->onegroup_max ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
     const char *plural = passes == 1 ? "" : "es";
     char why[128];
-    if (r->onesweep && n > r->os_max)
-        snprintf(why, sizeof why, "past onesweep's %u pairs", r->os_max);
-    else
-        snprintf(why, sizeof why, "%s", r->path_why);
+    if (r->onesweep && n > r->os_max) snprintf(why, sizeof why, "past onesweep's %u pairs", r->os_max);
+    else snprintf(why, sizeof why, "%s", r->path_why);
     if (_radix_is_os(r, n)) {
         uint32_t kpt = _radix_os_kpt(r, n);
         snprintf(out, len,

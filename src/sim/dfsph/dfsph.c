@@ -31,15 +31,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DFSPH_RECORDS 4096   /* step records on the GPU (a ring) */
-#define DFSPH_LAG 2          /* frames between issuing a step and reading its record */
-#define DFSPH_FRAMES 4       /* frames in flight, with their fences */
-#define DFSPH_MAX_IT 100     /* SPlisHSPlasH's most iterations */
+#define DFSPH_RECORDS 4096 /* step records on the GPU (a ring) */
+#define DFSPH_LAG 2        /* frames between issuing a step and reading its record */
+#define DFSPH_FRAMES 4     /* frames in flight, with their fences */
+#define DFSPH_MAX_IT 100   /* SPlisHSPlasH's most iterations */
 /* The persistent solve by default (1) on forward-progress drivers, or only when FLUID_DFSPH_PERSISTENT
  * asks (0): off, it measured slower than the indirect path on the H100 (docs/BENCHMARKS.md). */
 #define DFSPH_PERSISTENT_DEFAULT 0
 #define DFSPH_MAX_STEPS 1000
-#define DFSPH_REC_L2 (40u << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */ /* steps a frame at most (records in flight stay within the ring) */
+#define DFSPH_REC_L2                                                                                                             \
+    (40u                                                                                                                         \
+     << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */ /* steps a frame at most (records in flight stay within the ring) */
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
 
@@ -47,7 +49,21 @@ static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressur
  * 33 at rest and 50 where the fluid is squeezed): twin of DFSPH_LIST_CAP in the shaders. */
 static uint32_t _dfsph_list_cap(uint32_t lanes) { return 48 / lanes + 8; }
 
-enum { P_DENSITY, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, P_NONPRESSURE, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, P_INTEGRATE, P_COUNT, P_DIV_SOLVE = P_COUNT, P_DENS_SOLVE, P_ALL };
+enum {
+    P_DENSITY,
+    P_DIV_WARM,
+    P_DIV_UPDATE,
+    P_DIV_PREDICT,
+    P_NONPRESSURE,
+    P_DENS_WARM,
+    P_DENS_UPDATE,
+    P_DENS_PREDICT,
+    P_INTEGRATE,
+    P_COUNT,
+    P_DIV_SOLVE = P_COUNT,
+    P_DENS_SOLVE,
+    P_ALL
+};
 
 static const struct {
     const char *file, *defines, *label;
@@ -68,32 +84,32 @@ static const struct {
 
 typedef struct dfsph {
     GLuint prog[P_ALL];
-    uint32_t solve_groups;       /* the persistent solve's grid (0: the indirect path) */
-    GLuint integrate_hash;       /* integrate making the next step's hash (0: none; search.h) */
-    uint32_t hash_serial;        /* the search's sorter it was built for */
+    uint32_t solve_groups; /* the persistent solve's grid (0: the indirect path) */
+    GLuint integrate_hash; /* integrate making the next step's hash (0: none; search.h) */
+    uint32_t hash_serial;  /* the search's sorter it was built for */
     bool hash_failed;
-    char defines[256];           /* the programs' common defines */
+    char defines[256];                                               /* the programs' common defines */
     GLuint factor, kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
     float dt_max, dt0;
     uint32_t n_groups_max;
-    uint32_t rec;                /* bytes a neighbour-list entry: 16 (records) or 4 (indices) */
+    uint32_t rec; /* bytes a neighbour-list entry: 16 (records) or 4 (indices) */
     /* What the CPU knows, from records DFSPH_LAG frames old. */
-    uint32_t cap_div, cap_dens;  /* iterations recorded per solve */
-    float dt_cfl_recent;         /* the smallest CFL step of the last frame read (0: none yet) */
+    uint32_t cap_div, cap_dens;        /* iterations recorded per solve */
+    float dt_cfl_recent;               /* the smallest CFL step of the last frame read (0: none yet) */
     uint32_t it_seen[DFSPH_FRAMES][2]; /* the most iterations (divergence, pressure) of recent frames */
-    uint32_t slack;              /* empty (update, predict) pairs recorded past them: 1, or FLUID_DFSPH_SLACK (measuring) */
+    uint32_t slack;                    /* empty (update, predict) pairs recorded past them: 1, or FLUID_DFSPH_SLACK (measuring) */
     int it_seen_head;
-    int history;                 /* frames of it_seen the caps look at: DFSPH_FRAMES, or FLUID_DFSPH_HISTORY (measuring) */
+    int history; /* frames of it_seen the caps look at: DFSPH_FRAMES, or FLUID_DFSPH_HISTORY (measuring) */
     /* Frames in flight: their fences and the steps they issued. */
     GLsync fence[DFSPH_FRAMES];
     uint32_t frame_first[DFSPH_FRAMES], frame_steps[DFSPH_FRAMES];
     uint32_t frame_caps[DFSPH_FRAMES][2]; /* the caps each frame recorded (divergence, pressure) */
     int frames_pending, frame_head;
-    uint32_t issued, read;       /* steps issued, steps whose records were read */
-    uint32_t frame_issued;       /* steps issued in the frame under way */
-    uint32_t frame_cap[2];       /* the caps it records */
+    uint32_t issued, read; /* steps issued, steps whose records were read */
+    uint32_t frame_issued; /* steps issued in the frame under way */
+    uint32_t frame_cap[2]; /* the caps it records */
     bool in_frame;
-    dfsph_record *buf;           /* the ring copied back */
+    dfsph_record *buf;                    /* the ring copied back */
     sim_step_record ready[DFSPH_RECORDS]; /* read, not yet polled */
     int ready_head, ready_count;
 } dfsph;
@@ -130,7 +146,7 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
     d->dt_max = params->dt_max;
     d->dt0 = params->dt_max;
-    d->cap_div = 10; /* until the first records come back (4 and 8 let the first frames' solves stop */
+    d->cap_div = 10;  /* until the first records come back (4 and 8 let the first frames' solves stop */
     d->cap_dens = 20; /* at the cap: the worst density error went from 0.09% to 0.23%, H100; 30
                        * cut the dam break's capped first steps at 27,648 (llvmpipe, first 0.1 s: 11 -> 2
                        * capped solves, 124 -> 92 dispatches a step) but the still pool's energy then
@@ -160,7 +176,8 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
              p->capacity, rec * stride * cap >> 20);
         return NULL;
     }
-    snprintf(d->defines, sizeof d->defines, "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %u\n",
+    snprintf(d->defines, sizeof d->defines,
+             "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %u\n",
              p->lane_define, cap, stride, rec == 16, warm_sph);
     for (int i = 0; ok && i < P_COUNT; i++) {
         char defines[384];
@@ -214,12 +231,14 @@ static uint32_t _dfsph_sm_count(void) {
 static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
     uint32_t groups = UINT32_MAX;
     if (!env_u32(ENV_DFSPH_PERSISTENT, 0, 65536, &groups, err)) return false;
-    if (groups == UINT32_MAX) groups = DFSPH_PERSISTENT_DEFAULT && gpu_forward_progress() && !caps->llvmpipe ? 2 * _dfsph_sm_count() : 0;
+    if (groups == UINT32_MAX)
+        groups = DFSPH_PERSISTENT_DEFAULT && gpu_forward_progress() && !caps->llvmpipe ? 2 * _dfsph_sm_count() : 0;
     if (!groups) return true;
     char e[ERR_LEN];
     for (int i = P_DIV_SOLVE; i < P_ALL; i++) {
         char defines[384];
-        snprintf(defines, sizeof defines, "%s%s#define GRID_POLL_ONE %d\n", d->defines, _dfsph_programs[i].defines, !caps->llvmpipe);
+        snprintf(defines, sizeof defines, "%s%s#define GRID_POLL_ONE %d\n", d->defines, _dfsph_programs[i].defines,
+                 !caps->llvmpipe);
         if (!(d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, e))) {
             log_error("SIM", "dfsph: the persistent solve: %s (the indirect path runs)", e);
             return true;
@@ -254,8 +273,10 @@ static void _dfsph_collect(dfsph *d, int lag) {
             uint32_t stalled = 0;
             glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, stalled), 4, &stalled);
             if (stalled) {
-                log_error("SIM", "dfsph: the persistent solve's %u groups were not all resident (a grid barrier stalled); "
-                          "the indirect path runs from now on (set FLUID_DFSPH_PERSISTENT lower, or 0)", d->solve_groups);
+                log_error("SIM",
+                          "dfsph: the persistent solve's %u groups were not all resident (a grid barrier stalled); "
+                          "the indirect path runs from now on (set FLUID_DFSPH_PERSISTENT lower, or 0)",
+                          d->solve_groups);
                 d->solve_groups = 0;
                 uint32_t zero[3] = {0, 0, 0};
                 glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, bar_count), sizeof zero, zero);
@@ -269,9 +290,16 @@ static void _dfsph_collect(dfsph *d, int lag) {
             dfsph_record r;
             glGetNamedBufferSubData(d->records, (GLintptr)(slot * sizeof r), sizeof r, &r);
             if (d->ready_count < DFSPH_RECORDS) {
-                d->ready[(d->ready_head + d->ready_count++) % DFSPH_RECORDS] =
-                    (sim_step_record){.dt = r.dt, .dt_cfl = r.dt_cfl, .cfl = r.cfl, .it_div = r.it_div, .it_density = r.it_dens,
-                                      .err_div = r.err_div, .err_density = r.err_dens, .capped = r.capped, .dropped = r.dropped, .limited = r.limited};
+                d->ready[(d->ready_head + d->ready_count++) % DFSPH_RECORDS] = (sim_step_record){.dt = r.dt,
+                                                                                                 .dt_cfl = r.dt_cfl,
+                                                                                                 .cfl = r.cfl,
+                                                                                                 .it_div = r.it_div,
+                                                                                                 .it_density = r.it_dens,
+                                                                                                 .err_div = r.err_div,
+                                                                                                 .err_density = r.err_dens,
+                                                                                                 .capped = r.capped,
+                                                                                                 .dropped = r.dropped,
+                                                                                                 .limited = r.limited};
             }
             if (!dt_cfl_min || r.dt_cfl < dt_cfl_min) dt_cfl_min = r.dt_cfl;
             if (r.it_div > it_div_max) it_div_max = r.it_div;
@@ -409,8 +437,7 @@ static void _dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
         sim_search_hash_bind(q);
         sim_dispatch(hash, n);
         sim_search_hashed(q, n);
-    } else
-        sim_dispatch(d->prog[P_INTEGRATE], n);
+    } else sim_dispatch(d->prog[P_INTEGRATE], n);
     prof_end(prof, first + 4);
     d->frame_issued++;
 }

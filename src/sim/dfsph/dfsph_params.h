@@ -16,15 +16,15 @@
 #include <stdint.h>
 
 typedef struct dfsph_params {
-    double cfl;              /* dt = cfl * dx / v_max, so that the speeds after the pressure solve keep
+    double cfl;                                 /* dt = cfl * dx / v_max, so that the speeds after the pressure solve keep
                                 v dt <= 0.4 dx (SPlisHSPlasH's bound) */
-    double dt_max;           /* the largest step (SPlisHSPlasH's), seconds ... */
-    double visc_safety;      /* ... and at most this * hs^2 / nu (explicit viscosity) */
-    double dt_min;           /* the smallest step, seconds */
-    double eta_density;      /* mean density error allowed, relative */
-    double eta_divergence;   /* mean density change over one step from the divergence, relative */
+    double dt_max;                              /* the largest step (SPlisHSPlasH's), seconds ... */
+    double visc_safety;                         /* ... and at most this * hs^2 / nu (explicit viscosity) */
+    double dt_min;                              /* the smallest step, seconds */
+    double eta_density;                         /* mean density error allowed, relative */
+    double eta_divergence;                      /* mean density change over one step from the divergence, relative */
     uint32_t min_it_density, min_it_divergence; /* at least this many iterations a solve */
-    uint32_t min_neighbours; /* fewer: the divergence solve leaves a particle be (free surface) */
+    uint32_t min_neighbours;                    /* fewer: the divergence solve leaves a particle be (free surface) */
 } dfsph_params;
 
 /* strict: mean density error 0.01% (SPlisHSPlasH's default) instead of 0.05% (its dam break). */

@@ -21,9 +21,9 @@ typedef struct wcsph {
     GLuint integrate_hash;             /* integrate making the next step's hash (0: none; search.h) */
     uint32_t hash_serial;              /* the search's sorter it was built for */
     bool hash_failed;
-    GLuint pterm, accel;               /* per particle: p / rho^2, acceleration */
+    GLuint pterm, accel; /* per particle: p / rho^2, acceleration */
     float dt;
-    uint32_t pending;                  /* steps issued whose records poll has not returned */
+    uint32_t pending; /* steps issued whose records poll has not returned */
 } wcsph;
 
 static double _wcsph_g_over_c2(const sim_params *p) { return -p->gravity[1] / ((double)p->c0 * p->c0); }
@@ -97,14 +97,12 @@ static void _wcsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
     _wcsph_bind(w, q);
     for (int st = 0; st < 3; st++) {
         prof_begin(prof, first + st);
-        if (st < 2)
-            sim_dispatch_neighbours(p, progs[st]);
+        if (st < 2) sim_dispatch_neighbours(p, progs[st]);
         else if (hash) {
             sim_search_hash_bind(q);
             sim_dispatch(hash, p->n);
             sim_search_hashed(q, p->n);
-        } else
-            sim_dispatch(progs[st], p->n);
+        } else sim_dispatch(progs[st], p->n);
         prof_end(prof, first + st);
     }
     w->pending++;
