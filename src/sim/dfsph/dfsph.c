@@ -333,8 +333,11 @@ static void _dfsph_collect(dfsph *d, int lag) {
     }
 }
 
+static GLuint _dfsph_integrate_hash(dfsph *d, const sim_search *q);
+
 static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     dfsph *d = impl;
+    _dfsph_integrate_hash(d, q); /* built now, not in the first step's time */
     _dfsph_collect(d, 0);
     d->ready_count = 0; /* new particles or a new solver: earlier steps are not this state's */
     d->issued = d->read = 0;

@@ -63,8 +63,11 @@ static void _wcsph_bind(wcsph *w, const sim_search *q) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ACCEL, w->accel);
 }
 
+static GLuint _wcsph_integrate_hash(wcsph *w, const sim_search *q);
+
 static void _wcsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     wcsph *w = impl;
+    _wcsph_integrate_hash(w, q); /* built now, not in the first step's time */
     _wcsph_bind(w, q);
     sim_dispatch_neighbours(p, w->density);
 }
