@@ -283,22 +283,11 @@ int app_window_run(const run_opts *o) {
         return 1;
     }
     session *ss = &a->ss;
-    if (!session_make(ss,
-                      &(session_desc){.vsync = o->vsync != 0,
-                                      .debug = o->debug,
-                                      .data = o->data,
-                                      .width = o->width,
-                                      .height = o->height,
-                                      .scene = o->scene,
-                                      .sort = o->sort,
-                                      .solver = o->solver,
-                                      .particles = o->particles,
-                                      .strict = o->strict,
-                                      .render = true,
-                                      .video = o->video_path != NULL,
-                                      .style = o->style,
-                                      .time_render = true},
-                      err)) {
+    session_desc sd;
+    run_opts_session_desc(o, &sd);
+    sd.vsync = o->vsync != 0;
+    sd.render = sd.time_render = true;
+    if (!session_make(ss, &sd, err)) {
         log_error(ss->fail_tag, "%s", err);
         free(a->steps);
         free(a);

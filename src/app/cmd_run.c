@@ -187,24 +187,13 @@ static int _run_headless(const run_opts *o) {
     FILE *table = out_stdout ? stderr : stdout;
 
     session ss;
-    if (!session_make(&ss,
-                      &(session_desc){.headless = true,
-                                      .debug = o->debug,
-                                      .data = o->data,
-                                      .width = o->width,
-                                      .height = o->height,
-                                      .scene = o->scene,
-                                      .sort = o->sort,
-                                      .solver = o->solver,
-                                      .particles = o->particles,
-                                      .software_particles = o->demo ? RUN_DEMO_SOFTWARE_PARTICLES : 0,
-                                      .strict = o->strict,
-                                      .render = o->screenshot_path || o->video_path,
-                                      .video = o->video_path != NULL,
-                                      .style = o->style,
-                                      .prof_cpu_fallback = true,
-                                      .prof_sync = true},
-                      err)) {
+    session_desc sd;
+    run_opts_session_desc(o, &sd);
+    sd.headless = true;
+    sd.software_particles = o->demo ? RUN_DEMO_SOFTWARE_PARTICLES : 0;
+    sd.render = o->screenshot_path || o->video_path;
+    sd.prof_cpu_fallback = sd.prof_sync = true;
+    if (!session_make(&ss, &sd, err)) {
         log_error(ss.fail_tag, "%s", err);
         _run_outs_abort(out);
         return 1;

@@ -106,3 +106,17 @@ bool run_opts_parse(int argc, char **argv, run_opts *o, bool *help, char *err) {
     o->vsync = -1;
     return args_parse("fluid", _run_args, ARRAY_LEN(_run_args), o, argc, argv, help, err);
 }
+
+void run_opts_session_desc(const run_opts *o, session_desc *d) {
+    *d = (session_desc){.debug = o->debug,
+                        .data = o->data,
+                        .width = o->width,
+                        .height = o->height,
+                        .scene = o->scene,
+                        .sort = o->sort,
+                        .solver = o->solver,
+                        .particles = o->particles,
+                        .strict = o->strict,
+                        .video = o->video_path != NULL,
+                        .style = o->style};
+}

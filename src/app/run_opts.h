@@ -46,4 +46,9 @@ bool run_opts_parse(int argc, char **argv, run_opts *o, bool *help, char *err);
 /* The help of `fluid`, from the same table. */
 void run_opts_usage(FILE *f);
 
+/* The session the options ask for (scene, sort, solver, count, size, style, data, debug, strict,
+ * video): the window and the headless run each add their own (headless, render, timing). */
+struct session_desc;
+void run_opts_session_desc(const run_opts *o, struct session_desc *d);
+
 #endif
