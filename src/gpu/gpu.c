@@ -218,6 +218,21 @@ GLuint gpu_buffer_make(size_t size, const void *data, const char *label, char *e
     return b;
 }
 
+GLuint gpu_vao_make(const char *label) {
+    GLuint vao = 0;
+    glCreateVertexArrays(1, &vao);
+    if (label) glObjectLabel(GL_VERTEX_ARRAY, vao, -1, label);
+    gpu_count_object(1);
+    return vao;
+}
+
+void gpu_vao_destroy(GLuint *vao) {
+    if (!*vao) return;
+    glDeleteVertexArrays(1, vao);
+    gpu_count_object(-1);
+    *vao = 0;
+}
+
 void gpu_buffer_destroy(GLuint *buffer) {
     if (!*buffer) return;
     glDeleteBuffers(1, buffer);

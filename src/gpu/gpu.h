@@ -65,6 +65,10 @@ bool gpu_is_headless(const gpu_ctx *gpu);
  * Returns 0 with err when the GPU cannot hold it. */
 GLuint gpu_buffer_make(size_t size, const void *data, const char *label, char *err);
 void gpu_buffer_destroy(GLuint *buffer); /* sets *buffer to 0; 0 is ignored */
+/* An empty vertex array with a debug label: for draws that read their data from buffers in the
+ * shader (gl_VertexID), which core GL still makes bind one. */
+GLuint gpu_vao_make(const char *label);
+void gpu_vao_destroy(GLuint *vao); /* sets *vao to 0; 0 is ignored */
 /* Buffers and programs made through this module and the shader module, still alive. */
 int gpu_live_objects(void);
 void gpu_count_object(int delta); /* for other modules that make GL objects (shader.c) */

@@ -92,10 +92,8 @@ hud *hud_make(const hud_desc *desc, char *err) {
         hud_destroy(h);
         return NULL;
     }
-    glCreateVertexArrays(1, &h->vao);
-    glObjectLabel(GL_VERTEX_ARRAY, h->vao, -1, "hud-empty-vao");
+    h->vao = gpu_vao_make("hud-empty-vao");
     h->scale = 1;
-    gpu_count_object(1);
     return h;
 }
 
@@ -107,10 +105,7 @@ void hud_destroy(hud *h) {
         glDeleteTextures(1, &h->atlas);
         gpu_count_object(-1);
     }
-    if (h->vao) {
-        glDeleteVertexArrays(1, &h->vao);
-        gpu_count_object(-1);
-    }
+    gpu_vao_destroy(&h->vao);
     free(h->quads);
     free(h);
 }

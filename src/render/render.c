@@ -30,10 +30,7 @@ void render_destroy(renderer *r) {
     shader_destroy(&r->ring);
     render_target_destroy(&r->scene);
     render_passes_destroy(&r->timer);
-    if (r->vao) {
-        glDeleteVertexArrays(1, &r->vao);
-        gpu_count_object(-1);
-    }
+    gpu_vao_destroy(&r->vao);
     free(r);
 }
 
@@ -46,9 +43,7 @@ renderer *render_make(char *err) {
         render_destroy(r);
         return NULL;
     }
-    glCreateVertexArrays(1, &r->vao);
-    glObjectLabel(GL_VERTEX_ARRAY, r->vao, -1, "render-empty-vao");
-    gpu_count_object(1);
+    r->vao = gpu_vao_make("render-empty-vao");
     return r;
 }
 

@@ -19,10 +19,7 @@ static void _raster_destroy(void *impl) {
     shader_destroy(&r->spheres);
     shader_destroy(&r->tank);
     gpu_buffer_destroy(&r->dummy);
-    if (r->vao) {
-        glDeleteVertexArrays(1, &r->vao);
-        gpu_count_object(-1);
-    }
+    gpu_vao_destroy(&r->vao);
     free(r);
 }
 
@@ -36,9 +33,7 @@ static void *_raster_make(char *err) {
         _raster_destroy(r);
         return NULL;
     }
-    glCreateVertexArrays(1, &r->vao);
-    glObjectLabel(GL_VERTEX_ARRAY, r->vao, -1, "render-raster-vao");
-    gpu_count_object(1);
+    r->vao = gpu_vao_make("render-raster-vao");
     return r;
 }
 
