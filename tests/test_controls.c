@@ -205,6 +205,9 @@ int main(void) {
     }
     CHECK(registry_count(REGISTRY_SORTS) == sort_algo_count, "sorts: %d, sort_algos[] has %d", registry_count(REGISTRY_SORTS),
           sort_algo_count);
+    for (int i = 0; i < sort_algo_count; i++) /* the sort library's own error message lists them too */
+        CHECK(strstr(sort_algo_names(), sort_algos[i]->name), "sort_algo_names() '%s' lacks %s", sort_algo_names(),
+              sort_algos[i]->name);
     CHECK(registry_count(REGISTRY_SCENES) == sim_scene_count, "scenes: %d, sim_scenes[] has %d", registry_count(REGISTRY_SCENES),
           sim_scene_count);
     _controls_doc("README.md", true);

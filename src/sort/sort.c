@@ -66,7 +66,20 @@ const sort_algo *sort_get_algo(const sorter *s) { return s->algo; }
 
 uint32_t sort_algo_max_bits(const sort_algo *algo) { return algo->max_bits ? algo->max_bits : 32; }
 
-const char *sort_algo_names(void) { return "radix, onesweep, counting, bitonic or cpu"; }
+/* "radix, onesweep, ... or cpu", read from sort_algos[] (built once; names are short). */
+const char *sort_algo_names(void) {
+    static char names[256];
+    if (!names[0])
+        for (int i = 0; i < sort_algo_count; i++) {
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%s",
+                     i == 0                     ? ""
+                     : i == sort_algo_count - 1 ? " or "
+                                                : ", ",
+                     sort_algos[i]->name);
+        }
+    return names;
+}
 
 GLuint sort_key_starts(const sorter *s) { return s->algo->key_starts ? s->algo->key_starts(s->impl) : 0; }
 

@@ -142,7 +142,7 @@ const sort_algo *sort_get_algo(const sorter *s);
 void sort_describe(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len);
 /* The widest keys the algorithm sorts (32 but for counting). */
 uint32_t sort_algo_max_bits(const sort_algo *algo);
-/* "radix, onesweep, counting, bitonic or cpu", for error messages. */
+/* "radix, onesweep, counting, bitonic or cpu", from sort_algos[], for error messages. */
 const char *sort_algo_names(void);
 
 /* Key ranges: counting's scanned counts after sort_run (see the top); 0 for the others. */
