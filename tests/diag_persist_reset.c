@@ -112,9 +112,11 @@ static void one(const opts *o, const char *grid, const gpu_caps *caps) {
 }
 
 /* GPU time of one dispatch of tests/grid_barrier.comp: `groups` groups of 64 crossing `rounds` barriers. */
-static double barrier_time(uint32_t groups, uint32_t rounds) {
+static double barrier_time(uint32_t groups, uint32_t rounds, int form) {
     char err[ERR_LEN] = "";
-    GLuint p = shader_make_compute("tests/grid_barrier.comp", "#define GRID_POLL_ONE 1\n", err);
+    char defines[96];
+    snprintf(defines, sizeof defines, "#define GRID_POLL_ONE 1\n#define GRID_FORM %d\n", form);
+    GLuint p = shader_make_compute("tests/grid_barrier.comp", defines, err);
     if (!p) {
         printf("grid_barrier.comp: %s\n", err);
         return -1;
@@ -142,7 +144,8 @@ static double barrier_time(uint32_t groups, uint32_t rounds) {
     uint32_t head[4];
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glGetNamedBufferSubData(bar, 0, sizeof head, head);
-    if (head[2]) printf("  (stalled at %u groups)\n", groups);
+    if (head[2] || (form ? head[0] != rounds << 16 : head[0] != 0 || head[1] != rounds))
+        printf("  (form %d, %u groups, %u rounds: stalled %u, words %#x %u)\n", form, groups, rounds, head[2], head[0], head[1]);
     glDeleteQueries(1, &q);
     free(zero);
     gpu_buffer_destroy(&bar);
@@ -155,13 +158,14 @@ int main(int argc, char **argv) {
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
     if (argc > 1 && !strcmp(argv[1], "barrier")) {
-        const uint32_t gs[] = {1, 132, 264, 528, 1056};
-        for (size_t g = 0; g < ARRAY_LEN(gs); g++) {
-            double t0 = barrier_time(gs[g], 0), t1 = barrier_time(gs[g], 1), t64 = barrier_time(gs[g], 64);
-            printf(
-                "grid barrier, %u groups of 64: empty dispatch %.2f us, 1 barrier %.2f us, 64 barriers %.2f us: %.3f us a barrier\n",
-                gs[g], t0, t1, t64, (t64 - t0) / 64);
-        }
+        const uint32_t gs[] = {1, 132, 264, 432, 528, 1056};
+        for (int form = 0; form < 2; form++)
+            for (size_t g = 0; g < ARRAY_LEN(gs); g++) {
+                double t0 = barrier_time(gs[g], 0, form), t1 = barrier_time(gs[g], 1, form), t64 = barrier_time(gs[g], 64, form);
+                printf("grid barrier form %d, %u groups of 64: empty dispatch %.2f us, 1 barrier %.2f us, 64 barriers %.2f us: "
+                       "%.3f us a barrier\n",
+                       form, gs[g], t0, t1, t64, (t64 - t0) / 64);
+            }
         CHECK(1, "ran");
         gpu_destroy(gpu);
         return check_done();

@@ -67,9 +67,10 @@ static void test_timer_probe(const gpu_caps *c) {
  * other's arrival in each round, and none may stall. Independent check: the counts the groups saw
  * against the grid size. Run with a grid the driver holds at once: on llvmpipe, its threads
  * (LP_NUM_THREADS, else the CPUs). Returns false where it stalled. */
-static bool _grid_barrier_run(uint32_t groups, uint32_t rounds, bool expect_ok, bool poll_one) {
-    char err[ERR_LEN] = "";
-    GLuint p = shader_make_compute("tests/grid_barrier.comp", poll_one ? "#define GRID_POLL_ONE 1\n" : NULL, err);
+static bool _grid_barrier_run(uint32_t groups, uint32_t rounds, bool expect_ok, bool poll_one, int form) {
+    char err[ERR_LEN] = "", defines[96];
+    snprintf(defines, sizeof defines, "#define GRID_POLL_ONE %d\n#define GRID_FORM %d\n", poll_one, form);
+    GLuint p = shader_make_compute("tests/grid_barrier.comp", defines, err);
     CHECK(p != 0, "grid_barrier.comp: %s", err);
     if (!p) return false;
     uint32_t *zero = calloc(4 + rounds + (size_t)rounds * groups, 4);
@@ -86,9 +87,10 @@ static bool _grid_barrier_run(uint32_t groups, uint32_t rounds, bool expect_ok, 
     glGetNamedBufferSubData(seen, 0, 4ll * rounds * groups, out);
     int bad = 0;
     for (uint32_t i = 0; i < rounds * groups; i++) bad += out[i] != groups;
-    bool ok = head[2] == 0 && bad == 0 && head[0] == 0 && head[1] == rounds;
+    /* form 1: one word, the generation in its high 16 bits; form 0: a count and a generation */
+    bool ok = head[2] == 0 && bad == 0 && (form ? head[0] == rounds << 16 : head[0] == 0 && head[1] == rounds);
     if (expect_ok)
-        CHECK(ok, "grid barrier, %u groups, %u rounds: stalled %u, %d wrong counts, count %u, generation %u", groups, rounds,
+        CHECK(ok, "grid barrier (form %d), %u groups, %u rounds: stalled %u, %d wrong counts, words %#x %u", form, groups, rounds,
               head[2], bad, head[0], head[1]);
     free(zero);
     gpu_buffer_destroy(&bar);
@@ -102,12 +104,15 @@ static void test_grid_barrier(const gpu_caps *c) {
      * llvmpipe one (2 groups on its 2 threads failed here, 2 runs in 3, under a loaded host: a
      * generation that did not move, so llvmpipe's tests run the persistent solve on one group). */
     uint32_t most = gpu_forward_progress() && !c->llvmpipe ? 64 : 1;
-    for (uint32_t g = 1; g <= most; g += g < 4 ? 1 : 15) {
-        _grid_barrier_run(g, 37, true, false);
-        if (!c->llvmpipe) _grid_barrier_run(g, 37, true, true); /* the first thread polling, as the GPUs' solve does */
+    for (int form = 0; form < 2; form++) {
+        for (uint32_t g = 1; g <= most; g += g < 4 ? 1 : 15) {
+            _grid_barrier_run(g, 37, true, false, form);
+            if (!c->llvmpipe) _grid_barrier_run(g, 37, true, true, form); /* the first thread polling, as the GPUs' solve does */
+        }
+        /* More groups than llvmpipe runs at once: the first ones wait, stall, and say so (no hang). */
+        if (c->llvmpipe)
+            CHECK(!_grid_barrier_run(16, 3, false, false, form), "a grid past llvmpipe's threads did not stall (form %d)", form);
     }
-    /* More groups than llvmpipe runs at once: the first ones wait, stall, and say so (no hang). */
-    if (c->llvmpipe) CHECK(!_grid_barrier_run(16, 3, false, false), "a grid past llvmpipe's threads did not stall");
 }
 
 int main(void) {

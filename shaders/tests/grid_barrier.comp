@@ -3,7 +3,7 @@
 // crosses the barrier, and records what it saw of count[r] (all groups should have arrived).
 #include "common.glsl"
 layout(local_size_x = 64) in;
-layout(std430, binding = 0) coherent buffer Bar { uint bar_count, bar_gen, bar_stalled, pad; uint counts[]; };
+layout(std430, binding = 0) coherent buffer Bar { volatile uint bar_count; uint bar_gen; volatile uint bar_stalled; uint pad; uint counts[]; };
 layout(std430, binding = 1) buffer Seen { uint seen[]; };
 #define GRID_COUNT bar_count
 #define GRID_GEN bar_gen

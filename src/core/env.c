@@ -24,6 +24,8 @@ const env_info env_table[ENV_COUNT] = {
          "groups of DFSPH's persistent solve (one dispatch a solve); 0: the indirect path (tests, measuring)"},
     [ENV_DFSPH_WARM_SPH] = {"FLUID_DFSPH_WARM_SPH", "0 or 1", "0", "src/sim/dfsph/dfsph.c",
                             "1: SPlisHSPlasH's pressure warm start (k dt^2 stored, 0 where not compressed) (measuring)"},
+    [ENV_DFSPH_GRID_FORM] = {"FLUID_DFSPH_GRID_FORM", "0 or 1", "1", "src/sim/dfsph/dfsph.c",
+                             "the persistent solve's grid barrier: 1 one word, polled with loads; 0 the first form (measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},
     [ENV_RADIX_FUSED_TILES] = {"FLUID_RADIX_FUSED_TILES", "TILES", "16 (0: off)", "src/sort/sort_radix.c",

@@ -27,9 +27,9 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     float v_post;      // the largest speed the last step ended with (after its pressure solve)
     uint dropped;      // neighbours past a list's capacity this step (left out: should stay 0)
     uint limited;      // particles whose speed integrate limited to the CFL bound this step
-    uint bar_count;    // the persistent solve's grid barrier: groups arrived
-    uint bar_gen;      // and its generation
-    uint stalled;      // set when a grid barrier waited past its bound (the groups were not co-resident)
+    volatile uint bar_count; // the persistent solve's grid barrier (grid_barrier.glsl): its word
+    uint bar_gen;      // its generation (GRID_FORM 0 only)
+    volatile uint stalled; // set when a grid barrier waited past its bound (the groups were not co-resident)
     float partial[];   // one value per work group of the reduction under way
 } C;
 

@@ -245,11 +245,13 @@ static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) 
                      ? DFSPH_GROUPS_PER_SM * _dfsph_sm_count()
                      : 0;
     if (!groups) return true;
+    uint32_t form = 1;
+    if (!env_u32(ENV_DFSPH_GRID_FORM, 0, 1, &form, err)) return false;
     char e[ERR_LEN];
     for (int i = P_DIV_SOLVE; i < P_ALL; i++) {
         char defines[384];
-        snprintf(defines, sizeof defines, "%s%s#define GRID_POLL_ONE %d\n", d->defines, _dfsph_programs[i].defines,
-                 !caps->llvmpipe);
+        snprintf(defines, sizeof defines, "%s%s#define GRID_POLL_ONE %d\n#define GRID_FORM %u\n", d->defines,
+                 _dfsph_programs[i].defines, !caps->llvmpipe, form);
         if (!(d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, e))) {
             log_error("SIM", "dfsph: the persistent solve: %s (the indirect path runs)", e);
             return true;
