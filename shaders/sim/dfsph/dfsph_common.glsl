@@ -90,6 +90,12 @@ bool dfsph_reduce_last(float v, bool is_max) {
 //   DFSPH_REC 0: the index j alone; the passes read x_j and evaluate the gradient (the same
 //     expression), so they need xi and pos[] in scope.
 // DFSPH_LIST_CAP, DFSPH_LIST_STRIDE (lanes a buffer holds) and DFSPH_REC come from dfsph.c.
+//   DFSPH_PREFETCH 1 (default): the walk loads entry k+1 before it uses entry k, so a thread waits
+//     for one load a neighbour (its values), not two in a row (the entry, then its values); the
+//     same sums in the same order. On the H100 the passes wait on these loads, not on bandwidth.
+#ifndef DFSPH_PREFETCH
+#define DFSPH_PREFETCH 1
+#endif
 #if DFSPH_REC
 struct NbrRec {
     vec3 grad; // m grad W_ij = m W'(r) / r (x_i - x_j)
@@ -97,26 +103,38 @@ struct NbrRec {
 };
 #define DFSPH_NBR_T NbrRec
 #define DFSPH_NBR_MAKE(g, j) NbrRec(g, j)
-#define DFSPH_LIST_BEGIN(j, g)                                         \
-    {                                                                  \
-        uint t_ = SIM_GID;                                             \
-        uint n_ = live ? nbr_count[t_] : 0u;                           \
-        for (uint k_ = 0u; k_ < n_; k_++) {                            \
-            NbrRec r_ = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];          \
-            uint j = r_.idx;                                           \
-            vec3 g = r_.grad;
+#define DFSPH_NBR_NONE NbrRec(vec3(0.0), 0u)
+#define DFSPH_LIST_TAKE(j, g, e) \
+    uint j = e.idx;              \
+    vec3 g = e.grad;
 #else
 #define DFSPH_NBR_T uint
 #define DFSPH_NBR_MAKE(g, j) (j)
+#define DFSPH_NBR_NONE 0u
+#define DFSPH_LIST_TAKE(j, g, e)                \
+    uint j = e;                                 \
+    vec3 d_ = xi - pos[j].xyz;                  \
+    float r_ = sqrt(dot(d_, d_));               \
+    vec3 g = P.mass * sim_dw(r_, P.hs) / r_ * d_;
+#endif
+#if DFSPH_PREFETCH
+#define DFSPH_LIST_BEGIN(j, g)                                                              \
+    {                                                                                       \
+        uint t_ = SIM_GID;                                                                  \
+        uint n_ = live ? nbr_count[t_] : 0u;                                                \
+        DFSPH_NBR_T next_ = n_ > 0u ? nbr[t_] : DFSPH_NBR_NONE;                             \
+        for (uint k_ = 0u; k_ < n_; k_++) {                                                 \
+            DFSPH_NBR_T e_ = next_;                                                         \
+            if (k_ + 1u < n_) next_ = nbr[(k_ + 1u) * uint(DFSPH_LIST_STRIDE) + t_];        \
+            DFSPH_LIST_TAKE(j, g, e_)
+#else
 #define DFSPH_LIST_BEGIN(j, g)                                         \
     {                                                                  \
         uint t_ = SIM_GID;                                             \
         uint n_ = live ? nbr_count[t_] : 0u;                           \
         for (uint k_ = 0u; k_ < n_; k_++) {                            \
-            uint j = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];             \
-            vec3 d_ = xi - pos[j].xyz;                                 \
-            float r_ = sqrt(dot(d_, d_));                              \
-            vec3 g = P.mass * sim_dw(r_, P.hs) / r_ * d_;
+            DFSPH_NBR_T e_ = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];     \
+            DFSPH_LIST_TAKE(j, g, e_)
 #endif
 #define DFSPH_LIST_END \
         }              \

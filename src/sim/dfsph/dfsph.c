@@ -161,9 +161,9 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     /* Empty pairs cost ~10 us each at 27,648 on the H100 (slack 2 against 0: 8.15 against 6.82 ms a
      * frame); one pair of slack catches most solves that need one more iteration than lately. */
     d->slack = slack && slack[0] >= '0' && slack[0] <= '9' && !slack[1] ? (uint32_t)(slack[0] - '0') : 1;
-    uint32_t history = DFSPH_FRAMES, records = 2, warm_sph = 0; /* records: 0 or 1 forced, 2 by the L2 */
+    uint32_t history = DFSPH_FRAMES, records = 2, warm_sph = 0, prefetch = 1; /* records: 0 or 1 forced, 2 by the L2 */
     if (!env_u32(ENV_DFSPH_HISTORY, 1, DFSPH_FRAMES, &history, err) || !env_u32(ENV_DFSPH_RECORDS, 0, 1, &records, err) ||
-        !env_u32(ENV_DFSPH_WARM_SPH, 0, 1, &warm_sph, err)) {
+        !env_u32(ENV_DFSPH_WARM_SPH, 0, 1, &warm_sph, err) || !env_u32(ENV_DFSPH_PREFETCH, 0, 1, &prefetch, err)) {
         _dfsph_destroy(d);
         return NULL;
     }
@@ -183,8 +183,9 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
         return NULL;
     }
     snprintf(d->defines, sizeof d->defines,
-             "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %u\n",
-             p->lane_define, cap, stride, rec == 16, warm_sph);
+             "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %u\n"
+             "#define DFSPH_PREFETCH %u\n",
+             p->lane_define, cap, stride, rec == 16, warm_sph, prefetch);
     for (int i = 0; ok && i < P_COUNT; i++) {
         char defines[384];
         snprintf(defines, sizeof defines, "%s%s", d->defines, _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
@@ -401,11 +402,14 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
 /* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
  * pairs whose group counts the predicts write (0 once converged). */
 static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t cap) {
-    if (d->solve_groups) { /* the persistent path: the whole solve in one dispatch */
-        uint32_t groups = gpu_groups((size_t)p->n * p->lanes, SIM_WG);
+    if (d->solve_groups) {                                             /* the persistent path: the whole solve in one dispatch */
+        uint32_t groups = gpu_groups((size_t)p->n * p->lanes, SIM_WG); /* the indirect path's (virtual) groups */
         if (!groups) return;
+        /* As few groups as take them in as few rounds as solve_groups would: the same passes' time
+         * with a cheaper barrier (27,648 on the H100: 432 groups of 2 each, not 528 of 1 or 2). */
+        uint32_t rounds = (groups + d->solve_groups - 1) / d->solve_groups;
         glUseProgram(d->prog[predict == P_DIV_PREDICT ? P_DIV_SOLVE : P_DENS_SOLVE]);
-        glDispatchCompute(groups < d->solve_groups ? groups : d->solve_groups, 1, 1);
+        glDispatchCompute((groups + rounds - 1) / rounds, 1, 1);
         sim_dispatch_count_add(1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         return;
