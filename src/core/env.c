@@ -26,7 +26,7 @@ const env_info env_table[ENV_COUNT] = {
                             "1: SPlisHSPlasH's pressure warm start (k dt^2 stored, 0 where not compressed) (measuring)"},
     [ENV_DFSPH_GRID_FORM] = {"FLUID_DFSPH_GRID_FORM", "0 or 1", "1", "src/sim/dfsph/dfsph.c",
                              "the persistent solve's grid barrier: 1 one word, polled with loads; 0 the first form (measuring)"},
-    [ENV_DFSPH_PREFETCH] = {"FLUID_DFSPH_PREFETCH", "0 or 1", "1", "src/sim/dfsph/dfsph.c",
+    [ENV_DFSPH_PREFETCH] = {"FLUID_DFSPH_PREFETCH", "0 or 1", "1 with index lists, 0 with records", "src/sim/dfsph/dfsph.c",
                             "1: DFSPH's neighbour walks load the next list entry before using this one (measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},

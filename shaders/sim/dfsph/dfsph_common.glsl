@@ -90,11 +90,12 @@ bool dfsph_reduce_last(float v, bool is_max) {
 //   DFSPH_REC 0: the index j alone; the passes read x_j and evaluate the gradient (the same
 //     expression), so they need xi and pos[] in scope.
 // DFSPH_LIST_CAP, DFSPH_LIST_STRIDE (lanes a buffer holds) and DFSPH_REC come from dfsph.c.
-//   DFSPH_PREFETCH 1 (default): the walk loads entry k+1 before it uses entry k, so a thread waits
-//     for one load a neighbour (its values), not two in a row (the entry, then its values); the
-//     same sums in the same order. On the H100 the passes wait on these loads, not on bandwidth.
+//   DFSPH_PREFETCH 1: the walk loads entry k+1 before it uses entry k, so a thread waits on one
+//     chain of loads a neighbour fewer (the entry's); the same sums in the same order. dfsph.c
+//     sets it where the lists hold indices (H100: 3% off the frame at 432,000 and 986,078); with
+//     records it cost 9% at 27,648, so 0 there (docs/BENCHMARKS.md).
 #ifndef DFSPH_PREFETCH
-#define DFSPH_PREFETCH 1
+#define DFSPH_PREFETCH 0
 #endif
 #if DFSPH_REC
 struct NbrRec {

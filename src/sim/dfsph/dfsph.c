@@ -161,7 +161,7 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     /* Empty pairs cost ~10 us each at 27,648 on the H100 (slack 2 against 0: 8.15 against 6.82 ms a
      * frame); one pair of slack catches most solves that need one more iteration than lately. */
     d->slack = slack && slack[0] >= '0' && slack[0] <= '9' && !slack[1] ? (uint32_t)(slack[0] - '0') : 1;
-    uint32_t history = DFSPH_FRAMES, records = 2, warm_sph = 0, prefetch = 1; /* records: 0 or 1 forced, 2 by the L2 */
+    uint32_t history = DFSPH_FRAMES, records = 2, warm_sph = 0, prefetch = 2; /* records, prefetch: 0 or 1 forced, 2 chosen */
     if (!env_u32(ENV_DFSPH_HISTORY, 1, DFSPH_FRAMES, &history, err) || !env_u32(ENV_DFSPH_RECORDS, 0, 1, &records, err) ||
         !env_u32(ENV_DFSPH_WARM_SPH, 0, 1, &warm_sph, err) || !env_u32(ENV_DFSPH_PREFETCH, 0, 1, &prefetch, err)) {
         _dfsph_destroy(d);
@@ -176,6 +176,9 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
      * made the frame 27% slower (docs/BENCHMARKS.md) */
     size_t rec = records < 2 ? (records ? 16 : 4) : 16 * stride * cap <= DFSPH_REC_L2 ? 16 : 4;
     d->rec = (uint32_t)rec;
+    /* The walks load the next entry ahead (DFSPH_PREFETCH) where the lists hold indices: on the H100
+     * 3% off the frame at 432,000 and 986,078; with records it cost 9% at 27,648 (docs/BENCHMARKS.md). */
+    if (prefetch == 2) prefetch = rec == 4;
     if (rec * stride * cap > (size_t)caps->max_ssbo_bytes) {
         _dfsph_destroy(d);
         fail(err, "%u particles need %zu MB of neighbour lists, more than one GPU buffer holds here; ask for fewer particles",
