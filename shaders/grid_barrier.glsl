@@ -19,7 +19,7 @@
 // polls, the others wait at the group barrier.
 // Before including, #define GRID_COUNT, GRID_GEN (GRID_FORM 0) and GRID_STALLED as uint lvalues
 // of a coherent buffer, GRID_COUNT and GRID_STALLED volatile where GRID_POLL_ONE (0 at the start;
-// the barrier leaves the count at 0).
+// the barrier leaves the count at 0). GRID_FORM 1 holds at most 65,535 groups (a dispatch's most).
 #ifndef FLUID_GRID_BARRIER_GLSL
 #define FLUID_GRID_BARRIER_GLSL
 #ifndef GRID_POLL_ONE

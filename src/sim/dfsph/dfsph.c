@@ -243,7 +243,7 @@ static uint32_t _dfsph_sm_count(void) {
  * indirect path. */
 static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
     uint32_t groups = UINT32_MAX;
-    if (!env_u32(ENV_DFSPH_PERSISTENT, 0, 65536, &groups, err)) return false;
+    if (!env_u32(ENV_DFSPH_PERSISTENT, 0, 65535, &groups, err)) return false;
     if (groups == UINT32_MAX)
         groups = DFSPH_PERSISTENT_DEFAULT && d->rec == 16 && gpu_forward_progress() && !caps->llvmpipe
                      ? DFSPH_GROUPS_PER_SM * _dfsph_sm_count()
