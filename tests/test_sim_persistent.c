@@ -7,15 +7,18 @@
  * solve), which the persistent path does not have (it stops at 100). Independent of the shaders'
  * arithmetic: one path is the reference for the other. Grids: 1 group on llvmpipe (its grid
  * barrier is only trusted with one: test_gpu); on a GPU that makes forward progress also 7, 64,
- * 264 and 528 (2 and 4 an SM on the H100; 7 does not divide the work). Also the neighbour walk
- * that loads the next list entry ahead against the plain one (FLUID_DFSPH_PREFETCH), with index
- * lists and with records.
+ * 264 and 528 (2 and 4 an SM on the H100; 7 does not divide the work), and there the default
+ * grid at 27,648 (hundreds of groups, two rounds each) against one group (llvmpipe runs that case
+ * as 1 group against 1 where FLUID_TEST_PERSISTENT_LARGE is set). Also the neighbour walk that
+ * loads the next list entry ahead against the plain one (FLUID_DFSPH_PREFETCH), with index lists
+ * and with records.
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
 #include "gpu/gpu.h"
 #include "sim/solver.h"
 
 #define STEPS 40
+#define LARGE_STEPS 8 /* steps of the 27,648 comparison */
 
 typedef struct state {
     float *pos, *vel, *dens;
@@ -24,7 +27,7 @@ typedef struct state {
     uint64_t dispatches;
 } state;
 
-static state run(const char *scene, uint32_t n_want, const char *persistent, const gpu_caps *caps) {
+static state run_steps(const char *scene, uint32_t n_want, const char *persistent, int steps, const gpu_caps *caps) {
     if (persistent) setenv("FLUID_DFSPH_PERSISTENT", persistent, 1);
     else unsetenv("FLUID_DFSPH_PERSISTENT");
     setenv("FLUID_DFSPH_SLACK", "9", 1); /* the indirect path's caps well above the iterations */
@@ -32,9 +35,9 @@ static state run(const char *scene, uint32_t n_want, const char *persistent, con
     unsetenv("FLUID_DFSPH_SLACK");
     unsetenv("FLUID_DFSPH_PERSISTENT");
     state st = {0};
-    for (int i = 0; i < STEPS; i++) sim_step(s, NULL);
+    for (int i = 0; i < steps; i++) sim_step(s, NULL);
     sim_sync(s);
-    st.records = sim_records(s, st.rec, STEPS);
+    st.records = sim_records(s, st.rec, steps);
     sim_dispatches d;
     sim_get_dispatches(s, &d);
     st.dispatches = d.total;
@@ -47,9 +50,13 @@ static state run(const char *scene, uint32_t n_want, const char *persistent, con
     return st;
 }
 
-static void compare(const char *what, const state *a, const state *b, uint32_t n) {
+static state run(const char *scene, uint32_t n_want, const char *persistent, const gpu_caps *caps) {
+    return run_steps(scene, n_want, persistent, STEPS, caps);
+}
+
+static void compare_steps(const char *what, const state *a, const state *b, uint32_t n, int steps) {
     int capped = 0, it_diff = 0;
-    CHECK(a->records == STEPS && b->records == STEPS, "%s: %d and %d records of %d steps", what, a->records, b->records, STEPS);
+    CHECK(a->records == steps && b->records == steps, "%s: %d and %d records of %d steps", what, a->records, b->records, steps);
     for (int k = 0; k < a->records && k < b->records; k++) {
         capped += a->rec[k].capped + b->rec[k].capped;
         it_diff += a->rec[k].it_div != b->rec[k].it_div || a->rec[k].it_density != b->rec[k].it_density ||
@@ -59,10 +66,12 @@ static void compare(const char *what, const state *a, const state *b, uint32_t n
     CHECK(it_diff == 0, "%s: %d steps with other iterations or errors", what, it_diff);
     int diff = memcmp(a->pos, b->pos, 16ull * n) != 0 || memcmp(a->vel, b->vel, 16ull * n) != 0 ||
                memcmp(a->dens, b->dens, 4ull * n) != 0;
-    CHECK(!diff, "%s: states differ after %d steps", what, STEPS);
+    CHECK(!diff, "%s: states differ after %d steps", what, steps);
     printf("%s: %s (dispatches %llu and %llu, %d steps)\n", what, diff || it_diff ? "DIFFERENT" : "bit-identical",
-           (unsigned long long)a->dispatches, (unsigned long long)b->dispatches, STEPS);
+           (unsigned long long)a->dispatches, (unsigned long long)b->dispatches, steps);
 }
+
+static void compare(const char *what, const state *a, const state *b, uint32_t n) { compare_steps(what, a, b, n, STEPS); }
 
 static void drop(state *s) {
     free(s->pos);
@@ -93,6 +102,23 @@ int main(void) {
             drop(&per);
         }
         drop(&ind);
+    }
+    /* Where the GPU holds many groups: the default grid at the default count (27,648 on the H100:
+     * 864 virtual groups on 432 groups, two rounds each, behind barriers of hundreds of groups)
+     * against one group walking them all (no barrier waits); both stop at 100 iterations, so no
+     * cap of the indirect path's comes in (the dam break's first solves pass its first caps). */
+    if (progress || getenv("FLUID_TEST_PERSISTENT_LARGE")) {
+        const char *grid = progress ? "528" : "1";
+        state one = run_steps("dambreak", 27648, "1", LARGE_STEPS, caps);
+        state many = run_steps("dambreak", 27648, grid, LARGE_STEPS, caps);
+        sim *probe = ref_sim("dambreak", 27648, "cpu", "dfsph", caps);
+        uint32_t n = sim_particle_count(probe);
+        sim_destroy(probe);
+        char what[160];
+        snprintf(what, sizeof what, "dfsph dambreak, %u particles: persistent, 1 group vs %s at most", n, grid);
+        compare_steps(what, &one, &many, n, LARGE_STEPS);
+        drop(&one);
+        drop(&many);
     }
     /* The neighbour walk that loads the next entry ahead (FLUID_DFSPH_PREFETCH=1, taken with index
      * lists) against the plain walk (0), with index lists and with records, on the indirect path:
