@@ -15,7 +15,7 @@
  * next frames' step counts and caps from them.
  * The persistent path (by default on NVIDIA where the lists hold records; FLUID_DFSPH_PERSISTENT):
  * each solve is one dispatch of solve.comp, its iterations behind a grid-wide barrier.
- * (About 500 lines: the control block's twin, the records, the caps' policy and the choice of the
+ * (About 550 lines: the control block's twin, the records, the caps' policy and the choice of the
  * persistent path stay beside the dispatches they steer.)
  */
 #include "core/env.h"
