@@ -1,7 +1,8 @@
 /* The neighbour search through the sort: after hash, sort and ranges on the GPU, walking the 27
- * cells around each particle through the GPU's cell ranges must find exactly the neighbours within
- * h that a brute-force O(N^2) CPU search finds, and the ranges must cover every particle exactly
- * once. Layouts: random, clustered, all in one cell, on cell borders exactly, at the box walls
+ * cells around each particle (125 with h/2 cells, FLUID_SIM_CELL=2) through the GPU's cell ranges
+ * must find exactly the neighbours within h that a brute-force O(N^2) CPU search finds, and the
+ * ranges must cover every particle exactly once; the GPU's own walk (the dfsph density pass's
+ * neighbour lists) must list as many as brute force finds. Layouts: random, clustered, all in one cell, on cell borders exactly, at the box walls
  * (and on them), spaced exactly h apart. Uses the "cpu" sort (the GPU sorts have their own tests).
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
@@ -99,6 +100,7 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
     for (uint32_t i = 0; i < n; i++) where[vals[i]] = i;
     uint32_t *brute = malloc(4ull * n), *walk = malloc(4ull * n);
     float h2 = p->h * p->h;
+    int reach = (int)sim_cell_reach(p);
     long long pairs = 0;
     int bad_sets = 0;
     for (uint32_t i = 0; i < n && !bad_perm; i++) {
@@ -110,9 +112,9 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
         }
         uint32_t k = keys[where[i]];
         int cx = (int)(k % p->dims[0]), cy = (int)(k / p->dims[0] % p->dims[1]), cz = (int)(k / p->dims[0] / p->dims[1]);
-        for (int z = cz - 1; z <= cz + 1; z++)
-            for (int y = cy - 1; y <= cy + 1; y++)
-                for (int x = cx - 1; x <= cx + 1; x++) {
+        for (int z = cz - reach; z <= cz + reach; z++)
+            for (int y = cy - reach; y <= cy + reach; y++)
+                for (int x = cx - reach; x <= cx + reach; x++) {
                     if (x < 0 || y < 0 || z < 0 || x >= (int)p->dims[0] || y >= (int)p->dims[1] || z >= (int)p->dims[2]) continue;
                     uint32_t c = (uint32_t)x + p->dims[0] * ((uint32_t)y + p->dims[1] * (uint32_t)z);
                     for (uint32_t t = ranges[c]; t < ranges[c + 1]; t++) {
@@ -131,6 +133,33 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
         }
     }
     CHECK(bad_sets == 0, "%s: %d particles with wrong neighbour sets", name, bad_sets);
+    /* The GPU's own walk (neighbours.glsl, with its skipped rows): the neighbours the density pass
+     * listed against brute force, pairs within 1e-5 of h either way allowed (the shader's sum of
+     * squares may round otherwise), coincident pairs (r = 0) not listed. */
+    uint32_t *listed = malloc(4ull * n + 4);
+    uint32_t cap = sim_read_neighbour_counts(s, listed);
+    int bad_gpu = 0;
+    for (uint32_t i = 0; i < n && cap; i++) {
+        const float *xi = pos + 4 * i;
+        uint32_t lo = 0, hi = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            double dx = (double)xi[0] - pos[4 * j], dy = (double)xi[1] - pos[4 * j + 1], dz = (double)xi[2] - pos[4 * j + 2];
+            double r2 = dx * dx + dy * dy + dz * dz;
+            if (j == i || r2 == 0) continue;
+            lo += r2 < h2 * (1 - 1e-5);
+            hi += r2 < h2 * (1 + 1e-5);
+        }
+        lo = lo < cap ? lo : cap;
+        hi = hi < cap ? hi : cap;
+        if (listed[i] < lo || listed[i] > hi) {
+            if (bad_gpu++ < 3)
+                fprintf(stderr, "%s: particle %u at (%g %g %g): %u..%u neighbours by brute force, %u listed by the GPU's walk\n",
+                        name, i, xi[0], xi[1], xi[2], lo, hi, listed[i]);
+        }
+    }
+    CHECK(cap > 0, "%s: the solver keeps no neighbour lists to check the GPU's walk with", name);
+    CHECK(bad_gpu == 0, "%s: %d particles whose GPU walk listed the wrong number of neighbours", name, bad_gpu);
+    free(listed);
     printf("%-16s %5u particles, %8lld neighbour pairs: %s\n", name, n, pairs, check_failures == fails ? "ok" : "FAIL");
     free(where);
     free(brute);
@@ -203,6 +232,8 @@ int main(void) {
                                    : p->lo[a] + ext[a] * u;
             }
             if (i % 97 == 0) q[0] = p->hi[0] + 1e-4f; /* a hair outside */
+            if (i % 7 == 0) q[1] = p->hi[1] + 1.5f * p->h * frand(&st); /* well outside (the poke can throw them): */
+            if (i % 11 == 0) q[2] = p->lo[2] - 1.5f * p->h * frand(&st); /* clamped into the edge cells */
             SET(i, q[0], q[1], q[2]);
         }
         check_layout(s, "walls", pos, n);

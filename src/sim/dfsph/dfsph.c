@@ -178,7 +178,7 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     }
     snprintf(d->defines, sizeof d->defines,
              "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %u\n",
-             p->lane_define, cap, stride, rec == 16, warm_sph);
+             p->pass_defines, cap, stride, rec == 16, warm_sph);
     for (int i = 0; ok && i < P_COUNT; i++) {
         char defines[384];
         snprintf(defines, sizeof defines, "%s%s", d->defines, _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
@@ -492,7 +492,21 @@ static uint32_t _dfsph_pairs(void *impl) {
 
 static GLuint _dfsph_accel(void *impl) { return ((dfsph *)impl)->accel; }
 
-static const sim_solver_test_hooks _dfsph_test = {.read_pressure = _dfsph_read_pressure, .accel = _dfsph_accel};
+static uint32_t _dfsph_read_neighbour_counts(void *impl, const sim_particles *p, uint32_t *out) {
+    dfsph *d = impl;
+    uint32_t *lane = malloc(4ull * p->n * p->lanes + 4);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(d->nbr_count, 0, 4ll * p->n * p->lanes, lane);
+    for (uint32_t i = 0; i < p->n; i++) {
+        out[i] = 0;
+        for (uint32_t l = 0; l < p->lanes; l++) out[i] += lane[i * p->lanes + l];
+    }
+    free(lane);
+    return _dfsph_list_cap(p->lanes);
+}
+
+static const sim_solver_test_hooks _dfsph_test = {
+    .read_pressure = _dfsph_read_pressure, .accel = _dfsph_accel, .read_neighbour_counts = _dfsph_read_neighbour_counts};
 
 const sim_solver sim_solver_dfsph = {
     .name = "dfsph",

@@ -45,8 +45,8 @@ static void *_wcsph_make(const sim_particles *p, const sim_params *params, const
     wcsph *w = calloc(1, sizeof *w);
     size_t n = p->capacity ? p->capacity : 1;
     w->dt = params->dt;
-    bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", p->lane_define, "sim.wcsph.density", err)) &&
-              (w->forces = sim_program_make("sim/wcsph/forces.comp", p->lane_define, "sim.wcsph.forces", err)) &&
+    bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", p->pass_defines, "sim.wcsph.density", err)) &&
+              (w->forces = sim_program_make("sim/wcsph/forces.comp", p->pass_defines, "sim.wcsph.forces", err)) &&
               (w->integrate = sim_program_make("sim/wcsph/integrate.comp", NULL, "sim.wcsph.integrate", err)) &&
               (w->pterm = gpu_buffer_make(4 * n, NULL, "sim.wcsph.pterm", err)) &&
               (w->accel = gpu_buffer_make(16 * n, NULL, "sim.wcsph.accel", err));
