@@ -20,8 +20,9 @@ const sim_layout *sim_get_layout(const sim *s);
 uint32_t sim_get_cells(const sim *s);
 /* Per particle, by original index: the pressure the solver keeps, Pa; false if it keeps none. */
 bool sim_read_pressure(sim *s, float *out);
-/* Per particle, current order: the neighbours the solver's last density pass listed (its GPU walk);
- * returns one lane's list capacity (a count at capacity may have dropped some), 0 if it keeps none. */
+/* Per particle, current order: the neighbours the solver's last density pass listed (its GPU walk),
+ * UINT32_MAX where one of its lanes' lists is full (some may be dropped); returns one lane's list
+ * capacity, 0 if the solver keeps no lists. */
 uint32_t sim_read_neighbour_counts(sim *s, uint32_t *out);
 /* The solver's acceleration buffer, current order (wcsph: the total; dfsph: non-pressure), or 0. */
 GLuint sim_get_accel(const sim *s);

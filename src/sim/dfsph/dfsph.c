@@ -497,12 +497,14 @@ static uint32_t _dfsph_read_neighbour_counts(void *impl, const sim_particles *p,
     uint32_t *lane = malloc(4ull * p->n * p->lanes + 4);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glGetNamedBufferSubData(d->nbr_count, 0, 4ll * p->n * p->lanes, lane);
+    uint32_t cap = _dfsph_list_cap(p->lanes);
     for (uint32_t i = 0; i < p->n; i++) {
         out[i] = 0;
-        for (uint32_t l = 0; l < p->lanes; l++) out[i] += lane[i * p->lanes + l];
+        for (uint32_t l = 0; l < p->lanes && out[i] != UINT32_MAX; l++)
+            out[i] = lane[i * p->lanes + l] >= cap ? UINT32_MAX : out[i] + lane[i * p->lanes + l];
     }
     free(lane);
-    return _dfsph_list_cap(p->lanes);
+    return cap;
 }
 
 static const sim_solver_test_hooks _dfsph_test = {
