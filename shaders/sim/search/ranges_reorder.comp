@@ -15,11 +15,18 @@ layout(std430, binding = B_ID_IN) readonly buffer IdIn { uint id_in[]; };
 layout(std430, binding = B_ID_OUT) writeonly buffer IdOut { uint id_out[]; };
 layout(std430, binding = B_CELL_KEYS) writeonly buffer CellKeys { uint cell_keys[]; };
 layout(std430, binding = B_RANGES) writeonly buffer Starts { uint starts[]; };
-#include "sim/search/starts.glsl"
 
 void main() {
-    uint t = gl_GlobalInvocationID.x, s = sim_cell_start(t);
-    if (t <= P.dims.w) starts[t] = s;
+    uint t = gl_GlobalInvocationID.x;
+    if (t <= P.dims.w) {
+        uint lo = 0u, hi = P.n; // the first sorted key not below t is in [lo, hi]
+        while (lo < hi) {
+            uint mid = (lo + hi) >> 1u;
+            if (keys[mid] < t) lo = mid + 1u;
+            else hi = mid;
+        }
+        starts[t] = lo;
+    }
     if (t < P.n) {
         uint j = vals[t];
         pos_out[t] = pos_in[j];
