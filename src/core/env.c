@@ -13,7 +13,7 @@ const env_info env_table[ENV_COUNT] = {
                     "the DFSPH solver's largest step (measuring)"},
     [ENV_SIM_LANES] = {"FLUID_SIM_LANES", "1, 2, 4, 8 or 16", "4 up to 262,144 particles, 1 above; 1 on llvmpipe",
                        "src/sim/particles.c", "threads that share one particle in the neighbour passes"},
-    [ENV_SIM_CELL] = {"FLUID_SIM_CELL", "1 or 2", "1", "src/sim/sim.c",
+    [ENV_SIM_CELL] = {"FLUID_SIM_CELL", "1 or 2", "wcsph: 2 above 262,144 particles; else 1", "src/sim/sim.c",
                       "grid cells h wide (1: 3 x 3 rows of 3 cells walked) or h/2 (2: 5 x 5 rows of 5)"},
     [ENV_SIM_FAST] = {"FLUID_SIM_FAST", "0 or 1", "1", "src/sim/particles.c",
                       "1: the neighbour passes' kernels with precomputed reciprocals and inversesqrt (measuring)"},

@@ -12,7 +12,7 @@ uint32_t sim_lanes_for(uint32_t capacity, const gpu_caps *caps) {
     if (env && (!strcmp(env, "1") || !strcmp(env, "2") || !strcmp(env, "4") || !strcmp(env, "8") || !strcmp(env, "16")))
         return (uint32_t)atoi(env);
     if (strstr(caps->renderer, "llvmpipe") || strstr(caps->renderer, "softpipe")) return 1;
-    return capacity <= 262144 ? 4 : 1; /* measured on an H100 (docs/BENCHMARKS.md) */
+    return capacity <= 262144 ? 4 : 1; /* measured on an H100 (docs/BENCHMARKS.md); at 986,078 2 and 4 lanes did not pay */
 }
 
 bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, const sim_params *params, const gpu_caps *caps,

@@ -516,6 +516,9 @@ const sim_solver sim_solver_dfsph = {
     .stages = _dfsph_stages,
     .stage_count = (int)ARRAY_LEN(_dfsph_stages),
     .layout_g_over_c2 = _dfsph_g_over_c2,
+    /* no h/2 cells: slower at every count on the H100 (its list passes read neighbours in an order
+     * that h/2 cells' x-long runs scatter; docs/BENCHMARKS.md, 2026-11-24 s9) */
+    .half_cells_above = 0,
     .make = _dfsph_make,
     .destroy = _dfsph_destroy,
     .prime = _dfsph_prime,
