@@ -20,8 +20,21 @@ layout(std430, binding = B_NBR) writeonly buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_WALL) writeonly buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
 #include "sim/neighbours.glsl"
+// The frame's values for its first step (dfsph.c sets u_frame_set 1 then, 0 otherwise): t_rem's
+// bits, steps_left and the two iteration caps, written into the control block here, in the
+// command stream. A buffer upload from the CPU (glNamedBufferSubData) was seen on the H100 to
+// land before the last frame's integrate, which counts t_rem down, had run: t_rem read 0 and the
+// step took 1e-7 s (docs/BENCHMARKS.md, the persistent solve's reset difference).
+layout(location = 0) uniform uvec4 u_frame;
+layout(location = 1) uniform uint u_frame_set;
 
 void main() {
+    if (u_frame_set != 0u && gl_GlobalInvocationID.x == 0u) {
+        C.t_rem = uintBitsToFloat(u_frame.x);
+        C.steps_left = u_frame.y;
+        C.cap_div = u_frame.z;
+        C.cap_dens = u_frame.w;
+    }
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
     vec3 xi = live ? pos[i].xyz : vec3(0.0);

@@ -13,8 +13,8 @@
  * it). The step size lives on the GPU too: the CPU learns it, the iterations and the errors from
  * the step records, read a fixed two frames later (so a run is the same every time), and sizes the
  * next frames' step counts and caps from them.
- * The persistent path (FLUID_DFSPH_PERSISTENT, off by default): each solve is one dispatch of
- * solve.comp, its iterations behind a grid-wide barrier.
+ * The persistent path (by default on NVIDIA where the lists hold records; FLUID_DFSPH_PERSISTENT):
+ * each solve is one dispatch of solve.comp, its iterations behind a grid-wide barrier.
  * (About 500 lines: the control block's twin, the records, the caps' policy and the choice of the
  * persistent path stay beside the dispatches they steer.)
  */
@@ -35,9 +35,16 @@
 #define DFSPH_LAG 2        /* frames between issuing a step and reading its record */
 #define DFSPH_FRAMES 4     /* frames in flight, with their fences */
 #define DFSPH_MAX_IT 100   /* SPlisHSPlasH's most iterations */
-/* The persistent solve by default (1) on forward-progress drivers, or only when FLUID_DFSPH_PERSISTENT
- * asks (0): off, it measured slower than the indirect path on the H100 (docs/BENCHMARKS.md). */
-#define DFSPH_PERSISTENT_DEFAULT 0
+/* The caps until the first records come back (4 and 8 let the first frames' solves stop at the cap:
+ * the worst density error went from 0.09% to 0.23%, H100; 30 cut the dam break's capped first steps
+ * at 27,648 (llvmpipe, first 0.1 s: 11 -> 2 capped solves, 124 -> 92 dispatches a step) but the
+ * still pool's energy then grew 0.12% in 900 steps, past test_sim_scenes' 0.1%). */
+#define DFSPH_CAP_DIV0 10
+#define DFSPH_CAP_DENS0 20
+/* The persistent solve by default (1) where it measured faster (forward-progress drivers that report
+ * their multiprocessors, lists of records), or only when FLUID_DFSPH_PERSISTENT asks (0). */
+#define DFSPH_PERSISTENT_DEFAULT 1
+#define DFSPH_GROUPS_PER_SM 4 /* the persistent grid: 4 groups an SM measured best on the H100 (1, 2 and 8 slower) */
 #define DFSPH_MAX_STEPS 1000
 #define DFSPH_REC_L2                                                                                                             \
     (40u                                                                                                                         \
@@ -105,9 +112,11 @@ typedef struct dfsph {
     uint32_t frame_first[DFSPH_FRAMES], frame_steps[DFSPH_FRAMES];
     uint32_t frame_caps[DFSPH_FRAMES][2]; /* the caps each frame recorded (divergence, pressure) */
     int frames_pending, frame_head;
-    uint32_t issued, read; /* steps issued, steps whose records were read */
-    uint32_t frame_issued; /* steps issued in the frame under way */
-    uint32_t frame_cap[2]; /* the caps it records */
+    uint32_t issued, read;  /* steps issued, steps whose records were read */
+    uint32_t frame_issued;  /* steps issued in the frame under way */
+    uint32_t frame_cap[2];  /* the caps it records */
+    uint32_t frame_vals[4]; /* t_rem's bits, steps_left, the caps: for the frame's first density pass */
+    bool frame_set;         /* frame_vals not yet handed to a density pass */
     bool in_frame;
     dfsph_record *buf;                    /* the ring copied back */
     sim_step_record ready[DFSPH_RECORDS]; /* read, not yet polled */
@@ -146,11 +155,8 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
     d->dt_max = params->dt_max;
     d->dt0 = params->dt_max;
-    d->cap_div = 10;  /* until the first records come back (4 and 8 let the first frames' solves stop */
-    d->cap_dens = 20; /* at the cap: the worst density error went from 0.09% to 0.23%, H100; 30
-                       * cut the dam break's capped first steps at 27,648 (llvmpipe, first 0.1 s: 11 -> 2
-                       * capped solves, 124 -> 92 dispatches a step) but the still pool's energy then
-                       * grew 0.12% in 900 steps, past test_sim_scenes' 0.1%) */
+    d->cap_div = DFSPH_CAP_DIV0;
+    d->cap_dens = DFSPH_CAP_DENS0;
     const char *slack = getenv("FLUID_DFSPH_SLACK");
     /* Empty pairs cost ~10 us each at 27,648 on the H100 (slack 2 against 0: 8.15 against 6.82 ms a
      * frame); one pair of slack catches most solves that need one more iteration than lately. */
@@ -225,14 +231,19 @@ static uint32_t _dfsph_sm_count(void) {
 
 /* The persistent solve: one dispatch a solve whose groups all stay resident and meet at grid
  * barriers, so only on drivers that make forward progress between groups (gpu_forward_progress),
- * with a grid of 2 groups of SIM_WG an SM (NVIDIA: gl_SMCountNV); FLUID_DFSPH_PERSISTENT=N forces
- * N groups on any driver (0: the indirect path; llvmpipe runs up to LP_NUM_THREADS groups at once).
- * Where the programs do not build, the indirect path. */
+ * with a grid of DFSPH_GROUPS_PER_SM groups of SIM_WG an SM (NVIDIA: gl_SMCountNV; elsewhere the
+ * count is unknown and the indirect path runs), and only where the neighbour lists hold records:
+ * past the L2 (109,744 on the H100) the coherent reads it needs made it 50% slower
+ * (docs/BENCHMARKS.md). FLUID_DFSPH_PERSISTENT=N forces N groups on any driver (0: the indirect
+ * path; llvmpipe runs up to LP_NUM_THREADS groups at once). Where the programs do not build, the
+ * indirect path. */
 static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
     uint32_t groups = UINT32_MAX;
     if (!env_u32(ENV_DFSPH_PERSISTENT, 0, 65536, &groups, err)) return false;
     if (groups == UINT32_MAX)
-        groups = DFSPH_PERSISTENT_DEFAULT && gpu_forward_progress() && !caps->llvmpipe ? 2 * _dfsph_sm_count() : 0;
+        groups = DFSPH_PERSISTENT_DEFAULT && d->rec == 16 && gpu_forward_progress() && !caps->llvmpipe
+                     ? DFSPH_GROUPS_PER_SM * _dfsph_sm_count()
+                     : 0;
     if (!groups) return true;
     char e[ERR_LEN];
     for (int i = P_DIV_SOLVE; i < P_ALL; i++) {
@@ -277,9 +288,7 @@ static void _dfsph_collect(dfsph *d, int lag) {
                           "dfsph: the persistent solve's %u groups were not all resident (a grid barrier stalled); "
                           "the indirect path runs from now on (set FLUID_DFSPH_PERSISTENT lower, or 0)",
                           d->solve_groups);
-                d->solve_groups = 0;
-                uint32_t zero[3] = {0, 0, 0};
-                glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, bar_count), sizeof zero, zero);
+                d->solve_groups = 0; /* the barrier's words stay as they are: only the persistent solve reads them */
             }
         }
         uint32_t frame_cap_div = d->frame_caps[f][0], frame_cap_dens = d->frame_caps[f][1];
@@ -343,8 +352,11 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     d->issued = d->read = 0;
     memset(d->it_seen, 0, sizeof d->it_seen);
     d->dt_cfl_recent = 0;
-    _dfsph_ctl_reset(d);
+    d->cap_div = DFSPH_CAP_DIV0; /* the caps a fresh solver starts with: the same steps as a fresh sim */
+    d->cap_dens = DFSPH_CAP_DENS0;
+    _dfsph_ctl_reset(d); /* every step issued has finished (collected above): the upload cannot land early */
     _dfsph_bind(d, q);
+    glProgramUniform1ui(d->prog[P_DENSITY], 1, 0);
     sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
     float zero = 0;
     glClearNamedBufferData(d->kappa, GL_R32F, GL_RED, GL_FLOAT, &zero);
@@ -372,9 +384,13 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
     if (d->solve_groups) caps[0] = caps[1] = DFSPH_MAX_IT; /* no dispatches to size: SPlisHSPlasH's bound */
     d->frame_cap[0] = caps[0];
     d->frame_cap[1] = caps[1];
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_rem), sizeof frame, &frame);
-    glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, cap_div), sizeof caps, caps);
+    /* They reach the GPU as uniforms of the frame's first density pass, in the command stream (see
+     * density.comp: a glNamedBufferSubData of them landed early on the H100). */
+    memcpy(&d->frame_vals[0], &frame.t_rem, 4);
+    d->frame_vals[1] = frame.steps_left;
+    d->frame_vals[2] = caps[0];
+    d->frame_vals[3] = caps[1];
+    d->frame_set = true;
     d->frame_issued = 0;
     d->in_frame = true;
     return steps;
@@ -423,6 +439,9 @@ static void _dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
     uint32_t n = p->n;
     _dfsph_bind(d, q);
     prof_begin(prof, first + 0);
+    glProgramUniform4uiv(d->prog[P_DENSITY], 0, 1, d->frame_vals);
+    glProgramUniform1ui(d->prog[P_DENSITY], 1, d->frame_set);
+    d->frame_set = false;
     sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);
