@@ -2,12 +2,13 @@
 # The H100 runs of the neighbour-pass work (issue 15, section 2): h and h/2 grid cells
 # (FLUID_SIM_CELL), the fast kernels against the plain ones (FLUID_SIM_FAST) and lanes at 1M
 # (FLUID_SIM_LANES). PHASES (space-separated) picks what runs, in this order:
-#   tests   test_sim_neighbours and test_sim_kernels on the real driver, with h and h/2 cells
+#   tests   test_sim_neighbours, test_sim_kernels, test_sim_persistent on the real driver, h and h/2 cells
 #   cells   dfsph at 27,648, 109,744, 432,000, 986,078 (0.5 s) and wcsph (0.5 s up to 109,744,
 #           SHORT seconds above) with h and h/2 cells (the CELLS list, default "1 2")
 #   lanes   dfsph (0.5 s) and wcsph (SHORT) at 986,078 under FLUID_SIM_LANES=2 and 4, each cell of CELLS
 #   fast    the same sizes as cells, FLUID_SIM_FAST=0, each cell of CELLS
 #   final   both solvers at the four sizes with the defaults (1 s up to 109,744, 0.5 s above)
+#   dfsph2  dfsph as final, with h/2 cells
 # Every output goes to OUT_DIR/cells.tar.gz, the table lines to OUT_DIR/summary.txt.
 #   usage: PHASES="tests cells" bash tools/h100-cells.sh PACK_DIR OUT_DIR
 set -u
@@ -44,7 +45,7 @@ for phase in ${PHASES:-tests cells}; do
     case $phase in
     tests)
         for c in 1 2; do
-            for t in test_sim_neighbours test_sim_kernels; do step "$t-cell$c" 60 env FLUID_SIM_CELL=$c "./tests/$t"; done
+            for t in test_sim_neighbours test_sim_kernels test_sim_persistent; do step "$t-cell$c" 60 env FLUID_SIM_CELL=$c "./tests/$t"; done
         done ;;
     cells) for c in $cells; do sizes "cell$c" FLUID_SIM_CELL=$c; done ;;
     lanes)
@@ -58,7 +59,10 @@ for phase in ${PHASES:-tests cells}; do
     final)
         sim final-small 60 X=1 -- --solvers dfsph,wcsph --particles "$small" --seconds 1
         sim final-large 90 X=1 -- --solvers dfsph,wcsph --particles "$large" --seconds 0.5 ;;
-    *) echo "h100-cells: unknown phase '$phase' (tests, cells, lanes, fast, final)" >&2; exit 2 ;;
+    dfsph2)
+        sim dfsph2-small 40 FLUID_SIM_CELL=2 -- --solvers dfsph --particles "$small" --seconds 1
+        sim dfsph2-large 60 FLUID_SIM_CELL=2 -- --solvers dfsph --particles "$large" --seconds 0.5 ;;
+    *) echo "h100-cells: unknown phase '$phase' (tests, cells, lanes, fast, final, dfsph2)" >&2; exit 2 ;;
     esac
 done
 cat "$out/steps.txt"
