@@ -230,8 +230,8 @@ int main(void) {
                        : side == 2 ? p->lo[a] + p->h * u * 0.5f
                                    : p->lo[a] + ext[a] * u;
             }
-            if (i % 97 == 0) q[0] = p->hi[0] + 1e-4f; /* a hair outside */
-            if (i % 7 == 0) q[1] = p->hi[1] + 1.5f * p->h * frand(&st); /* well outside (the poke can throw them): */
+            if (i % 97 == 0) q[0] = p->hi[0] + 1e-4f;                    /* a hair outside */
+            if (i % 7 == 0) q[1] = p->hi[1] + 1.5f * p->h * frand(&st);  /* well outside (the poke can throw them): */
             if (i % 11 == 0) q[2] = p->lo[2] - 1.5f * p->h * frand(&st); /* clamped into the edge cells */
             SET(i, q[0], q[1], q[2]);
         }
