@@ -6,6 +6,7 @@
  * (and on them), spaced exactly h apart. Uses the "cpu" sort (the GPU sorts have their own tests).
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
+#include "sim/solver.h"
 
 static int cmp_u32(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -175,12 +176,23 @@ static float frand(uint32_t *st) { return (float)(check_rand(st) % 1000000) / 10
 
 int main(void) {
     gpu_ctx *gpu = check_gpu();
+    /* The cell size by solver and count (measured on the H100, docs/BENCHMARKS.md): h/2 for wcsph
+     * above 262,144 particles, h otherwise; and a simulation takes it unless FLUID_SIM_CELL says. */
+    CHECK(sim_cells_per_h(&sim_solver_wcsph, 262144) == 1 && sim_cells_per_h(&sim_solver_wcsph, 262145) == 2 &&
+              sim_cells_per_h(&sim_solver_dfsph, 27648) == 1 && sim_cells_per_h(&sim_solver_dfsph, 1000000) == 1,
+          "cells per h by solver and count: wcsph %u at 262,144, %u above; dfsph %u, %u",
+          sim_cells_per_h(&sim_solver_wcsph, 262144), sim_cells_per_h(&sim_solver_wcsph, 262145),
+          sim_cells_per_h(&sim_solver_dfsph, 27648), sim_cells_per_h(&sim_solver_dfsph, 1000000));
     /* The cpu sort (the reference), radix (ranges stage) and counting (its own cell table). */
     const char *sorts[] = {"cpu", "radix", "counting"};
     for (size_t si = 0; si < ARRAY_LEN(sorts); si++) {
         sim *s = ref_sim("dambreak", 3000, sorts[si], NULL, gpu_get_caps(gpu));
         printf("sort %s:\n", sorts[si]);
         const sim_params *p = sim_get_params(s);
+        const char *cell_env = getenv("FLUID_SIM_CELL");
+        uint32_t want_reach = cell_env ? (uint32_t)atoi(cell_env) : sim_cells_per_h(&sim_solver_dfsph, sim_particle_count(s));
+        CHECK(sim_cell_reach(p) == want_reach, "the walk reaches %u cells, not %u (FLUID_SIM_CELL=%s)", sim_cell_reach(p),
+              want_reach, cell_env ? cell_env : "unset");
         uint32_t cap = sim_particle_count(s), st = 99, n;
         float *pos = calloc(4ull * cap, sizeof(float));
         float ext[3] = {p->hi[0] - p->lo[0], p->hi[1] - p->lo[1], p->hi[2] - p->lo[2]};
