@@ -112,11 +112,11 @@ struct NbrRec {
 #define DFSPH_NBR_T uint
 #define DFSPH_NBR_MAKE(g, j) (j)
 #define DFSPH_NBR_NONE 0u
-#define DFSPH_LIST_TAKE(j, g, e)                \
-    uint j = e;                                 \
-    vec3 d_ = xi - pos[j].xyz;                  \
-    float r_ = sqrt(dot(d_, d_));               \
-    vec3 g = P.mass * sim_dw(r_, P.hs) / r_ * d_;
+#define DFSPH_LIST_TAKE(j, g, e)                                \
+    uint j = e;                                                 \
+    vec3 d_ = xi - pos[j].xyz;                                  \
+    vec2 wk_ = sim_pair(dot(d_, d_), P.hs, sim_kernel_k(P.hs)); \
+    vec3 g = P.mass * wk_.y * d_; /* as density.comp made it */
 #endif
 #if DFSPH_PREFETCH
 #define DFSPH_LIST_BEGIN(j, g)                                                              \

@@ -95,7 +95,7 @@ typedef struct dfsph {
     GLuint integrate_hash; /* integrate making the next step's hash (0: none; search.h) */
     uint32_t hash_serial;  /* the search's sorter it was built for */
     bool hash_failed;
-    char defines[256];                                               /* the programs' common defines */
+    char defines[384];                                               /* the programs' common defines */
     GLuint factor, kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
     float dt_max, dt0;
     uint32_t n_groups_max;
@@ -188,9 +188,9 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     snprintf(d->defines, sizeof d->defines,
              "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %u\n"
              "#define DFSPH_PREFETCH %u\n",
-             p->lane_define, cap, stride, rec == 16, warm_sph, prefetch);
+             p->pass_defines, cap, stride, rec == 16, warm_sph, prefetch);
     for (int i = 0; ok && i < P_COUNT; i++) {
-        char defines[384];
+        char defines[512];
         snprintf(defines, sizeof defines, "%s%s", d->defines, _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
         ok = (d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, err)) != 0;
     }
@@ -253,7 +253,7 @@ static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) 
     if (!env_u32(ENV_DFSPH_GRID_FORM, 0, 1, &form, err)) return false;
     char e[ERR_LEN];
     for (int i = P_DIV_SOLVE; i < P_ALL; i++) {
-        char defines[384];
+        char defines[512];
         snprintf(defines, sizeof defines, "%s%s#define GRID_POLL_ONE %d\n#define GRID_FORM %u\n", d->defines,
                  _dfsph_programs[i].defines, !caps->llvmpipe, form);
         if (!(d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, e))) {
@@ -520,7 +520,23 @@ static uint32_t _dfsph_pairs(void *impl) {
 
 static GLuint _dfsph_accel(void *impl) { return ((dfsph *)impl)->accel; }
 
-static const sim_solver_test_hooks _dfsph_test = {.read_pressure = _dfsph_read_pressure, .accel = _dfsph_accel};
+static uint32_t _dfsph_read_neighbour_counts(void *impl, const sim_particles *p, uint32_t *out) {
+    dfsph *d = impl;
+    uint32_t *lane = malloc(4ull * p->n * p->lanes + 4);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(d->nbr_count, 0, 4ll * p->n * p->lanes, lane);
+    uint32_t cap = _dfsph_list_cap(p->lanes);
+    for (uint32_t i = 0; i < p->n; i++) {
+        out[i] = 0;
+        for (uint32_t l = 0; l < p->lanes && out[i] != UINT32_MAX; l++)
+            out[i] = lane[i * p->lanes + l] >= cap ? UINT32_MAX : out[i] + lane[i * p->lanes + l];
+    }
+    free(lane);
+    return cap;
+}
+
+static const sim_solver_test_hooks _dfsph_test = {
+    .read_pressure = _dfsph_read_pressure, .accel = _dfsph_accel, .read_neighbour_counts = _dfsph_read_neighbour_counts};
 
 const sim_solver sim_solver_dfsph = {
     .name = "dfsph",
@@ -528,6 +544,9 @@ const sim_solver sim_solver_dfsph = {
     .stages = _dfsph_stages,
     .stage_count = (int)ARRAY_LEN(_dfsph_stages),
     .layout_g_over_c2 = _dfsph_g_over_c2,
+    /* no h/2 cells: slower at every count on the H100 (its list passes read neighbours in an order
+     * that h/2 cells' x-long runs scatter; docs/BENCHMARKS.md, 2026-11-24 s9) */
+    .half_cells_above = 0,
     .make = _dfsph_make,
     .destroy = _dfsph_destroy,
     .prime = _dfsph_prime,
