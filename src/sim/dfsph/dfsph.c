@@ -23,6 +23,7 @@
 #include "core/util.h"
 #include "gpu/shader.h"
 #include "sim/dfsph/dfsph_layout.h" /* dfsph_ctl and dfsph_record, the shaders' Ctl and Record */
+#include "sim/sim.h" /* SIM_MAX_SUBSTEPS */
 #include "sim/solver.h"
 #include "sim/solver_test.h"
 #include <math.h>
@@ -38,10 +39,10 @@
 /* The persistent solve by default (1) on forward-progress drivers, or only when FLUID_DFSPH_PERSISTENT
  * asks (0): off, it measured slower than the indirect path on the H100 (docs/BENCHMARKS.md). */
 #define DFSPH_PERSISTENT_DEFAULT 0
-#define DFSPH_MAX_STEPS 1000
-#define DFSPH_REC_L2                                                                                                             \
-    (40u                                                                                                                         \
-     << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */ /* steps a frame at most (records in flight stay within the ring) */
+#define DFSPH_MAX_STEPS 1000           /* step slots a frame at most (records in flight stay within the ring) */
+#define DFSPH_REC_L2 (40u << 20)       /* lists of records up to this many bytes (the H100's L2 is 50 MB) */
+_Static_assert(DFSPH_MAX_STEPS == SIM_MAX_SUBSTEPS, "--substeps' range is the slots a frame holds");
+_Static_assert(DFSPH_MAX_STEPS * DFSPH_FRAMES < DFSPH_RECORDS, "the frames in flight fit the record ring");
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
 
@@ -92,6 +93,10 @@ typedef struct dfsph {
     GLuint factor, kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
     float dt_max, dt0;
     uint32_t n_groups_max;
+    uint32_t groups_step; /* groups of a step's passes over the particles' lanes (Ctl.args_step) */
+    double t_asked;       /* seconds the frames asked for since the last prime */
+    uint64_t t_given;     /* ticks given to the GPU for them: round(t_asked / DFSPH_TICK) */
+    bool warned_fixed;    /* --substeps steps longer than dt_max: said once */
     uint32_t rec; /* bytes a neighbour-list entry: 16 (records) or 4 (indices) */
     /* What the CPU knows, from records DFSPH_LAG frames old. */
     uint32_t cap_div, cap_dens;        /* iterations recorded per solve */
@@ -104,6 +109,7 @@ typedef struct dfsph {
     GLsync fence[DFSPH_FRAMES];
     uint32_t frame_first[DFSPH_FRAMES], frame_steps[DFSPH_FRAMES];
     uint32_t frame_caps[DFSPH_FRAMES][2]; /* the caps each frame recorded (divergence, pressure) */
+    uint32_t frame_mode[DFSPH_FRAMES], frame_mode_now;
     int frames_pending, frame_head;
     uint32_t issued, read; /* steps issued, steps whose records were read */
     uint32_t frame_issued; /* steps issued in the frame under way */
@@ -135,7 +141,11 @@ static void _dfsph_destroy(void *impl) {
 static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err);
 
 static void _dfsph_ctl_reset(dfsph *d) {
-    dfsph_ctl c = {.dt = d->dt0, .cap_div = d->cap_div, .cap_dens = d->cap_dens};
+    dfsph_ctl c = {.dt = d->dt0,
+                   .cap_div = d->cap_div,
+                   .cap_dens = d->cap_dens,
+                   .args_step = {d->groups_step, 1, 1, 0},
+                   .mode = DFSPH_MODE_FREE};
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glNamedBufferSubData(d->ctl, 0, sizeof c, &c);
 }
@@ -289,6 +299,9 @@ static void _dfsph_collect(dfsph *d, int lag) {
             uint32_t slot = (first + k) % DFSPH_RECORDS;
             dfsph_record r;
             glGetNamedBufferSubData(d->records, (GLintptr)(slot * sizeof r), sizeof r, &r);
+            if (r.dt <= 0) continue; /* an empty slot: the frame's time was used; nothing moved */
+            /* The frame's last step with time still left: its slots ran out (the time carries over). */
+            bool short_frame = d->frame_mode[f] != DFSPH_MODE_FREE && r.t_rem && (k + 1 == count);
             if (d->ready_count < DFSPH_RECORDS) {
                 d->ready[(d->ready_head + d->ready_count++) % DFSPH_RECORDS] = (sim_step_record){.dt = r.dt,
                                                                                                  .dt_cfl = r.dt_cfl,
@@ -299,7 +312,9 @@ static void _dfsph_collect(dfsph *d, int lag) {
                                                                                                  .err_density = r.err_dens,
                                                                                                  .capped = r.capped,
                                                                                                  .dropped = r.dropped,
-                                                                                                 .limited = r.limited};
+                                                                                                 .limited = r.limited,
+                                                                                                 .t_left = (float)(r.t_rem * DFSPH_TICK),
+                                                                                                 .short_frame = short_frame};
             }
             if (!dt_cfl_min || r.dt_cfl < dt_cfl_min) dt_cfl_min = r.dt_cfl;
             if (r.it_div > it_div_max) it_div_max = r.it_div;
@@ -341,6 +356,9 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     _dfsph_collect(d, 0);
     d->ready_count = 0; /* new particles or a new solver: earlier steps are not this state's */
     d->issued = d->read = 0;
+    d->groups_step = gpu_groups((size_t)p->n * p->lanes, SIM_WG);
+    d->t_asked = 0;
+    d->t_given = 0;
     memset(d->it_seen, 0, sizeof d->it_seen);
     d->dt_cfl_recent = 0;
     _dfsph_ctl_reset(d);
@@ -350,34 +368,77 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     glClearNamedBufferData(d->kappa, GL_R32F, GL_RED, GL_FLOAT, &zero);
 }
 
+/* A frame's time goes to the GPU in whole ticks, rounded so that the frames' sum is the time asked
+ * for within half a tick (t_given follows t_asked), and adds to what earlier frames could not
+ * finish (Ctl.t_rem). The GPU sizes the steps (nonpressure.comp); the CPU sizes the slots:
+ *   seconds > 0, substeps 0   CFL: the steps the last CFL limit read needs, plus spare slots that
+ *                             run empty where the time is used sooner (DFSPH_MODE_CFL)
+ *   seconds > 0, substeps K   exactly K equal steps, the CFL limit not asked (DFSPH_MODE_FIXED)
+ *   seconds == 0              one step of the CFL size (DFSPH_MODE_FREE)
+ *   seconds < 0               a catch-up frame: no new time, slots for the -seconds owed (sim_catch_up) */
 static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
     dfsph *d = impl;
     _dfsph_collect(d, DFSPH_LAG);
-    int steps = substeps;
-    if (seconds <= 0) {
-        seconds = d->dt_max; /* one step of its own size */
-        steps = 1;
-    } else if (steps <= 0) {
-        double dt = d->dt_cfl_recent > 0 ? d->dt_cfl_recent : d->dt_max;
-        double k = ceil(seconds / dt - 1e-6) + (d->dt_cfl_recent > 0 && d->dt_cfl_recent < d->dt_max ? 1 : 0);
-        steps = k < 1 ? 1 : k > DFSPH_MAX_STEPS ? DFSPH_MAX_STEPS : (int)k;
+    int steps = 1;
+    uint32_t mode = DFSPH_MODE_FREE, add = 0;
+    if (seconds > 0) {
+        d->t_asked += seconds;
+        uint64_t target = (uint64_t)llround(d->t_asked / DFSPH_TICK);
+        add = target > d->t_given ? (uint32_t)(target - d->t_given) : 0;
+        d->t_given = target;
     }
-    if (steps > DFSPH_MAX_STEPS) steps = DFSPH_MAX_STEPS;
-    /* The frame's time, steps and caps, read by the GPU's step-size decision. */
-    struct {
-        float t_rem;
-        uint32_t steps_left;
-    } frame = {(float)seconds, (uint32_t)steps};
+    if (seconds != 0 && substeps > 0) {
+        mode = DFSPH_MODE_FIXED;
+        steps = substeps > DFSPH_MAX_STEPS ? DFSPH_MAX_STEPS : substeps;
+        if (!d->warned_fixed && seconds / steps > d->dt_max * 1.0001) {
+            log_warn("SIM", "dfsph: %d steps a frame are %.3g s each, longer than its largest step %.3g s: the fluid may blow up",
+                     steps, seconds / steps, d->dt_max);
+            d->warned_fixed = true;
+        }
+    } else if (seconds != 0) {
+        mode = DFSPH_MODE_CFL;
+        double dt = d->dt_cfl_recent > 0 ? d->dt_cfl_recent : d->dt_max, k = ceil(fabs(seconds) / dt - 1e-6);
+        k = k < 1 ? 1 : k;
+        /* Spare slots for a flow that speeds up before its records come back: 1 a frame, and one
+         * more every 8 steps (an empty slot costs the search and an integrate, no solve). */
+        k += 1 + floor(k / 8);
+        steps = k > DFSPH_MAX_STEPS ? DFSPH_MAX_STEPS : (int)k;
+    }
+    /* The frame's slots, time and caps, read by the GPU's step-size decision. */
+    uint32_t args[4] = {d->groups_step, 1, 1, 0}, left = (uint32_t)steps, tail[3] = {add, mode, 0};
     uint32_t caps[2] = {d->cap_div, d->cap_dens};
     if (d->solve_groups) caps[0] = caps[1] = DFSPH_MAX_IT; /* no dispatches to size: SPlisHSPlasH's bound */
     d->frame_cap[0] = caps[0];
     d->frame_cap[1] = caps[1];
+    d->frame_mode_now = mode;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_rem), sizeof frame, &frame);
+    glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, args_step), sizeof args, args);
+    glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, steps_left), sizeof left, &left);
+    glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_add), sizeof tail, tail);
     glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, cap_div), sizeof caps, caps);
     d->frame_issued = 0;
     d->in_frame = true;
     return steps;
+}
+
+/* Seconds of the frames asked for that the GPU has not simulated yet (waits for it): a frame whose
+ * slots ran out before its time did. */
+static double _dfsph_owed(void *impl) {
+    dfsph *d = impl;
+    uint32_t t[2] = {0, 0}; /* t_rem, steps_left */
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_rem), sizeof t, t);
+    uint32_t add = 0;
+    glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_add), sizeof add, &add);
+    return (t[0] + (double)add) * DFSPH_TICK;
+}
+
+/* A pass over the particles' lanes in a step slot: indirect, so that the slots after the frame's
+ * time run it with 0 groups (Ctl.args_step). */
+static void _dfsph_pass(const dfsph *d, GLuint prog) {
+    (void)d;
+    sim_dispatch_indirect(prog, offsetof(dfsph_ctl, args_step));
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 }
 
 /* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
@@ -392,9 +453,8 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         return;
     }
-    sim_dispatch_neighbours(p, d->prog[warm]);
-    sim_dispatch_neighbours(p, d->prog[predict]);
-    glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
+    _dfsph_pass(d, d->prog[warm]);
+    _dfsph_pass(d, d->prog[predict]);
     for (uint32_t k = 0; k < cap; k++) {
         sim_dispatch_indirect(d->prog[update], args);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -423,13 +483,13 @@ static void _dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
     uint32_t n = p->n;
     _dfsph_bind(d, q);
     prof_begin(prof, first + 0);
-    sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
+    _dfsph_pass(d, d->prog[P_DENSITY]);
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);
     _dfsph_solve(d, p, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div);
     prof_end(prof, first + 1);
     prof_begin(prof, first + 2);
-    sim_dispatch_neighbours(p, d->prog[P_NONPRESSURE]);
+    _dfsph_pass(d, d->prog[P_NONPRESSURE]);
     prof_end(prof, first + 2);
     prof_begin(prof, first + 3);
     _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->cap_dens);
@@ -456,6 +516,7 @@ static void _dfsph_frame_end(void *impl) {
     d->frame_first[f] = d->issued;
     d->frame_caps[f][0] = d->frame_cap[0];
     d->frame_caps[f][1] = d->frame_cap[1];
+    d->frame_mode[f] = d->frame_mode_now;
     d->frame_steps[f] = d->frame_issued;
     d->issued += d->frame_issued;
     d->frames_pending++;
@@ -508,5 +569,6 @@ const sim_solver sim_solver_dfsph = {
     .frame_end = _dfsph_frame_end,
     .poll = _dfsph_poll,
     .pairs = _dfsph_pairs,
+    .owed = _dfsph_owed,
     .test = &_dfsph_test,
 };
