@@ -483,7 +483,9 @@ static void _dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
     uint32_t n = p->n;
     _dfsph_bind(d, q);
     prof_begin(prof, first + 0);
-    _dfsph_pass(d, d->prog[P_DENSITY]);
+    /* Direct, also in an empty slot: the search there reordered the particles, and the densities
+     * (read by the renderer and the stats) must follow them; it writes nothing else that lasts. */
+    sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);
     _dfsph_solve(d, p, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div);
