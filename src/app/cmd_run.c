@@ -134,6 +134,11 @@ static void _run_table(FILE *table, const session *ss, int done, long long steps
     fprintf(table, "%s, %u particles, solver %s, sort %s: %d frames, %lld steps (%.1f a frame), %.9g s simulated\n",
             sim_scene_name(ss->s), sim_particle_count(ss->s), sim_solver_name(ss->s), sim_sort_name(ss->s), done, steps,
             done ? (double)steps / done : 0.0, sum.time);
+    sim_dispatches disp;
+    sim_get_dispatches(ss->s, &disp);
+    if (disp.steps > sum.steps)
+        fprintf(table, "%llu step slots, %llu of them spare ones that ran empty (the frame's time was used)\n",
+                (unsigned long long)disp.steps, (unsigned long long)(disp.steps - sum.steps));
     if (sum.frames_short)
         fprintf(table, "%llu frames ran out of step slots before their 1/60 s (the rest carried to the next, caught up at the end)\n",
                 (unsigned long long)sum.frames_short);

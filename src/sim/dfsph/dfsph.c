@@ -13,10 +13,16 @@
  * it). The step size lives on the GPU too: the CPU learns it, the iterations and the errors from
  * the step records, read a fixed two frames later (so a run is the same every time), and sizes the
  * next frames' step counts and caps from them.
+ * The frame's time lives on the GPU too, in whole ticks (Ctl.t_rem): each step takes as few equal
+ * steps under the CFL limit as finish it, the last exactly what is left; the CPU records step
+ * slots for the speed it predicts plus a spare, and the slots after the time is used run empty
+ * (their passes are indirect with 0 groups; the search, density and integrate with dt 0 run, and
+ * change nothing but the particles' order). A frame whose slots run out carries the rest to the
+ * next (its last record says so); sim_catch_up finishes it at a run's end.
  * The persistent path (FLUID_DFSPH_PERSISTENT, off by default): each solve is one dispatch of
  * solve.comp, its iterations behind a grid-wide barrier.
- * (About 500 lines: the control block's twin, the records, the caps' policy and the choice of the
- * persistent path stay beside the dispatches they steer.)
+ * (About 590 lines: the control block's twin, the records, the caps' and slots' policies and the
+ * choice of the persistent path stay beside the dispatches they steer.)
  */
 #include "core/env.h"
 #include "core/log.h"
@@ -101,6 +107,9 @@ typedef struct dfsph {
     /* What the CPU knows, from records DFSPH_LAG frames old. */
     uint32_t cap_div, cap_dens;        /* iterations recorded per solve */
     float dt_cfl_recent;               /* the smallest CFL step of the last frame read (0: none yet) */
+    float speed_recent, speed_before;  /* the largest |v| / dx of those two frames' steps (from their records' cfl / dt) */
+    float cfl;                         /* the CFL number: dt_cfl = cfl dx / |v|max */
+    float carry_recent;                /* seconds the last frame read could not finish */
     uint32_t it_seen[DFSPH_FRAMES][2]; /* the most iterations (divergence, pressure) of recent frames */
     uint32_t slack;                    /* empty (update, predict) pairs recorded past them: 1, or FLUID_DFSPH_SLACK (measuring) */
     int it_seen_head;
@@ -155,6 +164,7 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     size_t n = p->capacity ? p->capacity : 1;
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
     d->dt_max = params->dt_max;
+    d->cfl = params->cfl;
     d->dt0 = params->dt_max;
     d->cap_div = 10;  /* until the first records come back (4 and 8 let the first frames' solves stop */
     d->cap_dens = 20; /* at the cap: the worst density error went from 0.09% to 0.23%, H100; 30
@@ -293,7 +303,7 @@ static void _dfsph_collect(dfsph *d, int lag) {
             }
         }
         uint32_t frame_cap_div = d->frame_caps[f][0], frame_cap_dens = d->frame_caps[f][1];
-        float dt_cfl_min = 0;
+        float dt_cfl_min = 0, carry = 0, speed = 0;
         uint32_t it_div_max = 0, it_dens_max = 0, capped = 0;
         for (uint32_t k = 0; k < count; k++) {
             uint32_t slot = (first + k) % DFSPH_RECORDS;
@@ -302,6 +312,7 @@ static void _dfsph_collect(dfsph *d, int lag) {
             if (r.dt <= 0) continue; /* an empty slot: the frame's time was used; nothing moved */
             /* The frame's last step with time still left: its slots ran out (the time carries over). */
             bool short_frame = d->frame_mode[f] != DFSPH_MODE_FREE && r.t_rem && (k + 1 == count);
+            if (short_frame) carry = (float)(r.t_rem * DFSPH_TICK);
             if (d->ready_count < DFSPH_RECORDS) {
                 d->ready[(d->ready_head + d->ready_count++) % DFSPH_RECORDS] = (sim_step_record){.dt = r.dt,
                                                                                                  .dt_cfl = r.dt_cfl,
@@ -317,6 +328,7 @@ static void _dfsph_collect(dfsph *d, int lag) {
                                                                                                  .short_frame = short_frame};
             }
             if (!dt_cfl_min || r.dt_cfl < dt_cfl_min) dt_cfl_min = r.dt_cfl;
+            if (r.cfl / r.dt > speed) speed = r.cfl / r.dt;
             if (r.it_div > it_div_max) it_div_max = r.it_div;
             if (r.it_dens > it_dens_max) it_dens_max = r.it_dens;
             capped += r.capped;
@@ -345,6 +357,9 @@ static void _dfsph_collect(dfsph *d, int lag) {
         d->cap_div = div < 1 ? 1 : div > DFSPH_MAX_IT ? DFSPH_MAX_IT : div;
         d->cap_dens = dens < 2 ? 2 : dens > DFSPH_MAX_IT ? DFSPH_MAX_IT : dens;
         d->dt_cfl_recent = dt_cfl_min;
+        d->speed_before = d->speed_recent;
+        d->speed_recent = speed;
+        d->carry_recent = carry;
     }
 }
 
@@ -360,7 +375,7 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     d->t_asked = 0;
     d->t_given = 0;
     memset(d->it_seen, 0, sizeof d->it_seen);
-    d->dt_cfl_recent = 0;
+    d->dt_cfl_recent = d->speed_recent = d->speed_before = d->carry_recent = 0;
     _dfsph_ctl_reset(d);
     _dfsph_bind(d, q);
     sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
@@ -397,11 +412,17 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
         }
     } else if (seconds != 0) {
         mode = DFSPH_MODE_CFL;
-        double dt = d->dt_cfl_recent > 0 ? d->dt_cfl_recent : d->dt_max, k = ceil(fabs(seconds) / dt - 1e-6);
-        k = k < 1 ? 1 : k;
-        /* Spare slots for a flow that speeds up before its records come back: 1 a frame, and one
-         * more every 8 steps (an empty slot costs the search and an integrate, no solve). */
-        k += 1 + floor(k / 8);
+        /* The CFL step this frame will see, from the records DFSPH_LAG + 1 frames old: the flow's
+         * largest speed (|v| dt / dx over dt, which dt_max's clamp does not hide) carried on at
+         * the rate it last grew (a dam break's first tenths of a second: the speed doubles within
+         * the lag), so that the slots cover the frame's time and what the last frame read left
+         * over; then one spare slot (an empty slot costs the search, the density pass and
+         * integrate, no solve). A sudden impact outruns it: that frame carries over. */
+        double dt = d->dt_cfl_recent > 0 ? d->dt_cfl_recent : d->dt_max, speed = d->speed_recent;
+        if (d->speed_before > 0 && speed > d->speed_before) speed += (DFSPH_LAG + 1) * (speed - d->speed_before);
+        if (speed > 0 && d->cfl / speed < dt) dt = d->cfl / speed;
+        double k = ceil((fabs(seconds) + d->carry_recent) / dt - 1e-6);
+        k = (k < 1 ? 1 : k) + 1;
         steps = k > DFSPH_MAX_STEPS ? DFSPH_MAX_STEPS : (int)k;
     }
     /* The frame's slots, time and caps, read by the GPU's step-size decision. */
