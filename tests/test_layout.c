@@ -89,7 +89,6 @@ static const layout_member _dfsph_ctl_members[] = {
     MEMBER(dfsph_ctl, bar_count),
     MEMBER(dfsph_ctl, bar_gen),
     MEMBER(dfsph_ctl, stalled),
-    MEMBER(dfsph_ctl, t_add),
     MEMBER(dfsph_ctl, mode),
     MEMBER(dfsph_ctl, idle),
     MEMBER(dfsph_ctl, dt_ticks),

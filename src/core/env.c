@@ -20,7 +20,7 @@ const env_info env_table[ENV_COUNT] = {
     [ENV_DFSPH_RECORDS] = {"FLUID_DFSPH_RECORDS", "0 or 1", "1 where the lists fit 40 MB, else 0", "src/sim/dfsph/dfsph.c",
                            "DFSPH neighbour lists of 16-byte {m grad W, j} records (1) or indices (0) (measuring)"},
     [ENV_DFSPH_PERSISTENT] =
-        {"FLUID_DFSPH_PERSISTENT", "0..65536", "0 (measured slower on the H100)", "src/sim/dfsph/dfsph.c",
+        {"FLUID_DFSPH_PERSISTENT", "0..65536", "4 an SM on NVIDIA where the lists hold records, else 0", "src/sim/dfsph/dfsph.c",
          "groups of DFSPH's persistent solve (one dispatch a solve); 0: the indirect path (tests, measuring)"},
     [ENV_DFSPH_WARM_SPH] = {"FLUID_DFSPH_WARM_SPH", "0 or 1", "0", "src/sim/dfsph/dfsph.c",
                             "1: SPlisHSPlasH's pressure warm start (k dt^2 stored, 0 where not compressed) (measuring)"},

@@ -31,7 +31,6 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     uint bar_count;    // the persistent solve's grid barrier: groups arrived
     uint bar_gen;      // and its generation
     uint stalled;      // set when a grid barrier waited past its bound (the groups were not co-resident)
-    uint t_add;        // ticks the CPU gives the frame, added to t_rem by its first step
     uint mode;         // DFSPH_MODE_*: how a step's dt is chosen (nonpressure.comp)
     uint idle;         // 1 once the frame's time is used: the slots left run empty
     uint dt_ticks;     // this step's dt in ticks

@@ -76,9 +76,8 @@ void main() {
     if (dfsph_reduce_last(speed, true) && gl_LocalInvocationID.x == 0u) {
         float dt_cfl = clamp(P.cfl * P.dx / max(max(s_red[0], C.v_post), 1e-9), P.dt_min, P.dt_max);
         C.dt_cfl = dt_cfl;
-        // The frame's time in whole ticks: what earlier frames left plus what the CPU gave this one.
-        uint rem = C.t_rem + C.t_add, cfl_t = max(uint(dt_cfl / DFSPH_TICK), 1u), dt_t;
-        C.t_add = 0u;
+        // The frame's time left in whole ticks (the frame's first density pass added its share).
+        uint rem = C.t_rem, cfl_t = max(uint(dt_cfl / DFSPH_TICK), 1u), dt_t;
         if (C.mode == DFSPH_MODE_FREE) dt_t = cfl_t;
         else if (C.mode == DFSPH_MODE_FIXED) dt_t = rem / max(C.steps_left, 1u); // the last slot takes the rest
         else {

@@ -19,9 +19,9 @@
  * (their passes are indirect with 0 groups; the search, density and integrate with dt 0 run, and
  * change nothing but the particles' order). A frame whose slots run out carries the rest to the
  * next (its last record says so); sim_catch_up finishes it at a run's end.
- * The persistent path (FLUID_DFSPH_PERSISTENT, off by default): each solve is one dispatch of
- * solve.comp, its iterations behind a grid-wide barrier.
- * (About 590 lines: the control block's twin, the records, the caps' and slots' policies and the
+ * The persistent path (by default on NVIDIA where the lists hold records; FLUID_DFSPH_PERSISTENT):
+ * each solve is one dispatch of solve.comp, its iterations behind a grid-wide barrier.
+ * (About 600 lines: the control block's twin, the records, the caps' and slots' policies and the
  * choice of the persistent path stay beside the dispatches they steer.)
  */
 #include "core/env.h"
@@ -42,11 +42,18 @@
 #define DFSPH_LAG 2        /* frames between issuing a step and reading its record */
 #define DFSPH_FRAMES 4     /* frames in flight, with their fences */
 #define DFSPH_MAX_IT 100   /* SPlisHSPlasH's most iterations */
-/* The persistent solve by default (1) on forward-progress drivers, or only when FLUID_DFSPH_PERSISTENT
- * asks (0): off, it measured slower than the indirect path on the H100 (docs/BENCHMARKS.md). */
-#define DFSPH_PERSISTENT_DEFAULT 0
-#define DFSPH_MAX_STEPS 1000           /* step slots a frame at most (records in flight stay within the ring) */
-#define DFSPH_REC_L2 (40u << 20)       /* lists of records up to this many bytes (the H100's L2 is 50 MB) */
+/* The caps until the first records come back (4 and 8 let the first frames' solves stop at the cap:
+ * the worst density error went from 0.09% to 0.23%, H100; 30 cut the dam break's capped first steps
+ * at 27,648 (llvmpipe, first 0.1 s: 11 -> 2 capped solves, 124 -> 92 dispatches a step) but the
+ * still pool's energy then grew 0.12% in 900 steps, past test_sim_scenes' 0.1%). */
+#define DFSPH_CAP_DIV0 10
+#define DFSPH_CAP_DENS0 20
+/* The persistent solve by default (1) where it measured faster (forward-progress drivers that report
+ * their multiprocessors, lists of records), or only when FLUID_DFSPH_PERSISTENT asks (0). */
+#define DFSPH_PERSISTENT_DEFAULT 1
+#define DFSPH_GROUPS_PER_SM 4    /* the persistent grid: 4 groups an SM measured best on the H100 (1, 2 and 8 slower) */
+#define DFSPH_MAX_STEPS 1000     /* step slots a frame at most (records in flight stay within the ring) */
+#define DFSPH_REC_L2 (40u << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */
 _Static_assert(DFSPH_MAX_STEPS == SIM_MAX_SUBSTEPS, "--substeps' range is the slots a frame holds");
 _Static_assert(DFSPH_MAX_STEPS * DFSPH_FRAMES < DFSPH_RECORDS, "the frames in flight fit the record ring");
 
@@ -120,9 +127,11 @@ typedef struct dfsph {
     uint32_t frame_caps[DFSPH_FRAMES][2]; /* the caps each frame recorded (divergence, pressure) */
     uint32_t frame_mode[DFSPH_FRAMES], frame_mode_now;
     int frames_pending, frame_head;
-    uint32_t issued, read; /* steps issued, steps whose records were read */
-    uint32_t frame_issued; /* steps issued in the frame under way */
-    uint32_t frame_cap[2]; /* the caps it records */
+    uint32_t issued, read;  /* steps issued, steps whose records were read */
+    uint32_t frame_issued;  /* steps issued in the frame under way */
+    uint32_t frame_cap[2];  /* the caps it records */
+    uint32_t frame_vals[4]; /* ticks added to t_rem, the slots, the caps: for the frame's first density pass */
+    uint32_t frame_set;     /* 1 + the frame's DFSPH_MODE_* until handed to a density pass, then 0 */
     bool in_frame;
     dfsph_record *buf;                    /* the ring copied back */
     sim_step_record ready[DFSPH_RECORDS]; /* read, not yet polled */
@@ -166,11 +175,8 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     d->dt_max = params->dt_max;
     d->cfl = params->cfl;
     d->dt0 = params->dt_max;
-    d->cap_div = 10;  /* until the first records come back (4 and 8 let the first frames' solves stop */
-    d->cap_dens = 20; /* at the cap: the worst density error went from 0.09% to 0.23%, H100; 30
-                       * cut the dam break's capped first steps at 27,648 (llvmpipe, first 0.1 s: 11 -> 2
-                       * capped solves, 124 -> 92 dispatches a step) but the still pool's energy then
-                       * grew 0.12% in 900 steps, past test_sim_scenes' 0.1%) */
+    d->cap_div = DFSPH_CAP_DIV0;
+    d->cap_dens = DFSPH_CAP_DENS0;
     const char *slack = getenv("FLUID_DFSPH_SLACK");
     /* Empty pairs cost ~10 us each at 27,648 on the H100 (slack 2 against 0: 8.15 against 6.82 ms a
      * frame); one pair of slack catches most solves that need one more iteration than lately. */
@@ -245,14 +251,19 @@ static uint32_t _dfsph_sm_count(void) {
 
 /* The persistent solve: one dispatch a solve whose groups all stay resident and meet at grid
  * barriers, so only on drivers that make forward progress between groups (gpu_forward_progress),
- * with a grid of 2 groups of SIM_WG an SM (NVIDIA: gl_SMCountNV); FLUID_DFSPH_PERSISTENT=N forces
- * N groups on any driver (0: the indirect path; llvmpipe runs up to LP_NUM_THREADS groups at once).
- * Where the programs do not build, the indirect path. */
+ * with a grid of DFSPH_GROUPS_PER_SM groups of SIM_WG an SM (NVIDIA: gl_SMCountNV; elsewhere the
+ * count is unknown and the indirect path runs), and only where the neighbour lists hold records:
+ * past the L2 (109,744 on the H100) the coherent reads it needs made it 50% slower
+ * (docs/BENCHMARKS.md). FLUID_DFSPH_PERSISTENT=N forces N groups on any driver (0: the indirect
+ * path; llvmpipe runs up to LP_NUM_THREADS groups at once). Where the programs do not build, the
+ * indirect path. */
 static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
     uint32_t groups = UINT32_MAX;
     if (!env_u32(ENV_DFSPH_PERSISTENT, 0, 65536, &groups, err)) return false;
     if (groups == UINT32_MAX)
-        groups = DFSPH_PERSISTENT_DEFAULT && gpu_forward_progress() && !caps->llvmpipe ? 2 * _dfsph_sm_count() : 0;
+        groups = DFSPH_PERSISTENT_DEFAULT && d->rec == 16 && gpu_forward_progress() && !caps->llvmpipe
+                     ? DFSPH_GROUPS_PER_SM * _dfsph_sm_count()
+                     : 0;
     if (!groups) return true;
     char e[ERR_LEN];
     for (int i = P_DIV_SOLVE; i < P_ALL; i++) {
@@ -297,9 +308,7 @@ static void _dfsph_collect(dfsph *d, int lag) {
                           "dfsph: the persistent solve's %u groups were not all resident (a grid barrier stalled); "
                           "the indirect path runs from now on (set FLUID_DFSPH_PERSISTENT lower, or 0)",
                           d->solve_groups);
-                d->solve_groups = 0;
-                uint32_t zero[3] = {0, 0, 0};
-                glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, bar_count), sizeof zero, zero);
+                d->solve_groups = 0; /* the barrier's words stay as they are: only the persistent solve reads them */
             }
         }
         uint32_t frame_cap_div = d->frame_caps[f][0], frame_cap_dens = d->frame_caps[f][1];
@@ -376,8 +385,11 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     d->t_given = 0;
     memset(d->it_seen, 0, sizeof d->it_seen);
     d->dt_cfl_recent = d->speed_recent = d->speed_before = d->carry_recent = 0;
-    _dfsph_ctl_reset(d);
+    d->cap_div = DFSPH_CAP_DIV0; /* the caps a fresh solver starts with: the same steps as a fresh sim */
+    d->cap_dens = DFSPH_CAP_DENS0;
+    _dfsph_ctl_reset(d); /* every step issued has finished (collected above): the upload cannot land early */
     _dfsph_bind(d, q);
+    glProgramUniform1ui(d->prog[P_DENSITY], 1, 0);
     sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
     float zero = 0;
     glClearNamedBufferData(d->kappa, GL_R32F, GL_RED, GL_FLOAT, &zero);
@@ -426,17 +438,18 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
         steps = k > DFSPH_MAX_STEPS ? DFSPH_MAX_STEPS : (int)k;
     }
     /* The frame's slots, time and caps, read by the GPU's step-size decision. */
-    uint32_t args[4] = {d->groups_step, 1, 1, 0}, left = (uint32_t)steps, tail[3] = {add, mode, 0};
     uint32_t caps[2] = {d->cap_div, d->cap_dens};
     if (d->solve_groups) caps[0] = caps[1] = DFSPH_MAX_IT; /* no dispatches to size: SPlisHSPlasH's bound */
     d->frame_cap[0] = caps[0];
     d->frame_cap[1] = caps[1];
     d->frame_mode_now = mode;
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, args_step), sizeof args, args);
-    glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, steps_left), sizeof left, &left);
-    glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_add), sizeof tail, tail);
-    glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, cap_div), sizeof caps, caps);
+    /* They reach the GPU as uniforms of the frame's first density pass, in the command stream (see
+     * density.comp: a glNamedBufferSubData of them landed early on the H100). */
+    d->frame_vals[0] = add;
+    d->frame_vals[1] = (uint32_t)steps;
+    d->frame_vals[2] = caps[0];
+    d->frame_vals[3] = caps[1];
+    d->frame_set = 1 + mode;
     d->frame_issued = 0;
     d->in_frame = true;
     return steps;
@@ -449,9 +462,7 @@ static double _dfsph_owed(void *impl) {
     uint32_t t[2] = {0, 0}; /* t_rem, steps_left */
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_rem), sizeof t, t);
-    uint32_t add = 0;
-    glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_add), sizeof add, &add);
-    return (t[0] + (double)add) * DFSPH_TICK;
+    return t[0] * DFSPH_TICK;
 }
 
 /* A pass over the particles' lanes in a step slot: indirect, so that the slots after the frame's
@@ -505,8 +516,13 @@ static void _dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
     _dfsph_bind(d, q);
     prof_begin(prof, first + 0);
     /* Direct, also in an empty slot: the search there reordered the particles, and the densities
-     * (read by the renderer and the stats) must follow them; it writes nothing else that lasts. */
+     * (read by the renderer and the stats) must follow them; it writes nothing else that lasts
+     * but, in the frame's first slot, the frame's values into the control block. */
+    glProgramUniform4uiv(d->prog[P_DENSITY], 0, 1, d->frame_vals);
+    glProgramUniform1ui(d->prog[P_DENSITY], 1, d->frame_set);
+    d->frame_set = 0;
     sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
+    glMemoryBarrier(GL_COMMAND_BARRIER_BIT); /* the step's indirect arguments it may have written */
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);
     _dfsph_solve(d, p, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div);

@@ -27,7 +27,6 @@ typedef struct dfsph_ctl {
     float v_post;
     uint32_t dropped, limited;
     uint32_t bar_count, bar_gen, stalled; /* the persistent solve's grid barrier (solve.comp) */
-    uint32_t t_add;                       /* ticks the CPU adds to t_rem at a frame's first step */
     uint32_t mode;                        /* DFSPH_MODE_*: how a step's dt is chosen */
     uint32_t idle;                        /* 1 once the frame's time is used: the slots left run empty */
     uint32_t dt_ticks;                    /* this step's dt in ticks */
@@ -36,7 +35,7 @@ typedef struct dfsph_ctl {
 _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_step) == 32 && offsetof(dfsph_ctl, t_rem) == 48,
                "Ctl's indirect arguments");
 _Static_assert(offsetof(dfsph_ctl, done) == 64 && offsetof(dfsph_ctl, cap_div) == 96, "Ctl's scalars");
-_Static_assert(sizeof(dfsph_ctl) == 144, "Ctl's partial[] starts at 144");
+_Static_assert(sizeof(dfsph_ctl) == 140, "Ctl's partial[] starts at 140");
 
 /* Time on the GPU is counted in ticks of 2^-28 s (3.7 ns), in a uint: a step's dt is a whole
  * number of ticks, so the frame's sum is exact (and, below 2^24 ticks = 62.5 ms, so is dt as a
