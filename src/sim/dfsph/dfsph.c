@@ -433,7 +433,7 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
         double dt = d->dt_cfl_recent > 0 ? d->dt_cfl_recent : d->dt_max, speed = d->speed_recent;
         if (d->speed_before > 0 && speed > d->speed_before) speed += (DFSPH_LAG + 1) * (speed - d->speed_before);
         if (speed > 0 && d->cfl / speed < dt) dt = d->cfl / speed;
-        double k = ceil((fabs(seconds) + d->carry_recent) / dt - 1e-6);
+        double k = ceil((seconds > 0 ? seconds + d->carry_recent : -seconds) / dt - 1e-6);
         k = (k < 1 ? 1 : k) + 1;
         steps = k > DFSPH_MAX_STEPS ? DFSPH_MAX_STEPS : (int)k;
     }
@@ -459,10 +459,10 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
  * slots ran out before its time did. */
 static double _dfsph_owed(void *impl) {
     dfsph *d = impl;
-    uint32_t t[2] = {0, 0}; /* t_rem, steps_left */
+    uint32_t t_rem = 0;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_rem), sizeof t, t);
-    return t[0] * DFSPH_TICK;
+    glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_rem), sizeof t_rem, &t_rem);
+    return t_rem * DFSPH_TICK;
 }
 
 /* A pass over the particles' lanes in a step slot: indirect, so that the slots after the frame's
