@@ -431,7 +431,8 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
          * over; then one spare slot (an empty slot costs the search, the density pass and
          * integrate, no solve). A sudden impact outruns it: that frame carries over. */
         double dt = d->dt_cfl_recent > 0 ? d->dt_cfl_recent : d->dt_max, speed = d->speed_recent;
-        if (d->speed_before > 0 && speed > d->speed_before) speed += (DFSPH_LAG + 1) * (speed - d->speed_before);
+        if (d->speed_before > 0 && speed > d->speed_before) /* at most twice the last: an impact's jump is not a trend */
+            speed += fmin((DFSPH_LAG + 1) * (speed - d->speed_before), speed);
         if (speed > 0 && d->cfl / speed < dt) dt = d->cfl / speed;
         double k = ceil((seconds > 0 ? seconds + d->carry_recent : -seconds) / dt - 1e-6);
         k = (k < 1 ? 1 : k) + 1;
