@@ -1,8 +1,8 @@
 #!/bin/bash
 # A frame is 1/60 s (issue 17): headless `--frames N` simulates N/60 s within 1e-6 relative for
 # both solvers, read from what the run reports (the --stats rows: the last row's time and the sum
-# of the rows' dt), and `--substeps K` means the same for both: exactly K equal steps of 1/(60 K) s
-# a frame, K from 1 to 1000, refused outside that in one line. An independent check: the expected
+# of the rows' dt; the exit table's "s simulated"), and `--substeps K` means the same for both:
+# exactly K equal steps of 1/(60 K) s a frame, K from 1 to 1000, refused outside that in one line. An independent check: the expected
 # times are N/60 and 1/(60 K), nothing the program computes.
 # The DFSPH cases are ones where the flow speeds up within the two frames of record lag (the dam
 # break at 8,192 particles, the double dam break at 4,000): before the fix their frames fell short
@@ -38,6 +38,11 @@ simulated() {
             printf "%s: %d steps, last time %.9f s, dt sum %.9f s, want %.9f s (%.2g, %.2g relative)\n", name, rows, t, sum, want, et, es
             exit (et < -1e-6 || et > 1e-6 || es < -1e-6 || es > 1e-6) ? 1 : 0
         }' "$TMP/$name.csv" || fail "$name: $frames frames did not simulate $frames/60 s"
+    # The exit table says the same ("..., 0.2 s simulated").
+    local said
+    said=$(grep -o '[0-9.e+-]* s simulated' "$TMP/$name.out" | cut -d' ' -f1)
+    awk -v t="${said:-0}" -v want="$frames" 'BEGIN { want /= 60; e = (t - want) / want; exit (e < -1e-6 || e > 1e-6) ? 1 : 0 }' ||
+        fail "$name: the exit table says ${said:-nothing} s simulated, not $frames/60"
 }
 
 simulated dfsph-dambreak 12 --scene dambreak --particles 8000
