@@ -1,10 +1,12 @@
 /* The neighbour search through the sort: after hash, sort and ranges on the GPU, walking the 27
- * cells around each particle through the GPU's cell ranges must find exactly the neighbours within
- * h that a brute-force O(N^2) CPU search finds, and the ranges must cover every particle exactly
- * once. Layouts: random, clustered, all in one cell, on cell borders exactly, at the box walls
+ * cells around each particle (125 with h/2 cells, FLUID_SIM_CELL=2) through the GPU's cell ranges
+ * must find exactly the neighbours within h that a brute-force O(N^2) CPU search finds, and the
+ * ranges must cover every particle exactly once; the GPU's own walk (the dfsph density pass's
+ * neighbour lists) must list as many as brute force finds. Layouts: random, clustered, all in one cell, on cell borders exactly, at the box walls
  * (and on them), spaced exactly h apart. Uses the "cpu" sort (the GPU sorts have their own tests).
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
+#include "sim/solver.h"
 
 static int cmp_u32(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -99,6 +101,7 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
     for (uint32_t i = 0; i < n; i++) where[vals[i]] = i;
     uint32_t *brute = malloc(4ull * n), *walk = malloc(4ull * n);
     float h2 = p->h * p->h;
+    int reach = (int)sim_cell_reach(p);
     long long pairs = 0;
     int bad_sets = 0;
     for (uint32_t i = 0; i < n && !bad_perm; i++) {
@@ -110,9 +113,9 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
         }
         uint32_t k = keys[where[i]];
         int cx = (int)(k % p->dims[0]), cy = (int)(k / p->dims[0] % p->dims[1]), cz = (int)(k / p->dims[0] / p->dims[1]);
-        for (int z = cz - 1; z <= cz + 1; z++)
-            for (int y = cy - 1; y <= cy + 1; y++)
-                for (int x = cx - 1; x <= cx + 1; x++) {
+        for (int z = cz - reach; z <= cz + reach; z++)
+            for (int y = cy - reach; y <= cy + reach; y++)
+                for (int x = cx - reach; x <= cx + reach; x++) {
                     if (x < 0 || y < 0 || z < 0 || x >= (int)p->dims[0] || y >= (int)p->dims[1] || z >= (int)p->dims[2]) continue;
                     uint32_t c = (uint32_t)x + p->dims[0] * ((uint32_t)y + p->dims[1] * (uint32_t)z);
                     for (uint32_t t = ranges[c]; t < ranges[c + 1]; t++) {
@@ -131,6 +134,32 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
         }
     }
     CHECK(bad_sets == 0, "%s: %d particles with wrong neighbour sets", name, bad_sets);
+    /* The GPU's own walk (neighbours.glsl, with its skipped rows): the neighbours the density pass
+     * listed against brute force, pairs within 1e-5 of h either way allowed (the shader's sum of
+     * squares may round otherwise), coincident pairs (r = 0) not listed. */
+    uint32_t *listed = malloc(4ull * n + 4);
+    uint32_t cap = sim_read_neighbour_counts(s, listed);
+    int bad_gpu = 0;
+    for (uint32_t i = 0; i < n && cap; i++) {
+        const float *xi = pos + 4 * i;
+        uint32_t lo = 0, hi = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            double dx = (double)xi[0] - pos[4 * j], dy = (double)xi[1] - pos[4 * j + 1], dz = (double)xi[2] - pos[4 * j + 2];
+            double r2 = dx * dx + dy * dy + dz * dz;
+            if (j == i || r2 == 0) continue;
+            lo += r2 < h2 * (1 - 1e-5);
+            hi += r2 < h2 * (1 + 1e-5);
+        }
+        /* a full lane list (UINT32_MAX): that lane alone met cap neighbours */
+        if (listed[i] == UINT32_MAX ? hi < cap : listed[i] < lo || listed[i] > hi) {
+            if (bad_gpu++ < 3)
+                fprintf(stderr, "%s: particle %u at (%g %g %g): %u..%u neighbours by brute force, %u listed by the GPU's walk\n",
+                        name, i, xi[0], xi[1], xi[2], lo, hi, listed[i]);
+        }
+    }
+    CHECK(cap > 0, "%s: the solver keeps no neighbour lists to check the GPU's walk with", name);
+    CHECK(bad_gpu == 0, "%s: %d particles whose GPU walk listed the wrong number of neighbours", name, bad_gpu);
+    free(listed);
     printf("%-16s %5u particles, %8lld neighbour pairs: %s\n", name, n, pairs, check_failures == fails ? "ok" : "FAIL");
     free(where);
     free(brute);
@@ -147,12 +176,23 @@ static float frand(uint32_t *st) { return (float)(check_rand(st) % 1000000) / 10
 
 int main(void) {
     gpu_ctx *gpu = check_gpu();
+    /* The cell size by solver and count (measured on the H100, docs/BENCHMARKS.md): h/2 for wcsph
+     * above 262,144 particles, h otherwise; and a simulation takes it unless FLUID_SIM_CELL says. */
+    CHECK(sim_cells_per_h(&sim_solver_wcsph, 262144) == 1 && sim_cells_per_h(&sim_solver_wcsph, 262145) == 2 &&
+              sim_cells_per_h(&sim_solver_dfsph, 27648) == 1 && sim_cells_per_h(&sim_solver_dfsph, 1000000) == 1,
+          "cells per h by solver and count: wcsph %u at 262,144, %u above; dfsph %u, %u",
+          sim_cells_per_h(&sim_solver_wcsph, 262144), sim_cells_per_h(&sim_solver_wcsph, 262145),
+          sim_cells_per_h(&sim_solver_dfsph, 27648), sim_cells_per_h(&sim_solver_dfsph, 1000000));
     /* The cpu sort (the reference), radix (ranges stage) and counting (its own cell table). */
     const char *sorts[] = {"cpu", "radix", "counting"};
     for (size_t si = 0; si < ARRAY_LEN(sorts); si++) {
         sim *s = ref_sim("dambreak", 3000, sorts[si], NULL, gpu_get_caps(gpu));
         printf("sort %s:\n", sorts[si]);
         const sim_params *p = sim_get_params(s);
+        const char *cell_env = getenv("FLUID_SIM_CELL");
+        uint32_t want_reach = cell_env ? (uint32_t)atoi(cell_env) : sim_cells_per_h(&sim_solver_dfsph, sim_particle_count(s));
+        CHECK(sim_cell_reach(p) == want_reach, "the walk reaches %u cells, not %u (FLUID_SIM_CELL=%s)", sim_cell_reach(p),
+              want_reach, cell_env ? cell_env : "unset");
         uint32_t cap = sim_particle_count(s), st = 99, n;
         float *pos = calloc(4ull * cap, sizeof(float));
         float ext[3] = {p->hi[0] - p->lo[0], p->hi[1] - p->lo[1], p->hi[2] - p->lo[2]};
@@ -202,7 +242,9 @@ int main(void) {
                        : side == 2 ? p->lo[a] + p->h * u * 0.5f
                                    : p->lo[a] + ext[a] * u;
             }
-            if (i % 97 == 0) q[0] = p->hi[0] + 1e-4f; /* a hair outside */
+            if (i % 97 == 0) q[0] = p->hi[0] + 1e-4f;                    /* a hair outside */
+            if (i % 7 == 0) q[1] = p->hi[1] + 1.5f * p->h * frand(&st);  /* well outside (the poke can throw them): */
+            if (i % 11 == 0) q[2] = p->lo[2] - 1.5f * p->h * frand(&st); /* clamped into the edge cells */
             SET(i, q[0], q[1], q[2]);
         }
         check_layout(s, "walls", pos, n);

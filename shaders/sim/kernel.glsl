@@ -20,6 +20,30 @@ float sim_dw(float r, float hs) {
     return f / (SIM_PI * hs * hs * hs * hs);
 }
 
+// The same spline with its reciprocals taken once per thread (the neighbour passes' inner loops,
+// SIM_FAST 1): k = (1 / hs, 1 / (pi hs^3), 1 / (pi hs^4)) from sim_kernel_k. sim_pair_k gives
+// (W, dW/dr / r) at squared distance r2 < h^2 through one inversesqrt (r = 0: W(0) and 0), where
+// SIM_FAST 0 takes sqrt, three divisions and one more; the results differ in rounding only.
+vec3 sim_kernel_k(float hs) { return vec3(1.0 / hs, 1.0 / (SIM_PI * hs * hs * hs), 1.0 / (SIM_PI * hs * hs * hs * hs)); }
+vec2 sim_pair_k(float r2, vec3 k) {
+    float ri = r2 > 0.0 ? inversesqrt(r2) : 0.0, q = r2 * ri * k.x, t = 2.0 - q;
+    vec2 f = q < 1.0 ? vec2(1.0 - 1.5 * q * q + 0.75 * q * q * q, -3.0 * q + 2.25 * q * q) : vec2(0.25 * t * t * t, -0.75 * t * t);
+    return vec2(f.x * k.y, f.y * k.z * ri);
+}
+#ifndef SIM_FAST
+#define SIM_FAST 0
+#endif
+// (W, dW/dr / r) of a pair at squared distance r2 (0 <= r2 < h^2; r2 = 0 gives 0 for the second):
+// sim_pair_k where SIM_FAST, else the plain forms. k from sim_kernel_k(hs).
+vec2 sim_pair(float r2, float hs, vec3 k) {
+#if SIM_FAST
+    return sim_pair_k(r2, k);
+#else
+    float r = sqrt(r2);
+    return vec2(sim_w(r, hs), r2 > 0.0 ? sim_dw(r, hs) / r : 0.0);
+#endif
+}
+
 // F1(t) = integral_t^2 q f(q) dq (f: the spline above).
 float _sim_i1(float q) { float q2 = q * q; return q2 * (0.5 - 0.375 * q2 + 0.15 * q2 * q); }
 float _sim_a1(float q) { float q2 = q * q; return 0.25 * q2 * (4.0 - 4.0 * q + 1.5 * q2 - 0.2 * q2 * q); }

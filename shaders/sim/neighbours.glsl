@@ -1,6 +1,9 @@
-// The neighbour walk every neighbour pass uses: for the 3 x 3 rows of cells around a particle, the
-// three cells of a row have consecutive keys, so their particles are one contiguous run of the
-// sorted order: [starts[first cell], starts[last cell + 1]). 9 runs, not 27 cells.
+// The neighbour walk every neighbour pass uses. Cells are h / SIM_CELL_REACH wide (h or h/2,
+// FLUID_SIM_CELL), so a particle's neighbours lie in the (2R+1)^3 cells around its own, R =
+// SIM_CELL_REACH. The 2R+1 cells of a row have consecutive keys, so their particles are one
+// contiguous run of the sorted order: [starts[first cell], starts[last cell + 1]): 9 runs for h
+// cells, 25 for h/2 cells. A row whose slab (in y and z) lies h or more from the particle holds no
+// neighbour and is skipped (with h/2 cells about 3 of the 25 rows, with h cells about 1 of 9).
 // Needs the cell table bound as `ranges` (uint starts per cell and one past the last: ranges.comp,
 // or the counting sort's own).
 //
@@ -10,27 +13,44 @@
 #ifndef FLUID_SIM_NEIGHBOURS_GLSL
 #define FLUID_SIM_NEIGHBOURS_GLSL
 #include "sim/lanes.glsl"
+#ifndef SIM_CELL_REACH
+#define SIM_CELL_REACH 1
+#endif
 
-// The sorted-order run of the row (cx-1 .. cx+1, y, z): start in .x, end in .y (empty: x >= y).
+// The sorted-order run of the row (cx-R .. cx+R, y, z): start in .x, end in .y (empty: x >= y).
 uvec2 sim_row_run(ivec3 c, int y, int z) {
-    int x0 = max(c.x - 1, 0), x1 = min(c.x + 1, int(P.dims.x) - 1);
+    int x0 = max(c.x - SIM_CELL_REACH, 0), x1 = min(c.x + SIM_CELL_REACH, int(P.dims.x) - 1);
     return uvec2(ranges[sim_cell_key(ivec3(x0, y, z))], ranges[sim_cell_key(ivec3(x1, y, z)) + 1u]);
 }
 
-#define SIM_NEIGHBOURS_BEGIN(xi, j)                                                          \
-    {                                                                                        \
-        ivec3 c_ = sim_cell_of(xi);                                                          \
-        uint seen_ = 0u;                                                                     \
-        for (int z_ = max(c_.z - 1, 0); z_ <= min(c_.z + 1, int(P.dims.z) - 1); z_++)        \
-            for (int y_ = max(c_.y - 1, 0); y_ <= min(c_.y + 1, int(P.dims.y) - 1); y_++) {  \
-                uvec2 run_ = sim_row_run(c_, y_, z_);                                        \
-                if (run_.y <= run_.x) continue;                                              \
+// The gap, in cells, between u (a coordinate in cells from lo, not clamped) and the slab of cell
+// row k of `dims`. The first and last rows reach on past the box, since sim_cell_of clamps the
+// particles beyond it into them. A neighbour is closer than h = R / SIM_CELL_MARGIN cells, so a
+// row whose gaps in y and z give gy^2 + gz^2 >= R^2 holds none, float rounding of u included.
+float sim_row_gap(float u, int k, int dims) {
+    float lo = k == 0 ? -1e30 : float(k), hi = k == dims - 1 ? 1e30 : float(k + 1);
+    return max(max(lo - u, u - hi), 0.0);
+}
+
+#define SIM_NEIGHBOURS_BEGIN(xi, j)                                                                          \
+    {                                                                                                        \
+        ivec3 c_ = sim_cell_of(xi);                                                                          \
+        vec3 u_ = (xi - P.lo.xyz) * P.inv_cell;                                                              \
+        uint seen_ = 0u;                                                                                     \
+        for (int z_ = max(c_.z - SIM_CELL_REACH, 0); z_ <= min(c_.z + SIM_CELL_REACH, int(P.dims.z) - 1); z_++) { \
+            float gz_ = sim_row_gap(u_.z, z_, int(P.dims.z));                                                \
+            for (int y_ = max(c_.y - SIM_CELL_REACH, 0); y_ <= min(c_.y + SIM_CELL_REACH, int(P.dims.y) - 1); y_++) { \
+                float gy_ = sim_row_gap(u_.y, y_, int(P.dims.y));                                            \
+                if (gy_ * gy_ + gz_ * gz_ >= float(SIM_CELL_REACH * SIM_CELL_REACH)) continue;               \
+                uvec2 run_ = sim_row_run(c_, y_, z_);                                                        \
+                if (run_.y <= run_.x) continue;                                                              \
                 uint first_ = run_.x + (SIM_LANE + uint(SIM_LANES) - seen_ % uint(SIM_LANES)) % uint(SIM_LANES); \
-                seen_ += run_.y - run_.x;                                                    \
+                seen_ += run_.y - run_.x;                                                                    \
                 for (uint j = first_; j < run_.y; j += uint(SIM_LANES)) {
 #define SIM_NEIGHBOURS_END \
                 }          \
             }              \
+        }                  \
     }
 
 #endif

@@ -22,6 +22,8 @@ typedef enum env_var {
     ENV_DUMP_PROGRAMS,
     ENV_DT_MAX,
     ENV_SIM_LANES,
+    ENV_SIM_CELL,
+    ENV_SIM_FAST,
     ENV_DFSPH_SLACK,
     ENV_DFSPH_HISTORY,
     ENV_DFSPH_RECORDS,

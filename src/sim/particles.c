@@ -1,5 +1,6 @@
 /* particles: the shared particle buffers and the sim's shader and dispatch helpers. */
 #include "sim/particles.h"
+#include "core/env.h"
 #include "core/util.h"
 #include "gpu/shader.h"
 #include <stdio.h>
@@ -11,7 +12,7 @@ uint32_t sim_lanes_for(uint32_t capacity, const gpu_caps *caps) {
     if (env && (!strcmp(env, "1") || !strcmp(env, "2") || !strcmp(env, "4") || !strcmp(env, "8") || !strcmp(env, "16")))
         return (uint32_t)atoi(env);
     if (strstr(caps->renderer, "llvmpipe") || strstr(caps->renderer, "softpipe")) return 1;
-    return capacity <= 262144 ? 4 : 1; /* measured on an H100 (docs/BENCHMARKS.md) */
+    return capacity <= 262144 ? 4 : 1; /* measured on an H100 (docs/BENCHMARKS.md); at 986,078 2 and 4 lanes did not pay */
 }
 
 bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, const sim_params *params, const gpu_caps *caps,
@@ -19,7 +20,12 @@ bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, con
     memset(p, 0, sizeof *p);
     p->capacity = capacity;
     p->lanes = lanes ? lanes : sim_lanes_for(capacity, caps);
-    snprintf(p->lane_define, sizeof p->lane_define, "#define SIM_LANES %u\n", p->lanes);
+    p->reach = sim_cell_reach(params);
+    uint32_t fast = 1;
+    if (!env_u32(ENV_SIM_FAST, 0, 1, &fast, err)) return false;
+    p->fast = fast != 0;
+    snprintf(p->pass_defines, sizeof p->pass_defines, "#define SIM_LANES %u\n#define SIM_CELL_REACH %u\n#define SIM_FAST %u\n",
+             p->lanes, p->reach, fast);
     size_t n = capacity ? capacity : 1;
     struct {
         GLuint *b;

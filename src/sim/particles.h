@@ -27,8 +27,11 @@ typedef struct sim_particles {
     int cur;
     GLuint dens; /* float per particle, current order: kg/m^3 */
     uint32_t n, capacity;
-    uint32_t lanes;       /* threads a particle in the neighbour passes (neighbours.glsl) */
-    char lane_define[32]; /* "#define SIM_LANES k\n", for the solvers' programs */
+    uint32_t lanes; /* threads a particle in the neighbour passes (neighbours.glsl) */
+    uint32_t reach; /* cells each side a neighbour pass walks: 1 (cells h wide) or 2 (h/2) */
+    bool fast;      /* the neighbour passes' kernels with precomputed reciprocals (FLUID_SIM_FAST) */
+    /* "#define SIM_LANES k\n#define SIM_CELL_REACH r\n#define SIM_FAST f\n", for the solvers' programs */
+    char pass_defines[96];
 } sim_particles;
 
 /* lanes: 0 picks by the count and the GPU (sim_lanes_for). */

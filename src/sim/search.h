@@ -5,7 +5,7 @@
  *   afterwards: the particles are in cell order (particles.cur flipped) and sim_search_ranges(q)
  *               is the cell table of that order: starts[c] for every cell c and starts[cells] = n,
  *               so cell c holds [starts[c], starts[c + 1]); neighbour passes walk the 27 cells
- *               around a particle through it (shaders/sim/neighbours.glsl).
+ *               around a particle through it (125 with h/2 cells; shaders/sim/neighbours.glsl).
  *
  * The counting sort's scanned counts are that table already: with it the ranges stage is skipped
  * (its stage name reads "ranges=sort"). A sorter that takes a fused first count (sort.h) gets it

@@ -60,7 +60,7 @@ typedef struct sim_params {
     float poke[4];       /* mouse: xyz point, w radius (0: none) */
     uint32_t n;          /* particles */
     float h;             /* kernel support radius, metres */
-    float cell;          /* grid cell size (h * SIM_CELL_MARGIN) */
+    float cell;          /* grid cell size (h or h/2, times SIM_CELL_MARGIN) */
     float inv_cell;      /* 1 / cell */
     float hs;            /* smoothing length of the cubic spline, h / 2 */
     float mass;          /* kg per particle */
@@ -93,5 +93,9 @@ _Static_assert(offsetof(sim_params, n) == 80, "scalars start after the five vec4
 /* Grid cells are this much larger than h, so float rounding of a position on a cell border can
  * never put two particles closer than h into cells two apart. */
 #define SIM_CELL_MARGIN 1.0001f
+
+/* The cells each side of a particle's own that hold all its neighbours (neighbours.glsl walks
+ * them): 1 where cells are h wide (FLUID_SIM_CELL=1), 2 where they are h/2 (FLUID_SIM_CELL=2). */
+static inline uint32_t sim_cell_reach(const sim_params *p) { return p->cell < 0.75f * p->h ? 2u : 1u; }
 
 #endif

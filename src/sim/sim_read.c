@@ -124,3 +124,8 @@ GLuint sim_get_accel(const sim *s) {
     const sim_solver_test_hooks *t = s->solver->test;
     return t && t->accel ? t->accel(s->impl) : 0;
 }
+uint32_t sim_read_neighbour_counts(sim *s, uint32_t *out) {
+    const sim_solver_test_hooks *t = s->solver->test;
+    sim_sync(s);
+    return t && t->read_neighbour_counts ? t->read_neighbour_counts(s->impl, &s->p, out) : 0;
+}

@@ -6,6 +6,7 @@
 #include "sim/search.h"
 #include "sim/sim.h"
 #include "sim/sim_params.h"
+#include "sim/solver.h"
 
 /* Replaces the particles (n <= the capacity made for; velocities zero when vel4 is NULL); ids
  * become 0..n-1. */
@@ -20,8 +21,14 @@ const sim_layout *sim_get_layout(const sim *s);
 uint32_t sim_get_cells(const sim *s);
 /* Per particle, by original index: the pressure the solver keeps, Pa; false if it keeps none. */
 bool sim_read_pressure(sim *s, float *out);
+/* Per particle, current order: the neighbours the solver's last density pass listed (its GPU walk),
+ * UINT32_MAX where one of its lanes' lists is full (some may be dropped); returns one lane's list
+ * capacity, 0 if the solver keeps no lists. */
+uint32_t sim_read_neighbour_counts(sim *s, uint32_t *out);
 /* The solver's acceleration buffer, current order (wcsph: the total; dfsph: non-pressure), or 0. */
 GLuint sim_get_accel(const sim *s);
+/* Grid cells per h a simulation of this solver and count takes unless FLUID_SIM_CELL says (1 or 2). */
+uint32_t sim_cells_per_h(const sim_solver *solver, uint64_t particles);
 /* The cell of p, computed on the CPU exactly as sim_cell_of() in sim_common.glsl. */
 void sim_cell_of(const sim_params *p, const float pos[3], int cell[3]);
 

@@ -32,6 +32,10 @@ typedef struct sim_solver {
     /* The scene's initial layout for this solver: g / c^2 of its equation of state (layers
      * compressed to hydrostatic balance), or 0 for an incompressible solver (a plain lattice). */
     double (*layout_g_over_c2)(const sim_params *params);
+    /* Grid cells h/2 wide (FLUID_SIM_CELL=2) pay above this many particles with this solver (0:
+     * never; measured, docs/BENCHMARKS.md). Chosen when the simulation is made: a later switch of
+     * solver keeps the grid (either size serves either solver). */
+    uint32_t half_cells_above;
     void *(*make)(const sim_particles *p, const sim_params *params, const gpu_caps *caps, char *err);
     void (*destroy)(void *impl);
     /* New particles or a switch to this solver: the search has run (nothing reordered); make the

@@ -12,6 +12,10 @@ typedef struct sim_solver_test_hooks {
     bool (*read_pressure)(void *impl, const sim_particles *p, float *out);
     /* The last non-pressure (dfsph) or total (wcsph) acceleration buffer, current order, or 0. */
     GLuint (*accel)(void *impl);
+    /* Per particle, current order: the neighbours (within h, not at r = 0) its last density pass
+     * listed, its lanes' lists added up, UINT32_MAX where a lane's list is full (it may have dropped
+     * some); returns the capacity of one lane's list, 0 if it keeps none. */
+    uint32_t (*read_neighbour_counts)(void *impl, const sim_particles *p, uint32_t *out);
 } sim_solver_test_hooks;
 
 #endif

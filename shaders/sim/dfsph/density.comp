@@ -44,16 +44,17 @@ void main() {
     bool live = i < P.n;
     vec3 xi = live ? pos[i].xyz : vec3(0.0);
     float h2 = P.h * P.h, sum_w = 0.0, sum_g2 = 0.0;
+    vec3 kk = sim_kernel_k(P.hs);
     vec3 sum_g = vec3(0.0);
     uint t = gl_GlobalInvocationID.x, listed = 0u, dropped = 0u;
     if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
         vec3 d = xi - pos[j].xyz;
         float r2 = dot(d, d);
         if (r2 >= h2) continue;
-        float r = sqrt(r2);
-        sum_w += sim_w(r, P.hs);
+        vec2 wk = sim_pair(r2, P.hs, kk); // W, dW/dr / r
+        sum_w += wk.x;
         if (r2 == 0.0) continue;
-        vec3 g = P.mass * sim_dw(r, P.hs) / r * d;
+        vec3 g = P.mass * wk.y * d;
         if (listed < uint(DFSPH_LIST_CAP)) nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t] = DFSPH_NBR_MAKE(g, j);
         else dropped++;
         sum_g += g;

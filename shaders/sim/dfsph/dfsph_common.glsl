@@ -126,8 +126,8 @@ struct NbrRec {
         for (uint k_ = 0u; k_ < n_; k_++) {                            \
             uint j = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];             \
             vec3 d_ = xi - pos[j].xyz;                                 \
-            float r_ = sqrt(dot(d_, d_));                              \
-            vec3 g = P.mass * sim_dw(r_, P.hs) / r_ * d_;
+            vec2 wk_ = sim_pair(dot(d_, d_), P.hs, sim_kernel_k(P.hs)); \
+            vec3 g = P.mass * wk_.y * d_; /* as density.comp made it */
 #endif
 #define DFSPH_LIST_END \
         }              \

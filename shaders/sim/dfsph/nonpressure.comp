@@ -29,7 +29,7 @@ void main() {
     float speed = 0.0;
     vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
     float rhoi = live ? dens[i] : 1.0, h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
-    vec3 a = vec3(0.0);
+    vec3 a = vec3(0.0), kk = sim_kernel_k(P.hs);
     float drho = 0.0;
     DFSPH_LIST_BEGIN(j, g)
 #if DFSPH_WARM_SPH
@@ -39,8 +39,7 @@ void main() {
             float r2 = dot(d, d);
             float vr = dot(vi - vel[j].xyz, d);
             if (vr >= 0.0) continue;
-            float r = sqrt(r2);
-            a -= visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + dens[j])) * (sim_dw(r, P.hs) / r) * d;
+            a -= visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + dens[j])) * sim_pair(r2, P.hs, kk).y * d;
         DFSPH_LIST_END
     vec4 sums = sim_lanes_sum(vec4(a, drho));
     a = sums.xyz;

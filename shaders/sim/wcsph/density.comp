@@ -16,10 +16,11 @@ void main() {
     bool live = i < P.n;
     vec3 xi = live ? pos[i].xyz : vec3(0.0);
     float h2 = P.h * P.h, sum = 0.0;
+    vec3 kk = sim_kernel_k(P.hs);
     if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
         vec3 d = xi - pos[j].xyz;
         float r2 = dot(d, d);
-        if (r2 < h2) sum += sim_w(sqrt(r2), P.hs);
+        if (r2 < h2) sum += sim_pair(r2, P.hs, kk).x;
     SIM_NEIGHBOURS_END
     sum = sim_lanes_sum(vec4(sum)).x;
     if (!live || SIM_LANE != 0u) return;

@@ -18,6 +18,7 @@ void main() {
     bool live = i < P.n;
     vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
     float rhoi = live ? dens[i] : 1.0, pti = live ? pterm[i] : 0.0;
+    vec3 kk = sim_kernel_k(P.hs);
     float h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
     vec3 a = vec3(0.0);
     float pi = pti * rhoi * rhoi;
@@ -27,8 +28,10 @@ void main() {
         vec3 d = xi - pos[j].xyz;
         float r2 = dot(d, d);
         if (r2 >= h2 || j == i || r2 == 0.0) continue;
-        float r = sqrt(r2), rhoj = dens[j], ptj = pterm[j], w = sim_w(r, P.hs);
-        vec3 gw = d * (sim_dw(r, P.hs) / r);
+        float rhoj = dens[j], ptj = pterm[j];
+        vec2 wk = sim_pair(r2, P.hs, kk); // W, dW/dr / r
+        float w = wk.x;
+        vec3 gw = d * wk.y;
         float vr = dot(vi - vel[j].xyz, d);
         float visc = vr < 0.0 ? visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + rhoj)) : 0.0;
         a -= (pti + ptj + visc) * gw;

@@ -204,7 +204,7 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     }
     snprintf(d->defines, sizeof d->defines,
              "%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %u\n",
-             p->lane_define, cap, stride, rec == 16, warm_sph);
+             p->pass_defines, cap, stride, rec == 16, warm_sph);
     for (int i = 0; ok && i < P_COUNT; i++) {
         char defines[384];
         snprintf(defines, sizeof defines, "%s%s", d->defines, _dfsph_programs[i].defines ? _dfsph_programs[i].defines : "");
@@ -593,7 +593,23 @@ static uint32_t _dfsph_pairs(void *impl) {
 
 static GLuint _dfsph_accel(void *impl) { return ((dfsph *)impl)->accel; }
 
-static const sim_solver_test_hooks _dfsph_test = {.read_pressure = _dfsph_read_pressure, .accel = _dfsph_accel};
+static uint32_t _dfsph_read_neighbour_counts(void *impl, const sim_particles *p, uint32_t *out) {
+    dfsph *d = impl;
+    uint32_t *lane = malloc(4ull * p->n * p->lanes + 4);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(d->nbr_count, 0, 4ll * p->n * p->lanes, lane);
+    uint32_t cap = _dfsph_list_cap(p->lanes);
+    for (uint32_t i = 0; i < p->n; i++) {
+        out[i] = 0;
+        for (uint32_t l = 0; l < p->lanes && out[i] != UINT32_MAX; l++)
+            out[i] = lane[i * p->lanes + l] >= cap ? UINT32_MAX : out[i] + lane[i * p->lanes + l];
+    }
+    free(lane);
+    return cap;
+}
+
+static const sim_solver_test_hooks _dfsph_test = {
+    .read_pressure = _dfsph_read_pressure, .accel = _dfsph_accel, .read_neighbour_counts = _dfsph_read_neighbour_counts};
 
 const sim_solver sim_solver_dfsph = {
     .name = "dfsph",
@@ -601,6 +617,9 @@ const sim_solver sim_solver_dfsph = {
     .stages = _dfsph_stages,
     .stage_count = (int)ARRAY_LEN(_dfsph_stages),
     .layout_g_over_c2 = _dfsph_g_over_c2,
+    /* no h/2 cells: slower at every count on the H100 (its list passes read neighbours in an order
+     * that h/2 cells' x-long runs scatter; docs/BENCHMARKS.md, 2026-11-24 s9) */
+    .half_cells_above = 0,
     .make = _dfsph_make,
     .destroy = _dfsph_destroy,
     .prime = _dfsph_prime,

@@ -55,8 +55,8 @@ static void *_wcsph_make(const sim_particles *p, const sim_params *params, const
     size_t n = p->capacity ? p->capacity : 1;
     w->dt = w->dt_frame = params->dt;
     w->params = p->params;
-    bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", p->lane_define, "sim.wcsph.density", err)) &&
-              (w->forces = sim_program_make("sim/wcsph/forces.comp", p->lane_define, "sim.wcsph.forces", err)) &&
+    bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", p->pass_defines, "sim.wcsph.density", err)) &&
+              (w->forces = sim_program_make("sim/wcsph/forces.comp", p->pass_defines, "sim.wcsph.forces", err)) &&
               (w->integrate = sim_program_make("sim/wcsph/integrate.comp", NULL, "sim.wcsph.integrate", err)) &&
               (w->pterm = gpu_buffer_make(4 * n, NULL, "sim.wcsph.pterm", err)) &&
               (w->accel = gpu_buffer_make(16 * n, NULL, "sim.wcsph.accel", err));
@@ -169,6 +169,9 @@ const sim_solver sim_solver_wcsph = {
     .stages = _wcsph_stages,
     .stage_count = (int)ARRAY_LEN(_wcsph_stages),
     .layout_g_over_c2 = _wcsph_g_over_c2,
+    /* H100: h/2 cells cut a step 20% at 432,000 and 18% at 986,078, cost 16% at 27,648 (a third
+     * radix pass) and 13% at 109,744 (docs/BENCHMARKS.md, 2026-11-24 s9) */
+    .half_cells_above = 262144,
     .make = _wcsph_make,
     .destroy = _wcsph_destroy,
     .prime = _wcsph_prime,
