@@ -90,6 +90,6 @@ void main() {
         if (dt_t == 0u) { // nothing left (not reached: a frame always brings time): the rest of the slot runs empty
             C.idle = 1u;
             C.args_step = C.args_dens = C.args_div = uvec4(0u, 1u, 1u, 0u);
-        } else C.dt = float(dt_t) * DFSPH_TICK;
+        } else C.dt = C.mode == DFSPH_MODE_FREE ? dt_cfl : float(dt_t) * DFSPH_TICK; // a free step: no frame to add up
     }
 }
