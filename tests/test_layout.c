@@ -68,6 +68,7 @@ static const layout_member _sim_params_members[] = {
 static const layout_member _dfsph_ctl_members[] = {
     MEMBER(dfsph_ctl, args_div),
     MEMBER(dfsph_ctl, args_dens),
+    MEMBER(dfsph_ctl, args_step),
     MEMBER(dfsph_ctl, t_rem),
     MEMBER(dfsph_ctl, steps_left),
     MEMBER(dfsph_ctl, dt),
@@ -88,6 +89,9 @@ static const layout_member _dfsph_ctl_members[] = {
     MEMBER(dfsph_ctl, bar_count),
     MEMBER(dfsph_ctl, bar_gen),
     MEMBER(dfsph_ctl, stalled),
+    MEMBER(dfsph_ctl, mode),
+    MEMBER(dfsph_ctl, idle),
+    MEMBER(dfsph_ctl, dt_ticks),
     {"partial[0]", sizeof(dfsph_ctl), false}, /* the per-group array after the struct */
 };
 
@@ -96,7 +100,7 @@ static const layout_member _dfsph_ctl_members[] = {
 static const layout_member _dfsph_record_members[] = {
     MEMBER(dfsph_record, dt),       MEMBER(dfsph_record, dt_cfl),  MEMBER(dfsph_record, cfl),     MEMBER(dfsph_record, err_div),
     MEMBER(dfsph_record, err_dens), MEMBER(dfsph_record, it_div),  MEMBER(dfsph_record, it_dens), MEMBER(dfsph_record, capped),
-    MEMBER(dfsph_record, dropped),  MEMBER(dfsph_record, limited),
+    MEMBER(dfsph_record, dropped),  MEMBER(dfsph_record, limited), MEMBER(dfsph_record, t_rem),
 };
 
 /* struct NbrRec in shaders/sim/dfsph/dfsph_common.glsl <-> struct dfsph_nbr_rec in

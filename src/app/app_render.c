@@ -62,6 +62,7 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
                          .sort = sim_sort_name(s),
                          .sim_time = sim_time(s),
                          .steps_per_frame = v->steps_per_frame,
+                         .frames_short = sum.frames_short,
                          .realtime = v->realtime,
                          .paused = v->paused,
                          .solver = sim_solver_name(s),

@@ -156,13 +156,11 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     int frames = (int)lround(o->seconds * 60);
     double stage_sum[PROF_MAX_STAGES] = {0};
     int sampled = 0;
-    long long steps = 0;
     for (int f = 0; f < frames; f++) {
         bool stages = f % BSIM_STAGE_EVERY == BSIM_STAGE_EVERY - 1;
         sim_dispatches d0, d1;
         sim_get_dispatches(s, &d0);
         int frame_steps = session_simulate(ss, SESSION_FRAME_SECONDS, 0, stages ? SESSION_TIME_STAGES : SESSION_TIME_FRAME, NULL);
-        steps += frame_steps;
         sim_get_dispatches(s, &d1);
         session_frame_end(ss);
         if (stages) {
@@ -191,7 +189,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     row->disp_1_4 = disp.pairs ? disp.last - 2 * disp.pairs + 2 * (1 + 4) : disp.last;
     row->frames = frames;
     row->ms_mean = row->timed ? row->ms_mean / row->timed : NAN;
-    row->steps_per_frame = frames ? (double)steps / frames : 0;
+    row->steps_per_frame = frames ? (double)sum.steps / frames : 0; /* steps taken (dfsph's empty spare slots are not) */
     row->it_div = sum.it_div_mean;
     row->it_density = sum.it_density_mean;
     row->err_mean = sum.err_density_mean;

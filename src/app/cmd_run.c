@@ -98,14 +98,19 @@ static void _run_stats_header(outfile *stats, const session *ss) {
     outfile_flush(stats);
 }
 
-static void _run_stats_rows(outfile *stats, const session *ss, long long steps, int k) {
+/* The frame's rows: every step record read (fewer than the slots where dfsph's spare slots ran
+ * empty); returns how many. */
+static int _run_stats_rows(outfile *stats, const session *ss, long long steps) {
     sim_stats st;
     sim_read_stats(ss->s, &st); /* waits: every record of the frame is in */
-    sim_step_record r;
-    for (int i = 0; i < k && sim_records(ss->s, &r, 1) == 1; i++) {
-        outfile_printf(stats, "%lld,%.9g,%.6g,%.6g,%.4g,%u,%u,%.4g,%.4g,%u", steps + i + 1, r.time, r.dt, r.dt_cfl, r.cfl,
+    sim_step_record rec[2];
+    int have = sim_records(ss->s, rec, 1), i = 0;
+    for (; have; i++) {
+        sim_step_record r = rec[0];
+        have = sim_records(ss->s, rec, 1); /* the next, so the frame's last row is known */
+        outfile_printf(stats, "%lld,%.9g,%.9g,%.6g,%.4g,%u,%u,%.4g,%.4g,%u", steps + i + 1, r.time, r.dt, r.dt_cfl, r.cfl,
                        r.it_div, r.it_density, r.err_div, r.err_density, r.capped);
-        if (i == k - 1)
+        if (!have)
             outfile_printf(stats, ",%u,%.9g,%.9g,%.9g,%.9g,%.9g", st.particles, st.front_x, st.density_ratio, st.density_max_dev,
                            st.kinetic_energy, st.potential_energy);
         else outfile_printf(stats, ",,,,,,");
@@ -115,6 +120,7 @@ static void _run_stats_rows(outfile *stats, const session *ss, long long steps, 
         outfile_printf(stats, "\n");
     }
     outfile_flush(stats); /* a frame's rows reach the temporary file (or the stream) as the run goes */
+    return i;
 }
 
 /* The timing table at the end of a headless run. */
@@ -124,9 +130,18 @@ static void _run_table(FILE *table, const session *ss, int done, long long steps
     int nst = ss->stages;
     sim_summary sum;
     sim_get_summary(ss->s, &sum);
-    fprintf(table, "%s, %u particles, solver %s, sort %s: %d frames, %lld steps (%.1f a frame), %.4g s simulated\n",
+    steps = (long long)sum.steps; /* the steps taken (dfsph's empty slots are not steps) */
+    fprintf(table, "%s, %u particles, solver %s, sort %s: %d frames, %lld steps (%.1f a frame), %.9g s simulated\n",
             sim_scene_name(ss->s), sim_particle_count(ss->s), sim_solver_name(ss->s), sim_sort_name(ss->s), done, steps,
             done ? (double)steps / done : 0.0, sum.time);
+    sim_dispatches disp;
+    sim_get_dispatches(ss->s, &disp);
+    if (disp.steps > sum.steps)
+        fprintf(table, "%llu step slots, %llu of them spare ones that ran empty (the frame's time was used)\n",
+                (unsigned long long)disp.steps, (unsigned long long)(disp.steps - sum.steps));
+    if (sum.frames_short)
+        fprintf(table, "%llu frames ran out of step slots before their 1/60 s (the rest carried to the next, caught up at the end)\n",
+                (unsigned long long)sum.frames_short);
     if (sum.it_density_mean + sum.it_div_mean > 0)
         fprintf(
             table,
@@ -227,7 +242,7 @@ static int _run_headless(const run_opts *o) {
         session_frame_end(&ss);
         for (int st = 0; st <= nst; st++) sum_us[st] += prof_last_us(ss.prof, st);
         if (prof_last_us(ss.prof, nst) > frame_us_max) frame_us_max = prof_last_us(ss.prof, nst);
-        if (stats) _run_stats_rows(stats, &ss, steps, k);
+        if (stats) k = _run_stats_rows(stats, &ss, steps);
         if (stats && outfile_failed(stats, err)) { /* a full disk, a reader that quit: stop now */
             log_error("CLI", "%s; nothing else written", err);
             rc = 1;
@@ -239,6 +254,17 @@ static int _run_headless(const run_opts *o) {
             rc = 1;
         }
         render_s += now_seconds() - r0;
+    }
+    if (!_run_stop && !rc) { /* what frames could not finish (their slots ran out), so the run is N/60 s */
+        prof_begin(ss.prof, nst);
+        int k = sim_catch_up(ss.s, ss.prof);
+        prof_end(ss.prof, nst);
+        if (k) {
+            session_frame_end(&ss);
+            if (stats) k = _run_stats_rows(stats, &ss, steps);
+            steps += k;
+            log_info("CLI", "caught up %d steps that frames could not finish", k);
+        }
     }
     sim_sync(ss.s);
     glFinish();

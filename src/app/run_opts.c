@@ -6,6 +6,7 @@
 #include "app/session.h"
 #include "core/args.h"
 #include "core/util.h"
+#include "sim/sim.h" /* SIM_MAX_SUBSTEPS */
 #include <stdio.h>
 #include <string.h>
 
@@ -48,8 +49,8 @@ static args_opt _run_args[] = {
     {"--strict", NULL, ARGS_AT(run_opts, strict), args_flag, 0, 0, "dfsph: mean density error 0.01% (default 0.05%)"},
     {"--frames", "N", ARGS_AT(run_opts, frames), args_int, 0, 1000000000,
      "run N frames of 1/60 s of fluid each, then exit (0: none; the initial state)"},
-    {"--substeps", "K", ARGS_AT(run_opts, substeps), args_int, 1, 100000,
-     "exactly K steps a frame (default: as many as the solver needs for 1/60 s)"},
+    {"--substeps", "K", ARGS_AT(run_opts, substeps), args_int, 1, SIM_MAX_SUBSTEPS,
+     "every frame exactly K equal steps of 1/(60 K) s, both solvers; the solver's own\nstep bound is not asked (default: as many steps as it needs: dfsph's CFL limit,\nwcsph's stable step)"},
     {"--stats", "FILE", ARGS_AT(run_opts, stats_path), args_string, 0, 0,
      "headless: CSV, a row per step: time, dt, iterations, errors; the fluid's front,\ndensity and energies on each frame's last step; stage times on its first;\nflushed every frame, in place at the end and on Ctrl-C (a FIFO or - as it runs)"},
     {"--dump", "FILE", ARGS_AT(run_opts, dump_path), args_string, 0, 0,

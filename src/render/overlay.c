@@ -108,6 +108,9 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
     _ov_add(lines, &n, max, o->paused || (o->realtime >= 0 && o->realtime < 0.95) ? OV_WARN : OV_DIM, 0,
             "t = %.3f s  %d step%s/frame%s%s", o->sim_time, o->steps_per_frame, o->steps_per_frame == 1 ? "" : "s", speed,
             o->paused ? "  PAUSED" : "");
+    if (o->frames_short) /* dfsph: the flow sped up past a frame's spare slots (the next frames catch up) */
+        _ov_add(lines, &n, max, OV_WARN, 0, "%llu frame%s short of 1/60 s: carried over", o->frames_short,
+                o->frames_short == 1 ? "" : "s");
     if (o->solver && o->it_density + o->it_div > 0)
         _ov_add(lines, &n, max, OV_DIM, 0, "dt %.2f ms  iterations: %.1f divergence, %.1f pressure", o->dt * 1e3, o->it_div,
                 o->it_density);

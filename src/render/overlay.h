@@ -28,6 +28,7 @@ typedef struct overlay_info {
     const char *scene, *sort;  /* NULL: not shown */
     double sim_time;           /* simulated seconds */
     int steps_per_frame;       /* steps the last frame took */
+    unsigned long long frames_short; /* frames whose step slots ran out before their time (carried over) */
     double realtime;           /* measured simulated / wall seconds (< 0: not shown) */
     const char *solver;        /* NULL: not shown */
     double it_div, it_density; /* mean solver iterations a step */

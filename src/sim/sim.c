@@ -271,6 +271,7 @@ static void _sim_take(sim *s, const sim_step_record *r) {
     u->capped += r->capped;
     u->dropped += r->dropped;
     u->limited += r->limited;
+    u->frames_short += r->short_frame;
     sim_step_record *slot = &s->rec[(s->rec_head + s->rec_count) % SIM_RECORDS];
     *slot = *r;
     slot->time = u->time;
@@ -302,6 +303,20 @@ void sim_sync(sim *s) {
 }
 
 void sim_get_summary(const sim *s, sim_summary *out) { *out = s->sum; }
+
+int sim_catch_up(sim *s, gpu_prof *prof) {
+    int taken = 0;
+    /* Each catch-up frame sizes its slots by the time owed; a few rounds cover a flow that keeps
+     * speeding up. */
+    for (int round = 0; round < 4 && s->solver->owed; round++) {
+        sim_sync(s);
+        double owed = s->solver->owed(s->impl);
+        if (owed <= 0) break;
+        taken += sim_frame(s, -owed, 0, prof);
+    }
+    sim_sync(s);
+    return taken;
+}
 
 /* --- stepping --- */
 

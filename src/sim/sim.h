@@ -49,6 +49,7 @@ typedef struct sim_summary {
     uint64_t capped;
     uint64_t dropped;
     uint64_t limited;
+    uint64_t frames_short; /* frames whose step slots ran out before their time (carried over) */
 } sim_summary;
 
 /* Dispatches recorded for the steps (the count the program keeps, sim_dispatch_count in
@@ -66,7 +67,13 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err);
 void sim_destroy(sim *s);
 
 /* `seconds` of simulated time in as many steps as the solver needs (substeps > 0: exactly that
- * many); the stages of the first step are timed (prof may be NULL). Returns the steps issued. */
+ * many equal steps, 1 to SIM_MAX_SUBSTEPS, whatever the solver's own step bound); the stages of
+ * the first step are timed (prof may be NULL). Returns the step slots issued: dfsph issues spare
+ * slots that run empty once the frame's time is used (they leave no record), and a frame whose
+ * slots run out before its time does carries the rest to the next (its last record says
+ * short_frame; sim_catch_up finishes it). The frames' records add up to their seconds within 1e-6
+ * relative (sim_summary.time). */
+#define SIM_MAX_SUBSTEPS 1000
 int sim_frame(sim *s, double seconds, int substeps, gpu_prof *prof);
 /* The same in pieces, for callers that look between steps: begin returns the steps. */
 int sim_frame_begin(sim *s, double seconds, int substeps);
@@ -75,6 +82,9 @@ void sim_frame_end(sim *s);
 /* One step of the solver's own size (dfsph: the CFL step, at most its dt_max). */
 void sim_step(sim *s, gpu_prof *prof);
 void sim_sync(sim *s); /* waits for the GPU: every step's record is read */
+/* The end of a run: simulates what earlier frames could not finish (waits for the GPU), so the
+ * records add up to the seconds asked for. Returns the slots issued (0: nothing was owed). */
+int sim_catch_up(sim *s, gpu_prof *prof);
 /* Records read since the last call (oldest first), at most max; never waits. */
 int sim_records(sim *s, sim_step_record *out, int max);
 void sim_get_summary(const sim *s, sim_summary *out);

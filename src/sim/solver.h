@@ -41,7 +41,8 @@ typedef struct sim_solver {
     /* New particles or a switch to this solver: the search has run (nothing reordered); make the
      * densities valid and forget any state of earlier steps. */
     void (*prime)(void *impl, sim_particles *p, const sim_search *q);
-    /* The steps of the next frame (at least 1); `substeps` > 0 forces that many. */
+    /* The step slots of the next frame (at least 1) for `seconds` of simulated time; `substeps` > 0:
+     * exactly that many equal steps; seconds 0: one step of the solver's own size. */
     int (*frame_begin)(void *impl, double seconds, int substeps);
     /* A step; its last pass may make the next search's hash (search.h), hence q not const. */
     void (*step)(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first_stage);
@@ -51,6 +52,10 @@ typedef struct sim_solver {
     /* Iteration pairs (two dispatches each, indirect, empty once the solve has converged) that each
      * step of the frame under way records; NULL for a solver without them. */
     uint32_t (*pairs)(void *impl);
+    /* Seconds asked for that the steps have not simulated yet (waits for the GPU); NULL for a
+     * solver whose frames always finish. A frame_begin with seconds < 0 then runs a catch-up frame
+     * for -seconds owed, adding no new time (sim_catch_up). */
+    double (*owed)(void *impl);
     const struct sim_solver_test_hooks *test; /* what only the tests call (solver_test.h) */
 } sim_solver;
 

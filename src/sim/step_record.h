@@ -2,6 +2,7 @@
  * on (sim_records). Its own header so that the solver interface need not include sim.h. */
 #ifndef FLUID_SIM_STEP_RECORD_H
 #define FLUID_SIM_STEP_RECORD_H
+#include <stdbool.h>
 #include <stdint.h>
 
 /* One finished step. */
@@ -17,6 +18,8 @@ typedef struct sim_step_record {
     uint32_t capped;     /* solves that stopped at the iteration cap before converging */
     uint32_t dropped;    /* neighbours left out of a full neighbour list (dfsph; should be 0) */
     uint32_t limited;    /* particles whose speed was limited to the CFL bound (dfsph; rare) */
+    float t_left;        /* seconds of its frame still to simulate after it (dfsph; wcsph: 0) */
+    bool short_frame;    /* its frame's last step, with t_left > 0: the slots ran out, the rest carried over */
 } sim_step_record;
 
 #endif

@@ -20,9 +20,11 @@ layout(std430, binding = B_NBR) writeonly buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_WALL) writeonly buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
 #include "sim/neighbours.glsl"
-// The frame's values for its first step (dfsph.c sets u_frame_set 1 then, 0 otherwise): t_rem's
-// bits, steps_left and the two iteration caps, written into the control block here, in the
-// command stream. A buffer upload from the CPU (glNamedBufferSubData) was seen on the H100 to
+// The frame's values for its first step (dfsph.c sets u_frame_set to 1 + the frame's mode then, 0
+// otherwise): the ticks the frame adds to t_rem (on top of what earlier frames could not finish),
+// its step slots, the two iteration caps, its mode; its slots start full (args_step: this
+// dispatch's own groups, over the particles' lanes) and not idle. Written into the control block
+// here, in the command stream. A buffer upload from the CPU (glNamedBufferSubData) was seen on the H100 to
 // land before the last frame's integrate, which counts t_rem down, had run: t_rem read 0 and the
 // step took 1e-7 s (docs/BENCHMARKS.md, the persistent solve's reset difference).
 layout(location = 0) uniform uvec4 u_frame;
@@ -30,10 +32,13 @@ layout(location = 1) uniform uint u_frame_set;
 
 void main() {
     if (u_frame_set != 0u && gl_GlobalInvocationID.x == 0u) {
-        C.t_rem = uintBitsToFloat(u_frame.x);
+        C.t_rem += u_frame.x;
         C.steps_left = u_frame.y;
         C.cap_div = u_frame.z;
         C.cap_dens = u_frame.w;
+        C.mode = u_frame_set - 1u;
+        C.idle = 0u;
+        C.args_step = uvec4(gl_NumWorkGroups.x, 1u, 1u, 0u);
     }
     uint i = SIM_PARTICLE;
     bool live = i < P.n;

@@ -10,8 +10,9 @@
 layout(std430, binding = B_CTL) coherent buffer Ctl {
     uvec4 args_div;    // groups of the divergence solve's next update + predict (0: converged)
     uvec4 args_dens;   // the same for the pressure (constant-density) solve
-    float t_rem;       // simulated seconds left in the frame
-    uint steps_left;   // steps left in the frame
+    uvec4 args_step;   // groups of the step's other passes: 0 in the empty slots once the frame's time is used
+    uint t_rem;        // simulated time left in the frame, in ticks of DFSPH_TICK s
+    uint steps_left;   // step slots left in the frame
     float dt;          // this step's size (the last step's until the CFL pass sets it)
     float dt_cfl;      // this step's CFL limit
     uint done;         // work groups finished in the reduction under way
@@ -30,8 +31,18 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     volatile uint bar_count; // the persistent solve's grid barrier (grid_barrier.glsl): its word
     uint bar_gen;      // its generation (GRID_FORM 0 only)
     volatile uint stalled; // set when a grid barrier waited past its bound (the groups were not co-resident)
+    uint mode;         // DFSPH_MODE_*: how a step's dt is chosen (nonpressure.comp)
+    uint idle;         // 1 once the frame's time is used: the slots left run empty
+    uint dt_ticks;     // this step's dt in ticks
     float partial[];   // one value per work group of the reduction under way
 } C;
+
+// Time in ticks of 2^-28 s (twin of DFSPH_TICK in dfsph_layout.h): whole ticks add up exactly,
+// and a dt below 2^24 ticks (62.5 ms) is exact as a float.
+#define DFSPH_TICK (1.0 / 268435456.0)
+#define DFSPH_MODE_CFL 0u
+#define DFSPH_MODE_FIXED 1u
+#define DFSPH_MODE_FREE 2u
 
 shared float s_red[SIM_WG];
 shared bool s_last;

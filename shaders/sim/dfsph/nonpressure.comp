@@ -3,9 +3,10 @@
 // planes at rest), gravity and the mouse. Then the step size: the largest speed the step could
 // reach, |v + a dt| reduced over all particles (and no less than the largest speed the last step's
 // pressure solve left, which the prediction alone misses where particles hit), and the last work
-// group sets
-//   dt_cfl = clamp(cfl dx / v_max, dt_min, dt_max),  dt = min(dt_cfl, t_rem / steps_left)
-// so a frame's steps share out its time evenly where the CFL limit allows. Also loads the pressure
+// group sets dt_cfl = clamp(cfl dx / v_max, dt_min, dt_max) and the step's dt, in whole ticks of
+// the frame's time left (C.mode): the fewest equal steps under dt_cfl that finish it (the last
+// step takes exactly what is left), or the time left over the slots left (--substeps), or dt_cfl
+// alone (a step outside a frame). Also loads the pressure
 // solve's warm start: half the last step's total k (pos.w); DFSPH_WARM_SPH 1: SPlisHSPlasH's form.
 #version 450
 #include "sim/sim_common.glsl"
@@ -73,8 +74,22 @@ void main() {
     }
     if (dfsph_reduce_last(speed, true) && gl_LocalInvocationID.x == 0u) {
         float dt_cfl = clamp(P.cfl * P.dx / max(max(s_red[0], C.v_post), 1e-9), P.dt_min, P.dt_max);
-        float share = C.t_rem / float(max(C.steps_left, 1u));
         C.dt_cfl = dt_cfl;
-        C.dt = max(min(dt_cfl, share), 1e-7);
+        // The frame's time left in whole ticks (the frame's first density pass added its share).
+        uint rem = C.t_rem, cfl_t = max(uint(dt_cfl / DFSPH_TICK), 1u), dt_t;
+        if (C.mode == DFSPH_MODE_FREE) dt_t = cfl_t;
+        else if (C.mode == DFSPH_MODE_FIXED) dt_t = rem / max(C.steps_left, 1u); // the last slot takes the rest
+        else {
+            // As few equal steps as the CFL limit allows (each >= about dt_cfl / 2, never a tiny
+            // catch-up step), the last one exactly what is left.
+            uint k = rem / cfl_t + (rem % cfl_t != 0u ? 1u : 0u);
+            dt_t = k > 1u ? rem / k + (rem % k != 0u ? 1u : 0u) : rem;
+        }
+        C.t_rem = rem;
+        C.dt_ticks = dt_t;
+        if (dt_t == 0u) { // nothing left (not reached: a frame always brings time): the rest of the slot runs empty
+            C.idle = 1u;
+            C.args_step = C.args_dens = C.args_div = uvec4(0u, 1u, 1u, 0u);
+        } else C.dt = C.mode == DFSPH_MODE_FREE ? dt_cfl : float(dt_t) * DFSPH_TICK; // a free step: no frame to add up
     }
 }

@@ -29,6 +29,7 @@ layout(local_size_x = SIM_WG) in;
 uint virtual_groups() { return (P.n * uint(SIM_LANES) + uint(SIM_WG) - 1u) / uint(SIM_WG); }
 
 void main() {
+    if (C.idle != 0u) return; // an empty slot after the frame's time (every group alike)
     uint lid = gl_LocalInvocationID.x, groups = virtual_groups();
     for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
         g_gid = vg * uint(SIM_WG) + lid;

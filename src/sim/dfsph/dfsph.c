@@ -13,16 +13,23 @@
  * it). The step size lives on the GPU too: the CPU learns it, the iterations and the errors from
  * the step records, read a fixed two frames later (so a run is the same every time), and sizes the
  * next frames' step counts and caps from them.
+ * The frame's time lives on the GPU too, in whole ticks (Ctl.t_rem): each step takes as few equal
+ * steps under the CFL limit as finish it, the last exactly what is left; the CPU records step
+ * slots for the speed it predicts plus a spare, and the slots after the time is used run empty
+ * (their passes are indirect with 0 groups; the search, density and integrate with dt 0 run, and
+ * change nothing but the particles' order). A frame whose slots run out carries the rest to the
+ * next (its last record says so); sim_catch_up finishes it at a run's end.
  * The persistent path (by default on NVIDIA where the lists hold records; FLUID_DFSPH_PERSISTENT):
  * each solve is one dispatch of solve.comp, its iterations behind a grid-wide barrier.
- * (About 550 lines: the control block's twin, the records, the caps' policy and the choice of the
- * persistent path stay beside the dispatches they steer.)
+ * (About 600 lines: the control block's twin, the records, the caps' and slots' policies and the
+ * choice of the persistent path stay beside the dispatches they steer.)
  */
 #include "core/env.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
 #include "sim/dfsph/dfsph_layout.h" /* dfsph_ctl and dfsph_record, the shaders' Ctl and Record */
+#include "sim/sim.h" /* SIM_MAX_SUBSTEPS */
 #include "sim/solver.h"
 #include "sim/solver_test.h"
 #include <math.h>
@@ -44,11 +51,11 @@
 /* The persistent solve by default (1) where it measured faster (forward-progress drivers that report
  * their multiprocessors, lists of records), or only when FLUID_DFSPH_PERSISTENT asks (0). */
 #define DFSPH_PERSISTENT_DEFAULT 1
-#define DFSPH_GROUPS_PER_SM 4 /* the persistent grid: 4 groups an SM measured best on the H100 (1, 2 and 8 slower) */
-#define DFSPH_MAX_STEPS 1000
-#define DFSPH_REC_L2                                                                                                             \
-    (40u                                                                                                                         \
-     << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */ /* steps a frame at most (records in flight stay within the ring) */
+#define DFSPH_GROUPS_PER_SM 4    /* the persistent grid: 4 groups an SM measured best on the H100 (1, 2 and 8 slower) */
+#define DFSPH_MAX_STEPS 1000     /* step slots a frame at most (records in flight stay within the ring) */
+#define DFSPH_REC_L2 (40u << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */
+_Static_assert(DFSPH_MAX_STEPS == SIM_MAX_SUBSTEPS, "--substeps' range is the slots a frame holds");
+_Static_assert(DFSPH_MAX_STEPS * DFSPH_FRAMES < DFSPH_RECORDS, "the frames in flight fit the record ring");
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
 
@@ -99,10 +106,17 @@ typedef struct dfsph {
     GLuint factor, kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
     float dt_max, dt0;
     uint32_t n_groups_max;
+    uint32_t groups_step; /* groups of a step's passes over the particles' lanes (Ctl.args_step) */
+    double t_asked;       /* seconds the frames asked for since the last prime */
+    uint64_t t_given;     /* ticks given to the GPU for them: round(t_asked / DFSPH_TICK) */
+    bool warned_fixed;    /* --substeps steps longer than dt_max: said once */
     uint32_t rec; /* bytes a neighbour-list entry: 16 (records) or 4 (indices) */
     /* What the CPU knows, from records DFSPH_LAG frames old. */
     uint32_t cap_div, cap_dens;        /* iterations recorded per solve */
     float dt_cfl_recent;               /* the smallest CFL step of the last frame read (0: none yet) */
+    float speed_recent, speed_before;  /* the largest |v| / dx of those two frames' steps (from their records' cfl / dt) */
+    float cfl;                         /* the CFL number: dt_cfl = cfl dx / |v|max */
+    float carry_recent;                /* seconds the last frame read could not finish */
     uint32_t it_seen[DFSPH_FRAMES][2]; /* the most iterations (divergence, pressure) of recent frames */
     uint32_t slack;                    /* empty (update, predict) pairs recorded past them: 1, or FLUID_DFSPH_SLACK (measuring) */
     int it_seen_head;
@@ -111,12 +125,13 @@ typedef struct dfsph {
     GLsync fence[DFSPH_FRAMES];
     uint32_t frame_first[DFSPH_FRAMES], frame_steps[DFSPH_FRAMES];
     uint32_t frame_caps[DFSPH_FRAMES][2]; /* the caps each frame recorded (divergence, pressure) */
+    uint32_t frame_mode[DFSPH_FRAMES], frame_mode_now;
     int frames_pending, frame_head;
     uint32_t issued, read;  /* steps issued, steps whose records were read */
     uint32_t frame_issued;  /* steps issued in the frame under way */
     uint32_t frame_cap[2];  /* the caps it records */
-    uint32_t frame_vals[4]; /* t_rem's bits, steps_left, the caps: for the frame's first density pass */
-    bool frame_set;         /* frame_vals not yet handed to a density pass */
+    uint32_t frame_vals[4]; /* ticks added to t_rem, the slots, the caps: for the frame's first density pass */
+    uint32_t frame_set;     /* 1 + the frame's DFSPH_MODE_* until handed to a density pass, then 0 */
     bool in_frame;
     dfsph_record *buf;                    /* the ring copied back */
     sim_step_record ready[DFSPH_RECORDS]; /* read, not yet polled */
@@ -144,7 +159,11 @@ static void _dfsph_destroy(void *impl) {
 static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err);
 
 static void _dfsph_ctl_reset(dfsph *d) {
-    dfsph_ctl c = {.dt = d->dt0, .cap_div = d->cap_div, .cap_dens = d->cap_dens};
+    dfsph_ctl c = {.dt = d->dt0,
+                   .cap_div = d->cap_div,
+                   .cap_dens = d->cap_dens,
+                   .args_step = {d->groups_step, 1, 1, 0},
+                   .mode = DFSPH_MODE_FREE};
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glNamedBufferSubData(d->ctl, 0, sizeof c, &c);
 }
@@ -154,6 +173,7 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     size_t n = p->capacity ? p->capacity : 1;
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
     d->dt_max = params->dt_max;
+    d->cfl = params->cfl;
     d->dt0 = params->dt_max;
     d->cap_div = DFSPH_CAP_DIV0;
     d->cap_dens = DFSPH_CAP_DENS0;
@@ -298,12 +318,16 @@ static void _dfsph_collect(dfsph *d, int lag) {
             }
         }
         uint32_t frame_cap_div = d->frame_caps[f][0], frame_cap_dens = d->frame_caps[f][1];
-        float dt_cfl_min = 0;
+        float dt_cfl_min = 0, carry = 0, speed = 0;
         uint32_t it_div_max = 0, it_dens_max = 0, capped = 0;
         for (uint32_t k = 0; k < count; k++) {
             uint32_t slot = (first + k) % DFSPH_RECORDS;
             dfsph_record r;
             glGetNamedBufferSubData(d->records, (GLintptr)(slot * sizeof r), sizeof r, &r);
+            if (r.dt <= 0) continue; /* an empty slot: the frame's time was used; nothing moved */
+            /* The frame's last step with time still left: its slots ran out (the time carries over). */
+            bool short_frame = d->frame_mode[f] != DFSPH_MODE_FREE && r.t_rem && (k + 1 == count);
+            if (short_frame) carry = (float)(r.t_rem * DFSPH_TICK);
             if (d->ready_count < DFSPH_RECORDS) {
                 d->ready[(d->ready_head + d->ready_count++) % DFSPH_RECORDS] = (sim_step_record){.dt = r.dt,
                                                                                                  .dt_cfl = r.dt_cfl,
@@ -314,9 +338,12 @@ static void _dfsph_collect(dfsph *d, int lag) {
                                                                                                  .err_density = r.err_dens,
                                                                                                  .capped = r.capped,
                                                                                                  .dropped = r.dropped,
-                                                                                                 .limited = r.limited};
+                                                                                                 .limited = r.limited,
+                                                                                                 .t_left = (float)(r.t_rem * DFSPH_TICK),
+                                                                                                 .short_frame = short_frame};
             }
             if (!dt_cfl_min || r.dt_cfl < dt_cfl_min) dt_cfl_min = r.dt_cfl;
+            if (r.cfl / r.dt > speed) speed = r.cfl / r.dt;
             if (r.it_div > it_div_max) it_div_max = r.it_div;
             if (r.it_dens > it_dens_max) it_dens_max = r.it_dens;
             capped += r.capped;
@@ -345,6 +372,9 @@ static void _dfsph_collect(dfsph *d, int lag) {
         d->cap_div = div < 1 ? 1 : div > DFSPH_MAX_IT ? DFSPH_MAX_IT : div;
         d->cap_dens = dens < 2 ? 2 : dens > DFSPH_MAX_IT ? DFSPH_MAX_IT : dens;
         d->dt_cfl_recent = dt_cfl_min;
+        d->speed_before = d->speed_recent;
+        d->speed_recent = speed;
+        d->carry_recent = carry;
     }
 }
 
@@ -356,8 +386,11 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     _dfsph_collect(d, 0);
     d->ready_count = 0; /* new particles or a new solver: earlier steps are not this state's */
     d->issued = d->read = 0;
+    d->groups_step = gpu_groups((size_t)p->n * p->lanes, SIM_WG);
+    d->t_asked = 0;
+    d->t_given = 0;
     memset(d->it_seen, 0, sizeof d->it_seen);
-    d->dt_cfl_recent = 0;
+    d->dt_cfl_recent = d->speed_recent = d->speed_before = d->carry_recent = 0;
     d->cap_div = DFSPH_CAP_DIV0; /* the caps a fresh solver starts with: the same steps as a fresh sim */
     d->cap_dens = DFSPH_CAP_DENS0;
     _dfsph_ctl_reset(d); /* every step issued has finished (collected above): the upload cannot land early */
@@ -368,38 +401,83 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     glClearNamedBufferData(d->kappa, GL_R32F, GL_RED, GL_FLOAT, &zero);
 }
 
+/* A frame's time goes to the GPU in whole ticks, rounded so that the frames' sum is the time asked
+ * for within half a tick (t_given follows t_asked), and adds to what earlier frames could not
+ * finish (Ctl.t_rem). The GPU sizes the steps (nonpressure.comp); the CPU sizes the slots:
+ *   seconds > 0, substeps 0   CFL: the steps the last CFL limit read needs, plus spare slots that
+ *                             run empty where the time is used sooner (DFSPH_MODE_CFL)
+ *   seconds > 0, substeps K   exactly K equal steps, the CFL limit not asked (DFSPH_MODE_FIXED)
+ *   seconds == 0              one step of the CFL size (DFSPH_MODE_FREE)
+ *   seconds < 0               a catch-up frame: no new time, slots for the -seconds owed (sim_catch_up) */
 static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
     dfsph *d = impl;
     _dfsph_collect(d, DFSPH_LAG);
-    int steps = substeps;
-    if (seconds <= 0) {
-        seconds = d->dt_max; /* one step of its own size */
-        steps = 1;
-    } else if (steps <= 0) {
-        double dt = d->dt_cfl_recent > 0 ? d->dt_cfl_recent : d->dt_max;
-        double k = ceil(seconds / dt - 1e-6) + (d->dt_cfl_recent > 0 && d->dt_cfl_recent < d->dt_max ? 1 : 0);
-        steps = k < 1 ? 1 : k > DFSPH_MAX_STEPS ? DFSPH_MAX_STEPS : (int)k;
+    int steps = 1;
+    uint32_t mode = DFSPH_MODE_FREE, add = 0;
+    if (seconds > 0) {
+        d->t_asked += seconds;
+        uint64_t target = (uint64_t)llround(d->t_asked / DFSPH_TICK);
+        add = target > d->t_given ? (uint32_t)(target - d->t_given) : 0;
+        d->t_given = target;
     }
-    if (steps > DFSPH_MAX_STEPS) steps = DFSPH_MAX_STEPS;
-    /* The frame's time, steps and caps, read by the GPU's step-size decision. */
-    struct {
-        float t_rem;
-        uint32_t steps_left;
-    } frame = {(float)seconds, (uint32_t)steps};
+    if (seconds != 0 && substeps > 0) {
+        mode = DFSPH_MODE_FIXED;
+        steps = substeps > DFSPH_MAX_STEPS ? DFSPH_MAX_STEPS : substeps;
+        if (!d->warned_fixed && seconds / steps > d->dt_max * 1.0001) {
+            log_warn("SIM", "dfsph: %d steps a frame are %.3g s each, longer than its largest step %.3g s: the fluid may blow up",
+                     steps, seconds / steps, d->dt_max);
+            d->warned_fixed = true;
+        }
+    } else if (seconds != 0) {
+        mode = DFSPH_MODE_CFL;
+        /* The CFL step this frame will see, from the records DFSPH_LAG + 1 frames old: the flow's
+         * largest speed (|v| dt / dx over dt, which dt_max's clamp does not hide) carried on at
+         * the rate it last grew (a dam break's first tenths of a second: the speed doubles within
+         * the lag), so that the slots cover the frame's time and what the last frame read left
+         * over; then one spare slot (an empty slot costs the search, the density pass and
+         * integrate, no solve). A sudden impact outruns it: that frame carries over. */
+        double dt = d->dt_cfl_recent > 0 ? d->dt_cfl_recent : d->dt_max, speed = d->speed_recent;
+        if (d->speed_before > 0 && speed > d->speed_before) /* at most twice the last: an impact's jump is not a trend */
+            speed += fmin((DFSPH_LAG + 1) * (speed - d->speed_before), speed);
+        if (speed > 0 && d->cfl / speed < dt) dt = d->cfl / speed;
+        double k = ceil((seconds > 0 ? seconds + d->carry_recent : -seconds) / dt - 1e-6);
+        k = (k < 1 ? 1 : k) + 1;
+        steps = k > DFSPH_MAX_STEPS ? DFSPH_MAX_STEPS : (int)k;
+    }
+    /* The frame's slots, time and caps, read by the GPU's step-size decision. */
     uint32_t caps[2] = {d->cap_div, d->cap_dens};
     if (d->solve_groups) caps[0] = caps[1] = DFSPH_MAX_IT; /* no dispatches to size: SPlisHSPlasH's bound */
     d->frame_cap[0] = caps[0];
     d->frame_cap[1] = caps[1];
+    d->frame_mode_now = mode;
     /* They reach the GPU as uniforms of the frame's first density pass, in the command stream (see
      * density.comp: a glNamedBufferSubData of them landed early on the H100). */
-    memcpy(&d->frame_vals[0], &frame.t_rem, 4);
-    d->frame_vals[1] = frame.steps_left;
+    d->frame_vals[0] = add;
+    d->frame_vals[1] = (uint32_t)steps;
     d->frame_vals[2] = caps[0];
     d->frame_vals[3] = caps[1];
-    d->frame_set = true;
+    d->frame_set = 1 + mode;
     d->frame_issued = 0;
     d->in_frame = true;
     return steps;
+}
+
+/* Seconds of the frames asked for that the GPU has not simulated yet (waits for it): a frame whose
+ * slots ran out before its time did. */
+static double _dfsph_owed(void *impl) {
+    dfsph *d = impl;
+    uint32_t t_rem = 0;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, t_rem), sizeof t_rem, &t_rem);
+    return t_rem * DFSPH_TICK;
+}
+
+/* A pass over the particles' lanes in a step slot: indirect, so that the slots after the frame's
+ * time run it with 0 groups (Ctl.args_step). */
+static void _dfsph_pass(const dfsph *d, GLuint prog) {
+    (void)d;
+    sim_dispatch_indirect(prog, offsetof(dfsph_ctl, args_step));
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 }
 
 /* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
@@ -417,9 +495,8 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         return;
     }
-    sim_dispatch_neighbours(p, d->prog[warm]);
-    sim_dispatch_neighbours(p, d->prog[predict]);
-    glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
+    _dfsph_pass(d, d->prog[warm]);
+    _dfsph_pass(d, d->prog[predict]);
     for (uint32_t k = 0; k < cap; k++) {
         sim_dispatch_indirect(d->prog[update], args);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -448,16 +525,20 @@ static void _dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
     uint32_t n = p->n;
     _dfsph_bind(d, q);
     prof_begin(prof, first + 0);
+    /* Direct, also in an empty slot: the search there reordered the particles, and the densities
+     * (read by the renderer and the stats) must follow them; it writes nothing else that lasts
+     * but, in the frame's first slot, the frame's values into the control block. */
     glProgramUniform4uiv(d->prog[P_DENSITY], 0, 1, d->frame_vals);
     glProgramUniform1ui(d->prog[P_DENSITY], 1, d->frame_set);
-    d->frame_set = false;
+    d->frame_set = 0;
     sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
+    glMemoryBarrier(GL_COMMAND_BARRIER_BIT); /* the step's indirect arguments it may have written */
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);
     _dfsph_solve(d, p, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->cap_div);
     prof_end(prof, first + 1);
     prof_begin(prof, first + 2);
-    sim_dispatch_neighbours(p, d->prog[P_NONPRESSURE]);
+    _dfsph_pass(d, d->prog[P_NONPRESSURE]);
     prof_end(prof, first + 2);
     prof_begin(prof, first + 3);
     _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->cap_dens);
@@ -484,6 +565,7 @@ static void _dfsph_frame_end(void *impl) {
     d->frame_first[f] = d->issued;
     d->frame_caps[f][0] = d->frame_cap[0];
     d->frame_caps[f][1] = d->frame_cap[1];
+    d->frame_mode[f] = d->frame_mode_now;
     d->frame_steps[f] = d->frame_issued;
     d->issued += d->frame_issued;
     d->frames_pending++;
@@ -555,5 +637,6 @@ const sim_solver sim_solver_dfsph = {
     .frame_end = _dfsph_frame_end,
     .poll = _dfsph_poll,
     .pairs = _dfsph_pairs,
+    .owed = _dfsph_owed,
     .test = &_dfsph_test,
 };

@@ -17,7 +17,8 @@
 /* The GPU's control block: indirect arguments, the step size, the reductions. */
 typedef struct dfsph_ctl {
     uint32_t args_div[4], args_dens[4];
-    float t_rem;
+    uint32_t args_step[4]; /* groups of a step's passes: 0 in the empty slots after the frame's time */
+    uint32_t t_rem;        /* the frame's time left, in ticks of DFSPH_TICK seconds */
     uint32_t steps_left;
     float dt, dt_cfl;
     uint32_t done, iter, it_div, it_dens;
@@ -26,18 +27,35 @@ typedef struct dfsph_ctl {
     float v_post;
     uint32_t dropped, limited;
     uint32_t bar_count, bar_gen, stalled; /* the persistent solve's grid barrier (solve.comp) */
+    uint32_t mode;                        /* DFSPH_MODE_*: how a step's dt is chosen */
+    uint32_t idle;                        /* 1 once the frame's time is used: the slots left run empty */
+    uint32_t dt_ticks;                    /* this step's dt in ticks */
     /* float partial[]: one per work group */
 } dfsph_ctl;
-_Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, t_rem) == 32, "Ctl's indirect arguments");
-_Static_assert(offsetof(dfsph_ctl, done) == 48 && offsetof(dfsph_ctl, cap_div) == 80, "Ctl's scalars");
-_Static_assert(sizeof(dfsph_ctl) == 112, "Ctl's partial[] starts at 112");
+_Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_step) == 32 && offsetof(dfsph_ctl, t_rem) == 48,
+               "Ctl's indirect arguments");
+_Static_assert(offsetof(dfsph_ctl, done) == 64 && offsetof(dfsph_ctl, cap_div) == 96, "Ctl's scalars");
+_Static_assert(sizeof(dfsph_ctl) == 140, "Ctl's partial[] starts at 140");
+
+/* Time on the GPU is counted in ticks of 2^-28 s (3.7 ns), in a uint: a step's dt is a whole
+ * number of ticks, so the frame's sum is exact (and, below 2^24 ticks = 62.5 ms, so is dt as a
+ * float: the records' dt add up to exactly the time asked for). Twin of DFSPH_TICK in
+ * dfsph_common.glsl. */
+#define DFSPH_TICK (1.0 / 268435456.0)
+/* How a frame's steps are sized (Ctl.mode; twins in dfsph_common.glsl). */
+enum {
+    DFSPH_MODE_CFL = 0,   /* as few equal steps as the CFL limit allows for the time left */
+    DFSPH_MODE_FIXED = 1, /* the time left over the slots left (--substeps K: K equal steps) */
+    DFSPH_MODE_FREE = 2,  /* one step of the CFL size, no frame (sim_step) */
+};
 
 /* One finished step, as integrate writes it into the ring. */
 typedef struct dfsph_record {
     float dt, dt_cfl, cfl, err_div, err_dens;
     uint32_t it_div, it_dens, capped, dropped, limited;
+    uint32_t t_rem; /* ticks of the frame left after it (dt 0: an empty slot) */
 } dfsph_record;
-_Static_assert(sizeof(dfsph_record) == 40, "Record is 10 scalars (std430: stride 40)");
+_Static_assert(sizeof(dfsph_record) == 44, "Record is 11 scalars (std430: stride 44)");
 
 /* A neighbour-list record: m grad W_ij and j, so the solve passes evaluate no kernel. */
 typedef struct dfsph_nbr_rec {

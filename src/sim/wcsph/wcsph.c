@@ -5,13 +5,17 @@
  *   forces    (shaders/sim/wcsph/forces.comp)     the acceleration
  *   integrate (shaders/sim/wcsph/integrate.comp)  v += a dt, x += v dt, the hard walls; the next
  *                                                 step's hash (search.h)
- * Its dt is known on the CPU, so its step records are made there. */
+ * Its dt is known on the CPU, so its step records are made there. A frame of `seconds` takes
+ * k = ceil(seconds / dt) equal steps of seconds / k (at most its stable dt), or the K equal steps
+ * --substeps asks for; sim_params.dt on the GPU is set each frame. */
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
+#include "sim/sim.h" /* SIM_MAX_SUBSTEPS */
 #include "sim/solver.h"
 #include "sim/solver_test.h"
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 static const char *const _wcsph_stages[] = {"density", "forces", "integrate"};
@@ -22,8 +26,13 @@ typedef struct wcsph {
     uint32_t hash_serial;              /* the search's sorter it was built for */
     bool hash_failed;
     GLuint pterm, accel; /* per particle: p / rho^2, acceleration */
-    float dt;
-    uint32_t pending; /* steps issued whose records poll has not returned */
+    GLuint params;       /* the sim's parameter block, whose dt each frame sets */
+    float dt;            /* the stable step (the speed of sound's CFL bound) */
+    float dt_frame;      /* the frame's step: its seconds over its steps */
+    bool warned_fixed;   /* --substeps steps longer than dt: said once */
+#define WCSPH_PENDING 4096
+    float pending_dt[WCSPH_PENDING]; /* steps issued whose records poll has not returned: their dt */
+    uint32_t pending_head, pending;
 } wcsph;
 
 static double _wcsph_g_over_c2(const sim_params *p) { return -p->gravity[1] / ((double)p->c0 * p->c0); }
@@ -44,7 +53,8 @@ static void *_wcsph_make(const sim_particles *p, const sim_params *params, const
     (void)caps;
     wcsph *w = calloc(1, sizeof *w);
     size_t n = p->capacity ? p->capacity : 1;
-    w->dt = params->dt;
+    w->dt = w->dt_frame = params->dt;
+    w->params = p->params;
     bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", p->pass_defines, "sim.wcsph.density", err)) &&
               (w->forces = sim_program_make("sim/wcsph/forces.comp", p->pass_defines, "sim.wcsph.forces", err)) &&
               (w->integrate = sim_program_make("sim/wcsph/integrate.comp", NULL, "sim.wcsph.integrate", err)) &&
@@ -74,9 +84,23 @@ static void _wcsph_prime(void *impl, sim_particles *p, const sim_search *q) {
 
 static int _wcsph_frame_begin(void *impl, double seconds, int substeps) {
     wcsph *w = impl;
-    if (substeps > 0) return substeps;
-    double k = ceil(seconds / w->dt - 1e-9);
-    return k < 1 ? 1 : (int)k;
+    int k = 1;
+    if (seconds <= 0) seconds = w->dt; /* one step of its own size */
+    else if (substeps > 0) {
+        k = substeps > SIM_MAX_SUBSTEPS ? SIM_MAX_SUBSTEPS : substeps;
+        if (!w->warned_fixed && seconds / k > w->dt * 1.0001) {
+            log_warn("SIM", "wcsph: %d steps a frame are %.3g s each, longer than its stable step %.3g s: the fluid may blow up", k,
+                     seconds / k, w->dt);
+            w->warned_fixed = true;
+        }
+    } else {
+        double c = ceil(seconds / w->dt - 1e-6);
+        k = c < 1 ? 1 : c > 1e6 ? 1000000 : (int)c;
+    }
+    w->dt_frame = (float)(seconds / k);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glNamedBufferSubData(w->params, offsetof(sim_params, dt), sizeof w->dt_frame, &w->dt_frame);
+    return k;
 }
 
 /* integrate with the next step's hash, built for the search's sorter (again after a sort switch);
@@ -108,7 +132,7 @@ static void _wcsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
         } else sim_dispatch(progs[st], p->n);
         prof_end(prof, first + st);
     }
-    w->pending++;
+    if (w->pending < WCSPH_PENDING) w->pending_dt[(w->pending_head + w->pending++) % WCSPH_PENDING] = w->dt_frame;
 }
 
 static void _wcsph_frame_end(void *impl) { (void)impl; }
@@ -117,7 +141,9 @@ static int _wcsph_poll(void *impl, bool wait, sim_step_record *out, int max) {
     (void)wait;
     wcsph *w = impl;
     int n = w->pending < (uint32_t)max ? (int)w->pending : max;
-    for (int i = 0; i < n; i++) out[i] = (sim_step_record){.dt = w->dt, .dt_cfl = w->dt, .cfl = NAN};
+    for (int i = 0; i < n; i++)
+        out[i] = (sim_step_record){.dt = w->pending_dt[(w->pending_head + i) % WCSPH_PENDING], .dt_cfl = w->dt, .cfl = NAN};
+    w->pending_head = (w->pending_head + (uint32_t)n) % WCSPH_PENDING;
     w->pending -= (uint32_t)n;
     return n;
 }

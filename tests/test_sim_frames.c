@@ -1,0 +1,141 @@
+/* DFSPH's frame time control (issue 17, "a frame is 1/60 s"), on the sim API:
+ *  - a spare step slot that runs after the frame's time is used touches nothing: a sim that runs
+ *    every slot of a frame ends bit-identical (positions with the warm start in w, velocities, read
+ *    in id order) to one that stops after the slots that stepped, its densities are its particles'
+ *    own (a fresh sim's of them), and after the next frame the two are bit-identical, densities
+ *    included; the empty slot leaves no record. Kind: independent (the twin sims' state).
+ *  - a frame whose slots run out (the caller stops early, twice) carries its time over:
+ *    sim_catch_up finishes it, the records add up to 2/60 s within 1e-6 relative, the short
+ *    frames are counted (sim_summary.frames_short), and no step is tiny (every dt at least 0.45 of
+ *    its CFL limit: a step far shorter than the last wrecks the 1/dt^2 warm start). Kind:
+ *    independent (the seconds asked for), plus an invariant.
+ * Made to fail on purpose, each once: integrate with dt = C.dt in empty slots (no slot ran empty,
+ * 0.0382 s for 0.0333), the density pass skipped in empty slots like the others (densities 0.25
+ * relative off), and sim_catch_up doing nothing (0.0285 s for 0.0333).
+ * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
+#include "sim_ref.h"
+#include "sim/sim_test.h"
+
+#define FRAME (1.0 / 60)
+
+/* Positions (with the warm start in w) and velocities bit-identical; the densities too where
+ * `densities` (after an empty slot they are not: it reorders the particles and makes the
+ * densities again, of the positions the twin's last step ended at, check_densities). */
+static bool same_state(sim *a, sim *b, bool densities, const char *what) {
+    uint32_t n = sim_particle_count(a);
+    float *pa = malloc(16ull * n), *pb = malloc(16ull * n), *va = malloc(16ull * n), *vb = malloc(16ull * n),
+          *da = malloc(4ull * n), *db = malloc(4ull * n);
+    sim_read_particles(a, pa, va, da);
+    sim_read_particles(b, pb, vb, db);
+    bool same = !memcmp(pa, pb, 16ull * n) && !memcmp(va, vb, 16ull * n) && (!densities || !memcmp(da, db, 4ull * n));
+    int dp = 0, dv = 0, dd = 0, dw = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        dp += memcmp(pa + 4 * i, pb + 4 * i, 12) != 0;
+        dw += pa[4 * i + 3] != pb[4 * i + 3];
+        dv += memcmp(va + 4 * i, vb + 4 * i, 16) != 0;
+        dd += da[i] != db[i];
+    }
+    printf("%s: %s (particles differing: %d positions, %d warm starts, %d velocities; %d densities)\n", what,
+           same ? "bit-identical" : "DIFFERENT", dp, dw, dv, dd);
+    free(pa), free(pb), free(va), free(vb), free(da), free(db);
+    return same;
+}
+
+/* Every record since the last call: the count, their dt sum, and the smallest dt / dt_cfl. */
+static int drain(sim *s, double *sum, double *least_ratio) {
+    sim_sync(s);
+    sim_step_record r;
+    int n = 0;
+    while (sim_records(s, &r, 1) == 1) {
+        n++;
+        *sum += r.dt;
+        if (r.dt / r.dt_cfl < *least_ratio) *least_ratio = r.dt / r.dt_cfl;
+    }
+    return n;
+}
+
+/* The densities a's particles have now against those a fresh sim makes of the same particles
+ * (given in id order, so its sums run in another order: 1e-5 relative); an empty slot that left
+ * them in the order before its reorder puts other particles' densities on most of them. */
+static void check_densities(sim *a, const gpu_caps *caps) {
+    uint32_t n = sim_particle_count(a);
+    float *pa = malloc(16ull * n), *va = malloc(16ull * n), *da = malloc(4ull * n), *dc = malloc(4ull * n);
+    sim_read_particles(a, pa, va, da);
+    sim *c = ref_sim("dambreak", 1200, "radix", "dfsph", caps);
+    char err[ERR_LEN];
+    CHECK(sim_set_particles(c, pa, va, n, err), "%s", err);
+    sim_read_particles(c, NULL, NULL, dc);
+    double worst = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (fabs(da[i] - dc[i]) / dc[i] > worst) worst = fabs(da[i] - dc[i]) / dc[i];
+    printf("the densities after the empty slot against a fresh sim's of the same particles: %.2g relative at worst\n", worst);
+    CHECK(worst <= 1e-5, "after an empty slot the densities are not the particles' own (%.2g relative off)", worst);
+    sim_destroy(c);
+    free(pa), free(va), free(da), free(dc);
+}
+
+static void check_empty_slots(const gpu_caps *caps) {
+    sim *a = ref_sim("dambreak", 1200, "radix", "dfsph", caps), *b = ref_sim("dambreak", 1200, "radix", "dfsph", caps);
+    double sum = 0, least = 1e9;
+    for (int f = 0; f < 3; f++) { /* the same frames on both, all their slots */
+        sim_frame(a, FRAME, 0, NULL);
+        sim_frame(b, FRAME, 0, NULL);
+    }
+    drain(a, &sum, &least);
+    drain(b, &sum, &least);
+    int k = sim_frame_begin(a, FRAME, 0);
+    for (int i = 0; i < k; i++) sim_frame_step(a, NULL);
+    sim_frame_end(a);
+    sum = 0;
+    int stepped = drain(a, &sum, &least);
+    printf("a frame of %d slots: %d steps, %.9f s, then %d empty\n", k, stepped, sum, k - stepped);
+    CHECK(stepped >= 1 && stepped < k, "the frame used %d of its %d slots: no empty slot to check", stepped, k);
+    CHECK(fabs(sum - FRAME) <= 1e-6 * FRAME, "the frame's steps add up to %.9f s, not 1/60", sum);
+    CHECK(sim_frame_begin(b, FRAME, 0) == k, "the twin frame has other slots");
+    for (int i = 0; i < stepped; i++) sim_frame_step(b, NULL);
+    sim_frame_end(b);
+    CHECK(same_state(a, b, false, "all the slots against the stepped ones"), "an empty slot changed the fluid");
+    check_densities(a, caps);
+    sim_frame(a, FRAME, 0, NULL); /* the next frame, every slot on both */
+    sim_frame(b, FRAME, 0, NULL);
+    CHECK(same_state(a, b, true, "and after the next frame"), "the frame after an empty slot differs");
+    sim_destroy(a);
+    sim_destroy(b);
+}
+
+static void check_carry(const gpu_caps *caps) {
+    sim *s = ref_sim("dambreak", 1200, "radix", "dfsph", caps);
+    double sum = 0, least = 1e9;
+    int k = sim_frame_begin(s, FRAME, 0); /* the caller stops after one slot: the frame is short */
+    sim_frame_step(s, NULL);
+    sim_frame_end(s);
+    int steps = drain(s, &sum, &least);
+    sim_frame_begin(s, FRAME, 0); /* and again: the next frame cannot finish both */
+    sim_frame_step(s, NULL);
+    sim_frame_end(s);
+    steps += drain(s, &sum, &least);
+    int caught = sim_catch_up(s, NULL);
+    steps += drain(s, &sum, &least);
+    sim_summary u;
+    sim_get_summary(s, &u);
+    printf("one slot of %d, twice, then %d catch-up slots: %d steps, %.9f s (summary %.9f s), %llu short frames, "
+           "smallest dt / dt_cfl %.3f\n",
+           k, caught, steps, sum, u.time, (unsigned long long)u.frames_short, least);
+    CHECK(fabs(sum - 2 * FRAME) <= 1e-6 * 2 * FRAME && fabs(u.time - 2 * FRAME) <= 1e-6 * 2 * FRAME,
+          "two frames simulated %.9f s (summary %.9f), not 2/60", sum, u.time);
+    CHECK(u.frames_short == 2 && caught > 0, "%llu short frames counted (2 cut short), %d catch-up slots",
+          (unsigned long long)u.frames_short, caught);
+    CHECK(least >= 0.45, "a step of %.3f of its CFL limit: too short for the warm start", least);
+    CHECK(sim_catch_up(s, NULL) == 0, "a second catch-up found time owed");
+    sim_destroy(s);
+}
+
+int main(void) {
+    gpu_ctx *gpu = check_gpu();
+    const gpu_caps *caps = gpu_get_caps(gpu);
+    check_empty_slots(caps);
+    check_carry(caps);
+    CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
+    gpu_destroy(gpu);
+    return check_done();
+}
