@@ -35,8 +35,8 @@ typedef struct sim_particles {
 } sim_particles;
 
 /* lanes: 0 picks by the count and the GPU (sim_lanes_for). */
-bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, const sim_params *params, const gpu_caps *caps,
-                        char *err);
+bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, bool fast_default, const sim_params *params,
+                        const gpu_caps *caps, char *err);
 /* Threads a particle for the neighbour passes: many while the particles alone would leave most of
  * the GPU idle, 1 on a software renderer (where threads are not free); FLUID_SIM_LANES overrides. */
 uint32_t sim_lanes_for(uint32_t capacity, const gpu_caps *caps);

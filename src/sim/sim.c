@@ -226,7 +226,7 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         free(s);
         return NULL;
     }
-    bool ok = sim_particles_make(&s->p, (uint32_t)s->layout.count, lanes, &s->params, caps, err) &&
+    bool ok = sim_particles_make(&s->p, (uint32_t)s->layout.count, lanes, s->solver->fast_kernels, &s->params, caps, err) &&
               (s->q = sim_search_make(
                    &(sim_search_desc){.capacity = (uint32_t)s->layout.count, .cells = (uint32_t)cells, .sort = sort_name}, caps,
                    err)) &&

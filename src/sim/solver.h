@@ -36,6 +36,11 @@ typedef struct sim_solver {
      * never; measured, docs/BENCHMARKS.md). Chosen when the simulation is made: a later switch of
      * solver keeps the grid (either size serves either solver). */
     uint32_t half_cells_above;
+    /* The neighbour passes' kernels with precomputed reciprocals (SIM_FAST) by default; chosen, as
+     * the grid, when the simulation is made (FLUID_SIM_FAST overrides). DFSPH keeps the plain ones:
+     * with the fast kernels and its persistent solve the H100's still pool gained 0.135% energy in
+     * 700 steps (test_sim_scenes' bound: 0.1%; either change alone passes) for 1-3% of a step. */
+    bool fast_kernels;
     void *(*make)(const sim_particles *p, const sim_params *params, const gpu_caps *caps, char *err);
     void (*destroy)(void *impl);
     /* New particles or a switch to this solver: the search has run (nothing reordered); make the

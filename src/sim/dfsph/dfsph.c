@@ -437,8 +437,12 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
          * over; then one spare slot (an empty slot costs the search, the density pass and
          * integrate, no solve). A sudden impact outruns it: that frame carries over. */
         double dt = d->dt_cfl_recent > 0 ? d->dt_cfl_recent : d->dt_max, speed = d->speed_recent;
-        if (d->speed_before > 0 && speed > d->speed_before) /* at most twice the last: an impact's jump is not a trend */
-            speed += fmin((DFSPH_LAG + 1) * (speed - d->speed_before), speed);
+        /* at most 1.25 times the last: an impact's jump is not a trend, and a spare slot is not free
+         * (the H100, dam break: at most twice the last gave worst frames of 73 slots at 27,648 and 168
+         * at 109,744, 14.2 and 60.4 ms; 1.25 times, 44 and 97 slots, 10.5 and 50.6 ms, no short frame
+         * in 60 at 27,648) */
+        if (d->speed_before > 0 && speed > d->speed_before)
+            speed += fmin((DFSPH_LAG + 1) * (speed - d->speed_before), 0.25 * speed);
         if (speed > 0 && d->cfl / speed < dt) dt = d->cfl / speed;
         double k = ceil((seconds > 0 ? seconds + d->carry_recent : -seconds) / dt - 1e-6);
         k = (k < 1 ? 1 : k) + 1;
@@ -629,6 +633,7 @@ const sim_solver sim_solver_dfsph = {
     /* no h/2 cells: slower at every count on the H100 (its list passes read neighbours in an order
      * that h/2 cells' x-long runs scatter; docs/BENCHMARKS.md, 2026-11-24 s9) */
     .half_cells_above = 0,
+    .fast_kernels = false,
     .make = _dfsph_make,
     .destroy = _dfsph_destroy,
     .prime = _dfsph_prime,

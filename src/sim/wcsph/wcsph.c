@@ -172,6 +172,7 @@ const sim_solver sim_solver_wcsph = {
     /* H100: h/2 cells cut a step 20% at 432,000 and 18% at 986,078, cost 16% at 27,648 (a third
      * radix pass) and 13% at 109,744 (docs/BENCHMARKS.md, 2026-11-24 s9) */
     .half_cells_above = 262144,
+    .fast_kernels = true,
     .make = _wcsph_make,
     .destroy = _wcsph_destroy,
     .prime = _wcsph_prime,
