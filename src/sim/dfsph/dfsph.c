@@ -23,8 +23,8 @@
  * the whole step after the search is one dispatch of step.comp, its phases and the solves'
  * iterations behind grid-wide barriers (the fused step; FLUID_DFSPH_FUSED=0: each solve alone is
  * one dispatch of solve.comp, the other passes their own).
- * (About 600 lines: the control block's twin, the records, the caps' and slots' policies and the
- * choice of the persistent path stay beside the dispatches they steer.)
+ * (About 700 lines: the control block's twin, the records, the caps' and slots' policies and the
+ * choice of the persistent path and the fused step stay beside the dispatches they steer.)
  */
 #include "core/env.h"
 #include "core/log.h"
