@@ -11,6 +11,14 @@
 // here, in the command stream. A buffer upload from the CPU (glNamedBufferSubData) was seen on the H100 to
 // land before the last frame's integrate, which counts t_rem down, had run: t_rem read 0 and the
 // step took 1e-7 s (docs/BENCHMARKS.md, the persistent solve's reset difference).
+// DFSPH_POS_R, DFSPH_VEL_R: the arrays the positions and velocities are read from (pos, vel; the
+// fused step reads them here through a non-coherent alias: nothing in its dispatch has written them yet).
+#ifndef DFSPH_POS_R
+#define DFSPH_POS_R pos
+#endif
+#ifndef DFSPH_VEL_R
+#define DFSPH_VEL_R vel
+#endif
 layout(location = 0) uniform uvec4 u_frame;
 layout(location = 1) uniform uint u_frame_set;
 
@@ -26,13 +34,13 @@ void dfsph_density(uint groups) {
     }
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
-    vec3 xi = live ? pos[i].xyz : vec3(0.0);
+    vec3 xi = live ? DFSPH_POS_R[i].xyz : vec3(0.0);
     float h2 = P.h * P.h, sum_w = 0.0, sum_g2 = 0.0;
     vec3 kk = sim_kernel_k(P.hs);
     vec3 sum_g = vec3(0.0);
     uint t = SIM_GID, listed = 0u, dropped = 0u;
     if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
-        vec3 d = xi - pos[j].xyz;
+        vec3 d = xi - DFSPH_POS_R[j].xyz;
         float r2 = dot(d, d);
         if (r2 >= h2) continue;
         vec2 wk = sim_pair(r2, P.hs, kk); // W, dW/dr / r
@@ -61,5 +69,5 @@ void dfsph_density(uint groups) {
     dens[i] = P.mass * sum_w + P.rho0 * wall.x;
     factor[i] = s > 0.0 ? 1.0 / s : 0.0;
     // vel.w: the divergence solve's impulse k dt summed over the last step (reordered with it)
-    kappa[i] = C.dt > 0.0 ? 0.5 * vel[i].w / C.dt : 0.0;
+    kappa[i] = C.dt > 0.0 ? 0.5 * DFSPH_VEL_R[i].w / C.dt : 0.0;
 }

@@ -5,11 +5,16 @@
 // uniform control flow, with SIM_GID the thread's index; returns the thread's speed (0 but on a
 // particle's lane 0).
 
+// DFSPH_POS_R: the array the positions (and the last step's warm start in w) are read from (pos;
+// the fused step reads them through a non-coherent alias: its dispatch writes them only later).
+#ifndef DFSPH_POS_R
+#define DFSPH_POS_R pos
+#endif
 float dfsph_nonpressure() {
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
     float speed = 0.0;
-    vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
+    vec3 xi = live ? DFSPH_POS_R[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
     float rhoi = live ? dens[i] : 1.0, h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
     vec3 a = vec3(0.0), kk = sim_kernel_k(P.hs);
     float drho = 0.0;
@@ -17,7 +22,7 @@ float dfsph_nonpressure() {
 #if DFSPH_WARM_SPH
             drho += dot(vi - vel[j].xyz, g);
 #endif
-            vec3 d = xi - pos[j].xyz;
+            vec3 d = xi - DFSPH_POS_R[j].xyz;
             float r2 = dot(d, d);
             float vr = dot(vi - vel[j].xyz, d);
             if (vr >= 0.0) continue;
@@ -48,9 +53,9 @@ float dfsph_nonpressure() {
         // (the neighbours' are not known yet; mostly gravity, which cancels in v_i - v_j) and the
         // last step's dt, at most rho0.
         float adv = rhoi + C.dt * (sums.w + P.rho0 * dot(vi + C.dt * a, wallg[i].yzw));
-        kappa[i] = adv > P.rho0 ? 0.5 * min(pos[i].w * (C.dt * C.dt), 0.00025) : 0.0;
+        kappa[i] = adv > P.rho0 ? 0.5 * min(DFSPH_POS_R[i].w * (C.dt * C.dt), 0.00025) : 0.0;
 #else
-        kappa[i] = 0.5 * pos[i].w;
+        kappa[i] = 0.5 * DFSPH_POS_R[i].w;
 #endif
         speed = length(vi + a * C.dt);
     }

@@ -101,7 +101,8 @@ static const struct {
 typedef struct dfsph {
     GLuint prog[P_ALL];
     uint32_t solve_groups; /* the persistent solve's grid (0: the indirect path) */
-    bool fused;            /* the persistent path runs the whole step as one dispatch (step.comp) */
+    uint32_t fused;        /* the persistent path runs the whole step as one dispatch (step.comp): 1, 2 its
+                            * first form (positions read coherent: FLUID_DFSPH_FUSED=2, measuring); 0 not */
     bool step_failed;      /* step.comp did not build: said once, the solves alone run persistent */
     GLuint step_prog;      /* step.comp, built with the search's hash (0: none yet) */
     uint32_t step_serial;  /* the sorter it was built for */
@@ -278,7 +279,7 @@ static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) 
                      : 0;
     if (!groups) return true;
     uint32_t form = 1, fused = 1;
-    if (!env_u32(ENV_DFSPH_GRID_FORM, 0, 1, &form, err) || !env_u32(ENV_DFSPH_FUSED, 0, 1, &fused, err)) return false;
+    if (!env_u32(ENV_DFSPH_GRID_FORM, 0, 1, &form, err) || !env_u32(ENV_DFSPH_FUSED, 0, 2, &fused, err)) return false;
     snprintf(d->grid_defines, sizeof d->grid_defines, "#define GRID_POLL_ONE %d\n#define GRID_FORM %u\n", !caps->llvmpipe, form);
     char e[ERR_LEN];
     for (int i = P_DIV_SOLVE; i < P_ALL; i++) {
@@ -290,7 +291,7 @@ static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) 
         }
     }
     d->solve_groups = groups;
-    d->fused = fused != 0;
+    d->fused = fused;
     return true;
 }
 
@@ -544,8 +545,8 @@ static GLuint _dfsph_step_program(dfsph *d, const sim_search *q) {
     shader_destroy(&d->step_prog);
     d->step_serial = sim_search_serial(q);
     char defines[8192], err[ERR_LEN];
-    size_t used = (size_t)snprintf(defines, sizeof defines, "%s%s#define DFSPH_PARTIAL2 %uu\n", d->defines, d->grid_defines,
-                                   d->n_groups_max);
+    size_t used = (size_t)snprintf(defines, sizeof defines, "%s%s#define DFSPH_PARTIAL2 %uu\n#define DFSPH_STEP_ALIAS %d\n", d->defines,
+                                   d->grid_defines, d->n_groups_max, d->fused != 2);
     sim_search_hash_defines(q, defines + used, sizeof defines - used);
     d->step_prog = sim_program_make("sim/dfsph/step.comp", defines, "sim.dfsph.step", err);
     if (!d->step_prog) log_error("SIM", "dfsph: the fused step: %s (each solve alone runs persistent)", err);
