@@ -5,6 +5,7 @@
 // writes each lane's neighbour list for the rest of the step (dfsph_common.glsl) and the walls'
 // share and its gradient per particle (wallg), which the solves' passes read instead of
 // evaluating the walls again.
+// The pass itself is in density_pass.glsl (dfsph_density), which the fused step (step.comp) runs too.
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"

@@ -7,6 +7,7 @@
 // record (read by the CPU a few frames later) and moves the frame on: its time left, in ticks, and
 // once that is 0 the slots left run empty (C.idle: this pass alone runs there, with dt 0). Also the next step's hash
 // (hash_emit.glsl), so the search skips that dispatch.
+// The pass itself is in integrate_pass.glsl (dfsph_integrate, dfsph_integrate_record), which the fused step (step.comp) runs too.
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"

@@ -8,6 +8,7 @@
 // step takes exactly what is left), or the time left over the slots left (--substeps), or dt_cfl
 // alone (a step outside a frame). Also loads the pressure
 // solve's warm start: half the last step's total k (pos.w); DFSPH_WARM_SPH 1: SPlisHSPlasH's form.
+// The pass itself is in nonpressure_pass.glsl (dfsph_nonpressure, dfsph_step_size), which the fused step (step.comp) runs too.
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
