@@ -5,7 +5,10 @@
  * counts of a step must agree, and dfsph's indirect dispatches must be its two per recorded
  * iteration pair plus its step slot's passes (the two warm starts, the two first predicts,
  * non-pressure: indirect so that a spare slot after the frame's time runs them with 0 groups);
- * with DFSPH's persistent solve, only non-pressure indirect, and at most 10 a step. Also prints the counts (the figures issue 15 asks about).
+ * with DFSPH's persistent solve alone (FLUID_DFSPH_FUSED=0), only non-pressure indirect, and at
+ * most 10 a step; with the fused step (the default there), none indirect and the step's
+ * dispatches the persistent solve alone's less 4 (made to fail on purpose: the fused step counting
+ * 2 dispatches, caught by the GL wrappers' count and by this one). Also prints the counts (the figures issue 15 asks about).
  * The search's hash is made by the last step's integrate (search.h); new particles must undo that:
  * a sim stepped, then given its initial particles again, must step exactly as a fresh one (kind:
  * independent, the fresh sim's state; it fails when sim_set_particles leaves the stale hash).
@@ -49,7 +52,9 @@ static uint32_t counted_step(sim *s, const char *what) {
            d.pairs ? d.last - 2 * d.pairs + 10 : d.last);
     CHECK(d.last == g_direct + g_indirect, "%s: the sim counted %u dispatches in a step, the GL calls were %llu", what, d.last,
           (unsigned long long)(g_direct + g_indirect));
-    uint64_t slot = !strncmp(what, "dfsph", 5) ? (strstr(what, "persistent") ? 1 : 5) : 0;
+    /* dfsph's slot passes: 5 on the indirect path (which records pairs), 1 with the persistent solve
+     * alone, none with the fused step (the persistent path's default: on a GPU the default sims) */
+    uint64_t slot = !strncmp(what, "dfsph", 5) ? (d.pairs ? 5 : strstr(what, "persistent solve") ? 1 : 0) : 0;
     CHECK(g_indirect == 2ull * d.pairs + slot, "%s: %llu indirect dispatches for %u iteration pairs and %llu slot passes", what,
           (unsigned long long)g_indirect, d.pairs, (unsigned long long)slot);
     return d.last;
@@ -114,12 +119,23 @@ int main(void) {
         char what[96];
         snprintf(what, sizeof what, "dfsph %s, persistent solve", sorts[k]);
         setenv("FLUID_DFSPH_PERSISTENT", "1", 1);
+        setenv("FLUID_DFSPH_FUSED", "0", 1);
         sim *s = ref_sim("dambreak", 1200, sorts[k], "dfsph", caps);
-        unsetenv("FLUID_DFSPH_PERSISTENT");
+        unsetenv("FLUID_DFSPH_FUSED");
         for (int i = 0; i < 3; i++) sim_step(s, NULL);
         uint32_t last = counted_step(s, what);
         CHECK(g_indirect == 1 && last <= 10, "%s: %u dispatches a step (%llu indirect); 10 at most, 1 indirect (non-pressure)",
               what, last, (unsigned long long)g_indirect);
+        sim_destroy(s);
+        /* the fused step: the search's dispatches (those the indirect path's step makes besides
+         * dfsph passes) + 1: the persistent solve alone's less 4 (density, nonpressure, integrate, one solve) */
+        snprintf(what, sizeof what, "dfsph %s, persistent, fused step", sorts[k]);
+        s = ref_sim("dambreak", 1200, sorts[k], "dfsph", caps);
+        unsetenv("FLUID_DFSPH_PERSISTENT");
+        for (int i = 0; i < 3; i++) sim_step(s, NULL);
+        uint32_t fused = counted_step(s, what);
+        CHECK(g_indirect == 0 && fused + 4 == last, "%s: %u dispatches a step (%llu indirect); the persistent solve alone's %u - 4, none indirect",
+              what, fused, (unsigned long long)g_indirect, last);
         sim_destroy(s);
     }
     /* The same with the persistent solve, with the grid FLUID_DFSPH_PERSISTENT_RESET names, else 1

@@ -12,6 +12,15 @@
  * as 1 group against 1 where FLUID_TEST_PERSISTENT_LARGE is set). Also the neighbour walk that
  * loads the next list entry ahead against the plain one (FLUID_DFSPH_PREFETCH), with index lists
  * and with records.
+ * The fused step (FLUID_DFSPH_FUSED=1, the default where the persistent solve runs: density, both
+ * solves, nonpressure and integrate in one dispatch) against the indirect path and against the
+ * persistent solve alone (FLUID_DFSPH_FUSED=0): the same free steps bit for bit, and the same
+ * frames of 1/60 s (their spare slots run empty), then a reset (sim_reset) and more frames: the
+ * states, the records and the slots issued. Kind: independent of the arithmetic (one path is the
+ * reference for the other). Made to fail on purpose, each once: step.comp's integrate with C.dt in
+ * the empty slots too, and step.comp running the solves and nonpressure in the empty slots (each:
+ * the frames compares failed, other records and states; the free steps, which have no empty slot,
+ * passed).
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
 #include "gpu/gpu.h"
@@ -19,25 +28,39 @@
 
 #define STEPS 40
 #define LARGE_STEPS 8 /* steps of the 27,648 comparison */
+#define RECORDS 128   /* records kept of a run */
+#define FRAME (1.0 / 60)
+#include "sim/sim_test.h"
 
 typedef struct state {
     float *pos, *vel, *dens;
-    sim_step_record rec[STEPS];
-    int records;
+    sim_step_record rec[RECORDS];
+    int records, slots;
     uint64_t dispatches;
 } state;
 
+static const char *g_fused; /* FLUID_DFSPH_FUSED for the runs (NULL: the default) */
+
+/* steps > 0: that many free steps; steps == 0: frames of 1/60 s, a reset, more frames. */
 static state run_steps(const char *scene, uint32_t n_want, const char *persistent, int steps, const gpu_caps *caps) {
     if (persistent) setenv("FLUID_DFSPH_PERSISTENT", persistent, 1);
     else unsetenv("FLUID_DFSPH_PERSISTENT");
+    if (g_fused) setenv("FLUID_DFSPH_FUSED", g_fused, 1);
     setenv("FLUID_DFSPH_SLACK", "9", 1); /* the indirect path's caps well above the iterations */
     sim *s = ref_sim(scene, n_want, "radix", "dfsph", caps);
     unsetenv("FLUID_DFSPH_SLACK");
     unsetenv("FLUID_DFSPH_PERSISTENT");
+    unsetenv("FLUID_DFSPH_FUSED");
     state st = {0};
-    for (int i = 0; i < steps; i++) sim_step(s, NULL);
+    if (steps > 0)
+        for (int i = 0; i < steps; i++) sim_step(s, NULL);
+    else {
+        for (int f = 0; f < 4; f++) st.slots += sim_frame(s, FRAME, 0, NULL);
+        sim_reset(s);
+        for (int f = 0; f < 3; f++) st.slots += sim_frame(s, FRAME, 0, NULL);
+    }
     sim_sync(s);
-    st.records = sim_records(s, st.rec, steps);
+    st.records = sim_records(s, st.rec, RECORDS);
     sim_dispatches d;
     sim_get_dispatches(s, &d);
     st.dispatches = d.total;
@@ -57,6 +80,7 @@ static state run(const char *scene, uint32_t n_want, const char *persistent, con
 static void compare_steps(const char *what, const state *a, const state *b, uint32_t n, int steps) {
     int capped = 0, it_diff = 0;
     CHECK(a->records == steps && b->records == steps, "%s: %d and %d records of %d steps", what, a->records, b->records, steps);
+    CHECK(a->slots == b->slots, "%s: %d and %d slots issued", what, a->slots, b->slots);
     for (int k = 0; k < a->records && k < b->records; k++) {
         capped += a->rec[k].capped + b->rec[k].capped;
         it_diff += a->rec[k].it_div != b->rec[k].it_div || a->rec[k].it_density != b->rec[k].it_density ||
@@ -140,6 +164,41 @@ int main(void) {
         compare(what, &plain, &ahead, n);
         drop(&plain);
         drop(&ahead);
+    }
+    /* The fused step against the indirect path and against the persistent solve alone: free steps,
+     * then frames with empty slots and a reset. */
+    for (int k = 0; k < 2; k++) {
+        sim *probe = ref_sim(scenes[k], counts[k], "cpu", "dfsph", caps);
+        uint32_t n = sim_particle_count(probe);
+        sim_destroy(probe);
+        for (int frames = 0; frames < 2; frames++) {
+            int steps = frames ? 0 : STEPS;
+            g_fused = "1";
+            state fused = run_steps(scenes[k], counts[k], "1", steps, caps);
+            g_fused = "0";
+            state alone = run_steps(scenes[k], counts[k], "1", steps, caps);
+            g_fused = NULL;
+            state ind = run_steps(scenes[k], counts[k], "0", steps, caps);
+            char what[160];
+            int recs = frames ? fused.records : STEPS;
+            if (frames) {
+                printf("dfsph %s: %d frames (a reset after 4): %d slots, %d steps\n", scenes[k], 7, fused.slots, fused.records);
+                CHECK(fused.slots > fused.records && fused.records > 7 && fused.records < RECORDS,
+                      "%s: %d slots for %d steps: no empty slot (or too many steps) to compare", scenes[k], fused.slots,
+                      fused.records);
+            }
+            snprintf(what, sizeof what, "dfsph %s, %u particles, %s: fused step vs indirect", scenes[k], n,
+                     frames ? "frames, reset, frames" : "free steps");
+            compare_steps(what, &ind, &fused, n, recs);
+            snprintf(what, sizeof what, "dfsph %s, %u particles, %s: fused step vs persistent solve alone", scenes[k], n,
+                     frames ? "frames, reset, frames" : "free steps");
+            compare_steps(what, &alone, &fused, n, recs);
+            CHECK(fused.dispatches < alone.dispatches, "%s: the fused step recorded %llu dispatches, not fewer than %llu", what,
+                  (unsigned long long)fused.dispatches, (unsigned long long)alone.dispatches);
+            drop(&fused);
+            drop(&alone);
+            drop(&ind);
+        }
     }
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
     gpu_destroy(gpu);

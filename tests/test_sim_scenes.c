@@ -22,7 +22,7 @@
  * at most 0.4; the particles whose |v| dt / dx ends within 1e-5 of 0.4 must be counted by the
  * record, which may count more only by particles at a wall (the wall clamp then reflects the
  * limited speed); the record's largest |v| dt / dx must be the state's. */
-#define CFL_BOUND 0.4 /* docs/SPH.md; DFSPH_CFL_LIMIT in shaders/sim/dfsph/integrate.comp */
+#define CFL_BOUND 0.4 /* docs/SPH.md; DFSPH_CFL_LIMIT in shaders/sim/dfsph/integrate_pass.glsl */
 typedef struct cfl_tally {
     double disp_max, ratio_err_max; /* largest displacement / dx; largest |record cfl - state's| */
     uint64_t at_bound, limited;     /* particle-steps at the bound (state), limited (records) */

@@ -32,6 +32,9 @@ const env_info env_table[ENV_COUNT] = {
                              "the persistent solve's grid barrier: 1 one word, polled with loads; 0 the first form (measuring)"},
     [ENV_DFSPH_PREFETCH] = {"FLUID_DFSPH_PREFETCH", "0 or 1", "1 with index lists, 0 with records", "src/sim/dfsph/dfsph.c",
                             "1: DFSPH's neighbour walks load the next list entry before using this one (measuring)"},
+    [ENV_DFSPH_FUSED] = {"FLUID_DFSPH_FUSED", "0..2", "1", "src/sim/dfsph/dfsph.c",
+                         "where the persistent solve runs: 1 the whole DFSPH step as one dispatch, 0 each solve alone, "
+                         "2 the fused step reading positions coherent (measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},
     [ENV_RADIX_FUSED_TILES] = {"FLUID_RADIX_FUSED_TILES", "TILES", "16 (0: off)", "src/sort/sort_radix.c",

@@ -25,7 +25,7 @@ static void _str_add(_str *s, const char *text, size_t n) {
 
 /* The files one program's source came from, and for each line of the expanded text the file and
  * line it came from (drivers disagree on #line source numbers, so the map is kept here). */
-#define SHADER_MAX_FILES 16
+#define SHADER_MAX_FILES 32 /* the fused dfsph step (step.comp) includes 20 */
 typedef struct _sources {
     char names[SHADER_MAX_FILES][128];
     int count;

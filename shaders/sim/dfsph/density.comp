@@ -5,6 +5,7 @@
 // writes each lane's neighbour list for the rest of the step (dfsph_common.glsl) and the walls'
 // share and its gradient per particle (wallg), which the solves' passes read instead of
 // evaluating the walls again.
+// The pass itself is in density_pass.glsl (dfsph_density), which the fused step (step.comp) runs too.
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
@@ -20,62 +21,6 @@ layout(std430, binding = B_NBR) writeonly buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_WALL) writeonly buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
 #include "sim/neighbours.glsl"
-// The frame's values for its first step (dfsph.c sets u_frame_set to 1 + the frame's mode then, 0
-// otherwise): the ticks the frame adds to t_rem (on top of what earlier frames could not finish),
-// its step slots, the two iteration caps, its mode; its slots start full (args_step: this
-// dispatch's own groups, over the particles' lanes) and not idle. Written into the control block
-// here, in the command stream. A buffer upload from the CPU (glNamedBufferSubData) was seen on the H100 to
-// land before the last frame's integrate, which counts t_rem down, had run: t_rem read 0 and the
-// step took 1e-7 s (docs/BENCHMARKS.md, the persistent solve's reset difference).
-layout(location = 0) uniform uvec4 u_frame;
-layout(location = 1) uniform uint u_frame_set;
+#include "sim/dfsph/density_pass.glsl"
 
-void main() {
-    if (u_frame_set != 0u && gl_GlobalInvocationID.x == 0u) {
-        C.t_rem += u_frame.x;
-        C.steps_left = u_frame.y;
-        C.cap_div = u_frame.z;
-        C.cap_dens = u_frame.w;
-        C.mode = u_frame_set - 1u;
-        C.idle = 0u;
-        C.args_step = uvec4(gl_NumWorkGroups.x, 1u, 1u, 0u);
-    }
-    uint i = SIM_PARTICLE;
-    bool live = i < P.n;
-    vec3 xi = live ? pos[i].xyz : vec3(0.0);
-    float h2 = P.h * P.h, sum_w = 0.0, sum_g2 = 0.0;
-    vec3 kk = sim_kernel_k(P.hs);
-    vec3 sum_g = vec3(0.0);
-    uint t = gl_GlobalInvocationID.x, listed = 0u, dropped = 0u;
-    if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
-        vec3 d = xi - pos[j].xyz;
-        float r2 = dot(d, d);
-        if (r2 >= h2) continue;
-        vec2 wk = sim_pair(r2, P.hs, kk); // W, dW/dr / r
-        sum_w += wk.x;
-        if (r2 == 0.0) continue;
-        vec3 g = P.mass * wk.y * d;
-        if (listed < uint(DFSPH_LIST_CAP)) nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t] = DFSPH_NBR_MAKE(g, j);
-        else dropped++;
-        sum_g += g;
-        sum_g2 += dot(g, g);
-    SIM_NEIGHBOURS_END
-    if (t < uint(DFSPH_LIST_STRIDE)) nbr_count[t] = listed;
-    if (dropped > 0u) atomicAdd(C.dropped, dropped);
-    vec4 g4 = sim_lanes_sum(vec4(sum_g, sum_g2));
-    sum_w = sim_lanes_sum(vec4(sum_w)).x;
-    sum_g = g4.xyz;
-    sum_g2 = g4.w;
-    if (!live || SIM_LANE != 0u) return;
-    vec4 wall = dfsph_wall(xi);
-    wallg[i] = wall; // for the solves' passes: positions stay until integrate
-    // The walls push with the particle's own value twice over (update.comp), as a mirrored ghost of
-    // the same pressure would: S = (A + B) . (A + 2 B) + sum_j |m grad W_ij|^2, A the fluid's sum of
-    // m grad W, B = rho0 grad Phi.
-    vec3 b = P.rho0 * wall.yzw;
-    float s = dot(sum_g + b, sum_g + 2.0 * b) + sum_g2;
-    dens[i] = P.mass * sum_w + P.rho0 * wall.x;
-    factor[i] = s > 0.0 ? 1.0 / s : 0.0;
-    // vel.w: the divergence solve's impulse k dt summed over the last step (reordered with it)
-    kappa[i] = C.dt > 0.0 ? 0.5 * vel[i].w / C.dt : 0.0;
-}
+void main() { dfsph_density(gl_NumWorkGroups.x); }

@@ -60,14 +60,16 @@ void _dfsph_group_reduce(bool is_max) {
 
 // The sum (or max) of C.partial[0 .. count-1] in every thread of the group, in a fixed order:
 // thread l takes every SIM_WG-th part from l, then the group's tree. Call from uniform control flow.
-float dfsph_reduce_partials(uint count, bool is_max) {
+// dfsph_reduce_partials_at: of C.partial[base .. base+count-1] (the fused step keeps two regions).
+float dfsph_reduce_partials_at(uint base, uint count, bool is_max) {
     uint lid = gl_LocalInvocationID.x;
     float acc = 0.0;
-    for (uint g = lid; g < count; g += SIM_WG) acc = _dfsph_op(acc, C.partial[g], is_max);
+    for (uint g = lid; g < count; g += SIM_WG) acc = _dfsph_op(acc, C.partial[base + g], is_max);
     s_red[lid] = acc;
     _dfsph_group_reduce(is_max);
     return s_red[0];
 }
+float dfsph_reduce_partials(uint count, bool is_max) { return dfsph_reduce_partials_at(0u, count, is_max); }
 
 // Reduces v (>= 0) over every work group of the dispatch: each group writes its part, and the
 // last group to finish (an atomic count) adds them up. Returns true in every thread of that last

@@ -27,55 +27,9 @@ layout(local_size_x = SIM_WG) in;
 #include "grid_barrier.glsl"
 
 uint virtual_groups() { return (P.n * uint(SIM_LANES) + uint(SIM_WG) - 1u) / uint(SIM_WG); }
+#include "sim/dfsph/solve_loop.glsl"
 
 void main() {
     if (C.idle != 0u) return; // an empty slot after the frame's time (every group alike)
-    uint lid = gl_LocalInvocationID.x, groups = virtual_groups();
-    for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
-        g_gid = vg * uint(SIM_WG) + lid;
-        dfsph_update(true);
-    }
-    uint it = 0u;
-    bool ok = grid_barrier();
-    while (ok) {
-        for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
-            g_gid = vg * uint(SIM_WG) + lid;
-            s_red[lid] = dfsph_predict();
-            _dfsph_group_reduce(false);
-            if (lid == 0u) C.partial[vg] = s_red[0];
-        }
-        if (!grid_barrier()) break;
-        float mean = dfsph_reduce_partials(groups, false) / float(P.n);
-        // Only group 0 writes the outcome; every group reaches the same `more`.
-        bool more;
-        if (gl_WorkGroupID.x == 0u) {
-            if (lid == 0u) s_last = dfsph_decide(it, mean);
-            barrier();
-            more = s_last;
-        } else {
-#if DFSPH_DENSITY
-            uint cap = C.cap_dens, min_it = P.min_it_density;
-            float eta = P.eta_density;
-#else
-            uint cap = C.cap_div, min_it = P.min_it_divergence;
-            float eta = P.eta_divergence;
-#endif
-            more = !(it >= min_it && mean <= eta) && it < cap;
-        }
-        if (!more) break;
-        it++;
-        for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
-            g_gid = vg * uint(SIM_WG) + lid;
-            dfsph_update(false);
-        }
-        ok = grid_barrier();
-    }
-    if (gl_WorkGroupID.x == 0u && lid == 0u) {
-        C.iter = it;
-#if DFSPH_DENSITY
-        C.args_dens = uvec4(0u, 1u, 1u, 0u);
-#else
-        C.args_div = uvec4(0u, 1u, 1u, 0u);
-#endif
-    }
+    dfsph_solve_run();
 }

@@ -7,7 +7,11 @@
 //   solve (other groups' writes are read after the grid barrier, in the same dispatch); readonly
 //   or writeonly in the indirect passes (update.comp, predict.comp), where they let the driver
 //   read through its non-coherent cache (the first H100 run without them: 7.04 against 6.32 ms).
+//   DFSPH_Q_NBR, DFSPH_Q_WALL, DFSPH_Q_NBR_COUNT, DFSPH_Q_DENS, DFSPH_Q_FACTOR, DFSPH_Q_ACCEL:
+//   readonly but in the fused step (step.comp), which writes them too.
 //   DFSPH_ONLY_PREDICT, DFSPH_ONLY_UPDATE: one of the two passes alone (for those qualifiers).
+// The functions are in solve_fns.glsl (no include guard: step.comp includes it a second time,
+// for the other solve, under other names).
 #ifndef FLUID_SIM_DFSPH_SOLVE_PASSES_GLSL
 #define FLUID_SIM_DFSPH_SOLVE_PASSES_GLSL
 #ifndef DFSPH_Q_POS
@@ -19,128 +23,33 @@
 #ifndef DFSPH_Q_KAPPA
 #define DFSPH_Q_KAPPA
 #endif
+#ifndef DFSPH_Q_NBR
+#define DFSPH_Q_NBR readonly
+#endif
+#ifndef DFSPH_Q_WALL
+#define DFSPH_Q_WALL readonly
+#endif
+#ifndef DFSPH_Q_NBR_COUNT
+#define DFSPH_Q_NBR_COUNT readonly
+#endif
+#ifndef DFSPH_Q_DENS
+#define DFSPH_Q_DENS readonly
+#endif
+#ifndef DFSPH_Q_FACTOR
+#define DFSPH_Q_FACTOR readonly
+#endif
+#ifndef DFSPH_Q_ACCEL
+#define DFSPH_Q_ACCEL readonly
+#endif
 layout(std430, binding = B_POS_IN) DFSPH_Q_POS buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) DFSPH_Q_VEL buffer Vel { vec4 vel[]; };
-layout(std430, binding = B_NBR) readonly buffer Nbr { DFSPH_NBR_T nbr[]; };
-layout(std430, binding = B_WALL) readonly buffer Wall { vec4 wallg[]; };
-layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[]; };
-layout(std430, binding = B_DENS) readonly buffer Dens { float dens[]; };
-layout(std430, binding = B_FACTOR) readonly buffer Factor { float factor[]; };
+layout(std430, binding = B_NBR) DFSPH_Q_NBR buffer Nbr { DFSPH_NBR_T nbr[]; };
+layout(std430, binding = B_WALL) DFSPH_Q_WALL buffer Wall { vec4 wallg[]; };
+layout(std430, binding = B_NBR_COUNT) DFSPH_Q_NBR_COUNT buffer NbrCount { uint nbr_count[]; };
+layout(std430, binding = B_DENS) DFSPH_Q_DENS buffer Dens { float dens[]; };
+layout(std430, binding = B_FACTOR) DFSPH_Q_FACTOR buffer Factor { float factor[]; };
 layout(std430, binding = B_KAPPA) DFSPH_Q_KAPPA buffer Kappa { float kappa[]; };
-layout(std430, binding = B_ACCEL) readonly buffer Accel { vec4 accel[]; };
+layout(std430, binding = B_ACCEL) DFSPH_Q_ACCEL buffer Accel { vec4 accel[]; };
 #include "sim/lanes.glsl"
-
-// update: every particle's velocity takes the pressure impulse of the values k = kappa / rho that
-// predict computed,
-//   v_i -= dt (sum_j m (k_i + k_j) grad W_ij + 2 k_i rho0 grad Phi_i)
-// (symmetric, so the pair impulses conserve momentum; the walls' ghosts mirror the particle, its
-// value on both sides, as wcsph's walls mirror its pressure; grad Phi kept by the density pass).
-// The totals of the step are summed for the next step's warm start, carried with the particle
-// through the reorder: the divergence solve's impulse k dt in vel.w, the pressure solve's k in
-// pos.w. warm: the first update of a solve, from the loaded values; the sums start again; in the
-// pressure solve it also predicts the velocity, v += dt a. Call from uniform control flow.
-#ifndef DFSPH_ONLY_PREDICT
-void dfsph_update(bool warm) {
-    uint i = SIM_PARTICLE;
-    bool live = i < P.n;
-    vec3 xi = live ? pos[i].xyz : vec3(0.0);
-    float ki = live ? kappa[i] : 0.0;
-    vec3 dv = vec3(0.0);
-#if DFSPH_DENSITY && DFSPH_WARM_SPH
-    if (warm) { // the warm start is stored as k dt^2 (nonpressure.comp): k for this step's dt
-        float inv_dt2 = 1.0 / (C.dt * C.dt);
-        ki *= inv_dt2;
-        DFSPH_LIST_BEGIN(j, g)
-            dv += (ki + kappa[j] * inv_dt2) * g;
-        DFSPH_LIST_END
-    } else {
-        DFSPH_LIST_BEGIN(j, g)
-            dv += (ki + kappa[j]) * g;
-        DFSPH_LIST_END
-    }
-#else
-    DFSPH_LIST_BEGIN(j, g)
-        dv += (ki + kappa[j]) * g;
-    DFSPH_LIST_END
-#endif
-    dv = sim_lanes_sum(vec4(dv, 0.0)).xyz;
-    if (!live || SIM_LANE != 0u) return;
-    dv += 2.0 * ki * P.rho0 * wallg[i].yzw; // the wall as a mirrored ghost of the same pressure
-    float dt = C.dt;
-    vec4 v = vel[i];
-#if DFSPH_DENSITY
-    if (warm) {
-        v.xyz += dt * accel[i].xyz;
-        pos[i].w = ki;
-    } else {
-        pos[i].w += ki; // only this thread writes pos[i].w; the others read pos[i].xyz
-    }
-#else
-    if (warm) v.w = ki * dt;
-    else v.w += ki * dt;
-#endif
-    v.xyz -= dt * dv;
-    vel[i] = v;
-}
-#endif
-
-// predict: from the velocities as they are now, the rate of change of each particle's density,
-// Drho/Dt = sum_j m (v_i - v_j) . grad W_ij + rho0 v_i . grad Phi_i (the walls at rest), and from it
-//   DFSPH_DENSITY 1 (pressure solve): rho* = rho + dt Drho/Dt, error (rho* - rho0)+ / rho0,
-//                                     k = (rho* - rho0)+ factor / dt^2
-//   DFSPH_DENSITY 0 (divergence solve): error (Drho/Dt)+ dt / rho0, k = (Drho/Dt)+ factor / dt,
-//                                     0 for a particle with few neighbours (the free surface)
-// (only compression: the fluid is never pulled together). Returns the thread's error (0 but on
-// a particle's lane 0). Call from uniform control flow.
-#ifndef DFSPH_ONLY_UPDATE
-float dfsph_predict() {
-    uint i = SIM_PARTICLE;
-    bool live = i < P.n;
-    float err = 0.0, drho = 0.0, neighbours = 0.0;
-    vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
-    DFSPH_LIST_BEGIN(j, g)
-            drho += dot(vi - vel[j].xyz, g);
-            neighbours += 1.0;
-        DFSPH_LIST_END
-    vec4 sums = sim_lanes_sum(vec4(drho, neighbours, 0.0, 0.0));
-    if (live && SIM_LANE == 0u) {
-        drho = sums.x + P.rho0 * dot(vi, wallg[i].yzw);
-        float dt = C.dt, e;
-#if DFSPH_DENSITY
-        e = max(dens[i] + dt * drho - P.rho0, 0.0);
-        kappa[i] = e * factor[i] / (dt * dt);
-#else
-        e = sums.y < float(P.min_neighbours) ? 0.0 : max(drho, 0.0) * dt;
-        kappa[i] = e * factor[i] / (dt * dt);
-#endif
-        err = e / P.rho0;
-    }
-    return err;
-}
-#endif
-
-// The solve's decision from the mean error after iteration `it`: converged (at least the minimum
-// iterations and the mean error within eta), or one more iteration (returned true) unless at
-// the cap. When it stops, the solve's iterations and error go in the control block (and a solve
-// stopped at the cap unconverged is counted). Call from one thread.
-bool dfsph_decide(uint it, float mean) {
-#if DFSPH_DENSITY
-    uint cap = C.cap_dens, min_it = P.min_it_density;
-    float eta = P.eta_density;
-#else
-    uint cap = C.cap_div, min_it = P.min_it_divergence;
-    float eta = P.eta_divergence;
-#endif
-    bool converged = it >= min_it && mean <= eta;
-    bool more = !converged && it < cap;
-    if (!more) {
-        if (!converged) C.capped += 1u;
-#if DFSPH_DENSITY
-        C.it_dens = it; C.err_dens = mean;
-#else
-        C.it_div = it; C.err_div = mean;
-#endif
-    }
-    return more;
-}
+#include "sim/dfsph/solve_fns.glsl"
 #endif

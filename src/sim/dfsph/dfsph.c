@@ -20,9 +20,11 @@
  * change nothing but the particles' order). A frame whose slots run out carries the rest to the
  * next (its last record says so); sim_catch_up finishes it at a run's end.
  * The persistent path (by default on NVIDIA where the lists hold records; FLUID_DFSPH_PERSISTENT):
- * each solve is one dispatch of solve.comp, its iterations behind a grid-wide barrier.
- * (About 600 lines: the control block's twin, the records, the caps' and slots' policies and the
- * choice of the persistent path stay beside the dispatches they steer.)
+ * the whole step after the search is one dispatch of step.comp, its phases and the solves'
+ * iterations behind grid-wide barriers (the fused step; FLUID_DFSPH_FUSED=0: each solve alone is
+ * one dispatch of solve.comp, the other passes their own).
+ * (About 700 lines: the control block's twin, the records, the caps' and slots' policies and the
+ * choice of the persistent path and the fused step stay beside the dispatches they steer.)
  */
 #include "core/env.h"
 #include "core/log.h"
@@ -99,6 +101,12 @@ static const struct {
 typedef struct dfsph {
     GLuint prog[P_ALL];
     uint32_t solve_groups; /* the persistent solve's grid (0: the indirect path) */
+    uint32_t fused;        /* the persistent path runs the whole step as one dispatch (step.comp): 1, 2 its
+                            * first form (positions read coherent: FLUID_DFSPH_FUSED=2, measuring); 0 not */
+    bool step_failed;      /* step.comp did not build: said once, the solves alone run persistent */
+    GLuint step_prog;      /* step.comp, built with the search's hash (0: none yet) */
+    uint32_t step_serial;  /* the sorter it was built for */
+    char grid_defines[96]; /* the grid barrier's defines */
     GLuint integrate_hash; /* integrate making the next step's hash (0: none; search.h) */
     uint32_t hash_serial;  /* the search's sorter it was built for */
     bool hash_failed;
@@ -148,6 +156,7 @@ static void _dfsph_destroy(void *impl) {
     if (!d) return;
     for (int i = 0; i < P_ALL; i++) shader_destroy(&d->prog[i]);
     shader_destroy(&d->integrate_hash);
+    shader_destroy(&d->step_prog);
     GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count, &d->wall};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
     for (int i = 0; i < DFSPH_FRAMES; i++)
@@ -217,7 +226,7 @@ static void *_dfsph_make(const sim_particles *p, const sim_params *params, const
     ok = ok && (d->factor = gpu_buffer_make(4 * n, NULL, "sim.dfsph.factor", err)) &&
          (d->kappa = gpu_buffer_make(4 * n, NULL, "sim.dfsph.kappa", err)) &&
          (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
-         (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 4ull * d->n_groups_max, NULL, "sim.dfsph.ctl", err)) &&
+         (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 8ull * d->n_groups_max, NULL, "sim.dfsph.ctl", err)) &&
          (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err)) &&
          (d->nbr = gpu_buffer_make(rec * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&
          (d->wall = gpu_buffer_make(16 * n, NULL, "sim.dfsph.wall", err)) &&
@@ -269,19 +278,20 @@ static bool _dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) 
                      ? DFSPH_GROUPS_PER_SM * _dfsph_sm_count()
                      : 0;
     if (!groups) return true;
-    uint32_t form = 1;
-    if (!env_u32(ENV_DFSPH_GRID_FORM, 0, 1, &form, err)) return false;
+    uint32_t form = 1, fused = 1;
+    if (!env_u32(ENV_DFSPH_GRID_FORM, 0, 1, &form, err) || !env_u32(ENV_DFSPH_FUSED, 0, 2, &fused, err)) return false;
+    snprintf(d->grid_defines, sizeof d->grid_defines, "#define GRID_POLL_ONE %d\n#define GRID_FORM %u\n", !caps->llvmpipe, form);
     char e[ERR_LEN];
     for (int i = P_DIV_SOLVE; i < P_ALL; i++) {
         char defines[512];
-        snprintf(defines, sizeof defines, "%s%s#define GRID_POLL_ONE %d\n#define GRID_FORM %u\n", d->defines,
-                 _dfsph_programs[i].defines, !caps->llvmpipe, form);
+        snprintf(defines, sizeof defines, "%s%s%s", d->defines, _dfsph_programs[i].defines, d->grid_defines);
         if (!(d->prog[i] = sim_program_make(_dfsph_programs[i].file, defines, _dfsph_programs[i].label, e))) {
             log_error("SIM", "dfsph: the persistent solve: %s (the indirect path runs)", e);
             return true;
         }
     }
     d->solve_groups = groups;
+    d->fused = fused;
     return true;
 }
 
@@ -484,17 +494,22 @@ static void _dfsph_pass(const dfsph *d, GLuint prog) {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 }
 
+/* The persistent path's grid for `groups` virtual groups: as few groups as take them in as few
+ * rounds as solve_groups would: the same passes' time with a cheaper barrier (27,648 on the
+ * H100: 432 groups of 2 each, not 528 of 1 or 2). */
+static uint32_t _dfsph_grid(const dfsph *d, uint32_t groups) {
+    uint32_t rounds = (groups + d->solve_groups - 1) / d->solve_groups;
+    return (groups + rounds - 1) / rounds;
+}
+
 /* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
  * pairs whose group counts the predicts write (0 once converged). */
 static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t cap) {
     if (d->solve_groups) {                                             /* the persistent path: the whole solve in one dispatch */
         uint32_t groups = gpu_groups((size_t)p->n * p->lanes, SIM_WG); /* the indirect path's (virtual) groups */
         if (!groups) return;
-        /* As few groups as take them in as few rounds as solve_groups would: the same passes' time
-         * with a cheaper barrier (27,648 on the H100: 432 groups of 2 each, not 528 of 1 or 2). */
-        uint32_t rounds = (groups + d->solve_groups - 1) / d->solve_groups;
         glUseProgram(d->prog[predict == P_DIV_PREDICT ? P_DIV_SOLVE : P_DENS_SOLVE]);
-        glDispatchCompute((groups + rounds - 1) / rounds, 1, 1);
+        glDispatchCompute(_dfsph_grid(d, groups), 1, 1);
         sim_dispatch_count_add(1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         return;
@@ -524,10 +539,54 @@ static GLuint _dfsph_integrate_hash(dfsph *d, const sim_search *q) {
     return d->integrate_hash;
 }
 
+/* The fused step (step.comp) for the search's sorter, with the next step's hash as integrate
+ * makes it; 0 where the persistent path does not run fused, or it does not build (then each solve
+ * alone runs persistent). Its partials' second region starts at n_groups_max (DFSPH_PARTIAL2). */
+static GLuint _dfsph_step_program(dfsph *d, const sim_search *q) {
+    if (!d->solve_groups || !d->fused || d->step_failed) return 0;
+    if (d->step_prog && d->step_serial == sim_search_serial(q)) return d->step_prog;
+    if (!_dfsph_integrate_hash(d, q)) return 0; /* no hash made in the pass: the unfused path's */
+    shader_destroy(&d->step_prog);
+    d->step_serial = sim_search_serial(q);
+    char defines[8192], err[ERR_LEN];
+    size_t used = (size_t)snprintf(defines, sizeof defines, "%s%s#define DFSPH_PARTIAL2 %uu\n#define DFSPH_STEP_ALIAS %d\n", d->defines,
+                                   d->grid_defines, d->n_groups_max, d->fused != 2);
+    sim_search_hash_defines(q, defines + used, sizeof defines - used);
+    d->step_prog = sim_program_make("sim/dfsph/step.comp", defines, "sim.dfsph.step", err);
+    if (!d->step_prog) log_error("SIM", "dfsph: the fused step: %s (each solve alone runs persistent)", err);
+    d->step_failed = !d->step_prog;
+    return d->step_prog;
+}
+
+/* The whole step after the search as one dispatch (the stages' times all fall in "density"). */
+static void _dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, gpu_prof *prof, int first, GLuint prog) {
+    prof_begin(prof, first + 0);
+    glProgramUniform4uiv(prog, 0, 1, d->frame_vals);
+    glProgramUniform1ui(prog, 1, d->frame_set);
+    d->frame_set = 0;
+    sim_search_hash_bind(q);
+    glUseProgram(prog);
+    glDispatchCompute(_dfsph_grid(d, gpu_groups((size_t)p->n * p->lanes, SIM_WG)), 1, 1);
+    sim_dispatch_count_add(1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    sim_search_hashed(q, p->n);
+    prof_end(prof, first + 0);
+    for (int k = 1; k < 5; k++) {
+        prof_begin(prof, first + k);
+        prof_end(prof, first + k);
+    }
+    d->frame_issued++;
+}
+
 static void _dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first) {
     dfsph *d = impl;
     uint32_t n = p->n;
     _dfsph_bind(d, q);
+    GLuint fused = n ? _dfsph_step_program(d, q) : 0;
+    if (fused) {
+        _dfsph_step_fused(d, p, q, prof, first, fused);
+        return;
+    }
     prof_begin(prof, first + 0);
     /* Direct, also in an empty slot: the search there reordered the particles, and the densities
      * (read by the renderer and the stats) must follow them; it writes nothing else that lasts

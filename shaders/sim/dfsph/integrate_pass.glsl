@@ -1,0 +1,58 @@
+// The dfsph integrate pass as functions (see integrate.comp for the model): integrate.comp runs it
+// as its own dispatch (one thread a particle) and its last group ends the step; step.comp (the
+// fused step) runs it per virtual group and reduces in the same order. The includer declares Pos
+// and Vel (read and written) and includes sim/search/hash_emit.glsl; this declares the records.
+#define DFSPH_CFL_LIMIT 0.4
+// C twin: struct dfsph_record in src/sim/dfsph/dfsph_layout.h (checked by tests/test_layout.c).
+struct Record {
+    float dt, dt_cfl, cfl, err_div;
+    float err_dens;
+    uint it_div, it_dens, capped, dropped, limited;
+    uint t_rem;
+};
+layout(std430, binding = B_RECORDS) writeonly buffer Records { Record records[]; };
+
+// x += dt v for particle i (dt 0: an empty slot, only the hash again); returns its |v| dt / dx.
+float dfsph_integrate(uint i, float dt) {
+    float ratio = 0.0;
+    if (i < P.n) {
+        vec4 x = pos[i], v = vel[i];
+        float speed = length(v.xyz), limit = DFSPH_CFL_LIMIT * P.dx / dt;
+        if (dt > 0.0 && speed > limit) {
+            v.xyz *= limit / speed;
+            atomicAdd(C.limited, 1u);
+        }
+        x.xyz += v.xyz * dt;
+        vec3 lo = P.lo.xyz + P.margin, hi = P.hi.xyz - P.margin;
+        for (int a = 0; a < 3; a++) {
+            if (x[a] < lo[a]) { x[a] = lo[a]; if (v[a] < 0.0) v[a] *= -P.restitution; }
+            if (x[a] > hi[a]) { x[a] = hi[a]; if (v[a] > 0.0) v[a] *= -P.restitution; }
+        }
+        pos[i] = x;
+        vel[i] = v;
+        sim_hash_emit(i, x.xyz);
+        ratio = length(v.xyz) * dt / P.dx;
+    }
+    return ratio;
+}
+
+// The step's end, from the largest |v| dt / dx reduced over the particles: the frame's time and
+// slots counted down, the step's record, the step's counters cleared. Call from one thread, once.
+void dfsph_integrate_record(float cfl, float dt) {
+    if (dt > 0.0) {
+        C.v_post = cfl * P.dx / dt;
+        if (C.mode != DFSPH_MODE_FREE) C.t_rem -= min(C.dt_ticks, C.t_rem);
+        C.steps_left = C.steps_left > 0u ? C.steps_left - 1u : 0u;
+        if (C.mode != DFSPH_MODE_FREE && C.t_rem == 0u) { // the frame's time used: the slots left run empty
+            C.idle = 1u;
+            C.args_step = C.args_dens = C.args_div = uvec4(0u, 1u, 1u, 0u);
+        }
+    }
+    // One record a slot (dt 0: an empty one); t_rem > 0 after a frame's last slot: time the
+    // frame could not finish, carried to the next.
+    records[C.step % uint(records.length())] = Record(dt, C.dt_cfl, cfl, C.err_div, C.err_dens, C.it_div, C.it_dens, C.capped, C.dropped, C.limited, C.t_rem);
+    C.dropped = 0u;
+    C.limited = 0u;
+    C.step += 1u;
+    C.capped = 0u;
+}

@@ -1,0 +1,93 @@
+// The dfsph non-pressure pass and the step-size decision as functions (see nonpressure.comp for
+// the model): nonpressure.comp runs the pass as its own dispatch and its last group decides;
+// step.comp (the fused step) runs it per virtual group, reduces the speeds in the same order and
+// every group decides alike. The includer declares the buffers. dfsph_nonpressure: call from
+// uniform control flow, with SIM_GID the thread's index; returns the thread's speed (0 but on a
+// particle's lane 0).
+
+// DFSPH_POS_R: the array the positions (and the last step's warm start in w) are read from (pos;
+// the fused step reads them through a non-coherent alias: its dispatch writes them only later).
+#ifndef DFSPH_POS_R
+#define DFSPH_POS_R pos
+#endif
+float dfsph_nonpressure() {
+    uint i = SIM_PARTICLE;
+    bool live = i < P.n;
+    float speed = 0.0;
+    vec3 xi = live ? DFSPH_POS_R[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
+    float rhoi = live ? dens[i] : 1.0, h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
+    vec3 a = vec3(0.0), kk = sim_kernel_k(P.hs);
+    float drho = 0.0;
+    DFSPH_LIST_BEGIN(j, g)
+#if DFSPH_WARM_SPH
+            drho += dot(vi - vel[j].xyz, g);
+#endif
+            vec3 d = xi - DFSPH_POS_R[j].xyz;
+            float r2 = dot(d, d);
+            float vr = dot(vi - vel[j].xyz, d);
+            if (vr >= 0.0) continue;
+            a -= visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + dens[j])) * sim_pair(r2, P.hs, kk).y * d;
+        DFSPH_LIST_END
+    vec4 sums = sim_lanes_sum(vec4(a, drho));
+    a = sums.xyz;
+    if (live && SIM_LANE == 0u) {
+        a *= P.mass;
+        if (P.wall_friction > 0.0) {
+            float ww = 0.0;
+            for (int ax = 0; ax < 3; ax++)
+                ww += sim_wall_w(xi[ax] - P.lo[ax], P.hs, P.dx) + sim_wall_w(P.hi[ax] - xi[ax], P.hs, P.dx);
+            a -= 4.0 * SIM_PI * P.wall_friction * (P.mass / (P.rho0 * P.dx * P.dx)) * ww * vi;
+        }
+        a += P.gravity.xyz;
+        if (P.poke.w > 0.0) {
+            vec3 d = xi - P.poke.xyz;
+            float r = length(d);
+            if (r < P.poke.w && r > 0.0) a += P.poke_strength * (1.0 - r / P.poke.w) * (d / r);
+        }
+        accel[i] = vec4(a, 0.0);
+#if DFSPH_WARM_SPH
+        // SPlisHSPlasH's warm start (TimeStepDFSPH.cpp, USE_WARMSTART): half the last total, as
+        // k dt^2 (independent of the step size; the warm update divides by this step's dt^2), at
+        // most 0.00025 (never reached here), and 0 where the particle is not being compressed: its
+        // predicted density rho + dt Drho/Dt, from the velocities before this step's accelerations
+        // (the neighbours' are not known yet; mostly gravity, which cancels in v_i - v_j) and the
+        // last step's dt, at most rho0.
+        float adv = rhoi + C.dt * (sums.w + P.rho0 * dot(vi + C.dt * a, wallg[i].yzw));
+        kappa[i] = adv > P.rho0 ? 0.5 * min(DFSPH_POS_R[i].w * (C.dt * C.dt), 0.00025) : 0.0;
+#else
+        kappa[i] = 0.5 * DFSPH_POS_R[i].w;
+#endif
+        speed = length(vi + a * C.dt);
+    }
+    return speed;
+}
+
+// The step size from the largest speed reduced over the particles (vmax): see the top. Returns
+// false where the frame has no time left (the rest of the slot runs empty: C.idle), true otherwise.
+// Call from one thread (the indirect path: the last group's first; step.comp: every group's
+// first, all writing the same values).
+bool dfsph_step_size(float vmax) {
+    {
+        float dt_cfl = clamp(P.cfl * P.dx / max(max(vmax, C.v_post), 1e-9), P.dt_min, P.dt_max);
+        C.dt_cfl = dt_cfl;
+        // The frame's time left in whole ticks (the frame's first density pass added its share).
+        uint rem = C.t_rem, cfl_t = max(uint(dt_cfl / DFSPH_TICK), 1u), dt_t;
+        if (C.mode == DFSPH_MODE_FREE) dt_t = cfl_t;
+        else if (C.mode == DFSPH_MODE_FIXED) dt_t = rem / max(C.steps_left, 1u); // the last slot takes the rest
+        else {
+            // As few equal steps as the CFL limit allows (each >= about dt_cfl / 2, never a tiny
+            // catch-up step), the last one exactly what is left.
+            uint k = rem / cfl_t + (rem % cfl_t != 0u ? 1u : 0u);
+            dt_t = k > 1u ? rem / k + (rem % k != 0u ? 1u : 0u) : rem;
+        }
+        C.t_rem = rem;
+        C.dt_ticks = dt_t;
+        if (dt_t == 0u) { // nothing left (not reached: a frame always brings time): the rest of the slot runs empty
+            C.idle = 1u;
+            C.args_step = C.args_dens = C.args_div = uvec4(0u, 1u, 1u, 0u);
+            return false;
+        }
+        C.dt = C.mode == DFSPH_MODE_FREE ? dt_cfl : float(dt_t) * DFSPH_TICK; // a free step: no frame to add up
+    }
+    return true;
+}

@@ -1,0 +1,116 @@
+// The functions of solve_passes.glsl (the two halves of an iteration and the decision), for the
+// solve DFSPH_DENSITY selects. No include guard: step.comp includes it once a solve, renaming the
+// functions (dfsph_update, dfsph_predict, dfsph_decide) between the two.
+// update: every particle's velocity takes the pressure impulse of the values k = kappa / rho that
+// predict computed,
+//   v_i -= dt (sum_j m (k_i + k_j) grad W_ij + 2 k_i rho0 grad Phi_i)
+// (symmetric, so the pair impulses conserve momentum; the walls' ghosts mirror the particle, its
+// value on both sides, as wcsph's walls mirror its pressure; grad Phi kept by the density pass).
+// The totals of the step are summed for the next step's warm start, carried with the particle
+// through the reorder: the divergence solve's impulse k dt in vel.w, the pressure solve's k in
+// pos.w. warm: the first update of a solve, from the loaded values; the sums start again; in the
+// pressure solve it also predicts the velocity, v += dt a. Call from uniform control flow.
+#ifndef DFSPH_ONLY_PREDICT
+void dfsph_update(bool warm) {
+    uint i = SIM_PARTICLE;
+    bool live = i < P.n;
+    vec3 xi = live ? pos[i].xyz : vec3(0.0);
+    float ki = live ? kappa[i] : 0.0;
+    vec3 dv = vec3(0.0);
+#if DFSPH_DENSITY && DFSPH_WARM_SPH
+    if (warm) { // the warm start is stored as k dt^2 (nonpressure.comp): k for this step's dt
+        float inv_dt2 = 1.0 / (C.dt * C.dt);
+        ki *= inv_dt2;
+        DFSPH_LIST_BEGIN(j, g)
+            dv += (ki + kappa[j] * inv_dt2) * g;
+        DFSPH_LIST_END
+    } else {
+        DFSPH_LIST_BEGIN(j, g)
+            dv += (ki + kappa[j]) * g;
+        DFSPH_LIST_END
+    }
+#else
+    DFSPH_LIST_BEGIN(j, g)
+        dv += (ki + kappa[j]) * g;
+    DFSPH_LIST_END
+#endif
+    dv = sim_lanes_sum(vec4(dv, 0.0)).xyz;
+    if (!live || SIM_LANE != 0u) return;
+    dv += 2.0 * ki * P.rho0 * wallg[i].yzw; // the wall as a mirrored ghost of the same pressure
+    float dt = C.dt;
+    vec4 v = vel[i];
+#if DFSPH_DENSITY
+    if (warm) {
+        v.xyz += dt * accel[i].xyz;
+        pos[i].w = ki;
+    } else {
+        pos[i].w += ki; // only this thread writes pos[i].w; the others read pos[i].xyz
+    }
+#else
+    if (warm) v.w = ki * dt;
+    else v.w += ki * dt;
+#endif
+    v.xyz -= dt * dv;
+    vel[i] = v;
+}
+#endif
+
+// predict: from the velocities as they are now, the rate of change of each particle's density,
+// Drho/Dt = sum_j m (v_i - v_j) . grad W_ij + rho0 v_i . grad Phi_i (the walls at rest), and from it
+//   DFSPH_DENSITY 1 (pressure solve): rho* = rho + dt Drho/Dt, error (rho* - rho0)+ / rho0,
+//                                     k = (rho* - rho0)+ factor / dt^2
+//   DFSPH_DENSITY 0 (divergence solve): error (Drho/Dt)+ dt / rho0, k = (Drho/Dt)+ factor / dt,
+//                                     0 for a particle with few neighbours (the free surface)
+// (only compression: the fluid is never pulled together). Returns the thread's error (0 but on
+// a particle's lane 0). Call from uniform control flow.
+#ifndef DFSPH_ONLY_UPDATE
+float dfsph_predict() {
+    uint i = SIM_PARTICLE;
+    bool live = i < P.n;
+    float err = 0.0, drho = 0.0, neighbours = 0.0;
+    vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
+    DFSPH_LIST_BEGIN(j, g)
+            drho += dot(vi - vel[j].xyz, g);
+            neighbours += 1.0;
+        DFSPH_LIST_END
+    vec4 sums = sim_lanes_sum(vec4(drho, neighbours, 0.0, 0.0));
+    if (live && SIM_LANE == 0u) {
+        drho = sums.x + P.rho0 * dot(vi, wallg[i].yzw);
+        float dt = C.dt, e;
+#if DFSPH_DENSITY
+        e = max(dens[i] + dt * drho - P.rho0, 0.0);
+        kappa[i] = e * factor[i] / (dt * dt);
+#else
+        e = sums.y < float(P.min_neighbours) ? 0.0 : max(drho, 0.0) * dt;
+        kappa[i] = e * factor[i] / (dt * dt);
+#endif
+        err = e / P.rho0;
+    }
+    return err;
+}
+#endif
+
+// The solve's decision from the mean error after iteration `it`: converged (at least the minimum
+// iterations and the mean error within eta), or one more iteration (returned true) unless at
+// the cap. When it stops, the solve's iterations and error go in the control block (and a solve
+// stopped at the cap unconverged is counted). Call from one thread.
+bool dfsph_decide(uint it, float mean) {
+#if DFSPH_DENSITY
+    uint cap = C.cap_dens, min_it = P.min_it_density;
+    float eta = P.eta_density;
+#else
+    uint cap = C.cap_div, min_it = P.min_it_divergence;
+    float eta = P.eta_divergence;
+#endif
+    bool converged = it >= min_it && mean <= eta;
+    bool more = !converged && it < cap;
+    if (!more) {
+        if (!converged) C.capped += 1u;
+#if DFSPH_DENSITY
+        C.it_dens = it; C.err_dens = mean;
+#else
+        C.it_div = it; C.err_div = mean;
+#endif
+    }
+    return more;
+}

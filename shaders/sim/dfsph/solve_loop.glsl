@@ -1,0 +1,55 @@
+// A whole solve as one function (the body of solve.comp; step.comp, the fused step, runs both
+// solves with it): the warm-start update, then (predict | decide | update) behind grid barriers
+// until converged or at the cap; errors through C.partial[0 ..], in the indirect path's order.
+// No include guard: step.comp includes it once a solve under another name (dfsph_solve_run).
+// Needs g_gid (SIM_GID), virtual_groups(), grid_barrier() and the solve's functions.
+void dfsph_solve_run() {
+    uint lid = gl_LocalInvocationID.x, groups = virtual_groups();
+    for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+        g_gid = vg * uint(SIM_WG) + lid;
+        dfsph_update(true);
+    }
+    uint it = 0u;
+    bool ok = grid_barrier();
+    while (ok) {
+        for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+            g_gid = vg * uint(SIM_WG) + lid;
+            s_red[lid] = dfsph_predict();
+            _dfsph_group_reduce(false);
+            if (lid == 0u) C.partial[vg] = s_red[0];
+        }
+        if (!grid_barrier()) break;
+        float mean = dfsph_reduce_partials(groups, false) / float(P.n);
+        // Only group 0 writes the outcome; every group reaches the same `more`.
+        bool more;
+        if (gl_WorkGroupID.x == 0u) {
+            if (lid == 0u) s_last = dfsph_decide(it, mean);
+            barrier();
+            more = s_last;
+        } else {
+#if DFSPH_DENSITY
+            uint cap = C.cap_dens, min_it = P.min_it_density;
+            float eta = P.eta_density;
+#else
+            uint cap = C.cap_div, min_it = P.min_it_divergence;
+            float eta = P.eta_divergence;
+#endif
+            more = !(it >= min_it && mean <= eta) && it < cap;
+        }
+        if (!more) break;
+        it++;
+        for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+            g_gid = vg * uint(SIM_WG) + lid;
+            dfsph_update(false);
+        }
+        ok = grid_barrier();
+    }
+    if (gl_WorkGroupID.x == 0u && lid == 0u) {
+        C.iter = it;
+#if DFSPH_DENSITY
+        C.args_dens = uvec4(0u, 1u, 1u, 0u);
+#else
+        C.args_div = uvec4(0u, 1u, 1u, 0u);
+#endif
+    }
+}

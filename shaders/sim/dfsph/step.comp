@@ -1,0 +1,134 @@
+// dfsph step: the whole step after the neighbour search in one dispatch (the fused step; the
+// persistent path, src/sim/dfsph/dfsph.c, FLUID_DFSPH_FUSED):
+//   density | divergence solve | nonpressure | step size, pressure solve | integrate (+ hash)
+// with a grid-wide barrier at each `|` (and the solves' own inside). Each phase is the function
+// its own pass runs (density_pass.glsl, solve_fns.glsl + solve_loop.glsl, nonpressure_pass.glsl,
+// integrate_pass.glsl), walked over the indirect path's virtual groups as solve.comp does, so
+// every thread index, every group's partial and the order they are added in are the indirect
+// path's: the same values bit for bit. Reductions go through C.partial: the solves' errors in
+// [0, groups), the speeds of nonpressure and integrate in [DFSPH_PARTIAL2, ...), so a group may
+// write one while a slower group still reads the other. The step size: every group reduces the
+// speeds alike and decides alike (each group's first thread writes the same values into Ctl).
+// integrate's |v| dt / dx: the last group to finish (an atomic count) reduces it and writes the
+// step's record, as integrate.comp's last group does.
+// The frame's slots (C.idle) as on the indirect path: C.idle is read after density (which may
+// reset it in the frame's first slot); in an empty slot density runs, the solves and nonpressure
+// do nothing and integrate runs with dt 0 (only the next step's hash).
+// Buffers that other groups' writes reach within the dispatch are coherent (pos, vel, kappa,
+// dens); the lists, the walls' share, factor and accel are read only by the thread that wrote them.
+#version 450
+#include "sim/sim_common.glsl"
+#include "sim/kernel.glsl"
+uint g_gid; // the thread's index in the indirect path's dispatch (SIM_GID)
+#define SIM_GID g_gid
+#define DFSPH_Q_POS coherent
+#define DFSPH_Q_VEL coherent
+#define DFSPH_Q_KAPPA coherent
+#define DFSPH_Q_DENS coherent
+#define DFSPH_Q_NBR
+#define DFSPH_Q_WALL
+#define DFSPH_Q_NBR_COUNT
+#define DFSPH_Q_FACTOR
+#define DFSPH_Q_ACCEL
+#include "sim/dfsph/dfsph_common.glsl"
+layout(local_size_x = SIM_WG) in;
+#include "sim/search/hash_emit.glsl"
+layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
+// DFSPH_STEP_ALIAS 1 (default): density and nonpressure read the positions through this
+// non-coherent alias of the same buffer, as their own passes do:
+// nothing in the dispatch has written those words before they read them (the pressure solve writes
+// pos.w after, integrate pos after), so the read-only cache holds no stale copy of them.
+// 0: through the coherent blocks, as the first fused step did (FLUID_DFSPH_FUSED=2, measuring).
+#ifndef DFSPH_STEP_ALIAS
+#define DFSPH_STEP_ALIAS 1
+#endif
+#if DFSPH_STEP_ALIAS
+layout(std430, binding = B_POS_IN) readonly buffer PosR { vec4 pos_r[]; }; // the 16th block: llvmpipe's most
+#define DFSPH_POS_R pos_r
+#endif
+
+#define DFSPH_DENSITY 0 // the divergence solve's functions
+#define dfsph_update dfsph_update_div
+#define dfsph_predict dfsph_predict_div
+#define dfsph_decide dfsph_decide_div
+#define dfsph_solve_run dfsph_solve_div
+#include "sim/dfsph/solve_passes.glsl"
+#include "sim/neighbours.glsl"
+#include "sim/dfsph/density_pass.glsl"
+#include "sim/dfsph/nonpressure_pass.glsl"
+#include "sim/dfsph/integrate_pass.glsl"
+
+#define GRID_COUNT C.bar_count
+#define GRID_GEN C.bar_gen
+#define GRID_STALLED C.stalled
+#include "grid_barrier.glsl"
+
+uint virtual_groups() { return (P.n * uint(SIM_LANES) + uint(SIM_WG) - 1u) / uint(SIM_WG); }
+#include "sim/dfsph/solve_loop.glsl"
+#undef dfsph_update
+#undef dfsph_predict
+#undef dfsph_decide
+#undef dfsph_solve_run
+#undef DFSPH_DENSITY
+#define DFSPH_DENSITY 1 // the pressure solve's
+#define dfsph_update dfsph_update_dens
+#define dfsph_predict dfsph_predict_dens
+#define dfsph_decide dfsph_decide_dens
+#define dfsph_solve_run dfsph_solve_dens
+#include "sim/dfsph/solve_fns.glsl"
+#include "sim/dfsph/solve_loop.glsl"
+
+void main() {
+    uint lid = gl_LocalInvocationID.x, groups = virtual_groups();
+    uint igroups = (P.n + uint(SIM_WG) - 1u) / uint(SIM_WG); // integrate's: a thread a particle
+    for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+        g_gid = vg * uint(SIM_WG) + lid;
+        dfsph_density(groups);
+    }
+    grid_barrier();
+    if (lid == 0u) s_last = C.idle == 0u; // an empty slot: every group reads the same word
+    barrier();
+    bool run = s_last, moving = false;
+    barrier();
+    if (run) {
+        dfsph_solve_div();
+        for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+            g_gid = vg * uint(SIM_WG) + lid;
+            s_red[lid] = dfsph_nonpressure();
+            _dfsph_group_reduce(true);
+            if (lid == 0u) C.partial[DFSPH_PARTIAL2 + vg] = s_red[0];
+        }
+        grid_barrier();
+        float vmax = dfsph_reduce_partials_at(DFSPH_PARTIAL2, groups, true);
+        if (lid == 0u) {
+            s_last = dfsph_step_size(vmax);
+            memoryBarrierBuffer();
+        }
+        barrier();
+        moving = s_last;
+        barrier();
+        if (moving) dfsph_solve_dens();
+        else grid_barrier(); // (not reached: no time left) the speeds' partials read before integrate's
+    }
+    float dt = moving ? C.dt : 0.0;
+    sim_hash_begin();
+    for (uint vg = gl_WorkGroupID.x; vg < igroups; vg += gl_NumWorkGroups.x) {
+        s_red[lid] = dfsph_integrate(vg * uint(SIM_WG) + lid, dt);
+        _dfsph_group_reduce(true);
+        if (lid == 0u) C.partial[DFSPH_PARTIAL2 + vg] = s_red[0];
+    }
+    if (lid == 0u) {
+        memoryBarrierBuffer();
+        s_last = atomicAdd(C.done, 1u) == gl_NumWorkGroups.x - 1u;
+    }
+    barrier();
+    if (s_last) {
+        memoryBarrierBuffer();
+        float cfl = dfsph_reduce_partials_at(DFSPH_PARTIAL2, igroups, true);
+        if (lid == 0u) {
+            C.done = 0u;
+            dfsph_integrate_record(cfl, dt);
+        }
+    }
+    sim_hash_end();
+}
