@@ -37,6 +37,7 @@ typedef struct state {
     sim_step_record rec[RECORDS];
     int records, slots;
     uint64_t dispatches;
+    char stage0[32]; /* the solver's first stage as the HUD names it after the run */
 } state;
 
 static const char *g_fused; /* FLUID_DFSPH_FUSED for the runs (NULL: the default) */
@@ -60,6 +61,7 @@ static state run_steps(const char *scene, uint32_t n_want, const char *persisten
         for (int f = 0; f < 3; f++) st.slots += sim_frame(s, FRAME, 0, NULL);
     }
     sim_sync(s);
+    snprintf(st.stage0, sizeof st.stage0, "%s", sim_stage_name(s, SIM_SEARCH_STAGES));
     st.records = sim_records(s, st.rec, RECORDS);
     sim_dispatches d;
     sim_get_dispatches(s, &d);
@@ -193,6 +195,10 @@ int main(void) {
             snprintf(what, sizeof what, "dfsph %s, %u particles, %s: fused step vs persistent solve alone", scenes[k], n,
                      frames ? "frames, reset, frames" : "free steps");
             compare_steps(what, &alone, &fused, n, recs);
+            /* the HUD's stage names follow the path: the fused step is timed as one stage */
+            CHECK(!strcmp(fused.stage0, "step (fused)") && !strcmp(alone.stage0, "density") && !strcmp(ind.stage0, "density"),
+                  "%s: the first dfsph stage is named '%s' fused, '%s' alone, '%s' indirect", what, fused.stage0, alone.stage0,
+                  ind.stage0);
             CHECK(fused.dispatches < alone.dispatches, "%s: the fused step recorded %llu dispatches, not fewer than %llu", what,
                   (unsigned long long)fused.dispatches, (unsigned long long)alone.dispatches);
             drop(&fused);

@@ -31,7 +31,7 @@
 #include "core/util.h"
 #include "gpu/shader.h"
 #include "sim/dfsph/dfsph_layout.h" /* dfsph_ctl and dfsph_record, the shaders' Ctl and Record */
-#include "sim/sim.h" /* SIM_MAX_SUBSTEPS */
+#include "sim/sim.h"                /* SIM_MAX_SUBSTEPS */
 #include "sim/solver.h"
 #include "sim/solver_test.h"
 #include <math.h>
@@ -57,9 +57,12 @@
 #define DFSPH_MAX_STEPS 1000     /* step slots a frame at most (records in flight stay within the ring) */
 #define DFSPH_REC_L2 (40u << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */
 _Static_assert(DFSPH_MAX_STEPS == SIM_MAX_SUBSTEPS, "--substeps' range is the slots a frame holds");
-_Static_assert(DFSPH_MAX_STEPS * DFSPH_FRAMES < DFSPH_RECORDS, "the frames in flight fit the record ring");
+_Static_assert((DFSPH_MAX_STEPS * DFSPH_FRAMES) < DFSPH_RECORDS, "the frames in flight fit the record ring");
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
+/* The fused step times the whole step as its first stage; the others stay empty. */
+static const char *const _dfsph_stages_fused[] = {"step (fused)", "divergence=step", "nonpressure=step", "pressure=step",
+                                                  "integrate=step"};
 
 /* Each lane's neighbour list holds this many (the lanes of a particle share its neighbours, about
  * 33 at rest and 50 where the fluid is squeezed): twin of DFSPH_LIST_CAP in the shaders. */
@@ -101,6 +104,7 @@ static const struct {
 typedef struct dfsph {
     GLuint prog[P_ALL];
     uint32_t solve_groups; /* the persistent solve's grid (0: the indirect path) */
+    bool ran_fused;        /* the last step ran as the fused step (its stages' names say so) */
     uint32_t fused;        /* the persistent path runs the whole step as one dispatch (step.comp): 1, 2 its
                             * first form (positions read coherent: FLUID_DFSPH_FUSED=2, measuring); 0 not */
     bool step_failed;      /* step.comp did not build: said once, the solves alone run persistent */
@@ -118,7 +122,7 @@ typedef struct dfsph {
     double t_asked;       /* seconds the frames asked for since the last prime */
     uint64_t t_given;     /* ticks given to the GPU for them: round(t_asked / DFSPH_TICK) */
     bool warned_fixed;    /* --substeps steps longer than dt_max: said once */
-    uint32_t rec; /* bytes a neighbour-list entry: 16 (records) or 4 (indices) */
+    uint32_t rec;         /* bytes a neighbour-list entry: 16 (records) or 4 (indices) */
     /* What the CPU knows, from records DFSPH_LAG frames old. */
     uint32_t cap_div, cap_dens;        /* iterations recorded per solve */
     float dt_cfl_recent;               /* the smallest CFL step of the last frame read (0: none yet) */
@@ -339,18 +343,19 @@ static void _dfsph_collect(dfsph *d, int lag) {
             bool short_frame = d->frame_mode[f] != DFSPH_MODE_FREE && r.t_rem && (k + 1 == count);
             if (short_frame) carry = (float)(r.t_rem * DFSPH_TICK);
             if (d->ready_count < DFSPH_RECORDS) {
-                d->ready[(d->ready_head + d->ready_count++) % DFSPH_RECORDS] = (sim_step_record){.dt = r.dt,
-                                                                                                 .dt_cfl = r.dt_cfl,
-                                                                                                 .cfl = r.cfl,
-                                                                                                 .it_div = r.it_div,
-                                                                                                 .it_density = r.it_dens,
-                                                                                                 .err_div = r.err_div,
-                                                                                                 .err_density = r.err_dens,
-                                                                                                 .capped = r.capped,
-                                                                                                 .dropped = r.dropped,
-                                                                                                 .limited = r.limited,
-                                                                                                 .t_left = (float)(r.t_rem * DFSPH_TICK),
-                                                                                                 .short_frame = short_frame};
+                d->ready[(d->ready_head + d->ready_count++) % DFSPH_RECORDS] =
+                    (sim_step_record){.dt = r.dt,
+                                      .dt_cfl = r.dt_cfl,
+                                      .cfl = r.cfl,
+                                      .it_div = r.it_div,
+                                      .it_density = r.it_dens,
+                                      .err_div = r.err_div,
+                                      .err_density = r.err_dens,
+                                      .capped = r.capped,
+                                      .dropped = r.dropped,
+                                      .limited = r.limited,
+                                      .t_left = (float)(r.t_rem * DFSPH_TICK),
+                                      .short_frame = short_frame};
             }
             if (!dt_cfl_min || r.dt_cfl < dt_cfl_min) dt_cfl_min = r.dt_cfl;
             if (r.cfl / r.dt > speed) speed = r.cfl / r.dt;
@@ -449,8 +454,8 @@ static int _dfsph_frame_begin(void *impl, double seconds, int substeps) {
         double dt = d->dt_cfl_recent > 0 ? d->dt_cfl_recent : d->dt_max, speed = d->speed_recent;
         /* at most 1.25 times the last: an impact's jump is not a trend, and a spare slot is not free
          * (the H100, dam break: at most twice the last gave worst frames of 73 slots at 27,648 and 168
-         * at 109,744, 14.2 and 60.4 ms; 1.25 times, 44 and 97 slots, 10.5 and 50.6 ms, no short frame
-         * in 60 at 27,648) */
+         * at 109,744, 14.2 and 60.4 ms; 1.25 times, 44 and 97 slots, 10.5 and 50.6 ms; short frames at
+         * 27,648, headless, 60 frames: 8 against 14, each carried to the next frame) */
         if (d->speed_before > 0 && speed > d->speed_before)
             speed += fmin((DFSPH_LAG + 1) * (speed - d->speed_before), 0.25 * speed);
         if (speed > 0 && d->cfl / speed < dt) dt = d->cfl / speed;
@@ -549,8 +554,8 @@ static GLuint _dfsph_step_program(dfsph *d, const sim_search *q) {
     shader_destroy(&d->step_prog);
     d->step_serial = sim_search_serial(q);
     char defines[8192], err[ERR_LEN];
-    size_t used = (size_t)snprintf(defines, sizeof defines, "%s%s#define DFSPH_PARTIAL2 %uu\n#define DFSPH_STEP_ALIAS %d\n", d->defines,
-                                   d->grid_defines, d->n_groups_max, d->fused != 2);
+    size_t used = (size_t)snprintf(defines, sizeof defines, "%s%s#define DFSPH_PARTIAL2 %uu\n#define DFSPH_STEP_ALIAS %d\n",
+                                   d->defines, d->grid_defines, d->n_groups_max, d->fused != 2);
     sim_search_hash_defines(q, defines + used, sizeof defines - used);
     d->step_prog = sim_program_make("sim/dfsph/step.comp", defines, "sim.dfsph.step", err);
     if (!d->step_prog) log_error("SIM", "dfsph: the fused step: %s (each solve alone runs persistent)", err);
@@ -558,7 +563,8 @@ static GLuint _dfsph_step_program(dfsph *d, const sim_search *q) {
     return d->step_prog;
 }
 
-/* The whole step after the search as one dispatch (the stages' times all fall in "density"). */
+/* The whole step after the search as one dispatch (timed as the first stage, named for it by
+ * _dfsph_stage_name). */
 static void _dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, gpu_prof *prof, int first, GLuint prog) {
     prof_begin(prof, first + 0);
     glProgramUniform4uiv(prog, 0, 1, d->frame_vals);
@@ -578,11 +584,17 @@ static void _dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, gpu_pro
     d->frame_issued++;
 }
 
+static const char *_dfsph_stage_name(void *impl, int stage) {
+    const dfsph *d = impl;
+    return d->ran_fused && stage >= 0 && stage < (int)ARRAY_LEN(_dfsph_stages_fused) ? _dfsph_stages_fused[stage] : NULL;
+}
+
 static void _dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first) {
     dfsph *d = impl;
     uint32_t n = p->n;
     _dfsph_bind(d, q);
     GLuint fused = n ? _dfsph_step_program(d, q) : 0;
+    d->ran_fused = fused != 0;
     if (fused) {
         _dfsph_step_fused(d, p, q, prof, first, fused);
         return;
@@ -688,6 +700,7 @@ const sim_solver sim_solver_dfsph = {
     .summary = "divergence-free SPH: divergence and constant-density solves on the GPU, CFL steps",
     .stages = _dfsph_stages,
     .stage_count = (int)ARRAY_LEN(_dfsph_stages),
+    .stage_name = _dfsph_stage_name,
     .layout_g_over_c2 = _dfsph_g_over_c2,
     /* no h/2 cells: slower at every count on the H100 (its list passes read neighbours in an order
      * that h/2 cells' x-long runs scatter; docs/BENCHMARKS.md, 2026-11-24 s9) */
