@@ -104,7 +104,6 @@ static const struct {
 typedef struct dfsph {
     GLuint prog[P_ALL];
     uint32_t solve_groups; /* the persistent solve's grid (0: the indirect path) */
-    bool ran_fused;        /* the last step ran as the fused step (its stages' names say so) */
     uint32_t fused;        /* the persistent path runs the whole step as one dispatch (step.comp): 1, 2 its
                             * first form (positions read coherent: FLUID_DFSPH_FUSED=2, measuring); 0 not */
     bool step_failed;      /* step.comp did not build: said once, the solves alone run persistent */
@@ -394,10 +393,12 @@ static void _dfsph_collect(dfsph *d, int lag) {
 }
 
 static GLuint _dfsph_integrate_hash(dfsph *d, const sim_search *q);
+static GLuint _dfsph_step_program(dfsph *d, const sim_search *q);
 
 static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     dfsph *d = impl;
     _dfsph_integrate_hash(d, q); /* built now, not in the first step's time */
+    _dfsph_step_program(d, q);   /* the same (and the stages' names, read at setup, follow it) */
     _dfsph_collect(d, 0);
     d->ready_count = 0; /* new particles or a new solver: earlier steps are not this state's */
     d->issued = d->read = 0;
@@ -586,7 +587,11 @@ static void _dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, gpu_pro
 
 static const char *_dfsph_stage_name(void *impl, int stage) {
     const dfsph *d = impl;
-    return d->ran_fused && stage >= 0 && stage < (int)ARRAY_LEN(_dfsph_stages_fused) ? _dfsph_stages_fused[stage] : NULL;
+    /* the fused step's program, built at prime (the profiler reads the names at setup) */
+    return d->solve_groups && d->fused && d->step_prog && !d->step_failed && stage >= 0 &&
+                   stage < (int)ARRAY_LEN(_dfsph_stages_fused)
+               ? _dfsph_stages_fused[stage]
+               : NULL;
 }
 
 static void _dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first) {
@@ -594,7 +599,6 @@ static void _dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
     uint32_t n = p->n;
     _dfsph_bind(d, q);
     GLuint fused = n ? _dfsph_step_program(d, q) : 0;
-    d->ran_fused = fused != 0;
     if (fused) {
         _dfsph_step_fused(d, p, q, prof, first, fused);
         return;
