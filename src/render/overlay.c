@@ -128,6 +128,9 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
          * keeps the stages' colours). */
         bool compact = o->height < OV_COMPACT_HEIGHT ||
                        (float)(n + entries + 5) * hud_line_height(h) + 2 * OV_PAD > OV_STATS_MAX_SHARE * (float)o->height;
+        int w = 11; /* the names' column: as wide as the longest ("ranges+reorder", "nonpressure=step") */
+        for (int s = 0; s < entries; s++)
+            if ((int)strlen(prof_stage_name(o->prof, s)) > w) w = (int)strlen(prof_stage_name(o->prof, s));
         for (int group = split ? 0 : 1; group < 2; group++) {
             int hi = group == 0 ? split : entries;
             if (group == 0) _ov_add(lines, &n, max, OV_DIM, 0, "%s time of one step (the frame's first), \xc2\xb5s", clock);
@@ -141,14 +144,14 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
                 if (compact) {
                     if (!isnan(us)) total += us, any = true;
                 } else if (isnan(us))
-                    _ov_add(lines, &n, max, OV_DIM, overlay_stage_color(s), "%-11s    ...", prof_stage_name(o->prof, s));
+                    _ov_add(lines, &n, max, OV_DIM, overlay_stage_color(s), "%-*s    ...", w, prof_stage_name(o->prof, s));
                 else {
-                    _ov_add(lines, &n, max, OV_TEXT, overlay_stage_color(s), "%-11s %8.1f", prof_stage_name(o->prof, s), us);
+                    _ov_add(lines, &n, max, OV_TEXT, overlay_stage_color(s), "%-*s %8.1f", w, prof_stage_name(o->prof, s), us);
                     total += us;
                     any = true;
                 }
             }
-            if (any) _ov_add(lines, &n, max, OV_TEXT, 0, "%-11s   %8.1f", group == 0 ? "step" : "frame", total);
+            if (any) _ov_add(lines, &n, max, OV_TEXT, 0, "%-*s   %8.1f", w, group == 0 ? "step" : "frame", total);
             lo = hi;
         }
     }
