@@ -17,7 +17,7 @@ void main() {
     float err = dfsph_predict();
     if (dfsph_reduce_last(err, false) && gl_LocalInvocationID.x == 0u) {
         uint it = C.iter;
-        bool more = dfsph_decide(it, s_red[0] / float(P.n));
+        bool more = dfsph_decide(it, s_red[0] / float(P.n), true);
         if (more) C.iter = it + 1u;
         uvec4 args = uvec4(more ? gl_NumWorkGroups.x : 0u, 1u, 1u, 0u);
 #if DFSPH_DENSITY

@@ -93,8 +93,9 @@ float dfsph_predict() {
 // The solve's decision from the mean error after iteration `it`: converged (at least the minimum
 // iterations and the mean error within eta), or one more iteration (returned true) unless at
 // the cap. When it stops, the solve's iterations and error go in the control block (and a solve
-// stopped at the cap unconverged is counted). Call from one thread.
-bool dfsph_decide(uint it, float mean) {
+// stopped at the cap unconverged is counted) by the one thread that passes `record`; every thread
+// that calls it with the same it and mean gets the same answer.
+bool dfsph_decide(uint it, float mean, bool record) {
 #if DFSPH_DENSITY
     uint cap = C.cap_dens, min_it = P.min_it_density;
     float eta = P.eta_density;
@@ -104,7 +105,7 @@ bool dfsph_decide(uint it, float mean) {
 #endif
     bool converged = it >= min_it && mean <= eta;
     bool more = !converged && it < cap;
-    if (!more) {
+    if (!more && record) {
         if (!converged) C.capped += 1u;
 #if DFSPH_DENSITY
         C.it_dens = it; C.err_dens = mean;

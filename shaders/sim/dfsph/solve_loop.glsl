@@ -20,22 +20,8 @@ void dfsph_solve_run() {
         }
         if (!grid_barrier()) break;
         float mean = dfsph_reduce_partials(groups, false) / float(P.n);
-        // Only group 0 writes the outcome; every group reaches the same `more`.
-        bool more;
-        if (gl_WorkGroupID.x == 0u) {
-            if (lid == 0u) s_last = dfsph_decide(it, mean);
-            barrier();
-            more = s_last;
-        } else {
-#if DFSPH_DENSITY
-            uint cap = C.cap_dens, min_it = P.min_it_density;
-            float eta = P.eta_density;
-#else
-            uint cap = C.cap_div, min_it = P.min_it_divergence;
-            float eta = P.eta_divergence;
-#endif
-            more = !(it >= min_it && mean <= eta) && it < cap;
-        }
+        // Every thread reaches the same `more`; group 0's first thread records the outcome.
+        bool more = dfsph_decide(it, mean, gl_WorkGroupID.x == 0u && lid == 0u);
         if (!more) break;
         it++;
         for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
