@@ -1,4 +1,4 @@
-# What the H100 run scripts share (sourced by h100-sim.sh, h100-sim-fast.sh and h100-sort.sh; $out is the caller's
+# What the H100 run scripts share (sourced by h100-sim.sh, h100-sim-fast.sh, h100-sort.sh, h100-cells.sh and h100-fused.sh; $out is the caller's
 # output folder).
 step() { # NAME SECONDS CMD...: runs CMD, output to OUT/NAME.txt, and its status and time
     local name=$1 secs=$2
