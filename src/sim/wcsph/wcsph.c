@@ -30,9 +30,13 @@ typedef struct wcsph {
     float dt;            /* the stable step (the speed of sound's CFL bound) */
     float dt_frame;      /* the frame's step: its seconds over its steps */
     bool warned_fixed;   /* --substeps steps longer than dt: said once */
-#define WCSPH_PENDING 4096
-    float pending_dt[WCSPH_PENDING]; /* steps issued whose records poll has not returned: their dt */
-    uint32_t pending_head, pending;
+    /* Steps issued whose records poll has not returned, as runs of one dt (a frame's steps share
+     * it; sim_frame_begin polls after each frame_begin, so at most the last frame's and this one's). */
+    struct {
+        float dt;
+        uint32_t steps;
+    } runs[4];
+    uint32_t run_head, run_count;
 } wcsph;
 
 static double _wcsph_g_over_c2(const sim_params *p) { return -p->gravity[1] / ((double)p->c0 * p->c0); }
@@ -54,6 +58,8 @@ static void *_wcsph_make(const sim_particles *p, const sim_params *params, const
     wcsph *w = calloc(1, sizeof *w);
     size_t n = p->capacity ? p->capacity : 1;
     w->dt = w->dt_frame = params->dt;
+    w->runs[0].dt = w->dt_frame; /* the run the steps before any frame_begin would join */
+    w->run_count = 1;
     w->params = p->params;
     bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", p->pass_defines, "sim.wcsph.density", err)) &&
               (w->forces = sim_program_make("sim/wcsph/forces.comp", p->pass_defines, "sim.wcsph.forces", err)) &&
@@ -89,8 +95,8 @@ static int _wcsph_frame_begin(void *impl, double seconds, int substeps) {
     else if (substeps > 0) {
         k = substeps > SIM_MAX_SUBSTEPS ? SIM_MAX_SUBSTEPS : substeps;
         if (!w->warned_fixed && seconds / k > w->dt * 1.0001) {
-            log_warn("SIM", "wcsph: %d steps a frame are %.3g s each, longer than its stable step %.3g s: the fluid may blow up", k,
-                     seconds / k, w->dt);
+            log_warn("SIM", "wcsph: %d steps a frame are %.3g s each, longer than its stable step %.3g s: the fluid may blow up",
+                     k, seconds / k, w->dt);
             w->warned_fixed = true;
         }
     } else {
@@ -98,6 +104,12 @@ static int _wcsph_frame_begin(void *impl, double seconds, int substeps) {
         k = c < 1 ? 1 : c > 1e6 ? 1000000 : (int)c;
     }
     w->dt_frame = (float)(seconds / k);
+    uint32_t last = (w->run_head + w->run_count - 1) % ARRAY_LEN(w->runs);
+    if (w->runs[last].dt != w->dt_frame && w->run_count < ARRAY_LEN(w->runs)) {
+        last = (w->run_head + w->run_count++) % ARRAY_LEN(w->runs);
+        w->runs[last].dt = w->dt_frame;
+        w->runs[last].steps = 0;
+    }
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glNamedBufferSubData(w->params, offsetof(sim_params, dt), sizeof w->dt_frame, &w->dt_frame);
     return k;
@@ -132,7 +144,7 @@ static void _wcsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
         } else sim_dispatch(progs[st], p->n);
         prof_end(prof, first + st);
     }
-    if (w->pending < WCSPH_PENDING) w->pending_dt[(w->pending_head + w->pending++) % WCSPH_PENDING] = w->dt_frame;
+    w->runs[(w->run_head + w->run_count - 1) % ARRAY_LEN(w->runs)].steps++;
 }
 
 static void _wcsph_frame_end(void *impl) { (void)impl; }
@@ -140,11 +152,17 @@ static void _wcsph_frame_end(void *impl) { (void)impl; }
 static int _wcsph_poll(void *impl, bool wait, sim_step_record *out, int max) {
     (void)wait;
     wcsph *w = impl;
-    int n = w->pending < (uint32_t)max ? (int)w->pending : max;
-    for (int i = 0; i < n; i++)
-        out[i] = (sim_step_record){.dt = w->pending_dt[(w->pending_head + i) % WCSPH_PENDING], .dt_cfl = w->dt, .cfl = NAN};
-    w->pending_head = (w->pending_head + (uint32_t)n) % WCSPH_PENDING;
-    w->pending -= (uint32_t)n;
+    int n = 0;
+    while (n < max && w->run_count) {
+        if (!w->runs[w->run_head].steps) { /* used up: the next run, but keep the frame's own */
+            if (w->run_count == 1) break;
+            w->run_head = (w->run_head + 1) % ARRAY_LEN(w->runs);
+            w->run_count--;
+            continue;
+        }
+        w->runs[w->run_head].steps--;
+        out[n++] = (sim_step_record){.dt = w->runs[w->run_head].dt, .dt_cfl = w->dt, .cfl = NAN};
+    }
     return n;
 }
 
