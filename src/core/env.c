@@ -3,6 +3,7 @@
 #include "core/env.h"
 #include "core/err.h"
 #include <stdlib.h>
+#include <string.h>
 
 const env_info env_table[ENV_COUNT] = {
     [ENV_DATA_DIR] = {"FLUID_DATA_DIR", "DIR", "beside the binary, its parent, then the source tree", "src/core/util.c",
@@ -37,19 +38,20 @@ const env_info env_table[ENV_COUNT] = {
                          "2 the fused step reading positions coherent (measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},
-    [ENV_RADIX_FUSED_TILES] = {"FLUID_RADIX_FUSED_TILES", "TILES", "16 (0: off)", "src/sort/sort_radix.c",
+    [ENV_RADIX_FUSED_TILES] = {"FLUID_RADIX_FUSED_TILES", "0..512", "16 (0: off)", "src/sort/sort_radix.c",
                                "the most tiles of 4,096 keys the fused reduce-then-scan path takes"},
-    [ENV_RADIX_ONEGROUP_MAX] = {"FLUID_RADIX_ONEGROUP_MAX", "PAIRS", "0 (off)", "src/sort/sort_radix.c",
+    [ENV_RADIX_ONEGROUP_MAX] = {"FLUID_RADIX_ONEGROUP_MAX", "0..32768", "0 (off)", "src/sort/sort_radix.c",
                                 "the most pairs the one-work-group radix kernel takes (off by default)"},
     [ENV_RADIX_EMULATE_SUBGROUP] = {"FLUID_RADIX_EMULATE_SUBGROUP", "32, 64 or 128", "unset: the driver's subgroups, if any",
                                     "src/sort/sort_radix.c",
                                     "runs the radix subgroup code with the KHR operations emulated at that size (tests)"},
-    [ENV_ONESWEEP_KPT] = {"FLUID_ONESWEEP_KPT", "N", "12", "src/sort/sort_radix.c", "onesweep keys per invocation (large sorts)"},
-    [ENV_ONESWEEP_SMALL_KPT] = {"FLUID_ONESWEEP_SMALL_KPT", "N", "4", "src/sort/sort_radix.c",
+    [ENV_ONESWEEP_KPT] = {"FLUID_ONESWEEP_KPT", "1..24", "12", "src/sort/sort_radix.c",
+                          "onesweep keys per invocation (large sorts)"},
+    [ENV_ONESWEEP_SMALL_KPT] = {"FLUID_ONESWEEP_SMALL_KPT", "1..24", "4", "src/sort/sort_radix.c",
                                 "onesweep keys per invocation up to FLUID_ONESWEEP_SMALL_MAX pairs"},
-    [ENV_ONESWEEP_SMALL_MAX] = {"FLUID_ONESWEEP_SMALL_MAX", "PAIRS", "131,072", "src/sort/sort_radix.c",
+    [ENV_ONESWEEP_SMALL_MAX] = {"FLUID_ONESWEEP_SMALL_MAX", "0..1073741824", "131,072", "src/sort/sort_radix.c",
                                 "the most pairs that take the small keys-per-invocation"},
-    [ENV_ONESWEEP_MAX] = {"FLUID_ONESWEEP_MAX", "PAIRS", "every n", "src/sort/sort_radix.c",
+    [ENV_ONESWEEP_MAX] = {"FLUID_ONESWEEP_MAX", "0..1073741824", "every n", "src/sort/sort_radix.c",
                           "the most pairs auto sends to onesweep (reduce-then-scan past it)"},
     [ENV_ONESWEEP_WINDOW] = {"FLUID_ONESWEEP_WINDOW", "1..32", "1", "src/sort/sort_radix.c",
                              "look-back words a onesweep step reads at once (waiting look-back)"},
@@ -58,7 +60,7 @@ const env_info env_table[ENV_COUNT] = {
                                "onesweep's look-back: wait without bound, or wait a while then count the late tile"},
     [ENV_ONESWEEP_SPIN] = {"FLUID_ONESWEEP_SPIN", "1..256", "64", "src/sort/sort_radix.c",
                            "reads of an unpublished look-back word before the fallback counts that tile itself"},
-    [ENV_ONESWEEP_TEST_AGG_ONLY] = {"FLUID_ONESWEEP_TEST_AGG_ONLY", "1 or 2", "unset", "src/sort/sort_radix.c",
+    [ENV_ONESWEEP_TEST_AGG_ONLY] = {"FLUID_ONESWEEP_TEST_AGG_ONLY", "1..2", "unset", "src/sort/sort_radix.c",
                                     "test mode: 1, no tile but the first publishes a PREFIX word; 2, no tile posts at all"},
 };
 
@@ -85,4 +87,17 @@ bool env_float(env_var v, double lo, double hi, float *out, char *err) {
         return fail(err, "%s='%s' is not a number from %g to %g; fix or unset it", env_table[v].name, s, lo, hi);
     *out = (float)x;
     return true;
+}
+
+bool env_choice(env_var v, const char *const *names, int count, int *out, char *err) {
+    const char *s = env_str(v);
+    if (!s) return true;
+    for (int i = 0; i < count; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = i;
+            return true;
+        }
+    char list[256];
+    names_join(list, sizeof list, names, 0, count, ", ", " or ");
+    return fail(err, "%s='%s' is not %s; fix or unset it", env_table[v].name, s, list);
 }

@@ -64,5 +64,9 @@ const char *env_str(env_var v);
 bool env_u32(env_var v, uint32_t lo, uint32_t hi, uint32_t *out, char *err);
 /* The same for a real number in [lo, hi]. */
 bool env_float(env_var v, double lo, double hi, float *out, char *err);
+/* Unset: true, *out untouched. Set: true with *out = i where the value is names[i] (count names),
+ * else false with err listing them ("FLUID_RADIX_PATH='up' is not auto, onesweep or
+ * reduce-then-scan; fix or unset it"). */
+bool env_choice(env_var v, const char *const *names, int count, int *out, char *err);
 
 #endif

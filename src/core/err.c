@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 bool fail(char *err, const char *fmt, ...) {
     if (err) {
@@ -43,4 +44,18 @@ bool parse_f64(const char *s, double lo, double hi, double *out) {
     if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi) return false;
     *out = v;
     return true;
+}
+
+size_t names_join(char *out, size_t cap, const char *const *names, size_t stride, int count, const char *sep,
+                  const char *last_sep) {
+    size_t len = 0;
+    if (cap) out[0] = 0;
+    if (!stride) stride = sizeof *names;
+    for (int i = 0; i < count; i++) {
+        const char *name = *(const char *const *)((const char *)names + (size_t)i * stride);
+        const char *s = i == 0 ? "" : i == count - 1 && last_sep ? last_sep : sep;
+        int n = snprintf(len < cap ? out + len : NULL, len < cap ? cap - len : 0, "%s%s", s, name ? name : "");
+        if (n > 0) len += (size_t)n;
+    }
+    return len;
 }

@@ -22,4 +22,11 @@ bool parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 /* Parses a whole string as a finite real number in [lo, hi] ("0.004", "4e-3"; no leading space). */
 bool parse_f64(const char *s, double lo, double hi, double *out);
 
+/* Joins count names into out (cap bytes, always terminated): "a, b or c" with sep ", " and
+ * last_sep " or " (NULL: sep). names may be strided inside a table of structs: name i is read at
+ * (const char *const *)((const char *)names + i * stride), so a registry's name field is joined in
+ * place (stride 0: a plain array of strings). Returns the length it would have (as snprintf). */
+size_t names_join(char *out, size_t cap, const char *const *names, size_t stride, int count, const char *sep,
+                  const char *last_sep);
+
 #endif

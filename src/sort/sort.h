@@ -85,15 +85,57 @@ typedef enum sort_radix_path {
 /* The widest keys the counting sort takes: its count array has 2^bits entries. */
 #define SORT_COUNTING_MAX_BITS 22
 
+/* The radix sort's tuning (radix and onesweep only; the other algorithms ignore it). Zero means
+ * the default in every field (filled by one function, _radix_desc_defaults in sort_radix.c); a
+ * count whose meaningful value is 0 takes SORT_RADIX_NONE for it. The program reads it from the
+ * environment once, at its edge (sort_radix_desc_from_env, the FLUID_RADIX_* and FLUID_ONESWEEP_*
+ * rows of docs/ENVIRONMENT.md); tests set its fields. */
+#define SORT_RADIX_NONE 0xFFFFFFFFu /* "0" in a field where 0 means the default */
+
+typedef enum sort_radix_lookback {
+    SORT_LOOKBACK_AUTO = 0, /* wait where the driver makes forward progress (gpu_forward_progress), else fallback */
+    SORT_LOOKBACK_WAIT,     /* waits without bound (forward-progress drivers; llvmpipe on one thread) */
+    SORT_LOOKBACK_FALLBACK, /* a bounded wait, then the group counts the late tile itself */
+} sort_radix_lookback;
+
+typedef struct sort_radix_desc {
+    bool force_path;              /* path replaces sort_desc.radix_path (FLUID_RADIX_PATH) */
+    sort_radix_path path;         /* with force_path */
+    uint32_t count_ahead_tiles;   /* the most tiles of RADIX_TILE keys the count-ahead path takes
+                                     (0: 16; SORT_RADIX_NONE: off; at most 64) */
+    uint32_t onegroup_max;        /* the most pairs the one-group kernel takes (0: off; at most 32,768) */
+    uint32_t emulate_subgroup;    /* 32, 64 or 128: the subgroup code on emulated subgroups of that size (tests); 0: off */
+    uint32_t os_kpt;              /* onesweep keys per invocation, large sorts (0: 12; 1..24) */
+    uint32_t os_small_kpt;        /* the same up to os_small_max pairs (0: 4; 1..24) */
+    uint32_t os_small_max;        /* (0: 131,072; SORT_RADIX_NONE: none; at most 2^30) */
+    uint32_t os_max;              /* the most pairs sorted by onesweep (0: every n; SORT_RADIX_NONE: none; at most 2^30) */
+    uint32_t os_window;           /* look-back words read at a time (0: 1; 1..32) */
+    sort_radix_lookback lookback; /* see sort_radix_lookback */
+    uint32_t os_spin;             /* the fallback look-back's reads of an unpublished word (0: 64; 1..256) */
+    uint32_t test_agg_only;       /* tests: 1, only tile 0 publishes an inclusive count; 2, no tile but 0
+                                     publishes anything (with the fallback look-back only); 0: off */
+} sort_radix_desc;
+
+/* Fills *d (zeroed first) from the FLUID_RADIX_* and FLUID_ONESWEEP_* variables (through core/env's
+ * table); false with a one-line err naming the variable and its range when one is malformed. */
+bool sort_radix_desc_from_env(sort_radix_desc *d, char *err);
+
 typedef struct sort_desc {
-    uint32_t capacity;          /* the largest n this sorter will be given */
-    uint32_t key_bits;          /* the widest `bits` sort_run will be given (counting sizes its count array
+    uint32_t capacity;            /* the largest n this sorter will be given */
+    uint32_t key_bits;            /* the widest `bits` sort_run will be given (counting sizes its count array
                            by it, 2 x 4 x 2^key_bits bytes; 0: SORT_COUNTING_MAX_BITS; the others
                            take any width) */
-    bool no_subgroup;           /* radix: take the shared-memory path even where subgroups exist (tests) */
-    sort_radix_path radix_path; /* radix: see sort_radix_path */
-    const char *label;          /* prefix of the sorter's GL object labels (default: the algorithm name) */
+    bool no_subgroup;             /* radix: take the shared-memory path even where subgroups exist (tests) */
+    sort_radix_path radix_path;   /* radix: see sort_radix_path */
+    const char *label;            /* prefix of the sorter's GL object labels (default: the algorithm name) */
+    const sort_radix_desc *radix; /* radix, onesweep: the tuning (NULL: the one given to sort_radix_tuning_set, else
+                                     every default) */
 } sort_desc;
+
+/* The tuning taken by sorters whose desc has no `radix` (copied; NULL: the defaults again). The
+ * program's edge (main) sets it once from sort_radix_desc_from_env, so that sorters made deep in the
+ * simulation take the user's tuning without the environment being read there. */
+void sort_radix_tuning_set(const sort_radix_desc *d);
 
 /* Optional per-dispatch tracing (fluid bench --detail): begin/end bracket each dispatch. */
 typedef struct sort_trace {

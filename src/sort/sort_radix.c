@@ -40,7 +40,9 @@
  *   shared    elsewhere, or with desc->no_subgroup: the same algorithm with "subgroups" of
  *             RADIX_EMU_SG invocations emulated in shared memory with barrier().
  *
- * Knobs read by make, for tuning without a rebuild and for the tests:
+ * Tuning (sort_radix_desc in sort.h; sort_desc.radix, else sort_radix_tuning_set's): zero takes
+ * the default in every field, filled by _radix_desc_defaults below, the one place a default lives.
+ * sort_radix_desc_from_env fills it from the environment, once, at the program's edge (main.c):
  *   FLUID_RADIX_PATH=P              auto, onesweep or reduce-then-scan: replaces desc->radix_path.
  *   FLUID_ONESWEEP_KPT=K            keys per invocation of the onesweep tiles (1 .. 24, default
  *                                   RADIX_OS_KPT); FLUID_ONESWEEP_SMALL_KPT=K the same up to
@@ -52,29 +54,31 @@
  *                                   look-back adds up the per-tile counts back to tile 0; =2: no
  *                                   tile but 0 publishes anything, so every look-back with fallback
  *                                   counts all its predecessors itself (a wait would never end).
- *   FLUID_ONESWEEP_LOOKBACK=L       fallback (default: a bounded wait, then the group counts the
- *                                   unpublished tile itself; needs no forward progress) or wait
- *                                   (waits without bound: forward-progress drivers only).
+ *   FLUID_ONESWEEP_LOOKBACK=L       fallback (a bounded wait, then the group counts the unpublished
+ *                                   tile itself; needs no forward progress) or wait (waits without
+ *                                   bound: forward-progress drivers only); default by driver.
  *   FLUID_ONESWEEP_SPIN=S           the fallback look-back's reads of an unpublished word before
  *                                   it falls back (1 .. 256, default RADIX_OS_SPIN).
- *   FLUID_RADIX_ONEGROUP_MAX=N      replaces RADIX_ONEGROUP_MAX; 0 sends every n down the tiles path
- *                                   (the tests use it to reach tile edges at small n).
+ *   FLUID_RADIX_ONEGROUP_MAX=N      replaces RADIX_ONEGROUP_MAX; 0 sends every n down the tiles path.
  *   FLUID_RADIX_FUSED_TILES=T       replaces RADIX_FUSED_TILES (0 .. RADIX_FUSED_MAX_TILES); 0 turns
  *                                   the fused path off.
  *   FLUID_RADIX_EMULATE_SUBGROUP=S  builds the subgroup variant with the KHR operations emulated in
  *                                   shared memory for subgroups of S (32, 64, 128) invocations, so
  *                                   a driver without GL_KHR_shader_subgroup (llvmpipe) runs and
  *                                   tests the subgroup path's own code. Slow; for tests only.
+ * A bad value is a one-line error naming the variable and its range; the tests set the fields.
  *
  * It does NOT sort signed or float keys (map them to ordered uints first), sort descending, or
  * keep the scratch contents meaningful after a call.
  */
+#include "core/env.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/gpu.h"
 #include "gpu/shader.h"
 #include "sort/sort.h"
 #include "sort/sort_layout.h"
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,10 +262,120 @@ static int _radix_shared_bytes(const _sort_radix *r, bool onegroup, uint32_t kpt
     return 4 * words;
 }
 
+/* The tuning's counts: their variables, fields and ranges (the environment's and a desc's). */
+static const struct {
+    env_var var;
+    const char *field;
+    size_t at;
+    uint32_t lo, hi;
+} _radix_counts[] = {
+    {ENV_RADIX_FUSED_TILES, "count_ahead_tiles", offsetof(sort_radix_desc, count_ahead_tiles), 0, RADIX_FUSED_MAX_TILES},
+    {ENV_RADIX_ONEGROUP_MAX, "onegroup_max", offsetof(sort_radix_desc, onegroup_max), 0, RADIX_OG_WG *RADIX_OG_KPT},
+    {ENV_ONESWEEP_KPT, "os_kpt", offsetof(sort_radix_desc, os_kpt), 1, RADIX_OS_MAX_KPT},
+    {ENV_ONESWEEP_SMALL_KPT, "os_small_kpt", offsetof(sort_radix_desc, os_small_kpt), 1, RADIX_OS_MAX_KPT},
+    {ENV_ONESWEEP_SMALL_MAX, "os_small_max", offsetof(sort_radix_desc, os_small_max), 0, 1u << 30},
+    {ENV_ONESWEEP_MAX, "os_max", offsetof(sort_radix_desc, os_max), 0, 1u << 30},
+    {ENV_ONESWEEP_WINDOW, "os_window", offsetof(sort_radix_desc, os_window), 1, RADIX_OS_MAX_WINDOW},
+    {ENV_ONESWEEP_SPIN, "os_spin", offsetof(sort_radix_desc, os_spin), 1, RADIX_OS_MAX_SPIN},
+    {ENV_ONESWEEP_TEST_AGG_ONLY, "test_agg_only", offsetof(sort_radix_desc, test_agg_only), 1, 2},
+};
+static const char *const _radix_path_names[] = {"auto", "onesweep", "reduce-then-scan"}; /* sort_radix_path order */
+static const char *const _radix_lookback_names[] = {"wait", "fallback"};                 /* from SORT_LOOKBACK_WAIT */
+static const char *const _radix_emulate_names[] = {"32", "64", "128"};                   /* 32 << i */
+
+static uint32_t *_radix_count_at(sort_radix_desc *d, int i) { return (uint32_t *)((char *)d + _radix_counts[i].at); }
+
+bool sort_radix_desc_from_env(sort_radix_desc *d, char *err) {
+    *d = (sort_radix_desc){0};
+    for (int i = 0; i < (int)ARRAY_LEN(_radix_counts); i++) {
+        uint32_t v = 0;
+        env_var var = _radix_counts[i].var;
+        if (!env_u32(var, _radix_counts[i].lo, _radix_counts[i].hi, &v, err)) return false;
+        if (!env_str(var)) continue;
+        *_radix_count_at(d, i) = v ? v : SORT_RADIX_NONE; /* a real 0, where 0 means the default */
+    }
+    int path = -1, lookback = -1, emulate = -1;
+    if (!env_choice(ENV_RADIX_PATH, _radix_path_names, (int)ARRAY_LEN(_radix_path_names), &path, err)) return false;
+    if (!env_choice(ENV_RADIX_EMULATE_SUBGROUP, _radix_emulate_names, (int)ARRAY_LEN(_radix_emulate_names), &emulate, err))
+        return false;
+    if (emulate >= 0) d->emulate_subgroup = 32u << emulate;
+    if (!env_choice(ENV_ONESWEEP_LOOKBACK, _radix_lookback_names, (int)ARRAY_LEN(_radix_lookback_names), &lookback, err))
+        return false;
+    if (path >= 0) {
+        d->force_path = true;
+        d->path = (sort_radix_path)path;
+    }
+    if (lookback >= 0) d->lookback = (sort_radix_lookback)(SORT_LOOKBACK_WAIT + lookback);
+    return true;
+}
+
+static sort_radix_desc _radix_tuning; /* sort_radix_tuning_set's */
+
+void sort_radix_tuning_set(const sort_radix_desc *d) { _radix_tuning = d ? *d : (sort_radix_desc){0}; }
+
+/* sokol's _sg_def: 0 takes the default, SORT_RADIX_NONE a real 0. */
+#define _radix_def(v, def) ((v) == 0 ? (uint32_t)(def) : (v) == SORT_RADIX_NONE ? 0u : (v))
+
+/* The tuning with every default in place: the one place a default lives. path: the path in force
+ * (its onesweep limit); progress: the driver makes forward progress between work groups (the
+ * look-back). */
+static sort_radix_desc _radix_desc_defaults(const sort_radix_desc *in, sort_radix_path path, bool progress) {
+    sort_radix_desc d = *in;
+    d.force_path = true;
+    d.path = path;
+    d.count_ahead_tiles = _radix_def(d.count_ahead_tiles, RADIX_FUSED_TILES);
+    d.onegroup_max = _radix_def(d.onegroup_max, RADIX_ONEGROUP_MAX);
+    d.emulate_subgroup = _radix_def(d.emulate_subgroup, 0);
+    d.os_kpt = _radix_def(d.os_kpt, RADIX_OS_KPT);
+    d.os_small_kpt = _radix_def(d.os_small_kpt, RADIX_OS_SMALL_KPT);
+    d.os_small_max = _radix_def(d.os_small_max, RADIX_OS_SMALL_MAX);
+    d.os_max = _radix_def(d.os_max, path == SORT_RADIX_AUTO ? RADIX_OS_AUTO_MAX : UINT32_MAX);
+    d.os_window = _radix_def(d.os_window, RADIX_OS_WINDOW);
+    d.os_spin = _radix_def(d.os_spin, RADIX_OS_SPIN);
+    d.test_agg_only = _radix_def(d.test_agg_only, 0);
+    if (d.lookback == SORT_LOOKBACK_AUTO) d.lookback = progress ? SORT_LOOKBACK_WAIT : SORT_LOOKBACK_FALLBACK;
+    return d;
+}
+
+/* A desc's fields in their ranges (a desc set by code, not the environment: a programmer's error). */
+static bool _radix_desc_check(const sort_radix_desc *d, char *err) {
+    for (int i = 0; i < (int)ARRAY_LEN(_radix_counts); i++) {
+        uint32_t v = *_radix_count_at((sort_radix_desc *)d, i);
+        bool unlimited = _radix_counts[i].var == ENV_ONESWEEP_MAX && v == UINT32_MAX; /* forced path: every n */
+        bool zero_ok = _radix_counts[i].var == ENV_ONESWEEP_TEST_AGG_ONLY;
+        if (!unlimited && !(zero_ok && v == 0) && (v < _radix_counts[i].lo || v > _radix_counts[i].hi))
+            return fail(err, "sort_radix_desc.%s = %u is not from %u to %u (%s)", _radix_counts[i].field, v, _radix_counts[i].lo,
+                        _radix_counts[i].hi, env_table[_radix_counts[i].var].name);
+    }
+    uint32_t e = d->emulate_subgroup;
+    if (e != 0 && e != 32 && e != 64 && e != 128)
+        return fail(err, "sort_radix_desc.emulate_subgroup = %u is not 32, 64 or 128", d->emulate_subgroup);
+    return true;
+}
+
+/* Mesa's llvmpipe runs compute groups on LP_NUM_THREADS threads. The variable is Mesa's, not ours
+ * (not in core/env's table): read here only, never set. "1": groups one at a time, in order. */
+static bool _radix_llvmpipe_one_thread(void) {
+    const char *s = getenv("LP_NUM_THREADS");
+    return s && strcmp(s, "1") == 0;
+}
+
 static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err) {
     _sort_radix *r = calloc(1, sizeof *r);
     if (!r) {
         fail(err, "out of host memory for the radix sorter");
+        return NULL;
+    }
+    /* The path: onesweep needs forward progress between work groups (see the top of sort.h). The
+     * look-back: waiting on drivers known to make forward progress, where it measured faster (H100,
+     * docs/bench/2026-11-24-sort/tune: 1380 against 1497 us at 16M x 32 bits, 32.5 against 34.3 us
+     * at 27,648 x 16), with fallback elsewhere (it ends on any driver). */
+    const sort_radix_desc *in = desc->radix ? desc->radix : &_radix_tuning;
+    sort_radix_path path = in->force_path ? in->path : desc->radix_path;
+    bool progress = gpu_forward_progress();
+    sort_radix_desc t = _radix_desc_defaults(in, path, progress);
+    if (!_radix_desc_check(&t, err)) {
+        _radix_destroy(r);
         return NULL;
     }
     r->subgroup = caps->subgroup && !desc->no_subgroup && caps->subgroup_size >= 32 && caps->subgroup_size <= 128;
@@ -269,71 +383,16 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     r->capacity = desc->capacity;
     r->max_tiles = _radix_tiles(desc->capacity);
     r->max_groups_x = caps->max_groups_x > 0 ? caps->max_groups_x : 65535;
-    r->onegroup_max = RADIX_ONEGROUP_MAX;
-    uint64_t v;
-    const char *env = getenv("FLUID_RADIX_ONEGROUP_MAX");
-    if (env && *env) {
-        if (!parse_u64(env, 0, RADIX_OG_WG * RADIX_OG_KPT, &v)) {
-            fail(err, "FLUID_RADIX_ONEGROUP_MAX='%s' is not a number of pairs from 0 to %d; fix or unset it", env,
-                 RADIX_OG_WG * RADIX_OG_KPT);
-            _radix_destroy(r);
-            return NULL;
-        }
-        r->onegroup_max = (uint32_t)v;
-    }
-    r->fused_tiles = RADIX_FUSED_TILES;
-    env = getenv("FLUID_RADIX_FUSED_TILES");
-    if (env && *env) {
-        if (!parse_u64(env, 0, RADIX_FUSED_MAX_TILES, &v)) {
-            fail(err, "FLUID_RADIX_FUSED_TILES='%s' is not a number of tiles from 0 to %d; fix or unset it", env,
-                 RADIX_FUSED_MAX_TILES);
-            _radix_destroy(r);
-            return NULL;
-        }
-        r->fused_tiles = (uint32_t)v;
-    }
-    env = getenv("FLUID_RADIX_EMULATE_SUBGROUP");
-    if (env && *env) {
-        if (!parse_u64(env, 32, 128, &v) || (v & (v - 1))) {
-            fail(err, "FLUID_RADIX_EMULATE_SUBGROUP='%s' is not a subgroup size of 32, 64 or 128; fix or unset it", env);
-            _radix_destroy(r);
-            return NULL;
-        }
+    r->onegroup_max = t.onegroup_max;
+    r->fused_tiles = t.count_ahead_tiles;
+    if (t.emulate_subgroup) {
         r->subgroup = r->emulate = true;
-        r->subgroup_size = (int)v;
+        r->subgroup_size = (int)t.emulate_subgroup;
     }
-    /* The path: onesweep needs forward progress between work groups (see the top of sort.h). */
-    sort_radix_path path = desc->radix_path;
-    env = getenv("FLUID_RADIX_PATH");
-    if (env && *env) {
-        if (strcmp(env, "auto") == 0) path = SORT_RADIX_AUTO;
-        else if (strcmp(env, "onesweep") == 0) path = SORT_RADIX_ONESWEEP;
-        else if (strcmp(env, "reduce-then-scan") == 0) path = SORT_RADIX_REDUCE_THEN_SCAN;
-        else {
-            fail(err, "FLUID_RADIX_PATH='%s' is not auto, onesweep or reduce-then-scan; fix or unset it", env);
-            _radix_destroy(r);
-            return NULL;
-        }
-    }
-    /* The look-back: waiting on drivers known to make forward progress, where it measured faster
-     * (H100, docs/bench/2026-11-24-sort/tune: 1380 against 1497 us at 16M x 32 bits, 32.5 against
-     * 34.3 us at 27,648 x 16), with fallback elsewhere (it ends on any driver);
-     * FLUID_ONESWEEP_LOOKBACK chooses. */
     const char *vendor = (const char *)glGetString(GL_VENDOR);
     if (!vendor) vendor = "?";
-    bool progress = gpu_forward_progress();
-    r->os_fallback = !progress;
-    env = getenv("FLUID_ONESWEEP_LOOKBACK");
-    if (env && *env) {
-        if (strcmp(env, "fallback") == 0) r->os_fallback = true;
-        else if (strcmp(env, "wait") == 0) r->os_fallback = false;
-        else {
-            fail(err, "FLUID_ONESWEEP_LOOKBACK='%s' is not fallback or wait; fix or unset it", env);
-            _radix_destroy(r);
-            return NULL;
-        }
-    }
-    r->os_max = path == SORT_RADIX_AUTO ? RADIX_OS_AUTO_MAX : UINT32_MAX;
+    r->os_fallback = t.lookback == SORT_LOOKBACK_FALLBACK;
+    r->os_max = t.os_max;
     if (path == SORT_RADIX_AUTO) {
         r->onesweep = r->os_fallback || progress;
         if (r->os_fallback)
@@ -349,8 +408,7 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     /* The waiting look-back on llvmpipe: its groups run on threads, but it stops every shader after
      * 65,535 loop iterations in all, so a long wait would end early with a wrong count; only on one
      * thread (groups in ticket order, no waits). */
-    const char *lp_threads = getenv("LP_NUM_THREADS");
-    if (r->onesweep && !r->os_fallback && caps->llvmpipe && !(lp_threads && strcmp(lp_threads, "1") == 0)) {
+    if (r->onesweep && !r->os_fallback && caps->llvmpipe && !_radix_llvmpipe_one_thread()) {
         fail(err, "onesweep's waiting look-back on llvmpipe needs LP_NUM_THREADS=1 (its loop limit would cut waits short "
                   "and give wrong results); unset FLUID_ONESWEEP_LOOKBACK, or set LP_NUM_THREADS=1");
         _radix_destroy(r);
@@ -360,40 +418,17 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         r->onesweep = false;
         snprintf(r->path_why, sizeof r->path_why, "capacity of 2^30 pairs or more");
     }
-    env = getenv("FLUID_ONESWEEP_TEST_AGG_ONLY");
-    r->agg_only = env && strcmp(env, "1") == 0 ? 1 : env && strcmp(env, "2") == 0 ? 2 : 0;
+    r->agg_only = (int)t.test_agg_only;
     if (r->agg_only == 2 && !r->os_fallback) {
         fail(err, "FLUID_ONESWEEP_TEST_AGG_ONLY=2 with the waiting look-back would never end; unset one of them");
         _radix_destroy(r);
         return NULL;
     }
-    r->os_kpt = RADIX_OS_KPT;
-    r->os_window = RADIX_OS_WINDOW;
-    r->os_spin = RADIX_OS_SPIN;
-    r->os_kpt_small = RADIX_OS_SMALL_KPT;
-    r->os_small_max = RADIX_OS_SMALL_MAX;
-    struct {
-        const char *var;
-        uint32_t *dst;
-        uint64_t lo, hi;
-        const char *what;
-    } knobs[] = {{"FLUID_ONESWEEP_KPT", &r->os_kpt, 1, RADIX_OS_MAX_KPT, "keys per invocation"},
-                 {"FLUID_ONESWEEP_SMALL_KPT", &r->os_kpt_small, 1, RADIX_OS_MAX_KPT, "keys per invocation"},
-                 {"FLUID_ONESWEEP_SMALL_MAX", &r->os_small_max, 0, 1u << 30, "number of pairs"},
-                 {"FLUID_ONESWEEP_MAX", &r->os_max, 0, 1u << 30, "number of pairs"},
-                 {"FLUID_ONESWEEP_WINDOW", &r->os_window, 1, RADIX_OS_MAX_WINDOW, "number of look-back words"},
-                 {"FLUID_ONESWEEP_SPIN", &r->os_spin, 1, RADIX_OS_MAX_SPIN, "number of reads"}};
-    for (size_t i = 0; i < ARRAY_LEN(knobs); i++) {
-        env = getenv(knobs[i].var);
-        if (!env || !*env) continue;
-        if (!parse_u64(env, knobs[i].lo, knobs[i].hi, &v)) {
-            fail(err, "%s='%s' is not a %s from %llu to %llu; fix or unset it", knobs[i].var, env, knobs[i].what,
-                 (unsigned long long)knobs[i].lo, (unsigned long long)knobs[i].hi);
-            _radix_destroy(r);
-            return NULL;
-        }
-        *knobs[i].dst = (uint32_t)v;
-    }
+    r->os_kpt = t.os_kpt;
+    r->os_window = t.os_window;
+    r->os_spin = t.os_spin;
+    r->os_kpt_small = t.os_small_kpt;
+    r->os_small_max = t.os_small_max;
     snprintf(r->fused_defines, sizeof r->fused_defines, "%s#define SORT_FUSED_MODE %d\n", SORT_LAYOUT_GLSL_TEXT,
              _radix_all_os(r) ? SORT_FUSED_RADIX : 0);
     const char *label = desc->label ? desc->label : "radix";
