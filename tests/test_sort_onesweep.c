@@ -8,8 +8,8 @@
  * The look-back: by default with fallback (a bounded wait, then the group counts the unpublished
  * tile itself), which needs no forward progress between groups, so it runs on llvmpipe with its
  * default threads, where groups run side by side and look-backs wait for real; the silent runs
- * (FLUID_ONESWEEP_TEST_AGG_ONLY=2) make every look-back fall back. The waiting look-back
- * (FLUID_ONESWEEP_LOOKBACK=wait) runs in a child process (this program with --wait) on one
+ * (sort_radix_desc.test_agg_only = 2) make every look-back fall back. The waiting look-back
+ * (sort_radix_desc.lookback = SORT_LOOKBACK_WAIT) runs in a child process (this program with --wait) on one
  * llvmpipe thread: llvmpipe cuts every shader off after 65,535 loop iterations in all, so an
  * unbounded wait there would end early with a wrong count; on one thread groups run in ticket
  * order and never wait. Where the GPU has subgroups both ranking variants run; on llvmpipe the
@@ -17,23 +17,30 @@
 #include "test_sort_rig.h"
 #include "sort/sort_layout.h"
 
-static bool os_rig(rig *r, const char *name, uint32_t cap, bool no_subgroup, const char *small_max, const char *small_kpt,
-                   const char *emulate, const gpu_caps *caps) {
-    if (small_max) setenv("FLUID_ONESWEEP_SMALL_MAX", small_max, 1);
-    if (small_kpt) setenv("FLUID_ONESWEEP_SMALL_KPT", small_kpt, 1);
-    if (emulate) setenv("FLUID_RADIX_EMULATE_SUBGROUP", emulate, 1);
-    bool ok = rig_make_desc(r, "onesweep", name, cap, (sort_desc){.no_subgroup = no_subgroup}, caps);
-    unsetenv("FLUID_ONESWEEP_SMALL_MAX");
-    unsetenv("FLUID_ONESWEEP_SMALL_KPT");
-    unsetenv("FLUID_RADIX_EMULATE_SUBGROUP");
-    return ok;
+/* The look-back every rig takes (main_wait: SORT_LOOKBACK_WAIT). */
+static sort_radix_lookback os_lookback;
+
+/* A onesweep rig with tuning t (NULL: none) and small_max, small_kpt, emulate over it (0: t's). */
+static bool os_rig_tuned(rig *r, const char *name, uint32_t cap, bool no_subgroup, const sort_radix_desc *t, uint32_t small_max,
+                         uint32_t small_kpt, uint32_t emulate, const gpu_caps *caps) {
+    sort_radix_desc d = t ? *t : (sort_radix_desc){0};
+    if (small_max) d.os_small_max = small_max;
+    if (small_kpt) d.os_small_kpt = small_kpt;
+    if (emulate) d.emulate_subgroup = emulate;
+    if (!d.lookback) d.lookback = os_lookback;
+    return rig_make_desc(r, "onesweep", name, cap, (sort_desc){.no_subgroup = no_subgroup, .radix = &d}, caps);
+}
+
+static bool os_rig(rig *r, const char *name, uint32_t cap, bool no_subgroup, uint32_t small_max, uint32_t small_kpt,
+                   uint32_t emulate, const gpu_caps *caps) {
+    return os_rig_tuned(r, name, cap, no_subgroup, NULL, small_max, small_kpt, emulate, caps);
 }
 
 /* Default tiles (small up to 131,072 pairs, large past), one sorter for every size. */
-static void test_default(const char *name, bool no_subgroup, const char *emulate, const gpu_caps *caps) {
+static void test_default(const char *name, bool no_subgroup, uint32_t emulate, const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
-    if (!os_rig(&r, name, 300000, no_subgroup, NULL, NULL, emulate, caps)) return;
+    if (!os_rig(&r, name, 300000, no_subgroup, 0, 0, emulate, caps)) return;
     static const uint32_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 1000, 1023, 1024, 1025, 2047, 2048, 2049, 27648};
     if (emulate) {
         static const uint32_t few[] = {0, 1, 257, 2049, 27648};
@@ -55,11 +62,11 @@ static void test_default(const char *name, bool no_subgroup, const char *emulate
 }
 
 /* Around tile edges: the large tiles (4,096) at small n, and tiles of 3 x 256 = 768 keys. */
-static void test_tiles(const char *name, bool no_subgroup, const char *small_max, const char *small_kpt, uint32_t tile,
+static void test_tiles(const char *name, bool no_subgroup, uint32_t small_max, uint32_t small_kpt, uint32_t tile,
                        const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
-    if (!os_rig(&r, name, 4 * tile + 7, no_subgroup, small_max, small_kpt, NULL, caps)) return;
+    if (!os_rig(&r, name, 4 * tile + 7, no_subgroup, small_max, small_kpt, 0, caps)) return;
     uint32_t t = tile;
     uint32_t sizes[] = {1, 2, 3, 255, 256, 257, 1000, t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1, 3 * t + 5, 4 * t + 7};
     for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
@@ -79,7 +86,7 @@ static void test_tiles(const char *name, bool no_subgroup, const char *small_max
 static void test_fused(const char *name, bool no_subgroup, const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
-    if (!os_rig(&r, name, 70000, no_subgroup, NULL, NULL, NULL, caps)) return;
+    if (!os_rig(&r, name, 70000, no_subgroup, 0, 0, 0, caps)) return;
     CHECK(sort_fused_buffer(r.s) != 0, "%s: no fused buffer", name);
     static const uint32_t sizes[] = {1, 2, 255, 257, 2049, 27648, 70000};
     for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
@@ -101,18 +108,14 @@ static void test_fused(const char *name, bool no_subgroup, const gpu_caps *caps)
     printf("%s: %.1f s\n", name, now_seconds() - t0);
 }
 
-/* Look-back over per-tile counts only (FLUID_ONESWEEP_TEST_AGG_ONLY): every tile adds the AGG
+/* Look-back over per-tile counts only (sort_radix_desc.test_agg_only = 1): every tile adds the AGG
  * words of all tiles before it back to tile 0, the path a look-back takes when its predecessors
  * have not finished theirs (which one llvmpipe thread never shows). */
-static void test_agg_only(const char *name, bool no_subgroup, const char *window, const gpu_caps *caps) {
+static void test_agg_only(const char *name, bool no_subgroup, uint32_t window, const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
-    setenv("FLUID_ONESWEEP_TEST_AGG_ONLY", "1", 1);
-    setenv("FLUID_ONESWEEP_WINDOW", window, 1);
-    bool ok = os_rig(&r, name, 3 * 768 * 40 + 11, no_subgroup, "1000000", "3", NULL, caps);
-    unsetenv("FLUID_ONESWEEP_TEST_AGG_ONLY");
-    unsetenv("FLUID_ONESWEEP_WINDOW");
-    if (!ok) return;
+    sort_radix_desc t = {.test_agg_only = 1, .os_window = window};
+    if (!os_rig_tuned(&r, name, 3 * 768 * 40 + 11, no_subgroup, &t, 1000000, 3, 0, caps)) return;
     case_of(&r, 3 * 768 * 40 + 11, 32, IN_RANDOM); /* 121 tiles of 768 */
     case_of(&r, 3 * 768 * 40 + 11, 16, IN_AND2);
     case_of(&r, 5000, 12, IN_FEW);
@@ -126,7 +129,7 @@ static void test_big(const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
     uint32_t n = (1u << 24) + 1;
-    if (!os_rig(&r, "big", n, false, NULL, NULL, NULL, caps)) return;
+    if (!os_rig(&r, "big", n, false, 0, 0, 0, caps)) return;
     case_of(&r, n, caps->timer_queries ? 32 : 8, IN_RANDOM);
     if (caps->timer_queries) case_of(&r, n, 32, IN_AND2);
     rig_destroy(&r);
@@ -136,34 +139,28 @@ static void test_big(const gpu_caps *caps) {
 static void test_errors(const gpu_caps *caps) {
     char err[ERR_LEN] = "";
     int live = gpu_live_objects();
-    static const char *const bad[][2] = {{"FLUID_ONESWEEP_KPT", "99"},   {"FLUID_ONESWEEP_WINDOW", "0"},
-                                         {"FLUID_ONESWEEP_MAX", "many"}, {"FLUID_RADIX_PATH", "fast"},
-                                         {"FLUID_ONESWEEP_SPIN", "0"},   {"FLUID_ONESWEEP_LOOKBACK", "hope"}};
+    /* A tuning out of range (the environment's are checked by test_sort_env). */
+    static const sort_radix_desc bad[] = {{.os_kpt = 99},   {.os_window = 33},    {.os_max = (1u << 30) + 1},
+                                          {.os_spin = 257}, {.os_small_kpt = 25}, {.test_agg_only = 3}};
+    static const char *const field[] = {"os_kpt", "os_window", "os_max", "os_spin", "os_small_kpt", "test_agg_only"};
     for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
-        setenv(bad[i][0], bad[i][1], 1);
-        sorter *s = sort_make("onesweep", &(sort_desc){.capacity = 100}, caps, err);
-        unsetenv(bad[i][0]);
-        CHECK(s == NULL && strstr(err, bad[i][0]) != NULL, "a bad %s: err '%s'", bad[i][0], err);
+        sorter *s = sort_make("onesweep", &(sort_desc){.capacity = 100, .radix = &bad[i]}, caps, err);
+        CHECK(s == NULL && strstr(err, field[i]) != NULL, "a bad sort_radix_desc.%s: err '%s'", field[i], err);
         sort_destroy(s);
-        printf("  bad tuning variable: %s\n", err);
+        printf("  bad tuning: %s\n", err);
     }
     CHECK(gpu_live_objects() == live, "failed sort_make left %d GL objects", gpu_live_objects() - live);
 }
 
-/* Every look-back falls back (FLUID_ONESWEEP_TEST_AGG_ONLY=2: no tile but tile 0 posts anything),
+/* Every look-back falls back (test_agg_only = 2: no tile but tile 0 posts anything),
  * so each group counts all its predecessors' digits itself: the sort must still be right and end,
- * though no group ever sees another's progress. spin: FLUID_ONESWEEP_SPIN. */
-static void test_silent(const char *name, bool no_subgroup, const char *spin, const gpu_caps *caps) {
+ * though no group ever sees another's progress. spin: sort_radix_desc.os_spin. */
+static void test_silent(const char *name, bool no_subgroup, uint32_t spin, const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
-    setenv("FLUID_ONESWEEP_TEST_AGG_ONLY", "2", 1);
-    setenv("FLUID_ONESWEEP_SPIN", spin, 1);
-    setenv("FLUID_ONESWEEP_LOOKBACK", "fallback", 1); /* the default where the driver makes progress: wait */
-    bool ok = os_rig(&r, name, 3 * 768 * 20 + 11, no_subgroup, "1000000", "3", NULL, caps);
-    unsetenv("FLUID_ONESWEEP_TEST_AGG_ONLY");
-    unsetenv("FLUID_ONESWEEP_SPIN");
-    unsetenv("FLUID_ONESWEEP_LOOKBACK");
-    if (!ok) return;
+    /* the fallback: the default where the driver makes progress is to wait */
+    sort_radix_desc t = {.test_agg_only = 2, .os_spin = spin, .lookback = SORT_LOOKBACK_FALLBACK};
+    if (!os_rig_tuned(&r, name, 3 * 768 * 20 + 11, no_subgroup, &t, 1000000, 3, 0, caps)) return;
     case_of(&r, 3 * 768 * 20 + 11, 32, IN_RANDOM); /* 61 tiles of 768 */
     case_of(&r, 3 * 768 * 20 + 11, 16, IN_AND2);
     case_of(&r, 5000, 12, IN_FEW);
@@ -172,22 +169,21 @@ static void test_silent(const char *name, bool no_subgroup, const char *spin, co
     printf("%s: %.1f s\n", name, now_seconds() - t0);
 }
 
-/* The waiting look-back (FLUID_ONESWEEP_LOOKBACK=wait), in a child process: on llvmpipe it runs
+/* The waiting look-back (SORT_LOOKBACK_WAIT), in a child process: on llvmpipe it runs
  * on one thread only (see the top), and LP_NUM_THREADS is read when the context is made. */
 static int main_wait(void) {
-    setenv("LP_NUM_THREADS", "1", 1);
-    setenv("FLUID_ONESWEEP_LOOKBACK", "wait", 1);
+    setenv("LP_NUM_THREADS", "1", 1); /* Mesa's variable, read when the context is made */
+    os_lookback = SORT_LOOKBACK_WAIT;
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
-    char small_tile[16];
-    snprintf(small_tile, sizeof small_tile, "%d", 4 * RADIX_WG * 3 + 7);
+    uint32_t small_tile = 4 * RADIX_WG * 3 + 7;
     bool no_sg = !caps->subgroup;
-    test_default("onesweep-wait", no_sg, NULL, caps);
-    test_tiles("onesweep-wait-tiles-of-768", no_sg, small_tile, "3", RADIX_WG * 3, caps);
-    static const char *const windows[] = {"1", "7", "32"}; /* 7: windows end mid-way */
+    test_default("onesweep-wait", no_sg, 0, caps);
+    test_tiles("onesweep-wait-tiles-of-768", no_sg, small_tile, 3, RADIX_WG * 3, caps);
+    static const uint32_t windows[] = {1, 7, 32}; /* 7: windows end mid-way */
     for (size_t w = 0; w < ARRAY_LEN(windows); w++) {
         char name[64];
-        snprintf(name, sizeof name, "onesweep-wait-agg-only-window-%s", windows[w]);
+        snprintf(name, sizeof name, "onesweep-wait-agg-only-window-%u", windows[w]);
         test_agg_only(name, no_sg, windows[w], caps);
     }
     CHECK(gpu_live_objects() == 0, "%d GL objects left", gpu_live_objects());
@@ -206,10 +202,9 @@ int main(int argc, char **argv) {
                lp ? lp : "unset (one a core)");
         /* The waiting look-back is refused there on several threads, saying why. */
         char err[ERR_LEN] = "";
-        setenv("LP_NUM_THREADS", "2", 1);
-        setenv("FLUID_ONESWEEP_LOOKBACK", "wait", 1);
-        sorter *s = sort_make("onesweep", &(sort_desc){.capacity = 100}, caps, err);
-        unsetenv("FLUID_ONESWEEP_LOOKBACK");
+        setenv("LP_NUM_THREADS", "2", 1); /* Mesa's variable (the sort reads it, the context has been made) */
+        sorter *s = sort_make(
+            "onesweep", &(sort_desc){.capacity = 100, .radix = &(sort_radix_desc){.lookback = SORT_LOOKBACK_WAIT}}, caps, err);
         if (lp) setenv("LP_NUM_THREADS", lp, 1);
         else unsetenv("LP_NUM_THREADS");
         CHECK(s == NULL && strstr(err, "LP_NUM_THREADS=1"), "waiting onesweep on llvmpipe, 2 threads: sorter %p, err '%s'",
@@ -218,33 +213,32 @@ int main(int argc, char **argv) {
         printf("  waiting look-back, llvmpipe, 2 threads: %s\n", err);
     }
     test_errors(caps);
-    char small_tile[16];
-    snprintf(small_tile, sizeof small_tile, "%d", 4 * RADIX_WG * 3 + 7);
+    uint32_t small_tile = 4 * RADIX_WG * 3 + 7;
     for (int sub = caps->subgroup ? 0 : 1; sub < 2; sub++) {
         bool no_sg = sub == 1;
         const char *v = no_sg ? "shared" : "subgroup";
         char name[64];
         snprintf(name, sizeof name, "onesweep/%s", v);
-        test_default(name, no_sg, NULL, caps);
+        test_default(name, no_sg, 0, caps);
         snprintf(name, sizeof name, "onesweep-large-tiles/%s", v);
-        test_tiles(name, no_sg, "0", NULL, RADIX_WG * 12, caps);
+        test_tiles(name, no_sg, SORT_RADIX_NONE, 0, RADIX_WG * 12, caps);
         snprintf(name, sizeof name, "onesweep-tiles-of-768/%s", v);
-        test_tiles(name, no_sg, small_tile, "3", RADIX_WG * 3, caps);
+        test_tiles(name, no_sg, small_tile, 3, RADIX_WG * 3, caps);
         snprintf(name, sizeof name, "onesweep-fused/%s", v);
         test_fused(name, no_sg, caps);
         snprintf(name, sizeof name, "onesweep-agg-only/%s", v);
-        test_agg_only(name, no_sg, "1", caps);
-        static const char *const spins[] = {"1", "64"};
+        test_agg_only(name, no_sg, 1, caps);
+        static const uint32_t spins[] = {1, 64};
         for (size_t i = 0; i < ARRAY_LEN(spins); i++) {
-            snprintf(name, sizeof name, "onesweep-silent-spin-%s/%s", spins[i], v);
+            snprintf(name, sizeof name, "onesweep-silent-spin-%u/%s", spins[i], v);
             test_silent(name, no_sg, spins[i], caps);
         }
     }
-    if (!caps->subgroup) test_default("onesweep/emulated-32", false, "32", caps);
+    if (!caps->subgroup) test_default("onesweep/emulated-32", false, 32, caps);
     if (!caps->llvmpipe) { /* where the default look-back waits: the fallback at every size too */
-        setenv("FLUID_ONESWEEP_LOOKBACK", "fallback", 1);
-        test_default(caps->subgroup ? "onesweep-fallback/subgroup" : "onesweep-fallback/shared", !caps->subgroup, NULL, caps);
-        unsetenv("FLUID_ONESWEEP_LOOKBACK");
+        os_lookback = SORT_LOOKBACK_FALLBACK;
+        test_default(caps->subgroup ? "onesweep-fallback/subgroup" : "onesweep-fallback/shared", !caps->subgroup, 0, caps);
+        os_lookback = SORT_LOOKBACK_AUTO;
     }
     test_big(caps);
     CHECK(gpu_live_objects() == 0, "%d GL objects left", gpu_live_objects());

@@ -1,5 +1,5 @@
 /* The GPU radix sort (sort_radix.c) against an independent CPU reference (a qsort by (key, index),
- * tests/test_sort_ref.h; not the library's own CPU sort): every path (one group; tiles, forced at small n with FLUID_RADIX_ONEGROUP_MAX=0; subgroup and shared variants
+ * tests/test_sort_ref.h; not the library's own CPU sort): every path (one group; tiles, forced at small n with sort_radix_desc.onegroup_max off; subgroup and shared variants
  * where the GPU has subgroups), odd sizes around tile and path edges, adversarial keys, every
  * digit width, stability (keys AND values exactly as the stable reference), reuse of one sorter,
  * no writes past n, and clean failures. Needs GL 4.5 (skips without it). */
@@ -7,35 +7,22 @@
 #include "sort/sort_layout.h"
 #include <dirent.h>
 
-/* onegroup_max, fused_tiles, emulate: FLUID_RADIX_ONEGROUP_MAX, _FUSED_TILES, _EMULATE_SUBGROUP for this
- * sorter (or NULL for the defaults). The reduce-then-scan path throughout (onesweep has its own test). */
-static void set_or_unset(const char *var, const char *value) {
-    if (value) setenv(var, value, 1);
-    else unsetenv(var);
-}
-
-static bool rig_make(rig *r, const char *name, uint32_t cap, bool no_subgroup, const char *onegroup_max, const char *fused_tiles,
-                     const char *emulate, const gpu_caps *caps) {
-    set_or_unset("FLUID_RADIX_ONEGROUP_MAX", onegroup_max);
-    set_or_unset("FLUID_RADIX_FUSED_TILES", fused_tiles);
-    set_or_unset("FLUID_RADIX_EMULATE_SUBGROUP", emulate);
-    bool ok = rig_make_desc(r, "radix", name, cap,
-                            (sort_desc){.no_subgroup = no_subgroup, .radix_path = SORT_RADIX_REDUCE_THEN_SCAN}, caps);
-    unsetenv("FLUID_RADIX_ONEGROUP_MAX");
-    unsetenv("FLUID_RADIX_FUSED_TILES");
-    unsetenv("FLUID_RADIX_EMULATE_SUBGROUP");
-    return ok;
+/* onegroup_max, count_ahead_tiles, emulate: sort_radix_desc's fields for this sorter (0 for the
+ * defaults, SORT_RADIX_NONE for off). The reduce-then-scan path throughout (onesweep has its own test). */
+static bool rig_make(rig *r, const char *name, uint32_t cap, bool no_subgroup, uint32_t onegroup_max, uint32_t count_ahead_tiles,
+                     uint32_t emulate, const gpu_caps *caps) {
+    sort_radix_desc t = {.onegroup_max = onegroup_max, .count_ahead_tiles = count_ahead_tiles, .emulate_subgroup = emulate};
+    return rig_make_desc(r, "radix", name, cap,
+                         (sort_desc){.no_subgroup = no_subgroup, .radix_path = SORT_RADIX_REDUCE_THEN_SCAN, .radix = &t}, caps);
 }
 
 /* The one-group path up to its limit, then the tiles path past it, on one sorter (reuse). */
-static void test_default(const char *name, bool no_subgroup, const char *emulate, const gpu_caps *caps) {
+static void test_default(const char *name, bool no_subgroup, uint32_t emulate, const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
     /* The one-group kernel is off by default (slower on the H100); it is turned on here so that
      * it stays tested: up to og pairs one group, then the default fused and tiles paths. */
-    char og_max[16];
-    snprintf(og_max, sizeof og_max, "%d", RADIX_OG_WG * RADIX_OG_KPT);
-    if (!rig_make(&r, name, 300000, no_subgroup, og_max, NULL, emulate, caps)) return;
+    if (!rig_make(&r, name, 300000, no_subgroup, RADIX_OG_WG * RADIX_OG_KPT, 0, emulate, caps)) return;
     static const uint32_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 1000, 1023, 1024, 1025, 27648};
     const uint32_t og = RADIX_OG_WG * RADIX_OG_KPT;
     if (emulate) { /* emulated subgroups are slow on llvmpipe: fewer cases, every pass count */
@@ -65,12 +52,12 @@ static void test_default(const char *name, bool no_subgroup, const char *emulate
     printf("%s: %.1f s\n", name, now_seconds() - t0);
 }
 
-/* The tiles paths at sizes around their tile edges: reduce-then-scan throughout (fused_tiles "0"),
- * or fused up to 3 tiles and reduce-then-scan past (fused_tiles "3"). */
-static void test_tiles(const char *name, bool no_subgroup, const char *fused_tiles, const char *emulate, const gpu_caps *caps) {
+/* The tiles paths at sizes around their tile edges: reduce-then-scan throughout (count_ahead_tiles
+ * SORT_RADIX_NONE), or count-ahead up to 3 tiles and reduce-then-scan past (count_ahead_tiles 3). */
+static void test_tiles(const char *name, bool no_subgroup, uint32_t count_ahead_tiles, uint32_t emulate, const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
-    if (!rig_make(&r, name, 4 * RADIX_TILE + 7, no_subgroup, "0", fused_tiles, emulate, caps)) return;
+    if (!rig_make(&r, name, 4 * RADIX_TILE + 7, no_subgroup, SORT_RADIX_NONE, count_ahead_tiles, emulate, caps)) return;
     const uint32_t t = RADIX_TILE;
     uint32_t sizes[] = {1, 2, 3, 255, 256, 257, 1000, t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1, 3 * t + 5, 4 * t + 7};
     for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
@@ -119,17 +106,15 @@ static void test_errors(const gpu_caps *caps) {
     CHECK(s == NULL && strstr(err, "pairs") != NULL, "capacity %llu past the %lld-byte buffer limit: sorter %p, err '%s'",
           (unsigned long long)too_many, (long long)caps->max_ssbo_bytes, (void *)s, err);
     printf("  capacity %llu: %s\n", (unsigned long long)too_many, err);
-    setenv("FLUID_RADIX_ONEGROUP_MAX", "lots", 1);
-    err[0] = 0;
-    s = sort_make("radix", &(sort_desc){.capacity = 100}, caps, err);
-    unsetenv("FLUID_RADIX_ONEGROUP_MAX");
-    CHECK(s == NULL && strstr(err, "FLUID_RADIX_ONEGROUP_MAX") != NULL, "a bad FLUID_RADIX_ONEGROUP_MAX: err '%s'", err);
-    printf("  bad tuning variable: %s\n", err);
-    setenv("FLUID_RADIX_FUSED_TILES", "100000", 1);
-    err[0] = 0;
-    s = sort_make("radix", &(sort_desc){.capacity = 100}, caps, err);
-    unsetenv("FLUID_RADIX_FUSED_TILES");
-    CHECK(s == NULL && strstr(err, "FLUID_RADIX_FUSED_TILES") != NULL, "a bad FLUID_RADIX_FUSED_TILES: err '%s'", err);
+    /* A tuning out of range (the environment's are checked by test_sort_env). */
+    static const sort_radix_desc bad[] = {{.onegroup_max = 40000}, {.count_ahead_tiles = 100000}, {.emulate_subgroup = 48}};
+    static const char *const field[] = {"onegroup_max", "count_ahead_tiles", "emulate_subgroup"};
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        err[0] = 0;
+        s = sort_make("radix", &(sort_desc){.capacity = 100, .radix = &bad[i]}, caps, err);
+        CHECK(s == NULL && strstr(err, field[i]) != NULL, "a bad sort_radix_desc.%s: err '%s'", field[i], err);
+        printf("  bad tuning: %s\n", err);
+    }
     CHECK(gpu_live_objects() == live, "failed sort_make left %d GL objects", gpu_live_objects() - live);
 }
 
@@ -180,10 +165,15 @@ static void test_auto_path(const gpu_caps *caps) {
     CHECK(sort_fused_buffer(s) != 0, "vendor '%s': no fused buffer", vendor);
     printf("  vendor '%s': %s\n", vendor, line);
     sort_destroy(s);
-    setenv("FLUID_RADIX_PATH", "sideways", 1);
-    s = sort_make("radix", &(sort_desc){.capacity = 100}, caps, err);
-    unsetenv("FLUID_RADIX_PATH");
-    CHECK(s == NULL && strstr(err, "FLUID_RADIX_PATH") != NULL, "a bad FLUID_RADIX_PATH: err '%s'", err);
+    /* The tuning's forced path wins over the desc's. */
+    s = sort_make(
+        "radix",
+        &(sort_desc){.capacity = 100, .radix = &(sort_radix_desc){.force_path = true, .path = SORT_RADIX_REDUCE_THEN_SCAN}}, caps,
+        err);
+    CHECK(s != NULL, "%s", err);
+    if (!s) return;
+    sort_describe(s, 100, 16, line, sizeof line);
+    CHECK(strstr(line, "onesweep") == NULL && strstr(line, "forced") != NULL, "a forced reduce-then-scan says '%s'", line);
     sort_destroy(s);
 }
 
@@ -208,27 +198,27 @@ int main(void) {
         return check_done();
     }
     if (caps->subgroup) {
-        test_default("default/subgroup", false, NULL, caps);
-        test_tiles("tiles/subgroup", false, "0", NULL, caps);
-        test_tiles("tiles-fused/subgroup", false, "3", NULL, caps);
+        test_default("default/subgroup", false, 0, caps);
+        test_tiles("tiles/subgroup", false, SORT_RADIX_NONE, 0, caps);
+        test_tiles("tiles-fused/subgroup", false, 3, 0, caps);
     }
-    test_default("default/shared", true, NULL, caps);
-    test_tiles("tiles/shared", true, "0", NULL, caps);
-    test_tiles("tiles-fused/shared", true, "3", NULL, caps);
+    test_default("default/shared", true, 0, caps);
+    test_tiles("tiles/shared", true, SORT_RADIX_NONE, 0, caps);
+    test_tiles("tiles-fused/shared", true, 3, 0, caps);
     /* The subgroup path's code on emulated subgroups of each size it supports (the one-group
      * kernel needs more shared memory than llvmpipe has at size 32, so the "default" rig takes the
      * fused and tiles paths there). */
     /* Where the GPU has real subgroups that code ran above, and the emulation (a barrier per
      * ballot) takes minutes there: only without them. */
-    static const char *const emulated[] = {"32", "64", "128"};
+    static const uint32_t emulated[] = {32, 64, 128};
     for (size_t i = 0; i < (caps->subgroup ? 0 : ARRAY_LEN(emulated)); i++) {
         char name[64];
-        snprintf(name, sizeof name, "default/emulated-%s", emulated[i]);
+        snprintf(name, sizeof name, "default/emulated-%u", emulated[i]);
         if (i < 2) test_default(name, false, emulated[i], caps); /* 128: the tile kernels only (time) */
-        snprintf(name, sizeof name, "tiles/emulated-%s", emulated[i]);
-        test_tiles(name, false, "0", emulated[i], caps);
-        snprintf(name, sizeof name, "tiles-fused/emulated-%s", emulated[i]);
-        test_tiles(name, false, "3", emulated[i], caps);
+        snprintf(name, sizeof name, "tiles/emulated-%u", emulated[i]);
+        test_tiles(name, false, SORT_RADIX_NONE, emulated[i], caps);
+        snprintf(name, sizeof name, "tiles-fused/emulated-%u", emulated[i]);
+        test_tiles(name, false, 3, emulated[i], caps);
     }
     if (!caps->subgroup) {
         char err[ERR_LEN] = "", line[256] = "";
