@@ -161,6 +161,25 @@ static void _env_doc(void) {
     free(text);
 }
 
+/* core/err's names_join against lists written out by hand. */
+static void _names_join(void) {
+    static const char *const abc[] = {"a", "bb", "c"};
+    char out[64];
+    CHECK(names_join(out, sizeof out, abc, 0, 3, ", ", " or ") == 10 && strcmp(out, "a, bb or c") == 0, "got '%s'", out);
+    CHECK(names_join(out, sizeof out, abc, 0, 2, "|", NULL) == 4 && strcmp(out, "a|bb") == 0, "got '%s'", out);
+    CHECK(names_join(out, sizeof out, abc, 0, 1, ", ", " or ") == 1 && strcmp(out, "a") == 0, "got '%s'", out);
+    CHECK(names_join(out, sizeof out, abc, 0, 0, ", ", " or ") == 0 && out[0] == 0, "got '%s'", out);
+    CHECK(names_join(out, 5, abc, 0, 3, ", ", " or ") == 10 && strcmp(out, "a, b") == 0, "truncated: got '%s'", out);
+    static const struct {
+        int id;
+        const char *name;
+    } rows[] = {{1, "x"}, {2, "y"}, {3, "z"}};
+    CHECK(names_join(out, sizeof out, &rows[0].name, sizeof rows[0], 3, ", ", " and ") == 10 && strcmp(out, "x, y and z") == 0,
+          "a registry of structs: got '%s'", out);
+    CHECK(strcmp(sort_algo_names(), "radix, onesweep, counting, bitonic or cpu") == 0, "sort_algo_names() is '%s'",
+          sort_algo_names());
+}
+
 int main(void) {
     char src[1024];
     snprintf(src, sizeof src, "%s/src", FLUID_SOURCE_DIR);
@@ -169,6 +188,7 @@ int main(void) {
         CHECK(_env_raw_seen[i], "%s no longer reads a FLUID_* variable with getenv: take it off _env_raw_pending in %s",
               _env_raw_pending[i], __FILE__);
     _env_doc();
+    _names_join();
 
     /* Each action: one entry, a unique name, at least one key. */
     for (int act = 0; act < APP_ACTION_COUNT; act++) {

@@ -69,15 +69,11 @@ uint32_t sort_algo_max_bits(const sort_algo *algo) { return algo->max_bits ? alg
 /* "radix, onesweep, ... or cpu", read from sort_algos[] (built once; names are short). */
 const char *sort_algo_names(void) {
     static char names[256];
-    if (!names[0])
-        for (int i = 0; i < sort_algo_count; i++) {
-            size_t used = strlen(names);
-            snprintf(names + used, sizeof names - used, "%s%s",
-                     i == 0                     ? ""
-                     : i == sort_algo_count - 1 ? " or "
-                                                : ", ",
-                     sort_algos[i]->name);
-        }
+    if (!names[0]) {
+        const char *list[ARRAY_LEN(sort_algos)];
+        for (int i = 0; i < sort_algo_count; i++) list[i] = sort_algos[i]->name;
+        names_join(names, sizeof names, list, 0, sort_algo_count, ", ", " or ");
+    }
     return names;
 }
 
