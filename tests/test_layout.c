@@ -143,7 +143,7 @@ static const layout_constant _sort_constants[] = {
     {"u_mask", GL_UNIFORM, RADIX_LOC_MASK},
     {"u_tiles", GL_UNIFORM, RADIX_LOC_TILES},
     {"u_bits", GL_UNIFORM, RADIX_LOC_BITS},
-    {"u_fused", GL_UNIFORM, RADIX_LOC_FUSED},
+    {"u_count_ahead", GL_UNIFORM, RADIX_LOC_COUNT_AHEAD},
     {"u_next_shift", GL_UNIFORM, RADIX_LOC_NEXT_SHIFT},
     {"u_next_mask", GL_UNIFORM, RADIX_LOC_NEXT_MASK},
 };

@@ -115,7 +115,7 @@ for t in "${programs[@]}"; do run "$t" "$build/tests/$t"; done
 run "test_sort_radix (resizing)" env FLUID_TEST_RESIZE_ONLY=1 "$build/tests/test_sort_radix"
 run "sorts: every algorithm" bench_ok radix,radix-rts,radix-shared,onesweep,counting,bitonic,cpu --sizes 1,1000,4099,70000 --bits 9,32
 run "sorts: onesweep on one thread" with_env LP_NUM_THREADS=1 bench_ok onesweep --sizes 1000,70000 --bits 9,32
-for v in FLUID_RADIX_FUSED_TILES=0 FLUID_RADIX_ONEGROUP_MAX=32768 FLUID_RADIX_EMULATE_SUBGROUP=32; do
+for v in FLUID_RADIX_COUNT_AHEAD_TILES=0 FLUID_RADIX_ONEGROUP_MAX=32768 FLUID_RADIX_EMULATE_SUBGROUP=32; do
     run "sorts: radix with $v" with_env "$v" bench_ok radix-rts --sizes 1000,70000 --bits 32
 done
 run test_cli_sort.sh bash "$src/tests/test_cli_sort.sh" "$asan"

@@ -21,7 +21,7 @@ typedef struct env_case {
 #define AT(field) offsetof(sort_radix_desc, field)
 static const env_case cases[] = {
     {"FLUID_RADIX_PATH", "reduce-then-scan", SIZE_MAX, 0, "fast"},
-    {"FLUID_RADIX_FUSED_TILES", "3", AT(count_ahead_tiles), 3, NULL},
+    {"FLUID_RADIX_COUNT_AHEAD_TILES", "3", AT(count_ahead_tiles), 3, NULL},
     {"FLUID_RADIX_ONEGROUP_MAX", "32768", AT(onegroup_max), 32768, NULL},
     {"FLUID_RADIX_EMULATE_SUBGROUP", "64", AT(emulate_subgroup), 64, "48"},
     {"FLUID_ONESWEEP_KPT", "8", AT(os_kpt), 8, NULL},

@@ -1,8 +1,8 @@
 #version 450
 // Radix sort, upsweep of one pass: the digit counts of each tile of RADIX_TILE keys, written
 // digit-major into the table: table[digit * tiles + tile]. Keys past n are not counted.
-// Fused path (u_fused 1, first pass only): also clears this tile's entries of the next pass's
-// table, and the last group to finish scans the table (radix_fused.glsl), so no scan dispatch.
+// Count-ahead path (u_count_ahead 1, first pass only): also clears this tile's entries of the next pass's
+// table, and the last group to finish scans the table (radix_count_ahead.glsl), so no scan dispatch.
 // Loader defines: WG = RADIX_WG, KPT = RADIX_KPT, USE_SUBGROUP, SG_SIZE or EMU_SG.
 #include "sort/radix_common.glsl"
 
@@ -18,11 +18,11 @@ layout(location = RADIX_LOC_N) uniform uint u_n;
 layout(location = RADIX_LOC_SHIFT) uniform uint u_shift;
 layout(location = RADIX_LOC_MASK) uniform uint u_mask;
 layout(location = RADIX_LOC_TILES) uniform uint u_tiles;
-layout(location = RADIX_LOC_FUSED) uniform uint u_fused;
+layout(location = RADIX_LOC_COUNT_AHEAD) uniform uint u_count_ahead;
 
 #define RX_SCAN_TABLE table
 #define RX_SCAN_TOTALS totals
-#include "sort/radix_fused.glsl"
+#include "sort/radix_count_ahead.glsl"
 
 void main() {
     // Tiles past 65,535 are laid out as a 2-D grid of rows of gl_NumWorkGroups.x groups.
@@ -45,9 +45,9 @@ void main() {
         uint sum = 0u;
         for (uint w = 0u; w < uint(NUM_SG); w++) sum += s_whist[w * uint(RADIX) + lid];
         table[lid * u_tiles + tile] = sum;
-        if (u_fused != 0u) table_next[lid * u_tiles + tile] = 0u;
+        if (u_count_ahead != 0u) table_next[lid * u_tiles + tile] = 0u;
     }
-    if (u_fused != 0u) { // uniform
+    if (u_count_ahead != 0u) { // uniform
         if (rx_last_group()) rx_scan_table();
     }
 }

@@ -7,10 +7,10 @@
 //
 // Layout in the tile: stream (subgroup) sg takes keys [sg * KPT * SG, (sg + 1) * KPT * SG),
 // round k lane l is key sg * KPT * SG + k * SG + l, so loads are contiguous per round.
-// Fused path (u_fused 1 or 2): the table and totals were scanned by the previous dispatch's last
+// Count-ahead path (u_count_ahead 1 or 2): the table and totals were scanned by the previous dispatch's last
 // group; this tile's entries are cleared once read (the buffer counts the pass after next). With
-// u_fused 1 each key written also counts its next-pass digit into the next table, at the tile it
-// lands in, with an atomic, and the last group to finish scans that table (radix_fused.glsl).
+// u_count_ahead 1 each key written also counts its next-pass digit into the next table, at the tile it
+// lands in, with an atomic, and the last group to finish scans that table (radix_count_ahead.glsl).
 // Loader defines: WG = RADIX_WG, KPT = RADIX_KPT, USE_SUBGROUP, SG_SIZE or EMU_SG.
 #include "sort/radix_common.glsl"
 
@@ -30,13 +30,13 @@ layout(location = RADIX_LOC_N) uniform uint u_n;
 layout(location = RADIX_LOC_SHIFT) uniform uint u_shift;
 layout(location = RADIX_LOC_MASK) uniform uint u_mask;
 layout(location = RADIX_LOC_TILES) uniform uint u_tiles;
-layout(location = RADIX_LOC_FUSED) uniform uint u_fused;
+layout(location = RADIX_LOC_COUNT_AHEAD) uniform uint u_count_ahead;
 layout(location = RADIX_LOC_NEXT_SHIFT) uniform uint u_next_shift;
 layout(location = RADIX_LOC_NEXT_MASK) uniform uint u_next_mask;
 
 #define RX_SCAN_TABLE table_next
 #define RX_SCAN_TOTALS totals_next
-#include "sort/radix_fused.glsl"
+#include "sort/radix_count_ahead.glsl"
 
 shared uint s_x[KPT * WG];     // the tile in sorted order: keys, then values
 shared uint s_dstart[RADIX];   // first sorted position of each digit in the tile
@@ -75,7 +75,7 @@ void main() {
     if (lid < uint(RADIX)) {
         s_dstart[lid] = start;
         s_dest[lid] = global_start + tile_before - start;
-        if (u_fused != 0u) table[lid * u_tiles + tile] = 0u;
+        if (u_count_ahead != 0u) table[lid * u_tiles + tile] = 0u;
     }
     barrier();
 
@@ -94,7 +94,7 @@ void main() {
             uint key = s_x[p];
             dest[k] = s_dest[(key >> u_shift) & u_mask] + p;
             keys_out[dest[k]] = key;
-            if (u_fused == 1u)
+            if (u_count_ahead == 1u)
                 atomicAdd(table_next[((key >> u_next_shift) & u_next_mask) * u_tiles + dest[k] / uint(KPT * WG)], 1u);
         }
     }
@@ -105,7 +105,7 @@ void main() {
         uint p = k * uint(WG) + lid;
         if (p < valid) vals_out[dest[k]] = s_x[p];
     }
-    if (u_fused == 1u) { // uniform
+    if (u_count_ahead == 1u) { // uniform
         if (rx_last_group()) rx_scan_table();
     }
 }

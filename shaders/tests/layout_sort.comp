@@ -17,11 +17,11 @@ layout(location = RADIX_LOC_SHIFT) uniform uint u_shift;
 layout(location = RADIX_LOC_MASK) uniform uint u_mask;
 layout(location = RADIX_LOC_TILES) uniform uint u_tiles;
 layout(location = RADIX_LOC_BITS) uniform uint u_bits;
-layout(location = RADIX_LOC_FUSED) uniform uint u_fused;
+layout(location = RADIX_LOC_COUNT_AHEAD) uniform uint u_count_ahead;
 layout(location = RADIX_LOC_NEXT_SHIFT) uniform uint u_next_shift;
 layout(location = RADIX_LOC_NEXT_MASK) uniform uint u_next_mask;
 void main() {
-    uint s = u_n + u_shift + u_mask + u_tiles + u_bits + u_fused + u_next_shift + u_next_mask;
+    uint s = u_n + u_shift + u_mask + u_tiles + u_bits + u_count_ahead + u_next_shift + u_next_mask;
     keys_out[0] = keys_in[0] + s + table[0] + totals[0] + table_next[0] + totals_next[0] + counter;
     vals_out[0] = vals_in[0];
 }

@@ -38,8 +38,9 @@ const env_info env_table[ENV_COUNT] = {
                          "2 the fused step reading positions coherent (measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},
-    [ENV_RADIX_FUSED_TILES] = {"FLUID_RADIX_FUSED_TILES", "0..512", "16 (0: off)", "src/sort/sort_radix.c",
-                               "the most tiles of 4,096 keys the fused reduce-then-scan path takes"},
+    [ENV_RADIX_COUNT_AHEAD_TILES] =
+        {"FLUID_RADIX_COUNT_AHEAD_TILES", "0..512", "16 (0: off)", "src/sort/sort_radix.c",
+         "the most tiles of 4,096 keys the count-ahead path takes (reduce-then-scan whose scatters count the next pass)"},
     [ENV_RADIX_ONEGROUP_MAX] = {"FLUID_RADIX_ONEGROUP_MAX", "0..32768", "0 (off)", "src/sort/sort_radix.c",
                                 "the most pairs the one-work-group radix kernel takes (off by default)"},
     [ENV_RADIX_EMULATE_SUBGROUP] = {"FLUID_RADIX_EMULATE_SUBGROUP", "32, 64 or 128", "unset: the driver's subgroups, if any",

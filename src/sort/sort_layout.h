@@ -34,9 +34,9 @@
     X(RADIX_BIND_VALS_OUT, 3)                                                                     \
     X(RADIX_BIND_TABLE, 4)        /* tile x digit counts, digit-major: table[digit * tiles + tile] */ \
     X(RADIX_BIND_TOTALS, 5)       /* per-digit totals of the current pass */                      \
-    X(RADIX_BIND_TABLE_NEXT, 6)   /* fused path: the next pass's table, counted with atomics */   \
-    X(RADIX_BIND_TOTALS_NEXT, 7)  /* fused path: the next pass's totals */                        \
-    X(RADIX_BIND_COUNTER, 8)      /* fused path: finished work groups (the last one scans) */     \
+    X(RADIX_BIND_TABLE_NEXT, 6)   /* count-ahead path: the next pass's table, counted with atomics */   \
+    X(RADIX_BIND_TOTALS_NEXT, 7)  /* count-ahead path: the next pass's totals */                        \
+    X(RADIX_BIND_COUNTER, 8)      /* count-ahead path: finished work groups (the last one scans) */     \
     X(RADIX_BIND_HIST, 9)         /* onesweep: digit counts of every pass, hist[pass * RADIX + d] */ \
     X(RADIX_BIND_HIST_NEXT, 10)   /* onesweep: the next sort's histograms, cleared by pass 0 */   \
     X(RADIX_BIND_STATUS, 11)      /* onesweep: look-back words of this scatter, [tile * RADIX + d] */ \
@@ -48,15 +48,15 @@
     X(RADIX_LOC_MASK, 2)          /* mask of this pass's digit (after the shift) */               \
     X(RADIX_LOC_TILES, 3)         /* number of tiles (rows of the table) */                       \
     X(RADIX_LOC_BITS, 4)          /* one-group and histogram kernels: the key bits to sort by */  \
-    X(RADIX_LOC_FUSED, 5)         /* 0: tiles path; 1: fused, a next pass follows; 2: fused, last */ \
-    X(RADIX_LOC_NEXT_SHIFT, 6)    /* fused path: the next pass's digit */                         \
+    X(RADIX_LOC_COUNT_AHEAD, 5)         /* 0: tiles path; 1: count-ahead, a next pass follows; 2: count-ahead, last */ \
+    X(RADIX_LOC_NEXT_SHIFT, 6)    /* count-ahead path: the next pass's digit */                         \
     X(RADIX_LOC_NEXT_MASK, 7)                                                                     \
     X(RADIX_LOC_PASS, 8)          /* onesweep: this pass (its row of the histograms) */           \
     X(RADIX_LOC_PARITY, 9)        /* onesweep: this scatter's ticket counter (the other is reset) */ \
     X(RADIX_LOC_CLEAR_ROWS, 10)   /* onesweep: tile rows of the next look-back buffer to clear */ \
-    /* Fused path: the last work group of a dispatch scans the table, which holds at most this    \
-     * many tiles (the C code chooses the fused path only below it). */                          \
-    X(RADIX_FUSED_MAX_TILES, 512)                                                                 \
+    /* Count-ahead path: the last work group of a dispatch scans the table, which holds at most this    \
+     * many tiles (the C code chooses the count-ahead path only below it). */                          \
+    X(RADIX_COUNT_AHEAD_MAX_TILES, 512)                                                                 \
     /* Counting sort. */                                                                          \
     X(COUNTING_WG, 256)           /* count, scatter and order kernels */                          \
     X(COUNTING_SCAN_WG, 256)      /* scan kernel: blocks of COUNTING_SCAN_WG x COUNTING_SCAN_IPT counts */ \

@@ -27,11 +27,11 @@
  *              tile in shared memory, write runs of equal digits to consecutive addresses,
  *              radix_scatter.comp). No work group ever waits on another (GL promises no forward
  *              progress between groups): no decoupled look-back.
- *   fused      medium n (at most RADIX_FUSED_TILES tiles): the tiles path in P + 1 dispatches:
+ *   count-ahead medium n (at most RADIX_COUNT_AHEAD_TILES tiles): the tiles path in P + 1 dispatches:
  *              count for the first pass, then one scatter per pass. The scatter of pass k also
  *              counts, with global atomics, the next pass's digit of every key at the tile it
  *              lands in; the last work group of each dispatch to finish (a ticket counter, no
- *              waiting) scans that table (radix_fused.glsl), so no scan dispatches.
+ *              waiting) scans that table (radix_count_ahead.glsl), so no scan dispatches.
  *
  * Each kernel is built in one of two variants:
  *   subgroup  GL_KHR_shader_subgroup (ballot, arithmetic, shuffle) where caps->subgroup is true
@@ -60,8 +60,8 @@
  *   FLUID_ONESWEEP_SPIN=S           the fallback look-back's reads of an unpublished word before
  *                                   it falls back (1 .. 256, default RADIX_OS_SPIN).
  *   FLUID_RADIX_ONEGROUP_MAX=N      replaces RADIX_ONEGROUP_MAX; 0 sends every n down the tiles path.
- *   FLUID_RADIX_FUSED_TILES=T       replaces RADIX_FUSED_TILES (0 .. RADIX_FUSED_MAX_TILES); 0 turns
- *                                   the fused path off.
+ *   FLUID_RADIX_COUNT_AHEAD_TILES=T       replaces RADIX_COUNT_AHEAD_TILES (0 .. RADIX_COUNT_AHEAD_MAX_TILES); 0 turns
+ *                                   the count-ahead path off.
  *   FLUID_RADIX_EMULATE_SUBGROUP=S  builds the subgroup variant with the KHR operations emulated in
  *                                   shared memory for subgroups of S (32, 64, 128) invocations, so
  *                                   a driver without GL_KHR_shader_subgroup (llvmpipe) runs and
@@ -88,12 +88,12 @@
  * pairs in 156 us, the tiles path in 43 us; the kernel stays for GPUs with a costlier dispatch
  * (FLUID_RADIX_ONEGROUP_MAX=32768 turns it on). */
 #define RADIX_ONEGROUP_MAX 0
-/* The most tiles (of RADIX_TILE keys) sorted by the fused path; past it, reduce-then-scan.
- * Measured on the H100 (before the ranking lost its barriers): the fused path wins while its last
+/* The most tiles (of RADIX_TILE keys) sorted by the count-ahead path; past it, reduce-then-scan.
+ * Measured on the H100 (before the ranking lost its barriers): the count-ahead path wins while its last
  * group's scan of tiles x 256 counts is short (27,648 16-bit pairs, 7 tiles: 57 us against 62 us)
  * and loses past that (1,048,576 32-bit pairs, 256 tiles: 661 us against 193 us; 65,536 pairs,
  * 16 tiles: even). */
-#define RADIX_FUSED_TILES 16
+#define RADIX_COUNT_AHEAD_TILES 16
 /* Emulated subgroup sizes of the shared path (tile kernels, one-group kernel): the shared memory
  * for per-stream digit counters is (WG / EMU_SG) KiB, which must fit llvmpipe's 32 KiB. */
 #define RADIX_EMU_SG 32
@@ -130,7 +130,8 @@
  * 133 at 1M, 319 against 425 at 4M, 1048 against 1422 at 16M); FLUID_ONESWEEP_MAX sets it. */
 #define RADIX_OS_AUTO_MAX (1u << 30)
 
-_Static_assert(RADIX_FUSED_TILES <= RADIX_FUSED_MAX_TILES, "the fused tables are sized for RADIX_FUSED_MAX_TILES");
+_Static_assert(RADIX_COUNT_AHEAD_TILES <= RADIX_COUNT_AHEAD_MAX_TILES,
+               "the count-ahead tables are sized for RADIX_COUNT_AHEAD_MAX_TILES");
 _Static_assert(RADIX_ONEGROUP_MAX <= RADIX_OG_WG * RADIX_OG_KPT, "the one-group kernel holds RADIX_OG_KPT keys per invocation");
 
 enum {
@@ -169,18 +170,18 @@ typedef struct _sort_radix {
     int agg_only;           /* tests: FLUID_ONESWEEP_TEST_AGG_ONLY (1, or 2: silent), see radix_onesweep.comp */
     char fused_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
     int subgroup_size;
-    uint32_t capacity, max_tiles, onegroup_max, fused_tiles;
+    uint32_t capacity, max_tiles, onegroup_max, count_ahead_tiles;
     int max_groups_x;
     GLuint prog[_RADIX_PROGRAMS];
     GLuint keys2, vals2;         /* the scratch pair */
     GLuint tables[2], totals[2]; /* tile x digit counts (digit-major), per-digit totals: this pass, next */
-    GLuint counter;              /* fused path: work groups done */
+    GLuint counter;              /* count-ahead path: work groups done */
 } _sort_radix;
 
 static uint32_t _radix_passes(uint32_t bits) { return (bits + RADIX_BITS - 1) / RADIX_BITS; }
 static uint32_t _radix_tiles(uint32_t n) { return (n + RADIX_TILE - 1) / RADIX_TILE; }
 static bool _radix_is_onegroup(const _sort_radix *r, uint32_t n) { return n <= r->onegroup_max; }
-static bool _radix_is_fused(const _sort_radix *r, uint32_t n) { return _radix_tiles(n) <= r->fused_tiles; }
+static bool _radix_is_count_ahead(const _sort_radix *r, uint32_t n) { return _radix_tiles(n) <= r->count_ahead_tiles; }
 static uint32_t _radix_mask(uint32_t bits, uint32_t pass) {
     uint32_t left = bits - pass * RADIX_BITS;
     return left >= RADIX_BITS ? (1u << RADIX_BITS) - 1u : (1u << left) - 1u;
@@ -200,7 +201,7 @@ static uint32_t _radix_dispatches(const _sort_radix *r, uint32_t n, uint32_t bit
     if (n == 0) return 0;
     if (_radix_is_os(r, n)) return _radix_passes(bits) + 1;
     if (_radix_is_onegroup(r, n)) return 1;
-    return _radix_is_fused(r, n) ? _radix_passes(bits) + 1 : 3 * _radix_passes(bits);
+    return _radix_is_count_ahead(r, n) ? _radix_passes(bits) + 1 : 3 * _radix_passes(bits);
 }
 
 static void _radix_destroy(void *p) {
@@ -269,7 +270,8 @@ static const struct {
     size_t at;
     uint32_t lo, hi;
 } _radix_counts[] = {
-    {ENV_RADIX_FUSED_TILES, "count_ahead_tiles", offsetof(sort_radix_desc, count_ahead_tiles), 0, RADIX_FUSED_MAX_TILES},
+    {ENV_RADIX_COUNT_AHEAD_TILES, "count_ahead_tiles", offsetof(sort_radix_desc, count_ahead_tiles), 0,
+     RADIX_COUNT_AHEAD_MAX_TILES},
     {ENV_RADIX_ONEGROUP_MAX, "onegroup_max", offsetof(sort_radix_desc, onegroup_max), 0, RADIX_OG_WG *RADIX_OG_KPT},
     {ENV_ONESWEEP_KPT, "os_kpt", offsetof(sort_radix_desc, os_kpt), 1, RADIX_OS_MAX_KPT},
     {ENV_ONESWEEP_SMALL_KPT, "os_small_kpt", offsetof(sort_radix_desc, os_small_kpt), 1, RADIX_OS_MAX_KPT},
@@ -323,7 +325,7 @@ static sort_radix_desc _radix_desc_defaults(const sort_radix_desc *in, sort_radi
     sort_radix_desc d = *in;
     d.force_path = true;
     d.path = path;
-    d.count_ahead_tiles = _radix_def(d.count_ahead_tiles, RADIX_FUSED_TILES);
+    d.count_ahead_tiles = _radix_def(d.count_ahead_tiles, RADIX_COUNT_AHEAD_TILES);
     d.onegroup_max = _radix_def(d.onegroup_max, RADIX_ONEGROUP_MAX);
     d.emulate_subgroup = _radix_def(d.emulate_subgroup, 0);
     d.os_kpt = _radix_def(d.os_kpt, RADIX_OS_KPT);
@@ -384,7 +386,7 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     r->max_tiles = _radix_tiles(desc->capacity);
     r->max_groups_x = caps->max_groups_x > 0 ? caps->max_groups_x : 65535;
     r->onegroup_max = t.onegroup_max;
-    r->fused_tiles = t.count_ahead_tiles;
+    r->count_ahead_tiles = t.count_ahead_tiles;
     if (t.emulate_subgroup) {
         r->subgroup = r->emulate = true;
         r->subgroup_size = (int)t.emulate_subgroup;
@@ -467,7 +469,7 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         _radix_destroy(r);
         return NULL;
     }
-    uint32_t fused_tiles = r->max_tiles < r->fused_tiles ? r->max_tiles : r->fused_tiles;
+    uint32_t count_ahead_tiles = r->max_tiles < r->count_ahead_tiles ? r->max_tiles : r->count_ahead_tiles;
     /* Onesweep: look-back rows for the most tiles any n up to the capacity takes. */
     uint32_t small_cap = desc->capacity < r->os_small_max ? desc->capacity : r->os_small_max;
     uint64_t os_rows = 1;
@@ -478,7 +480,7 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         if (os_rows < 1) os_rows = 1;
         if (_radix_all_os(r)) {
             table_bytes = 4; /* the reduce-then-scan tables are not used */
-            fused_tiles = 1;
+            count_ahead_tiles = 1;
         }
     }
     struct {
@@ -488,7 +490,7 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     } bufs[] = {{&r->keys2, pair_bytes, "keys-scratch"},
                 {&r->vals2, pair_bytes, "vals-scratch"},
                 {&r->tables[0], table_bytes, "tile-counts"},
-                {&r->tables[1], 4ull * RADIX * fused_tiles, "tile-counts-next"},
+                {&r->tables[1], 4ull * RADIX * count_ahead_tiles, "tile-counts-next"},
                 {&r->totals[0], 4 * RADIX, "digit-totals"},
                 {&r->totals[1], 4 * RADIX, "digit-totals-next"},
                 {&r->counter, 4, "groups-done"},
@@ -597,34 +599,34 @@ static sort_pairs _radix_run(void *p, sort_pairs io, uint32_t n, uint32_t bits, 
         result = passes % 2 ? scratch : io;
     } else {
         uint32_t tiles = _radix_tiles(n);
-        bool fused = _radix_is_fused(r, n);
+        bool ahead = _radix_is_count_ahead(r, n);
         sort_pairs src = io, dst = scratch;
         GLuint count = r->prog[_RADIX_COUNT], scan = r->prog[_RADIX_SCAN], scatter = r->prog[_RADIX_SCATTER];
         glProgramUniform1ui(count, RADIX_LOC_N, n);
         glProgramUniform1ui(count, RADIX_LOC_TILES, tiles);
-        glProgramUniform1ui(count, RADIX_LOC_FUSED, fused);
+        glProgramUniform1ui(count, RADIX_LOC_COUNT_AHEAD, ahead);
         glProgramUniform1ui(scan, RADIX_LOC_TILES, tiles);
         glProgramUniform1ui(scatter, RADIX_LOC_N, n);
         glProgramUniform1ui(scatter, RADIX_LOC_TILES, tiles);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_COUNTER, r->counter);
         for (uint32_t pass = 0; pass < passes; pass++) {
-            /* Fused: pass k reads table/totals k % 2 and counts into the other pair. */
-            uint32_t cur = fused ? pass % 2 : 0;
+            /* Count-ahead: pass k reads table/totals k % 2 and counts into the other pair. */
+            uint32_t cur = ahead ? pass % 2 : 0;
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TABLE, r->tables[cur]);
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TOTALS, r->totals[cur]);
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TABLE_NEXT, r->tables[1 - cur]);
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TOTALS_NEXT, r->totals[1 - cur]);
             _radix_bind(src, dst);
-            if (!fused || pass == 0) {
+            if (!ahead || pass == 0) {
                 glProgramUniform1ui(count, RADIX_LOC_SHIFT, pass * RADIX_BITS);
                 glProgramUniform1ui(count, RADIX_LOC_MASK, _radix_mask(bits, pass));
                 _radix_dispatch(r, _RADIX_COUNT, tiles, trace);
             }
-            if (!fused) _radix_dispatch(r, _RADIX_SCAN, RADIX, trace);
+            if (!ahead) _radix_dispatch(r, _RADIX_SCAN, RADIX, trace);
             bool next = pass + 1 < passes;
             glProgramUniform1ui(scatter, RADIX_LOC_SHIFT, pass * RADIX_BITS);
             glProgramUniform1ui(scatter, RADIX_LOC_MASK, _radix_mask(bits, pass));
-            glProgramUniform1ui(scatter, RADIX_LOC_FUSED, fused ? (next ? 1 : 2) : 0);
+            glProgramUniform1ui(scatter, RADIX_LOC_COUNT_AHEAD, ahead ? (next ? 1 : 2) : 0);
             glProgramUniform1ui(scatter, RADIX_LOC_NEXT_SHIFT, next ? (pass + 1) * RADIX_BITS : 0);
             glProgramUniform1ui(scatter, RADIX_LOC_NEXT_MASK, next ? _radix_mask(bits, pass + 1) : 0);
             _radix_dispatch(r, _RADIX_SCATTER, tiles, trace);
@@ -668,9 +670,9 @@ static void _radix_describe(void *p, uint32_t n, uint32_t bits, char *out, size_
                  passes, plural, RADIX_BITS, RADIX_OG_WG, RADIX_OG_KPT, path, d, d == 1 ? "" : "es");
     else
         snprintf(out, len, "radix: %u pass%s of %d-bit digits, %s (%s), tiles of %d keys (%d x %d) x %u, %s, %u dispatches (%s)",
-                 passes, plural, RADIX_BITS, _radix_is_fused(r, n) ? "fused" : "reduce-then-scan", why, RADIX_TILE, RADIX_WG,
-                 RADIX_KPT, _radix_tiles(n), path, d,
-                 _radix_is_fused(r, n) ? "count, then a scatter per pass" : "count, scan, scatter per pass");
+                 passes, plural, RADIX_BITS, _radix_is_count_ahead(r, n) ? "count-ahead" : "reduce-then-scan", why, RADIX_TILE,
+                 RADIX_WG, RADIX_KPT, _radix_tiles(n), path, d,
+                 _radix_is_count_ahead(r, n) ? "count, then a scatter per pass" : "count, scan, scatter per pass");
 }
 
 static GLuint _radix_fused_buffer(void *p) {

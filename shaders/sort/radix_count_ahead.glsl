@@ -1,10 +1,10 @@
-// The fused path's end of a dispatch: the last work group to finish scans the table that all the
+// The count-ahead path's end of a dispatch: the last work group to finish scans the table that all the
 // groups have just filled, so that no separate scan dispatch is needed. No group waits for
 // another: each takes a ticket when done, and only the one that draws the last ticket goes on.
 // Included after the kernel declares (coherent) RX_SCAN_TABLE[] (digit-major, u_tiles columns
 // per digit row), RX_SCAN_TOTALS[] and the Counter block, and u_tiles.
-#ifndef FLUID_RADIX_FUSED_GLSL
-#define FLUID_RADIX_FUSED_GLSL
+#ifndef FLUID_RADIX_COUNT_AHEAD_GLSL
+#define FLUID_RADIX_COUNT_AHEAD_GLSL
 
 shared uint s_ticket;
 
