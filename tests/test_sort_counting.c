@@ -3,7 +3,7 @@
  * values are distinct and ascending (the fluid's case): sizes 0 .. 300,000 and odd sizes around
  * its group edges, every input kind (low-entropy keys included) at widths 1 .. 22 bits, one sorter
  * reused (the counts must come back to zero), nothing written past n, the key ranges
- * (sort_key_starts) against counts made on the CPU, the fused first count from a producer shader,
+ * (sort_key_starts) against counts made on the CPU, the producer count from a producer shader,
  * and the refusal of keys too wide for its count array.
  *
  * Long runs of one key cost their length per pair (counting_order.comp), and llvmpipe cuts every
@@ -84,28 +84,28 @@ static void test_default(const gpu_caps *caps) {
     printf("counting: %.1f s\n", now_seconds() - t0);
 }
 
-static void test_fused(const gpu_caps *caps) {
+static void test_producer(const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
-    if (!rig_make_desc(&r, "counting", "counting-fused", 70000, (sort_desc){.key_bits = 20}, caps)) return;
-    CHECK(sort_fused_buffer(r.s) != 0, "counting: no fused buffer");
+    if (!rig_make_desc(&r, "counting", "counting-producer", 70000, (sort_desc){.key_bits = 20}, caps)) return;
+    CHECK(sort_producer_buffer(r.s) != 0, "counting: no producer buffer");
     static const uint32_t sizes[] = {1, 2, 255, 257, 2049, 27648, 70000};
     for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
-        r.fused = true;
+        r.producer = true;
         case_starts(&r, sizes[i], 15, IN_RANDOM);
         case_of(&r, sizes[i], 20, IN_AND2);
-        r.fused = false;
+        r.producer = false;
         case_starts(&r, sizes[i], 16, IN_RANDOM);
-        r.fused = true;
+        r.producer = true;
         case_of(&r, sizes[i], 12, IN_WIDE);
         case_of(&r, sizes[i], 1, IN_RANDOM);
     }
     case_starts(&r, 0, 16, IN_RANDOM);
-    r.fused = false;
+    r.producer = false;
     case_starts(&r, 1000, 20, IN_FEW);
     rig_producer_destroy();
     rig_destroy(&r);
-    printf("counting-fused: %.1f s\n", now_seconds() - t0);
+    printf("counting-producer: %.1f s\n", now_seconds() - t0);
 }
 
 static void test_errors(const gpu_caps *caps) {
@@ -120,10 +120,11 @@ static void test_errors(const gpu_caps *caps) {
         printf("  %u-bit keys: %s\n", widths[i], err);
     }
     CHECK(gpu_live_objects() == live, "failed sort_make left %d GL objects", gpu_live_objects() - live);
-    /* The others have no key ranges, and radix on reduce-then-scan takes no fused count. */
+    /* The others have no key ranges, and radix on reduce-then-scan takes no producer count. */
     sorter *b = sort_make("bitonic", &(sort_desc){.capacity = 100}, caps, err);
-    CHECK(b && sort_key_starts(b) == 0 && sort_fused_buffer(b) == 0, "bitonic: key starts or fused buffer");
-    CHECK(b && strstr(sort_fused_defines(b), "SORT_FUSED_MODE 0"), "bitonic: fused defines '%s'", b ? sort_fused_defines(b) : "");
+    CHECK(b && sort_key_starts(b) == 0 && sort_producer_buffer(b) == 0, "bitonic: key starts or producer buffer");
+    CHECK(b && strstr(sort_producer_defines(b), "SORT_PRODUCER_MODE 0"), "bitonic: producer defines '%s'",
+          b ? sort_producer_defines(b) : "");
     sort_destroy(b);
 }
 
@@ -134,7 +135,7 @@ int main(void) {
     trace_prefix = "counting.";
     test_errors(caps);
     test_default(caps);
-    test_fused(caps);
+    test_producer(caps);
     CHECK(gpu_live_objects() == 0, "%d GL objects left", gpu_live_objects());
     printf("counting tests took %.1f s\n", now_seconds() - t0);
     gpu_destroy(gpu);

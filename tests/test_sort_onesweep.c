@@ -3,7 +3,7 @@
  * by (key, index) (tests/test_sort_rig.h, test_sort_ref.h): sizes 0 .. 300,000 and 16,777,217, odd sizes around the
  * tile edges of both tile sizes, every input kind (low-entropy keys included) at every digit
  * width, stability, one sorter reused (the alternating histogram, look-back and ticket buffers),
- * nothing written past n, the fused first count from a producer shader, and bad tuning variables.
+ * nothing written past n, the producer count from a producer shader, and bad tuning variables.
  *
  * The look-back: by default with fallback (a bounded wait, then the group counts the unpublished
  * tile itself), which needs no forward progress between groups, so it runs on llvmpipe with its
@@ -81,27 +81,27 @@ static void test_tiles(const char *name, bool no_subgroup, uint32_t small_max, u
     printf("%s: %.1f s\n", name, now_seconds() - t0);
 }
 
-/* The fused first count: a producer shader makes the histograms, sort_run skips its dispatch.
- * Fused and plain sorts alternate on one sorter (the histogram buffers alternate too). */
-static void test_fused(const char *name, bool no_subgroup, const gpu_caps *caps) {
+/* The producer count: a producer shader makes the histograms, sort_run skips its dispatch.
+ * Producer-counted and plain sorts alternate on one sorter (the histogram buffers alternate too). */
+static void test_producer(const char *name, bool no_subgroup, const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
     if (!os_rig(&r, name, 70000, no_subgroup, 0, 0, 0, caps)) return;
-    CHECK(sort_fused_buffer(r.s) != 0, "%s: no fused buffer", name);
+    CHECK(sort_producer_buffer(r.s) != 0, "%s: no producer buffer", name);
     static const uint32_t sizes[] = {1, 2, 255, 257, 2049, 27648, 70000};
     for (size_t i = 0; i < ARRAY_LEN(sizes); i++) {
-        r.fused = true;
+        r.producer = true;
         case_of(&r, sizes[i], 15, IN_RANDOM);
         case_of(&r, sizes[i], 32, IN_AND2);
-        r.fused = false;
+        r.producer = false;
         case_of(&r, sizes[i], 16, IN_RANDOM);
-        r.fused = true;
+        r.producer = true;
         case_of(&r, sizes[i], 12, IN_WIDE);
         case_of(&r, sizes[i], 1, IN_RANDOM);
     }
-    case_of(&r, 0, 16, IN_RANDOM); /* a fused count of nothing, then sorts must still be right */
+    case_of(&r, 0, 16, IN_RANDOM); /* a producer count of nothing, then sorts must still be right */
     case_of(&r, 1000, 20, IN_REVERSED);
-    r.fused = false;
+    r.producer = false;
     case_of(&r, 1000, 20, IN_FEW);
     rig_producer_destroy();
     rig_destroy(&r);
@@ -224,8 +224,8 @@ int main(int argc, char **argv) {
         test_tiles(name, no_sg, SORT_RADIX_NONE, 0, RADIX_WG * 12, caps);
         snprintf(name, sizeof name, "onesweep-tiles-of-768/%s", v);
         test_tiles(name, no_sg, small_tile, 3, RADIX_WG * 3, caps);
-        snprintf(name, sizeof name, "onesweep-fused/%s", v);
-        test_fused(name, no_sg, caps);
+        snprintf(name, sizeof name, "onesweep-producer/%s", v);
+        test_producer(name, no_sg, caps);
         snprintf(name, sizeof name, "onesweep-agg-only/%s", v);
         test_agg_only(name, no_sg, 1, caps);
         static const uint32_t spins[] = {1, 64};

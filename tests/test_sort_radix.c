@@ -21,7 +21,7 @@ static void test_default(const char *name, bool no_subgroup, uint32_t emulate, c
     double t0 = now_seconds();
     rig r;
     /* The one-group kernel is off by default (slower on the H100); it is turned on here so that
-     * it stays tested: up to og pairs one group, then the default fused and tiles paths. */
+     * it stays tested: up to og pairs one group, then the default count-ahead and tiles paths. */
     if (!rig_make(&r, name, 300000, no_subgroup, RADIX_OG_WG * RADIX_OG_KPT, 0, emulate, caps)) return;
     static const uint32_t sizes[] = {0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 1000, 1023, 1024, 1025, 27648};
     const uint32_t og = RADIX_OG_WG * RADIX_OG_KPT;
@@ -87,7 +87,7 @@ static void test_resize(const char *name, bool no_subgroup, sort_radix_path path
     case_of(&r, 2662, 8, IN_RANDOM);
     case_of(&r, 2662, 16, IN_RANDOM);
     rig_destroy(&r);
-    /* Around the path edges: fused tiles (16 tiles of RADIX_TILE), onesweep's small tiles (131,072) */
+    /* Around the path edges: count-ahead tiles (16 tiles of RADIX_TILE), onesweep's small tiles (131,072) */
     const uint32_t t = RADIX_TILE, big = 131072 + 3000;
     if (!rig_make_desc(&r, "radix", name, big, (sort_desc){.no_subgroup = no_subgroup, .radix_path = path}, caps)) return;
     uint32_t sizes[] = {big,   131072, 131073, 16 * t + 1, 16 * t,     16 * t - 1, 3 * t + 5,
@@ -135,9 +135,12 @@ static void test_no_hand_copies(void) {
         CHECK(text != NULL, "%s", err);
         if (!text) continue;
         files++;
-        static const char *const prefixes[] = {"#define RADIX_",           "#define RADIX ",
-                                               "#define COUNTING_",        "#define SORT_FUSED_MODE",
-                                               "#define SORT_FUSED_RADIX", "#define SORT_FUSED_COUNTING"};
+        static const char *const prefixes[] = {"#define RADIX_",
+                                               "#define RADIX ",
+                                               "#define COUNTING_",
+                                               "#define SORT_PRODUCER_MODE",
+                                               "#define SORT_PRODUCER_RADIX",
+                                               "#define SORT_PRODUCER_COUNTING"};
         for (size_t i = 0; i < ARRAY_LEN(prefixes); i++)
             CHECK(strstr(text, prefixes[i]) == NULL, "shaders/%s holds a hand copy ('%s...'): use src/sort/sort_layout.h", rel,
                   prefixes[i]);
@@ -162,7 +165,7 @@ static void test_auto_path(const gpu_caps *caps) {
     CHECK(strstr(line, "onesweep") != NULL, "vendor '%s': radix says '%s'", vendor, line);
     CHECK((strstr(line, "waiting look-back") != NULL) == listed && (strstr(line, "with fallback") != NULL) == !listed,
           "vendor '%s': radix says '%s'", vendor, line);
-    CHECK(sort_fused_buffer(s) != 0, "vendor '%s': no fused buffer", vendor);
+    CHECK(sort_producer_buffer(s) != 0, "vendor '%s': no producer buffer", vendor);
     printf("  vendor '%s': %s\n", vendor, line);
     sort_destroy(s);
     /* The tuning's forced path wins over the desc's. */
@@ -200,14 +203,14 @@ int main(void) {
     if (caps->subgroup) {
         test_default("default/subgroup", false, 0, caps);
         test_tiles("tiles/subgroup", false, SORT_RADIX_NONE, 0, caps);
-        test_tiles("tiles-fused/subgroup", false, 3, 0, caps);
+        test_tiles("tiles-count-ahead/subgroup", false, 3, 0, caps);
     }
     test_default("default/shared", true, 0, caps);
     test_tiles("tiles/shared", true, SORT_RADIX_NONE, 0, caps);
-    test_tiles("tiles-fused/shared", true, 3, 0, caps);
+    test_tiles("tiles-count-ahead/shared", true, 3, 0, caps);
     /* The subgroup path's code on emulated subgroups of each size it supports (the one-group
      * kernel needs more shared memory than llvmpipe has at size 32, so the "default" rig takes the
-     * fused and tiles paths there). */
+     * count-ahead and tiles paths there). */
     /* Where the GPU has real subgroups that code ran above, and the emulation (a barrier per
      * ballot) takes minutes there: only without them. */
     static const uint32_t emulated[] = {32, 64, 128};
@@ -217,7 +220,7 @@ int main(void) {
         if (i < 2) test_default(name, false, emulated[i], caps); /* 128: the tile kernels only (time) */
         snprintf(name, sizeof name, "tiles/emulated-%u", emulated[i]);
         test_tiles(name, false, SORT_RADIX_NONE, emulated[i], caps);
-        snprintf(name, sizeof name, "tiles-fused/emulated-%u", emulated[i]);
+        snprintf(name, sizeof name, "tiles-count-ahead/emulated-%u", emulated[i]);
         test_tiles(name, false, 3, emulated[i], caps);
     }
     if (!caps->subgroup) {

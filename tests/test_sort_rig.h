@@ -42,7 +42,7 @@ static void trace_end(void *user) {
 typedef struct rig {
     const char *name;
     bool by_value; /* reference ordered by (key & mask, value, key); result always in the caller's pair */
-    bool fused;    /* the next run_case's keys come from the fused-count producer (set by the test) */
+    bool producer; /* the next run_case's keys come from the producer shader, which makes the first count (set by the test) */
     sorter *s;
     uint32_t cap;
     sort_pairs io, scratch;
@@ -102,17 +102,17 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
     }
     trace_count tc = {0};
     sort_trace trace = {trace_begin, trace_end, &tc};
-    int fused_saved = 0;
-    if (r->fused) fused_saved = rig_produce(r, n, bits);
+    int produced_saved = 0;
+    if (r->producer) produced_saved = rig_produce(r, n, bits);
     while (glGetError() != GL_NO_ERROR) {} /* only the sort's own errors below */
     sort_pairs out = sort_run(r->s, r->io, n, bits, &trace);
     GLenum gl_err = glGetError();
     CHECK(gl_err == GL_NO_ERROR, "%s n=%u bits=%u: GL error 0x%04x from sort_run", r->name, n, bits, gl_err);
     CHECK(tc.begins == tc.ends && tc.depth == 0 && tc.bad_names == 0, "%s n=%u: trace begins %d ends %d bad names %d", r->name, n,
           tc.begins, tc.ends, tc.bad_names);
-    CHECK(tc.begins + fused_saved == described_dispatches(line),
-          "%s n=%u bits=%u: %d dispatches traced (%d saved by a fused count), describe says '%s'", r->name, n, bits, tc.begins,
-          fused_saved, line);
+    CHECK(tc.begins + produced_saved == described_dispatches(line),
+          "%s n=%u bits=%u: %d dispatches traced (%d saved by a producer count), describe says '%s'", r->name, n, bits, tc.begins,
+          produced_saved, line);
 
     bool in_io = out.keys == r->io.keys && out.vals == r->io.vals;
     if (!in_io) {
@@ -261,14 +261,14 @@ static void rig_ref_by_value(rig *r, uint32_t n, uint32_t mask) {
     free(idx);
 }
 
-/* The fused first count: a small producer shader (shaders/tests/sort_producer.comp) copies the
+/* The producer count: a small producer shader (shaders/tests/sort_producer.comp) copies the
  * keys from a source buffer into the rig's input pair (values = the input's) while it makes the
- * sorter's first count with sort_fused.glsl. Returns the dispatches that saves. */
+ * sorter's first count with sort_producer_count.glsl. Returns the dispatches that saves. */
 #define PRODUCER_BIND_SRC_KEYS 0
 #define PRODUCER_BIND_SRC_VALS 1
 #define PRODUCER_BIND_KEYS 2
 #define PRODUCER_BIND_VALS 3
-#define PRODUCER_BIND_FUSED 4
+#define PRODUCER_BIND_COUNT 4
 #define PRODUCER_WG 128
 static GLuint _producer_prog;
 static GLuint _producer_src[2];
@@ -276,8 +276,8 @@ static int rig_produce(rig *r, uint32_t n, uint32_t bits) {
     char err[ERR_LEN] = "";
     if (!_producer_prog) {
         char defines[4096];
-        snprintf(defines, sizeof defines, "%s#define SORT_FUSED_BINDING %d\n#define WG %d\n", sort_fused_defines(r->s),
-                 PRODUCER_BIND_FUSED, PRODUCER_WG);
+        snprintf(defines, sizeof defines, "%s#define SORT_PRODUCER_BINDING %d\n#define WG %d\n", sort_producer_defines(r->s),
+                 PRODUCER_BIND_COUNT, PRODUCER_WG);
         _producer_prog = shader_make_compute("tests/sort_producer.comp", defines, err);
         CHECK(_producer_prog != 0, "producer: %s", err);
         if (!_producer_prog) return 0;
@@ -297,7 +297,7 @@ static int rig_produce(rig *r, uint32_t n, uint32_t bits) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PRODUCER_BIND_SRC_VALS, _producer_src[1]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PRODUCER_BIND_KEYS, r->io.keys);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PRODUCER_BIND_VALS, r->io.vals);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PRODUCER_BIND_FUSED, sort_fused_buffer(r->s));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, PRODUCER_BIND_COUNT, sort_producer_buffer(r->s));
     glUseProgram(_producer_prog);
     glProgramUniform1ui(_producer_prog, 0, n);
     glProgramUniform1ui(_producer_prog, 1, bits);
@@ -305,7 +305,7 @@ static int rig_produce(rig *r, uint32_t n, uint32_t bits) {
     glDispatchCompute(gpu_groups(n ? n : 1, PRODUCER_WG), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(0);
-    sort_fused_ready(r->s);
+    sort_producer_ready(r->s);
     /* radix skips its histogram dispatch, counting its count dispatch */
     return n ? 1 : 0;
 }

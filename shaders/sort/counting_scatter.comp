@@ -1,7 +1,7 @@
 #version 450
 // Counting sort, the scatter: each pair goes to starts[c] + its slot in its key's run, c = key &
 // mask. The slot is the one the count dispatch kept (slots[i]), or, where a producer made the
-// counts (u_fused 1, no slots), taken here by counting counts[c] down with an atomic. The order
+// counts (u_producer 1, no slots), taken here by counting counts[c] down with an atomic. The order
 // inside a run is whatever the atomics gave; counting_order.comp makes it deterministic.
 // Housekeeping for the next sort: the counts end at zero (cleared here, or counted down), and the
 // scan's u_blocks look-back words and its block-id counter are cleared.
@@ -22,7 +22,7 @@ layout(std430, binding = COUNTING_BIND_TICKET) writeonly buffer Ticket { uint ti
 
 layout(location = COUNTING_LOC_N) uniform uint u_n;
 layout(location = COUNTING_LOC_MASK) uniform uint u_mask;
-layout(location = COUNTING_LOC_FUSED) uniform uint u_fused;
+layout(location = COUNTING_LOC_PRODUCER) uniform uint u_producer;
 layout(location = COUNTING_LOC_BLOCKS) uniform uint u_blocks;
 
 void main() {
@@ -33,13 +33,13 @@ void main() {
         uint i = base + k * uint(COUNTING_WG) + lid;
         if (i < u_n) {
             uint key = keys_in[i], c = key & u_mask;
-            uint slot = u_fused != 0u ? atomicAdd(counts[c], 0xFFFFFFFFu) - 1u : slots[i];
+            uint slot = u_producer != 0u ? atomicAdd(counts[c], 0xFFFFFFFFu) - 1u : slots[i];
             uint pos = starts[c] + slot;
             keys_out[pos] = key;
             vals_out[pos] = vals_in[i];
         }
     }
-    if (u_fused == 0u) // nothing here reads the counts: clear them for the next sort
+    if (u_producer == 0u) // nothing here reads the counts: clear them for the next sort
         for (uint k = group * uint(COUNTING_WG) + lid; k <= u_mask; k += stride) counts[k] = 0u;
     for (uint b = group * uint(COUNTING_WG) + lid; b < u_blocks; b += stride) status[b] = 0u;
     if (group == 0u && lid == 0u) ticket = 0u;

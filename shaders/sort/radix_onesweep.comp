@@ -20,7 +20,7 @@
 // Housekeeping for the next sort and the next scatter (nothing is cleared by a separate call):
 // status words and ticket counters come in two sets used by alternate scatters; this scatter
 // clears the other set's first u_clear_rows tile rows and resets its ticket; pass 0 also clears
-// the other histogram buffer, which the next sort (or its producer's fused count) fills.
+// the other histogram buffer, which the next sort (or its producer's producer count) fills.
 // Loader defines: WG = RADIX_WG, KPT (keys per invocation: a tile is WG * KPT keys), USE_SUBGROUP,
 // SG_SIZE or EMU_SG, LB_WINDOW (look-back words read at a time; OS_FALLBACK 0), OS_FALLBACK (1:
 // the look-back with fallback), LB_SPIN (its reads of a word before it falls back), OS_AGG_ONLY

@@ -1,6 +1,6 @@
 // The passes of a radix sort by `bits` key bits (1..32): one per RADIX_BITS-bit digit, the last
 // one narrower when bits is not a multiple of RADIX_BITS. Shared by the onesweep histogram kernel
-// and the producers' fused count (sort_fused.glsl); the C side's twin is in sort_radix.c
+// and the producers' producer count (sort_producer_count.glsl); the C side's twin is in sort_radix.c
 // (_radix_passes, _radix_mask). Needs the RADIX_* constants (src/sort/sort_layout.h).
 #ifndef FLUID_RADIX_PASSES_GLSL
 #define FLUID_RADIX_PASSES_GLSL

@@ -32,10 +32,10 @@ static sorter *_search_sorter_make(sim_search *q, const char *algo, char *err) {
     return t;
 }
 
-/* The hash program for a sorter: it makes the sorter's fused first count where it takes one. */
+/* The hash program for a sorter: it makes the sorter's producer count where it takes one. */
 static GLuint _search_hash_make(sim_search *q, const sorter *t, char *err) {
     char defines[8192];
-    snprintf(defines, sizeof defines, "%s#define SORT_FUSED_BINDING %d\n#define SIM_KEY_BITS %uu\n", sort_fused_defines(t),
+    snprintf(defines, sizeof defines, "%s#define SORT_PRODUCER_BINDING %d\n#define SIM_KEY_BITS %uu\n", sort_producer_defines(t),
              SIM_B_SORT_FUSED, q->bits);
     return sim_program_make("sim/search/hash.comp", defines, "sim.hash", err);
 }
@@ -79,8 +79,8 @@ void sim_search_destroy(sim_search *q) {
 /* --- the next step's hash in the solver's last pass --- */
 
 void sim_search_hash_defines(const sim_search *q, char *out, size_t len) {
-    snprintf(out, len, "#define SIM_HASH_EMIT 1\n%s#define SORT_FUSED_BINDING %d\n#define SIM_KEY_BITS %uu\n",
-             sort_fused_defines(q->sorter), SIM_B_SORT_FUSED, q->bits);
+    snprintf(out, len, "#define SIM_HASH_EMIT 1\n%s#define SORT_PRODUCER_BINDING %d\n#define SIM_KEY_BITS %uu\n",
+             sort_producer_defines(q->sorter), SIM_B_SORT_FUSED, q->bits);
 }
 
 uint32_t sim_search_serial(const sim_search *q) { return q->serial; }
@@ -88,23 +88,23 @@ uint32_t sim_search_serial(const sim_search *q) { return q->serial; }
 void sim_search_hash_bind(sim_search *q) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->keys);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->vals);
-    GLuint fused = sort_fused_buffer(q->sorter);
+    GLuint fused = sort_producer_buffer(q->sorter);
     if (fused) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_SORT_FUSED, fused);
 }
 
 void sim_search_hashed(sim_search *q, uint32_t n) {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (sort_fused_buffer(q->sorter)) sort_fused_ready(q->sorter);
+    if (sort_producer_buffer(q->sorter)) sort_producer_ready(q->sorter);
     q->prehashed = true;
     q->prehashed_n = n;
 }
 
-/* A fused count made for pairs that will not be sorted is consumed by a sort of them, so that the
+/* A producer count made for pairs that will not be sorted is consumed by a sort of them, so that the
  * sorter's count starts again from nothing. */
 void sim_search_invalidate(sim_search *q) {
     if (!q->prehashed) return;
     q->prehashed = false;
-    if (sort_fused_buffer(q->sorter)) sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, q->prehashed_n, q->bits, NULL);
+    if (sort_producer_buffer(q->sorter)) sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, q->prehashed_n, q->bits, NULL);
 }
 
 /* The sort's dispatches, counted through its trace (its CPU reference's read-back and upload are
@@ -123,14 +123,14 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
     glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_PARAMS, p->params);
     prof_begin(prof, first + 0);
     if (q->prehashed && q->prehashed_n == p->n) {
-        q->prehashed = false; /* the solver's last pass made the pairs and the fused count */
+        q->prehashed = false; /* the solver's last pass made the pairs and the producer count */
     } else {
         sim_search_invalidate(q);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[p->cur]);
         sim_search_hash_bind(q);
         sim_dispatch(q->hash, p->n);
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-        if (sort_fused_buffer(q->sorter)) sort_fused_ready(q->sorter);
+        if (sort_producer_buffer(q->sorter)) sort_producer_ready(q->sorter);
     }
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);

@@ -79,14 +79,14 @@ const char *sort_algo_names(void) {
 
 GLuint sort_key_starts(const sorter *s) { return s->algo->key_starts ? s->algo->key_starts(s->impl) : 0; }
 
-GLuint sort_fused_buffer(const sorter *s) { return s->algo->fused_buffer ? s->algo->fused_buffer(s->impl) : 0; }
+GLuint sort_producer_buffer(const sorter *s) { return s->algo->producer_buffer ? s->algo->producer_buffer(s->impl) : 0; }
 
-const char *sort_fused_defines(const sorter *s) {
-    return s->algo->fused_defines ? s->algo->fused_defines(s->impl) : "#define SORT_FUSED_MODE 0\n";
+const char *sort_producer_defines(const sorter *s) {
+    return s->algo->producer_defines ? s->algo->producer_defines(s->impl) : "#define SORT_PRODUCER_MODE 0\n";
 }
 
-void sort_fused_ready(sorter *s) {
-    if (s->algo->fused_ready) s->algo->fused_ready(s->impl);
+void sort_producer_ready(sorter *s) {
+    if (s->algo->producer_ready) s->algo->producer_ready(s->impl);
 }
 
 void sort_describe(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len) { s->algo->describe(s->impl, n, bits, out, len); }

@@ -41,19 +41,19 @@
  * pairs of key k are [starts[k], starts[k + 1]) and starts[2^bits] = n. It is the cell-ranges
  * table a neighbour search needs, made by the sort itself. 0 for the other algorithms.
  *
- * Fused first count: a producer shader (the one writing the keys) can make the sort's first count
- * itself, so that sort_run skips that dispatch. Where sort_fused_buffer(s) is not 0:
- *   - build the producer with sort_fused_defines(s) among its defines, plus
- *     "#define SORT_FUSED_BINDING b" (a free storage-buffer binding of the producer's), and
- *     #include "sort/sort_fused.glsl" after its layout(local_size_x = ...) in;
- *   - in its main(): sort_fused_begin() first and sort_fused_end() last, both in uniform control
- *     flow (no early return before them), and sort_fused_add(key, bits) once for each of the n
+ * Producer count: a producer shader (the one writing the keys) can make the sort's first count
+ * itself, so that sort_run skips that dispatch. Where sort_producer_buffer(s) is not 0:
+ *   - build the producer with sort_producer_defines(s) among its defines, plus
+ *     "#define SORT_PRODUCER_BINDING b" (a free storage-buffer binding of the producer's), and
+ *     #include "sort/sort_producer_count.glsl" after its layout(local_size_x = ...) in;
+ *   - in its main(): sort_producer_begin() first and sort_producer_end() last, both in uniform control
+ *     flow (no early return before them), and sort_producer_add(key, bits) once for each of the n
  *     keys it writes (any control flow);
- *   - before each dispatch of the producer bind sort_fused_buffer(s) (call it each time: the
+ *   - before each dispatch of the producer bind sort_producer_buffer(s) (call it each time: the
  *     buffer changes from sort to sort) at binding b; after it, issue the storage barrier the keys
- *     need anyway, call sort_fused_ready(s), then sort_run with the same n and bits.
- * sort_fused_buffer is 0 (and sort_fused_defines gives SORT_FUSED_MODE 0, where the include's
- * functions do nothing) for a sorter that takes no fused count: radix unless it takes onesweep
+ *     need anyway, call sort_producer_ready(s), then sort_run with the same n and bits.
+ * sort_producer_buffer is 0 (and sort_producer_defines gives SORT_PRODUCER_MODE 0, where the include's
+ * functions do nothing) for a sorter that takes no producer count: radix unless it takes onesweep
  * for every n up to its capacity (the default; not where reduce-then-scan is forced or
  * FLUID_ONESWEEP_MAX is below the capacity), bitonic, cpu. Radix then skips its histogram
  * dispatch; counting its count dispatch (its scatter then takes slots with atomics). The counted
@@ -160,11 +160,11 @@ typedef struct sort_algo {
     /* A line describing the path taken (for example "radix: 2 passes of 8 bits, subgroup path"). */
     void (*describe)(void *impl, uint32_t n, uint32_t bits, char *out, size_t len);
     uint32_t max_bits; /* the widest keys it sorts (0: 32) */
-    /* Optional (NULL where the algorithm has none): see "Key ranges" and "Fused first count". */
+    /* Optional (NULL where the algorithm has none): see "Key ranges" and "Producer count". */
     GLuint (*key_starts)(void *impl);
-    GLuint (*fused_buffer)(void *impl);
-    const char *(*fused_defines)(void *impl);
-    void (*fused_ready)(void *impl);
+    GLuint (*producer_buffer)(void *impl);
+    const char *(*producer_defines)(void *impl);
+    void (*producer_ready)(void *impl);
 } sort_algo;
 
 extern const sort_algo sort_algo_radix;
@@ -190,10 +190,10 @@ const char *sort_algo_names(void);
 /* Key ranges: counting's scanned counts after sort_run (see the top); 0 for the others. */
 GLuint sort_key_starts(const sorter *s);
 
-/* Fused first count (see the top). */
-GLuint sort_fused_buffer(const sorter *s);
-const char *sort_fused_defines(const sorter *s);
-void sort_fused_ready(sorter *s);
+/* Producer count (see the top). */
+GLuint sort_producer_buffer(const sorter *s);
+const char *sort_producer_defines(const sorter *s);
+void sort_producer_ready(sorter *s);
 
 /* The bits needed to hold max_key (at least 1). */
 uint32_t sort_bits_for(uint32_t max_key);

@@ -18,7 +18,7 @@
  * particle indices) exactly the stable radix order. starts is kept: sort_key_starts gives it, the
  * range of key k being [starts[k], starts[k + 1]).
  *
- * A producer can make the counts itself (sort_fused.glsl, mode 2): no count dispatch; the scatter
+ * A producer can make the counts itself (sort_producer_count.glsl, mode 2): no count dispatch; the scatter
  * then takes slots by counting the counts back down with atomics (the producer kept none).
  *
  * It does NOT take keys wider than SORT_COUNTING_MAX_BITS (sort_make refuses a wider key_bits),
@@ -53,8 +53,8 @@ typedef struct _sort_counting {
     GLuint counts, starts; /* 2^key_bits counts (zero between sorts); 2^key_bits + 1 starts */
     GLuint slots;          /* each key's slot in its run (capacity) */
     GLuint status, ticket; /* the scan's look-back words (one a block) and block-id counter */
-    bool fused_ready;
-    char fused_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
+    bool producer_ready;
+    char producer_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
 } _sort_counting;
 
 static void _counting_destroy(void *p) {
@@ -75,8 +75,8 @@ static void *_counting_make(const sort_desc *desc, const gpu_caps *caps, char *e
     c->capacity = desc->capacity;
     c->key_bits = desc->key_bits ? desc->key_bits : COUNTING_DEFAULT_BITS;
     c->max_groups_x = caps->max_groups_x > 0 ? caps->max_groups_x : 65535;
-    snprintf(c->fused_defines, sizeof c->fused_defines, "%s#define SORT_FUSED_MODE %d\n", SORT_LAYOUT_GLSL_TEXT,
-             SORT_FUSED_COUNTING);
+    snprintf(c->producer_defines, sizeof c->producer_defines, "%s#define SORT_PRODUCER_MODE %d\n", SORT_LAYOUT_GLSL_TEXT,
+             SORT_PRODUCER_COUNTING);
     const char *label = desc->label ? desc->label : "counting";
     char defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64], name[128];
     snprintf(defines, sizeof defines, "%s#define KPT %d\n#define LB_SPIN %d\n", SORT_LAYOUT_GLSL_TEXT, COUNTING_KPT,
@@ -142,10 +142,10 @@ static sort_pairs _counting_run(void *p, sort_pairs io, uint32_t n, uint32_t bit
     }
     if (n > c->capacity) n = c->capacity;
     uint32_t mask = bits >= 32 ? 0xFFFFFFFFu : (1u << bits) - 1u;
-    if (n == 0) { /* no key: every key's range is empty (and a fused count counted nothing) */
+    if (n == 0) { /* no key: every key's range is empty (and a producer count counted nothing) */
         uint32_t zero = 0;
         glClearNamedBufferSubData(c->starts, GL_R32UI, 0, 4ll * ((int64_t)mask + 2), GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
-        c->fused_ready = false;
+        c->producer_ready = false;
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
         return io;
     }
@@ -162,10 +162,10 @@ static sort_pairs _counting_run(void *p, sort_pairs io, uint32_t n, uint32_t bit
     }
     glProgramUniform1ui(c->prog[_COUNTING_SCAN], COUNTING_LOC_BLOCKS, blocks);
     glProgramUniform1ui(c->prog[_COUNTING_SCATTER], COUNTING_LOC_BLOCKS, blocks);
-    glProgramUniform1ui(c->prog[_COUNTING_SCATTER], COUNTING_LOC_FUSED, c->fused_ready);
+    glProgramUniform1ui(c->prog[_COUNTING_SCATTER], COUNTING_LOC_PRODUCER, c->producer_ready);
     _counting_bind(io, scratch);
-    if (!c->fused_ready) _counting_dispatch(c, _COUNTING_COUNT, gpu_groups(n, COUNTING_WG * COUNTING_KPT), trace);
-    c->fused_ready = false;
+    if (!c->producer_ready) _counting_dispatch(c, _COUNTING_COUNT, gpu_groups(n, COUNTING_WG * COUNTING_KPT), trace);
+    c->producer_ready = false;
     _counting_dispatch(c, _COUNTING_SCAN, blocks, trace);
     _counting_dispatch(c, _COUNTING_SCATTER, gpu_groups(n, COUNTING_WG * COUNTING_KPT), trace);
     _counting_bind(scratch, io);
@@ -181,13 +181,13 @@ static void _counting_describe(void *p, uint32_t n, uint32_t bits, char *out, si
     snprintf(out, len,
              "counting: keys of %u bits (a count array of %llu), %u dispatches (count with atomics keeping slots, "
              "chained scan of %llu blocks, scatter, order each key's run by value)",
-             bits, 1ull << bits, n ? (c->fused_ready ? 3u : 4u) : 0u, ((1ull << bits) + COUNTING_BLOCK - 1) / COUNTING_BLOCK);
+             bits, 1ull << bits, n ? (c->producer_ready ? 3u : 4u) : 0u, ((1ull << bits) + COUNTING_BLOCK - 1) / COUNTING_BLOCK);
 }
 
 static GLuint _counting_key_starts(void *p) { return ((_sort_counting *)p)->starts; }
-static GLuint _counting_fused_buffer(void *p) { return ((_sort_counting *)p)->counts; }
-static const char *_counting_fused_defines(void *p) { return ((_sort_counting *)p)->fused_defines; }
-static void _counting_fused_ready(void *p) { ((_sort_counting *)p)->fused_ready = true; }
+static GLuint _counting_producer_buffer(void *p) { return ((_sort_counting *)p)->counts; }
+static const char *_counting_producer_defines(void *p) { return ((_sort_counting *)p)->producer_defines; }
+static void _counting_producer_ready(void *p) { ((_sort_counting *)p)->producer_ready = true; }
 
 const sort_algo sort_algo_counting = {.name = "counting",
                                       .summary = "counting sort for dense keys, by key, then value (deterministic)",
@@ -197,6 +197,6 @@ const sort_algo sort_algo_counting = {.name = "counting",
                                       .describe = _counting_describe,
                                       .max_bits = SORT_COUNTING_MAX_BITS,
                                       .key_starts = _counting_key_starts,
-                                      .fused_buffer = _counting_fused_buffer,
-                                      .fused_defines = _counting_fused_defines,
-                                      .fused_ready = _counting_fused_ready};
+                                      .producer_buffer = _counting_producer_buffer,
+                                      .producer_defines = _counting_producer_defines,
+                                      .producer_ready = _counting_producer_ready};

@@ -72,7 +72,7 @@
     X(COUNTING_BIND_STATUS, 8)    /* the scan's look-back words, one a block */                   \
     X(COUNTING_LOC_N, 0)                                                                          \
     X(COUNTING_LOC_MASK, 1)       /* keys are looked at through this mask: K = mask + 1 */        \
-    X(COUNTING_LOC_FUSED, 2)      /* scatter: 1 = a producer made the counts (no slots): take    \
+    X(COUNTING_LOC_PRODUCER, 2)      /* scatter: 1 = a producer made the counts (no slots): take    \
                                      slots by counting down */                                    \
     X(COUNTING_LOC_BLOCKS, 3)     /* scan: blocks of counts; count: look-back words to clear */   \
     /* Bitonic sort: binding points and uniform locations (its sizes stay in sort_bitonic.c). */   \
@@ -84,9 +84,9 @@
     X(BITONIC_LOC_K, 1)           /* merge size */                                                \
     X(BITONIC_LOC_JBOT_LOG2, 2)   /* global: log2 of the smallest stride of the pass */           \
     X(BITONIC_LOC_THREADS, 3)     /* global: padded size / 2^levels */                            \
-    /* Fused first count (sort_fused.glsl): the producer's histogram mode. */                     \
-    X(SORT_FUSED_RADIX, 1)                                                                        \
-    X(SORT_FUSED_COUNTING, 2)
+    /* Producer count (sort_producer_count.glsl): the producer's histogram mode. */                     \
+    X(SORT_PRODUCER_RADIX, 1)                                                                        \
+    X(SORT_PRODUCER_COUNTING, 2)
 /* clang-format on */
 
 #define SORT_LAYOUT_ENUM(name, value) name = (value),

@@ -14,7 +14,7 @@
  *              their ids from a ticket counter and find the count of each digit in the tiles
  *              before them by a chained scan with decoupled look-back. Tiles of WG x kpt keys:
  *              os_kpt_small up to os_small_max pairs, os_kpt past it. A producer can make the
- *              histogram itself (sort_fused_*): P dispatches. Nothing is cleared by a separate
+ *              histogram itself (sort_producer_*): P dispatches. Nothing is cleared by a separate
  *              call: see the housekeeping in radix_onesweep.comp.
  * Reduce-then-scan where forced (sort_desc.radix_path, FLUID_RADIX_PATH) or past RADIX_OS_AUTO_MAX,
  * chosen per call by n (thresholds below, easy to retune):
@@ -166,9 +166,9 @@ typedef struct _sort_radix {
     GLuint tickets;     /* onesweep: tile-id counters, [parity] */
     uint32_t hist_parity, scatter_parity;
     uint32_t dirty_rows[2]; /* tile rows of status[i] that may be non-zero */
-    bool fused_ready;       /* the producer made hist[hist_parity] (sort_fused_ready) */
+    bool producer_ready;    /* the producer made hist[hist_parity] (sort_producer_ready) */
     int agg_only;           /* tests: FLUID_ONESWEEP_TEST_AGG_ONLY (1, or 2: silent), see radix_onesweep.comp */
-    char fused_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
+    char producer_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
     int subgroup_size;
     uint32_t capacity, max_tiles, onegroup_max, count_ahead_tiles;
     int max_groups_x;
@@ -194,7 +194,7 @@ static uint32_t _radix_os_tiles(const _sort_radix *r, uint32_t n) {
 }
 
 static bool _radix_is_os(const _sort_radix *r, uint32_t n) { return r->onesweep && n <= r->os_max; }
-/* Onesweep for every n this sorter takes: the condition for taking a fused count. */
+/* Onesweep for every n this sorter takes: the condition for taking a producer count. */
 static bool _radix_all_os(const _sort_radix *r) { return r->onesweep && r->capacity <= r->os_max; }
 
 static uint32_t _radix_dispatches(const _sort_radix *r, uint32_t n, uint32_t bits) {
@@ -431,8 +431,8 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     r->os_spin = t.os_spin;
     r->os_kpt_small = t.os_small_kpt;
     r->os_small_max = t.os_small_max;
-    snprintf(r->fused_defines, sizeof r->fused_defines, "%s#define SORT_FUSED_MODE %d\n", SORT_LAYOUT_GLSL_TEXT,
-             _radix_all_os(r) ? SORT_FUSED_RADIX : 0);
+    snprintf(r->producer_defines, sizeof r->producer_defines, "%s#define SORT_PRODUCER_MODE %d\n", SORT_LAYOUT_GLSL_TEXT,
+             _radix_all_os(r) ? SORT_PRODUCER_RADIX : 0);
     const char *label = desc->label ? desc->label : "radix";
 
     /* Shared memory the kernels declare, against the GPU's limit (the driver would refuse to link):
@@ -541,7 +541,7 @@ static sort_pairs _radix_run_onesweep(_sort_radix *r, sort_pairs io, uint32_t n,
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_HIST, r->hist[r->hist_parity]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_HIST_NEXT, r->hist[1 - r->hist_parity]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TICKETS, r->tickets);
-    if (!r->fused_ready) {
+    if (!r->producer_ready) {
         bool small = n <= r->os_small_max;
         int h = small ? _RADIX_HISTOGRAM_SMALL : _RADIX_HISTOGRAM;
         glProgramUniform1ui(r->prog[h], RADIX_LOC_N, n);
@@ -549,7 +549,7 @@ static sort_pairs _radix_run_onesweep(_sort_radix *r, sort_pairs io, uint32_t n,
         _radix_bind(src, dst);
         _radix_dispatch(r, h, gpu_groups(n, RADIX_HIST_WG * (small ? RADIX_HIST_KPT_SMALL : RADIX_HIST_KPT)), trace);
     }
-    r->fused_ready = false;
+    r->producer_ready = false;
     GLuint sp = r->prog[which];
     glProgramUniform1ui(sp, RADIX_LOC_N, n);
     glProgramUniform1ui(sp, RADIX_LOC_TILES, tiles);
@@ -581,9 +581,9 @@ static sort_pairs _radix_run(void *p, sort_pairs io, uint32_t n, uint32_t bits, 
     uint32_t passes = _radix_passes(bits);
     if (n > r->capacity) n = r->capacity;
     if (n == 0) {
-        if (r->fused_ready) { /* counted nothing, but leave the buffer as the next sort expects it */
+        if (r->producer_ready) { /* counted nothing, but leave the buffer as the next sort expects it */
             glClearNamedBufferData(r->hist[r->hist_parity], GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
-            r->fused_ready = false;
+            r->producer_ready = false;
         }
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
         return io;
@@ -675,14 +675,14 @@ static void _radix_describe(void *p, uint32_t n, uint32_t bits, char *out, size_
                  _radix_is_count_ahead(r, n) ? "count, then a scatter per pass" : "count, scan, scatter per pass");
 }
 
-static GLuint _radix_fused_buffer(void *p) {
+static GLuint _radix_producer_buffer(void *p) {
     _sort_radix *r = p;
     return _radix_all_os(r) ? r->hist[r->hist_parity] : 0;
 }
-static const char *_radix_fused_defines(void *p) { return ((_sort_radix *)p)->fused_defines; }
-static void _radix_fused_ready(void *p) {
+static const char *_radix_producer_defines(void *p) { return ((_sort_radix *)p)->producer_defines; }
+static void _radix_producer_ready(void *p) {
     _sort_radix *r = p;
-    if (_radix_all_os(r)) r->fused_ready = true;
+    if (_radix_all_os(r)) r->producer_ready = true;
 }
 
 static void *_onesweep_make(const sort_desc *desc, const gpu_caps *caps, char *err) {
@@ -697,9 +697,9 @@ const sort_algo sort_algo_radix = {.name = "radix",
                                    .destroy = _radix_destroy,
                                    .run = _radix_run,
                                    .describe = _radix_describe,
-                                   .fused_buffer = _radix_fused_buffer,
-                                   .fused_defines = _radix_fused_defines,
-                                   .fused_ready = _radix_fused_ready};
+                                   .producer_buffer = _radix_producer_buffer,
+                                   .producer_defines = _radix_producer_defines,
+                                   .producer_ready = _radix_producer_ready};
 
 const sort_algo sort_algo_onesweep = {.name = "onesweep",
                                       .summary = "the radix sort on its onesweep path on any driver (stable)",
@@ -707,6 +707,6 @@ const sort_algo sort_algo_onesweep = {.name = "onesweep",
                                       .destroy = _radix_destroy,
                                       .run = _radix_run,
                                       .describe = _radix_describe,
-                                      .fused_buffer = _radix_fused_buffer,
-                                      .fused_defines = _radix_fused_defines,
-                                      .fused_ready = _radix_fused_ready};
+                                      .producer_buffer = _radix_producer_buffer,
+                                      .producer_defines = _radix_producer_defines,
+                                      .producer_ready = _radix_producer_ready};

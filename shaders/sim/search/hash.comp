@@ -1,22 +1,22 @@
 // hash: the first stage of a step: each particle's (cell key, particle index) pair for the sort.
 // The key is the linear cell index x + X (y + Y z), below the cell count. Where the sorter takes a
-// fused first count (sort.h), this pass also makes it, so the sort skips that dispatch.
+// producer count (sort.h), this pass also makes it, so the sort skips that dispatch.
 #version 450
 #include "sim/sim_common.glsl"
 layout(local_size_x = SIM_WG) in;
-#include "sort/sort_fused.glsl"
+#include "sort/sort_producer_count.glsl"
 layout(std430, binding = B_POS_IN) readonly buffer PosIn { vec4 pos_in[]; };
 layout(std430, binding = B_KEYS) writeonly buffer Keys { uint keys[]; };
 layout(std430, binding = B_VALS) writeonly buffer Vals { uint vals[]; };
 
 void main() {
     uint i = gl_GlobalInvocationID.x;
-    sort_fused_begin();
+    sort_producer_begin();
     if (i < P.n) {
         uint key = sim_cell_key(sim_cell_of(pos_in[i].xyz));
         keys[i] = key;
         vals[i] = i;
-        sort_fused_add(key, SIM_KEY_BITS);
+        sort_producer_add(key, SIM_KEY_BITS);
     }
-    sort_fused_end();
+    sort_producer_end();
 }
