@@ -7,11 +7,13 @@
 #include "check.h"
 #include "app/app_window.h"
 #include "app/registry.h"
+#include "core/args.h"
 #include "core/env.h"
 #include "sim/scene.h"
 #include "sort/sort.h"
 #include "render/render_style.h"
 #include <dirent.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <string.h>
 
@@ -180,6 +182,33 @@ static void _names_join(void) {
           sort_algo_names());
 }
 
+/* Hostile text: err_printable / err_esc against escapes written out by hand, and the messages of
+ * core/env and core/args keep a value's control characters off the terminal (issue 25). */
+static void _hostile_text(void) {
+    char out[64], err[ERR_LEN];
+    CHECK(strcmp(err_printable("a\nb\tc\\d\x1b[31me\x7f", out, sizeof out), "a\\nb\\tc\\\\d\\x1b[31me\\x7f") == 0, "got '%s'",
+          out);
+    CHECK(strcmp(err_printable("abc\x01", out, 8), "abc") == 0, "cut short mid-escape: got '%s'", out);
+    CHECK(strcmp(err_esc("x\ny"), "x\\ny") == 0 && strcmp(err_esc(NULL), "") == 0, "err_esc");
+    setenv("FLUID_ONESWEEP_KPT", "9\n\x1b[2J", 1);
+    uint32_t v = 0;
+    bool ok = env_u32(ENV_ONESWEEP_KPT, 1, 24, &v, err);
+    unsetenv("FLUID_ONESWEEP_KPT");
+    CHECK(!ok && !strchr(err, '\n') && !strchr(err, 0x1b) && strstr(err, "9\\n\\x1b[2J"), "env: '%s'", err);
+    typedef struct {
+        uint32_t n;
+    } args_t;
+    static const args_opt opts[] = {{"--n", "N", offsetof(args_t, n), args_u32, 1, 9, "a number"}};
+    char *argvs[][3] = {{"t", "--n", "4\x1b]0;x\x07"}, {"t", "--x\x1b[1m", NULL}, {"t", "stray\nline", NULL}};
+    for (int i = 0; i < 3; i++) {
+        args_t got = {0};
+        bool help = false;
+        err[0] = 0;
+        ok = args_parse("t", opts, 1, &got, argvs[i][2] ? 3 : 2, argvs[i], &help, err);
+        CHECK(!ok && err[0] && !strchr(err, '\n') && !strchr(err, 0x1b) && !strchr(err, 0x07), "args %d: '%s'", i, err);
+    }
+}
+
 int main(void) {
     char src[1024];
     snprintf(src, sizeof src, "%s/src", FLUID_SOURCE_DIR);
@@ -189,6 +218,7 @@ int main(void) {
               _env_raw_pending[i], __FILE__);
     _env_doc();
     _names_join();
+    _hostile_text();
 
     /* Each action: one entry, a unique name, at least one key. */
     for (int act = 0; act < APP_ACTION_COUNT; act++) {

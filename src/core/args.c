@@ -15,7 +15,7 @@ bool args_string(const args_opt *opt, void *field, const char *value, char *err)
 
 static bool _args_number(const args_opt *opt, const char *value, uint64_t *out, char *err) {
     if (!parse_u64(value, opt->lo, opt->hi, out))
-        return fail(err, "%s %s: not a whole number from %" PRIu64 " to %" PRIu64, opt->name, value, opt->lo, opt->hi);
+        return fail(err, "%s %s: not a whole number from %" PRIu64 " to %" PRIu64, opt->name, err_esc(value), opt->lo, opt->hi);
     return true;
 }
 
@@ -49,7 +49,7 @@ bool args_size(const args_opt *opt, void *field, const char *value, char *err) {
     }
     if (!ok)
         return fail(err, "%s %s: expected WxH, each a whole number from %" PRIu64 " to %" PRIu64 " (like 1280x720)", opt->name,
-                    value, opt->lo, opt->hi);
+                    err_esc(value), opt->lo, opt->hi);
     ((int *)field)[0] = (int)w;
     ((int *)field)[1] = (int)h;
     return true;
@@ -64,13 +64,17 @@ bool args_parse(const char *cmd, const args_opt *opts, size_t count, void *base,
             return true;
         }
         if (a[0] != '-' || a[1] == 0)
-            return fail(err, "unexpected argument '%s'; every value follows its --option; see %s --help", a, cmd);
+            return fail(err, "unexpected argument '%s'; every value follows its --option; see %s --help", err_esc(a), cmd);
         const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
         size_t len = eq ? (size_t)(eq - a) : strlen(a);
         const args_opt *opt = NULL;
         for (size_t k = 0; k < count && !opt; k++)
             if (strlen(opts[k].name) == len && strncmp(opts[k].name, a, len) == 0) opt = &opts[k];
-        if (!opt) return fail(err, "unknown option '%.*s'; see %s --help", (int)len, a, cmd);
+        if (!opt) {
+            char name[ERR_LEN];
+            snprintf(name, sizeof name, "%.*s", (int)len, a);
+            return fail(err, "unknown option '%s'; see %s --help", err_esc(name), cmd);
+        }
         const char *value = NULL;
         if (opt->value) {
             value = eq ? eq + 1 : i + 1 < argc ? argv[i + 1] : NULL;

@@ -75,7 +75,7 @@ bool env_u32(env_var v, uint32_t lo, uint32_t hi, uint32_t *out, char *err) {
     uint64_t x;
     if (!s) return true;
     if (!parse_u64(s, lo, hi, &x))
-        return fail(err, "%s='%s' is not a whole number from %u to %u; fix or unset it", env_table[v].name, s, lo, hi);
+        return fail(err, "%s='%s' is not a whole number from %u to %u; fix or unset it", env_table[v].name, err_esc(s), lo, hi);
     *out = (uint32_t)x;
     return true;
 }
@@ -85,7 +85,7 @@ bool env_float(env_var v, double lo, double hi, float *out, char *err) {
     double x;
     if (!s) return true;
     if (!parse_f64(s, lo, hi, &x))
-        return fail(err, "%s='%s' is not a number from %g to %g; fix or unset it", env_table[v].name, s, lo, hi);
+        return fail(err, "%s='%s' is not a number from %g to %g; fix or unset it", env_table[v].name, err_esc(s), lo, hi);
     *out = (float)x;
     return true;
 }
@@ -100,5 +100,5 @@ bool env_choice(env_var v, const char *const *names, int count, int *out, char *
         }
     char list[256];
     names_join(list, sizeof list, names, 0, count, ", ", " or ");
-    return fail(err, "%s='%s' is not %s; fix or unset it", env_table[v].name, s, list);
+    return fail(err, "%s='%s' is not %s; fix or unset it", env_table[v].name, err_esc(s), list);
 }

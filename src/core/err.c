@@ -59,3 +59,24 @@ size_t names_join(char *out, size_t cap, const char *const *names, size_t stride
     }
     return len;
 }
+
+const char *err_printable(const char *s, char *buf, size_t len) {
+    size_t o = 0;
+    if (!len) return buf;
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && o + 5 < len; p++) {
+        if (*p == '\n') o += (size_t)snprintf(buf + o, len - o, "\\n");
+        else if (*p == '\t') o += (size_t)snprintf(buf + o, len - o, "\\t");
+        else if (*p == '\\') o += (size_t)snprintf(buf + o, len - o, "\\\\");
+        else if (*p < 0x20 || *p == 0x7f) o += (size_t)snprintf(buf + o, len - o, "\\x%02x", *p);
+        else buf[o++] = (char)*p;
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+const char *err_esc(const char *s) {
+    static char ring[8][ERR_LEN];
+    static unsigned next;
+    char *buf = ring[next++ & 7u];
+    return err_printable(s, buf, ERR_LEN);
+}

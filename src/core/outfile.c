@@ -117,19 +117,7 @@ static void _outfile_guard_signals(void) {
 
 /* ---- names ---- */
 
-const char *outfile_printable(const char *s, char *buf, size_t len) {
-    size_t o = 0;
-    if (!len) return buf;
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && o + 5 < len; p++) {
-        if (*p == '\n') o += (size_t)snprintf(buf + o, len - o, "\\n");
-        else if (*p == '\t') o += (size_t)snprintf(buf + o, len - o, "\\t");
-        else if (*p == '\\') o += (size_t)snprintf(buf + o, len - o, "\\\\");
-        else if (*p < 0x20 || *p == 0x7f) o += (size_t)snprintf(buf + o, len - o, "\\x%02x", *p);
-        else buf[o++] = (char)*p;
-    }
-    buf[o] = 0;
-    return buf;
-}
+const char *outfile_printable(const char *s, char *buf, size_t len) { return err_printable(s, buf, len); }
 
 static void _outfile_who(char *who, size_t n, const char *flag, const char *path) {
     char p[PATH_MAX * 2];

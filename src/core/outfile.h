@@ -101,7 +101,7 @@ void outfile_emergency(void);
 /* outfile_emergency, then the process dies of sig (its default action); for signal handlers. */
 void outfile_emergency_exit(int sig);
 
-/* s with control characters escaped (\n, \x1b, ...), for messages; returns buf. */
+/* err_printable (core/err.h), the one escaping function, under the name the app calls it by. */
 const char *outfile_printable(const char *s, char *buf, size_t len);
 
 #endif

@@ -15,11 +15,11 @@
 char *file_read(const char *path, size_t *len, char *err) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fail(err, "cannot open %s: %s", path, strerror(errno));
+        fail(err, "cannot open %s: %s", err_esc(path), strerror(errno));
         return NULL;
     }
     if (fseek(f, 0, SEEK_END) != 0) {
-        fail(err, "cannot seek in %s: %s", path, strerror(errno));
+        fail(err, "cannot seek in %s: %s", err_esc(path), strerror(errno));
         fclose(f);
         return NULL;
     }
@@ -27,7 +27,7 @@ char *file_read(const char *path, size_t *len, char *err) {
     rewind(f);
     char *buf = size >= 0 ? malloc((size_t)size + 1) : NULL;
     if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
-        fail(err, "cannot read %s (%ld bytes)", path, size);
+        fail(err, "cannot read %s (%ld bytes)", err_esc(path), size);
         free(buf);
         fclose(f);
         return NULL;
@@ -57,13 +57,15 @@ static bool _has_shaders(const char *dir) {
 bool data_dir_init(const char *override, char *err) {
     if (override) {
         if (!_has_shaders(override))
-            return fail(err, "--data %s: no shaders/common.glsl there; point it at the folder holding shaders/", override);
+            return fail(err, "--data %s: no shaders/common.glsl there; point it at the folder holding shaders/",
+                        err_esc(override));
         snprintf(_data_dir, sizeof _data_dir, "%s", override);
         return true;
     }
     const char *env = env_str(ENV_DATA_DIR);
     if (env) {
-        if (!_has_shaders(env)) return fail(err, "FLUID_DATA_DIR=%s: no shaders/common.glsl there; unset it or fix it", env);
+        if (!_has_shaders(env))
+            return fail(err, "FLUID_DATA_DIR=%s: no shaders/common.glsl there; unset it or fix it", err_esc(env));
         snprintf(_data_dir, sizeof _data_dir, "%s", env);
         return true;
     }

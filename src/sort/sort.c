@@ -23,7 +23,7 @@ const sort_algo *sort_algo_find(const char *name) {
 sorter *sort_make(const char *name, const sort_desc *desc, const gpu_caps *caps, char *err) {
     const sort_algo *algo = sort_algo_find(name);
     if (!algo) {
-        fail(err, "unknown sort algorithm '%s'; choose %s", name ? name : "(none)", sort_algo_names());
+        fail(err, "unknown sort algorithm '%s'; choose %s", name ? err_esc(name) : "(none)", sort_algo_names());
         return NULL;
     }
     if (desc->key_bits > sort_algo_max_bits(algo)) {
