@@ -11,8 +11,8 @@
  *             between work groups, so its look-back waits without bound only on drivers known to
  *             give it (GL_VENDOR NVIDIA, AMD, ATI or Intel); elsewhere (Mesa llvmpipe) it waits a
  *             bounded time, then counts the late tile's digits itself (Decoupled Fallback), which
- *             ends whatever the other groups do. sort_desc.radix_path or FLUID_RADIX_PATH forces a
- *             path, FLUID_ONESWEEP_LOOKBACK=wait|fallback a look-back.
+ *             ends whatever the other groups do. sort_desc.radix_path or the tuning's path
+ *             (sort_radix_desc, FLUID_RADIX_PATH) forces a path, its lookback a look-back.
  *             Subgroup ranking where the driver has GL_KHR_shader_subgroup, shared memory elsewhere.
  *   onesweep  the radix sort forced onto its onesweep path (sort_radix.c)
  *   counting  counting sort for dense keys: count per key with atomics keeping each key's slot,
@@ -60,8 +60,9 @@
  * buffer is consumed by the next sort_run only.
  *
  * Errors: sort_make returns NULL with err when the algorithm is unknown, the capacity is more than
- * the GPU can hold, key_bits is more than the algorithm takes (counting), a tuning variable is
- * malformed, or a shader fails to build. sort_run cannot fail: give it n <= capacity and bits <=
+ * the GPU can hold, key_bits is more than the algorithm takes (counting), a sort_radix_desc field
+ * is out of its range, or a shader fails to build. sort_radix_desc_from_env returns false with err
+ * when a variable is malformed. sort_run cannot fail: give it n <= capacity and bits <=
  * the sorter's key_bits.
  */
 #ifndef FLUID_SORT_H
