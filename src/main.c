@@ -6,7 +6,7 @@
  *
  * `fluid --help` and `fluid COMMAND --help` list the options.
  */
-#include "app/cmd.h"
+#include "app/cmd/cmd.h"
 #include <string.h>
 
 int main(int argc, char **argv) {

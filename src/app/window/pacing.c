@@ -1,4 +1,4 @@
-#include "app/pacing.h"
+#include "app/window/pacing.h"
 #include <math.h>
 
 #define APP_PACING_KEEP 0.5 /* the weight of the past in the averages: a few frames */

@@ -1,5 +1,5 @@
 /* registry: the families' names, read from their registries (see registry.h). */
-#include "app/registry.h"
+#include "app/session/registry.h"
 #include "render/render_style.h"
 #include "sim/scene.h"
 #include "sim/solver.h"

@@ -13,11 +13,11 @@
  * FIFO, or stdout) every frame, and Ctrl-C (SIGINT, or SIGTERM) stops the run after the step in
  * progress (the frame ends there), puts the stats file in place with every row so far, writes nothing else, and exits 130.
  */
-#include "app/app.h"
-#include "app/app_recorder.h"
-#include "app/cmd.h"
-#include "app/session.h"
-#include "app/video.h"
+#include "app/window/app_window.h"
+#include "app/window/app_recorder.h"
+#include "app/cmd/cmd.h"
+#include "app/session/session.h"
+#include "app/session/video.h"
 #include "core/log.h"
 #include "core/outfile.h"
 #include "core/util.h"

@@ -1,6 +1,6 @@
 /* session: one run's setup and frame (see session.h). */
-#include "app/session.h"
-#include "app/app_limits.h"
+#include "app/session/session.h"
+#include "app/session/app_limits.h"
 #include "core/log.h"
 #include "core/util.h"
 #include <math.h>

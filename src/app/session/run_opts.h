@@ -37,7 +37,7 @@ typedef struct run_opts {
     bool demo;          /* the run without a display (cmd_run.c): RUN_DEMO_FRAMES frames, and fewer
                                     particles on a software renderer */
     const char *script; /* --script "frames:20;sort:bitonic;...": window app, hidden (tests): steps fed
-                                    to app_handle_action (see app_window.h); the app quits at its end */
+                                    to app_handle_action (see app_script.h); the app quits at its end */
 } run_opts;
 
 /* Parses argv (argv[0] is the program) into o; on a bad flag returns false with err naming it.

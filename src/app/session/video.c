@@ -1,4 +1,4 @@
-#include "app/video.h"
+#include "app/session/video.h"
 #include "core/outfile.h"
 #include "core/util.h"
 #include <errno.h>

@@ -1,27 +1,11 @@
-/* app_window: the interactive fluid in a GLFW window (app_window_run in app.h).
- *
- * Every key goes through app_handle_action, and ONE table, app_bindings (app_actions.c), gives the
- * key handling, the help overlay's lines and the --script names; tests/test_controls.c checks that
- * README.md and docs/CONTROLS.md list the same keys. So a test drives exactly the code path of a
- * key press:
- *
- *   --script "frames:20;sort:bitonic;expect-sort:bitonic;frames:20;resize:0x0;frames:2;
- *             resize:800x600;frames:5;more;fewer;shot:x.png;check:x.png"
- *
- * Script steps, separated by ';':
- *   ACTION            an action by its name in app_bindings (pause, step, reset, sort-next, more, ...)
- *   frames:N          run N frames
- *   sort:NAME         the action sort-NAME (radix, bitonic)
- *   scene:K           the action scene-K (1, 2, 3)
- *   resize:WxH        set the window size; 0x0 iconifies it (a minimised window), then restores
- *   shot:FILE         render a screenshot to FILE now (the same code path as F12, named FILE)
- *   check:FILE        read FILE back and run render_image_check on it; a failure makes exit status 1
- *   expect-sort:NAME  the sim's sort must be NAME, else exit status 1
- * The app quits when the script ends (or at --frames, whichever is first).
+/* app_actions: the window's controls: ONE table, app_bindings (app_actions.c), gives the key
+ * handling, the help overlay's lines and the --script names (app_script.h), and every key goes
+ * through app_handle_action; tests/test_controls.c checks that README.md and docs/CONTROLS.md list
+ * the same keys. So a test drives exactly the code path of a key press.
  * It does NOT own the simulation's options: cmd_run.c parses them into run_opts.
  */
-#ifndef FLUID_APP_WINDOW_H
-#define FLUID_APP_WINDOW_H
+#ifndef FLUID_APP_ACTIONS_H
+#define FLUID_APP_ACTIONS_H
 #include <stdbool.h>
 
 typedef enum app_action {

@@ -1,4 +1,4 @@
-#include "app/app_limits.h"
+#include "app/session/app_limits.h"
 #include "core/util.h"
 #include "gpu/gpu.h"
 #include <epoxy/gl.h>

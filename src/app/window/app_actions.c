@@ -4,8 +4,10 @@
  * switch a family (Tab: sort_algos[], M: sim_solvers[], F1-F3: sim_scenes[]) name its entries in
  * its order (tests/test_controls.c). A new key is a line here (and an app_action, a case in
  * app_handle_action, the row in both documents). */
-#include "app/app_window_internal.h"
-#include "app/registry.h"
+#include "app/window/app_actions.h"
+#include "app/window/app_io.h"
+#include "app/window/app_state.h"
+#include "app/session/registry.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "sim/scene.h"

@@ -10,9 +10,9 @@
  * pressure iterations, mean and largest density error, the real-time factor (simulated seconds per
  * second of GPU time), and each stage's time in one step. --csv writes the same rows.
  */
-#include "app/cmd.h"
-#include "app/registry.h"
-#include "app/session.h"
+#include "app/cmd/cmd.h"
+#include "app/session/registry.h"
+#include "app/session/session.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/outfile.h"

@@ -1,5 +1,5 @@
 /* app_recorder: the video recorder and the names of the window's pictures (see app_recorder.h). */
-#include "app/app_recorder.h"
+#include "app/window/app_recorder.h"
 #include "core/util.h"
 #include "render/image.h"
 #include <stdio.h>

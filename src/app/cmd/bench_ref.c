@@ -1,5 +1,5 @@
 /* bench_ref: the reference CSV of `fluid bench --reference` (see bench_ref.h). */
-#include "app/bench_ref.h"
+#include "app/cmd/bench_ref.h"
 #include "core/util.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -14,8 +14,8 @@
  */
 #ifndef FLUID_APP_RECORDER_H
 #define FLUID_APP_RECORDER_H
-#include "app/app_render.h"
-#include "app/video.h"
+#include "app/session/app_render.h"
+#include "app/session/video.h"
 #include "core/outfile.h"
 #include <stddef.h>
 

@@ -1,12 +1,28 @@
-/* app_script: the window's --script language (see app_window.h): steps parsed up front (a bad
- * one is a one-line error before any window opens), then run between frames, every ACTION through
- * app_handle_action exactly as its key. */
-#include "app/app_window_internal.h"
+/* app_script: the window's --script language (app_script.h). */
+#include "app/window/app_script.h"
+#include "app/window/app_actions.h"
+#include "app/window/app_io.h"
+#include "app/window/app_state.h"
 #include "core/log.h"
 #include "core/util.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef enum app_script_kind {
+    APP_SCRIPT_ACTION,
+    APP_SCRIPT_FRAMES,
+    APP_SCRIPT_RESIZE,
+    APP_SCRIPT_SHOT,
+    APP_SCRIPT_CHECK,
+    APP_SCRIPT_EXPECT_SORT
+} app_script_kind;
+typedef struct app_script_step {
+    app_script_kind kind;
+    app_action action;
+    int a, b;
+    char text[PATH_MAX];
+} app_script_step;
 
 /* "pause, step, reset, ...": every action's script name that starts with prefix, from the table. */
 static void _script_action_list(char *out, size_t len, const char *prefix) {
@@ -108,4 +124,10 @@ bool app_script_advance(app *a) {
     }
     a->frames_left--;
     return true;
+}
+
+void app_script_free(app *a) {
+    free(a->steps);
+    a->steps = NULL;
+    a->nsteps = 0;
 }

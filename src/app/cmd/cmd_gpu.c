@@ -1,5 +1,5 @@
 /* cmd_gpu: the headless GL context the benchmark commands start with. */
-#include "app/cmd.h"
+#include "app/cmd/cmd.h"
 #include "core/log.h"
 #include "core/util.h"
 

@@ -20,8 +20,8 @@
  * is left exactly as it was (a device or FIFO receives nothing).
  * It does NOT stream: the whole file is held in memory (twice) and on the GPU at once.
  */
-#include "app/cmd.h"
-#include "app/registry.h"
+#include "app/cmd/cmd.h"
+#include "app/session/registry.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/outfile.h"

@@ -24,7 +24,7 @@
  */
 #ifndef FLUID_APP_SESSION_H
 #define FLUID_APP_SESSION_H
-#include "app/app_render.h"
+#include "app/session/app_render.h"
 #include "gpu/gpu.h"
 #include "gpu/prof.h"
 #include "sim/sim.h"

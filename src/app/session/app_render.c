@@ -1,5 +1,5 @@
 /* app_render: the fluid view (scene, particles, tank, HUD) drawn from a live sim (see app_render.h). */
-#include "app/app_render.h"
+#include "app/session/app_render.h"
 #include "core/util.h"
 #include "render/image.h"
 #include <math.h>

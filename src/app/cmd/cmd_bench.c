@@ -22,9 +22,9 @@
  * NAME-shared) and its skip rules live here with the table; issue 16 kept onesweep and
  * reduce-then-scan both (chosen by measurement), so they stay for now.
  */
-#include "app/bench_ref.h"
-#include "app/cmd.h"
-#include "app/registry.h"
+#include "app/cmd/bench_ref.h"
+#include "app/cmd/cmd.h"
+#include "app/session/registry.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/outfile.h"

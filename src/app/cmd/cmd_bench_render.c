@@ -2,8 +2,8 @@
  * the HUD, and of each pass (by name, render_passes.h), on a dam break run for a while first, through the
  * same session (session.h) and view drawing (app_render.h) as the window. Output format: one
  * header line, then per style "render NAME  X us with the HUD  Y us without" and its passes. */
-#include "app/cmd.h"
-#include "app/session.h"
+#include "app/cmd/cmd.h"
+#include "app/session/session.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "render/render_style.h"

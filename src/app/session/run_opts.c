@@ -1,9 +1,9 @@
 /* run_opts: the options of `fluid` (see run_opts.h): one line of _run_args per flag gives its
  * parsing and its help (core/args.h); the flags that take a family's name read its registry
  * (registry.h) for both. */
-#include "app/run_opts.h"
-#include "app/registry.h"
-#include "app/session.h"
+#include "app/session/run_opts.h"
+#include "app/session/registry.h"
+#include "app/session/session.h"
 #include "core/args.h"
 #include "core/util.h"
 #include "sim/sim.h" /* SIM_MAX_SUBSTEPS */
