@@ -52,20 +52,35 @@ bool bench_ref_load(const char *path, bench_ref *ref, char *err) {
             ok = fail(err, "--reference %s: more than %d rows", path, BENCH_REF_MAX);
             break;
         }
-        if (!ref->count && col_algo >= 0 && col_algo < nf) snprintf(ref->name, sizeof ref->name, "%s", fields[col_algo]);
+        snprintf(ref->algo[ref->count], sizeof ref->algo[0], "%s", col_algo >= 0 && col_algo < nf ? fields[col_algo] : "ref");
         ref->bits[ref->count] = (uint32_t)b;
         ref->pairs[ref->count] = (uint32_t)n;
         ref->med[ref->count++] = med;
     }
     fclose(f);
     if (ok && row == 0) ok = fail(err, "--reference %s: the file is empty", path);
-    if (!ref->name[0]) snprintf(ref->name, sizeof ref->name, "ref");
     return ok;
 }
 
-/* The reference's median at (bits, pairs), or 0 where it has none. */
-double bench_ref_at(const bench_ref *ref, uint32_t bits, uint32_t n) {
+void bench_ref_against(bench_ref *ref, const char *const *algos, int count) {
+    bool one = ref->count > 0, ours = false;
+    for (int i = 1; i < ref->count; i++) one &= strcmp(ref->algo[i], ref->algo[0]) == 0;
+    for (int a = 0; one && a < count; a++) ours |= strcmp(algos[a], ref->algo[0]) == 0;
+    ref->outside = one && !ours;
+}
+
+int bench_ref_match(bench_ref *ref, const char *algo, uint32_t bits, uint32_t n) {
     for (int i = 0; ref && i < ref->count; i++)
-        if (ref->bits[i] == bits && ref->pairs[i] == n) return ref->med[i];
-    return 0.0;
+        if (ref->bits[i] == bits && ref->pairs[i] == n && (ref->outside || strcmp(ref->algo[i], algo) == 0)) {
+            ref->used[i] = true;
+            return i;
+        }
+    return -1;
+}
+
+const char *bench_ref_mode(const bench_ref *ref) {
+    static char mode[64];
+    if (ref->outside) snprintf(mode, sizeof mode, "every row against its one algorithm, %s", ref->algo[0]);
+    else snprintf(mode, sizeof mode, "rows matched by algorithm, bits and pairs");
+    return mode;
 }

@@ -1,11 +1,11 @@
 /* fluid bench: GPU time per sort for each algorithm, size and key width, against the CPU.
  *
- * For every (algorithm, bits, size): random keys masked to `bits`, values 0..n-1 (as the fluid
- * gives them), copied fresh into the sorter's input before every rep (outside the timed region).
- * The sort is timed with a GL_TIME_ELAPSED query around sort_run; where timer queries read zero
- * (llvmpipe) it is timed with the CPU clock around a finished GPU queue, and the table says so.
- * After the reps, the GPU result is read back and compared with the CPU reference: any mismatch
- * fails the run (exit 1, and no --csv file). The CPU baseline is sort_cpu_stable on the same data.
+ * For every (bits, size): random keys masked to `bits`, values 0..n-1 (as the fluid gives them);
+ * every algorithm is timed on them by bench_run_group (bench_run.c: the repetitions interleave the
+ * algorithms, GPU timer queries or the CPU clock where they read zero, each result checked against
+ * the CPU's). Any mismatch fails the run (exit 1, and no --csv file). The CPU baseline is
+ * sort_cpu_stable on the same data. A row whose min-max spread passes 20% of its median is
+ * flagged ("noisy"), with a note under the table.
  *
  * The options are the table _bench_args (core/args.h): a new flag is a line there. Every flag, the
  * --csv path and every size against the GPU's buffer limit are checked before any data is made.
@@ -13,16 +13,13 @@
  * --detail adds, per dispatch, its mean GPU time over separate reps (sort_trace) and the bytes a
  * pass of the radix sort moves at that rate.
  *
- * --reference FILE reads a CSV of a reference run on the same GPU (header with at least the
- * columns bits, pairs and median_us; for example tools/cub-bench.cu's output, CUB's SortPairs;
- * app/bench_ref.c) and adds each row's ratio to the reference's median at the same (bits, pairs):
- * "x_ref" above 1 is slower than the reference. A row the file has no figure for shows "-".
- *
- * Length: about 490 lines, past src/app's ~400, because the sort library's variants (radix-rts,
- * NAME-shared) and its skip rules live here with the table; issue 16 kept onesweep and
- * reduce-then-scan both (chosen by measurement), so they stay for now.
+ * --reference FILE reads a CSV of a reference run on the same GPU (bench_ref.h: rows matched by
+ * algorithm, bits and pairs) and adds each row's ratio to the reference's median: "x_ref" above 1
+ * is slower than the reference. A row the file has no figure for shows "-", and the rows matched
+ * on neither side are listed under the table.
  */
 #include "app/cmd/bench_ref.h"
+#include "app/cmd/bench_run.h"
 #include "app/cmd/cmd.h"
 #include "app/session/registry.h"
 #include "core/args.h"
@@ -37,9 +34,6 @@
 #include <string.h>
 
 #define BENCH_MAX_LIST 16
-#define BENCH_MAX_DISPATCH_NAMES 32
-
-#define BENCH_SPINUP_S 0.25 /* seconds of sorting before each GPU-timed row */
 
 typedef struct _bench_list {
     uint64_t v[BENCH_MAX_LIST];
@@ -127,6 +121,7 @@ static const args_opt _bench_args[] = {
 static void _bench_usage(FILE *f) {
     fprintf(f, "usage: fluid bench [--algos LIST] [--sizes LIST] [--bits LIST] [--reps R] [--warmup W]\n"
                "                   [--seed S] [--csv FILE] [--detail] [--reference FILE] [--data DIR]\n"
+               "       fluid bench --sim ...      the simulation instead (fluid bench --sim --help)\n"
                "       fluid bench --render ...   the renderer instead (fluid bench --render --help)\n");
     args_help(f, _bench_args, ARRAY_LEN(_bench_args));
     fprintf(f, "Every user error is one line on stderr and exit status 1, with nothing written.\n");
@@ -135,178 +130,6 @@ static void _bench_usage(FILE *f) {
 static int _bench_cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
-}
-
-/* Per-dispatch timing for --detail: one query per dispatch, summed by name. */
-typedef struct _bench_detail {
-    const char *names[BENCH_MAX_DISPATCH_NAMES];
-    double total_us[BENCH_MAX_DISPATCH_NAMES];
-    int calls[BENCH_MAX_DISPATCH_NAMES];
-    int count;
-    GLuint queries[256];
-    int query_name[256];
-    int used;
-    int dispatches; /* traced dispatches in one sort */
-} _bench_detail;
-
-static void _bench_detail_begin(void *user, const char *name) {
-    _bench_detail *d = user;
-    int k = 0;
-    while (k < d->count && strcmp(d->names[k], name) != 0) k++;
-    if (k == d->count && d->count < BENCH_MAX_DISPATCH_NAMES) d->names[d->count++] = name;
-    if (d->used == 256 || k == BENCH_MAX_DISPATCH_NAMES) return;
-    d->query_name[d->used] = k;
-    glBeginQuery(GL_TIME_ELAPSED, d->queries[d->used]);
-}
-
-static void _bench_detail_end(void *user) {
-    _bench_detail *d = user;
-    if (d->used == 256) return;
-    glEndQuery(GL_TIME_ELAPSED);
-    d->used++;
-}
-
-static void _bench_detail_collect(_bench_detail *d) {
-    for (int i = 0; i < d->used; i++) {
-        GLuint64 ns = 0;
-        glGetQueryObjectui64v(d->queries[i], GL_QUERY_RESULT, &ns);
-        d->total_us[d->query_name[i]] += (double)ns * 1e-3;
-        d->calls[d->query_name[i]]++;
-    }
-    d->dispatches = d->used;
-    d->used = 0;
-}
-
-typedef struct _bench_row {
-    const char *algo;
-    uint32_t bits, n;
-    double med, min, max, cpu_us;
-    bool ok, gpu_clock;
-    char path[160];
-} _bench_row;
-
-/* Times one algorithm at one size; fills row. Returns false on a setup error (already logged). */
-static bool _bench_one(const char *algo_name, uint32_t n, uint32_t bits, const _bench_opts *o, const gpu_caps *caps,
-                       const uint32_t *keys_in, const uint32_t *vals_in, const uint32_t *ref_keys, const uint32_t *ref_vals,
-                       _bench_row *row) {
-    char err[ERR_LEN], base[32];
-    snprintf(base, sizeof base, "%s", algo_name);
-    bool shared_path = strstr(base, "-shared") != NULL;
-    if (shared_path) *strstr(base, "-shared") = 0;
-    bool rts = strcmp(base, "radix-rts") == 0;
-    if (rts) base[5] = 0;
-    sorter *s = sort_make(base,
-                          &(sort_desc){.capacity = n,
-                                       .key_bits = bits,
-                                       .no_subgroup = shared_path,
-                                       .radix_path = rts ? SORT_RADIX_REDUCE_THEN_SCAN : SORT_RADIX_AUTO},
-                          caps, err);
-    if (!s) {
-        log_error("BENCH", "%s at %u pairs: %s", algo_name, n, err);
-        return false;
-    }
-    GLuint src_k = gpu_buffer_make(4ull * n, keys_in, "bench-src-keys", err);
-    GLuint src_v = src_k ? gpu_buffer_make(4ull * n, vals_in, "bench-src-vals", err) : 0;
-    GLuint io_k = src_v ? gpu_buffer_make(4ull * n, NULL, "bench-keys", err) : 0;
-    GLuint io_v = io_k ? gpu_buffer_make(4ull * n, NULL, "bench-vals", err) : 0;
-    if (!io_v) {
-        log_error("BENCH", "%s at %u pairs: %s", algo_name, n, err);
-        gpu_buffer_destroy(&src_k);
-        gpu_buffer_destroy(&src_v);
-        gpu_buffer_destroy(&io_k);
-        sort_destroy(s);
-        return false;
-    }
-    sort_describe(s, n, bits, row->path, sizeof row->path);
-    /* The cpu algorithm works on the host: a GPU timer would measure an idle GPU. */
-    bool gpu_clock = caps->timer_queries && strcmp(base, "cpu") != 0;
-    row->gpu_clock = gpu_clock;
-    int reps = (int)o->reps, total = (int)(o->warmup + o->reps);
-    double *t = calloc((size_t)reps, sizeof *t);
-    GLuint q;
-    glGenQueries(1, &q);
-    sort_pairs out = {io_k, io_v};
-    /* A GPU that idled (through the CPU rows, say) clocks down and takes a while to come back:
-     * measured on the H100, a row timed after a long CPU row ran up to 3x slow despite 5 warm-up
-     * sorts. So keep it sorting for BENCH_SPINUP_S first. */
-    if (gpu_clock) {
-        double t0 = now_seconds();
-        do {
-            for (int k = 0; k < 4; k++) {
-                glCopyNamedBufferSubData(src_k, io_k, 0, 0, 4ll * n);
-                glCopyNamedBufferSubData(src_v, io_v, 0, 0, 4ll * n);
-                sort_run(s, (sort_pairs){io_k, io_v}, n, bits, NULL);
-            }
-            glFinish();
-        } while (now_seconds() - t0 < BENCH_SPINUP_S);
-    }
-    for (int r = 0; r < total; r++) {
-        glCopyNamedBufferSubData(src_k, io_k, 0, 0, 4ll * n);
-        glCopyNamedBufferSubData(src_v, io_v, 0, 0, 4ll * n);
-        double us;
-        if (gpu_clock) {
-            glBeginQuery(GL_TIME_ELAPSED, q);
-            out = sort_run(s, (sort_pairs){io_k, io_v}, n, bits, NULL);
-            glEndQuery(GL_TIME_ELAPSED);
-            GLuint64 ns = 0;
-            glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
-            us = (double)ns * 1e-3;
-        } else {
-            glFinish();
-            double t0 = now_seconds();
-            out = sort_run(s, (sort_pairs){io_k, io_v}, n, bits, NULL);
-            glFinish();
-            us = (now_seconds() - t0) * 1e6;
-        }
-        if (r >= (int)o->warmup) t[r - (int)o->warmup] = us;
-    }
-    glDeleteQueries(1, &q);
-    qsort(t, (size_t)reps, sizeof *t, _bench_cmp_double);
-    row->med = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
-    row->min = t[0];
-    row->max = t[reps - 1];
-    free(t);
-
-    /* The result of the last rep against the CPU reference. */
-    uint32_t *gk = malloc(4ull * n + 4), *gv = malloc(4ull * n + 4);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glGetNamedBufferSubData(out.keys, 0, 4ll * n, gk);
-    glGetNamedBufferSubData(out.vals, 0, 4ll * n, gv);
-    row->ok = memcmp(gk, ref_keys, 4ull * n) == 0 && memcmp(gv, ref_vals, 4ull * n) == 0;
-    free(gk);
-    free(gv);
-
-    if (o->detail && gpu_clock) {
-        _bench_detail d = {0};
-        glGenQueries(256, d.queries);
-        sort_trace tr = {_bench_detail_begin, _bench_detail_end, &d};
-        for (int r = 0; r < reps; r++) {
-            glCopyNamedBufferSubData(src_k, io_k, 0, 0, 4ll * n);
-            glCopyNamedBufferSubData(src_v, io_v, 0, 0, 4ll * n);
-            sort_run(s, (sort_pairs){io_k, io_v}, n, bits, &tr);
-            _bench_detail_collect(&d);
-        }
-        glDeleteQueries(256, d.queries);
-        fprintf(o->table, "    %s, %u bits, %u pairs: %d dispatches per sort\n", algo_name, bits, n, d.dispatches);
-        for (int k = 0; k < d.count; k++) {
-            double per_call = d.calls[k] ? d.total_us[k] / d.calls[k] : 0.0;
-            /* Bytes a call must move at least: a scatter reads and writes every pair (16 bytes a
-             * pair), a count or histogram reads every key (4); others (scans, orders): not shown. */
-            double bytes = strstr(d.names[k], "scatter") || strstr(d.names[k], "onesweep")  ? 16.0 * n
-                           : strstr(d.names[k], "count") || strstr(d.names[k], "histogram") ? 4.0 * n
-                                                                                            : 0.0;
-            char bw[32] = "";
-            if (bytes > 0 && per_call > 0) snprintf(bw, sizeof bw, "  %7.0f GB/s", bytes / (per_call * 1e3));
-            fprintf(o->table, "      %-28s %4d calls/sort  %9.2f us/sort  %8.2f us/call%s\n", d.names[k], d.calls[k] / reps,
-                    d.total_us[k] / reps, per_call, bw);
-        }
-    }
-    gpu_buffer_destroy(&src_k);
-    gpu_buffer_destroy(&src_v);
-    gpu_buffer_destroy(&io_k);
-    gpu_buffer_destroy(&io_v);
-    sort_destroy(s);
-    return true;
 }
 
 /* Median CPU time of sort_cpu_stable on a copy of the input (fewer reps for large n). */
@@ -325,6 +148,34 @@ static double _bench_cpu(const uint32_t *keys, const uint32_t *vals, uint32_t n)
     free(v);
     qsort(t, (size_t)reps, sizeof t[0], _bench_cmp_double);
     return t[reps / 2];
+}
+
+/* One row of the table (and the CSV); returns 1 when its spread flags it. The path goes whole on
+ * its own line, and whole in the CSV. Rows without a reference row are added to unmatched. */
+static int _bench_print_row(FILE *tab, outfile *csv, int aw, const bench_row *r, bench_ref *ref, char *unmatched, size_t len) {
+    int ri = bench_ref_match(ref, r->algo, r->bits, r->n);
+    double ref_us = ri >= 0 ? ref->med[ri] : 0.0, spread = bench_row_spread(r);
+    bool flag = spread > BENCH_NOISY_SPREAD;
+    if (ref && ri < 0)
+        snprintf(unmatched + strlen(unmatched), len - strlen(unmatched), "%s%s %u bits %u pairs", unmatched[0] ? ", " : "",
+                 r->algo, r->bits, r->n);
+    fprintf(tab, "%-*s %4u %10u %5s %10.1f %10.1f %10.1f %9.1f %11.1f %6.1fx %5.0f%%%s %5s", aw, r->algo, r->bits, r->n,
+            r->gpu_clock ? "gpu" : "cpu", r->med, r->min, r->max, r->med > 0 ? r->n / r->med : 0.0, r->cpu_us,
+            r->med > 0 ? r->cpu_us / r->med : 0.0, spread * 100, flag ? "!" : " ", r->ok ? "ok" : "FAIL");
+    if (ref && ri >= 0) fprintf(tab, " %9.1f %6.2f", ref_us, r->med / ref_us);
+    if (ref && ri < 0) fprintf(tab, " %9s %6s", "-", "-");
+    fprintf(tab, "\n    %s\n", r->path);
+    fflush(tab);
+    if (csv) {
+        outfile_printf(csv, "%s,%u,%u,%s,%.2f,%.2f,%.2f,%.2f,%.2f,%s,%.1f,%s,\"%s\"", r->algo, r->bits, r->n,
+                       r->gpu_clock ? "gpu" : "cpu", r->med, r->min, r->max, r->med > 0 ? r->n / r->med : 0.0, r->cpu_us,
+                       r->ok ? "ok" : "FAIL", spread * 100, flag ? "yes" : "no", r->path);
+        if (ref && ri >= 0) outfile_printf(csv, ",%s,%.2f,%.3f", ref->algo[ri], ref_us, r->med / ref_us);
+        if (ref && ri < 0) outfile_printf(csv, ",,,");
+        outfile_printf(csv, "\n");
+        outfile_flush(csv);
+    }
+    return flag;
 }
 
 int cmd_bench(int argc, char **argv) {
@@ -362,6 +213,9 @@ int cmd_bench(int argc, char **argv) {
             return 1;
         }
         ref = &ref_store;
+        const char *names[BENCH_MAX_LIST];
+        for (int a = 0; a < algo_count; a++) names[a] = algos[a];
+        bench_ref_against(ref, names, algo_count);
     }
     gpu_ctx *gpu = cmd_gpu_headless(o.data, "BENCH");
     if (!gpu) return 1;
@@ -405,19 +259,23 @@ int cmd_bench(int argc, char **argv) {
         fprintf(tab, "note: no GL_KHR_shader_subgroup here, so radix and radix-shared both take the shared-memory path\n");
     fprintf(tab, "clock: gpu = GL timer query, cpu = CPU clock around glFinish; cpu_sort_us = sort_cpu_stable alone\n");
     if (ref)
-        fprintf(tab, "reference: %s (%s, %d rows): ref_us its median, x_ref ours / its (above 1: slower)\n", o.reference,
-                ref->name, ref->count);
-    fprintf(tab, "\n%-13s %4s %10s %5s %10s %10s %10s %9s %11s %7s %5s", "algorithm", "bits", "pairs", "clock", "median_us",
-            "min_us", "max_us", "Mpairs/s", "cpu_sort_us", "vs_cpu", "check");
+        fprintf(tab, "reference: %s (%d rows, %s): ref_us its median, x_ref ours / its (above 1: slower)\n", o.reference,
+                ref->count, bench_ref_mode(ref));
+    int aw = 9; /* the algorithm column: as wide as the longest name */
+    for (int a = 0; a < algo_count; a++) aw = (int)strlen(algos[a]) > aw ? (int)strlen(algos[a]) : aw;
+    fprintf(tab, "\n%-*s %4s %10s %5s %10s %10s %10s %9s %11s %7s %6s %5s", aw, "algorithm", "bits", "pairs", "clock",
+            "median_us", "min_us", "max_us", "Mpairs/s", "cpu_sort_us", "vs_cpu", "spread", "check");
     if (ref) fprintf(tab, " %9s %6s", "ref_us", "x_ref");
     fprintf(tab, "\n");
     if (csv) {
-        outfile_printf(csv, "algorithm,bits,pairs,clock,median_us,min_us,max_us,mpairs_per_s,cpu_sort_us,check,path%s\n",
-                       ref ? ",ref_median_us,ratio_to_ref" : "");
+        outfile_printf(
+            csv, "algorithm,bits,pairs,clock,median_us,min_us,max_us,mpairs_per_s,cpu_sort_us,check,spread_pct,noisy,path%s\n",
+            ref ? ",ref_algorithm,ref_median_us,ratio_to_ref" : "");
         outfile_flush(csv);
     }
 
-    int failures = 0;
+    int failures = 0, noisy = 0;
+    char unmatched[2048] = "";
     for (int b = 0; b < o.bits.count; b++) {
         for (int si = 0; si < o.sizes.count; si++) {
             uint32_t n = (uint32_t)o.sizes.v[si], bits = (uint32_t)o.bits.v[b];
@@ -437,50 +295,50 @@ int cmd_bench(int argc, char **argv) {
             memcpy(rv, vals, 4ull * n);
             double cpu_us = _bench_cpu(keys, vals, n);
             sort_cpu_stable(rk, rv, n);
+            bench_row rows[BENCH_MAX_LIST];
+            int nrows = 0;
             for (int a = 0; a < algo_count; a++) {
-                _bench_row row = {.algo = algos[a], .bits = bits, .n = n, .cpu_us = cpu_us}, *r = &row;
                 const sort_algo *sa = sort_algo_find(strncmp(algos[a], "counting", 8) == 0 ? "counting" : "radix");
                 if (bits > sort_algo_max_bits(sa)) { /* counting's count array: not a failure */
-                    fprintf(tab, "%-13s %4u %10u  (skipped: keys of at most %u bits)\n", algos[a], bits, n,
+                    fprintf(tab, "%-*s %4u %10u  (skipped: keys of at most %u bits)\n", aw, algos[a], bits, n,
                             sort_algo_max_bits(sa));
                     continue;
                 }
                 const char *lp = getenv("LP_NUM_THREADS"), *lb = getenv("FLUID_ONESWEEP_LOOKBACK");
                 if (caps->llvmpipe && strncmp(algos[a], "onesweep", 8) == 0 && lb && strcmp(lb, "wait") == 0 &&
                     !(lp && strcmp(lp, "1") == 0)) {
-                    fprintf(tab, "%-13s %4u %10u  (skipped: onesweep's waiting look-back on llvmpipe needs LP_NUM_THREADS=1)\n",
-                            algos[a], bits, n);
+                    fprintf(tab, "%-*s %4u %10u  (skipped: onesweep's waiting look-back on llvmpipe needs LP_NUM_THREADS=1)\n",
+                            aw, algos[a], bits, n);
                     continue;
                 }
-                if (!_bench_one(algos[a], n, bits, &o, caps, keys, vals, rk, rv, r)) {
-                    failures++;
-                    continue;
-                }
-                failures += !r->ok;
-                double ref_us = bench_ref_at(ref, bits, n);
-                fprintf(tab, "%-13s %4u %10u %5s %10.1f %10.1f %10.1f %9.1f %11.1f %6.1fx %5s", r->algo, bits, n,
-                        r->gpu_clock ? "gpu" : "cpu", r->med, r->min, r->max, r->med > 0 ? n / r->med : 0.0, cpu_us,
-                        r->med > 0 ? cpu_us / r->med : 0.0, r->ok ? "ok" : "FAIL");
-                if (ref && ref_us > 0) fprintf(tab, " %9.1f %6.2f", ref_us, r->med / ref_us);
-                if (ref && !(ref_us > 0)) fprintf(tab, " %9s %6s", "-", "-");
-                fprintf(tab, "\n");
-                fprintf(tab, "    %s\n", r->path);
-                fflush(tab);
-                if (csv) {
-                    outfile_printf(csv, "%s,%u,%u,%s,%.2f,%.2f,%.2f,%.2f,%.2f,%s,\"%s\"", r->algo, r->bits, r->n,
-                                   r->gpu_clock ? "gpu" : "cpu", r->med, r->min, r->max, r->med > 0 ? r->n / r->med : 0.0,
-                                   r->cpu_us, r->ok ? "ok" : "FAIL", r->path);
-                    if (ref && ref_us > 0) outfile_printf(csv, ",%.2f,%.3f", ref_us, r->med / ref_us);
-                    if (ref && !(ref_us > 0)) outfile_printf(csv, ",,");
-                    outfile_printf(csv, "\n");
-                    outfile_flush(csv);
-                }
+                rows[nrows++] = (bench_row){.algo = algos[a], .cpu_us = cpu_us};
+            }
+            bench_case bc = {keys, vals, rk, rv, n, bits};
+            bench_run_group(rows, nrows, &bc, &(bench_run_opts){(int)o.reps, (int)o.warmup, o.detail, tab}, caps);
+            for (int a = 0; a < nrows; a++) {
+                bench_row *r = &rows[a];
+                failures += !r->made || !r->ok;
+                if (r->made) noisy += _bench_print_row(tab, csv, aw, r, ref, unmatched, sizeof unmatched);
             }
             free(keys);
             free(vals);
             free(rk);
             free(rv);
         }
+    }
+    if (noisy)
+        fprintf(tab,
+                "\nnote: %d row(s) marked ! in the spread column: their min-max spread passes %.0f%% of the median; "
+                "give more --reps or a quieter machine before trusting them\n",
+                noisy, BENCH_NOISY_SPREAD * 100);
+    if (ref) {
+        char unused[2048] = "";
+        for (int i = 0; i < ref->count; i++)
+            if (!ref->used[i])
+                snprintf(unused + strlen(unused), sizeof unused - strlen(unused), "%s%s %u bits %u pairs", unused[0] ? ", " : "",
+                         ref->algo[i], ref->bits[i], ref->pairs[i]);
+        if (unmatched[0]) fprintf(tab, "reference: no reference row for: %s\n", unmatched);
+        if (unused[0]) fprintf(tab, "reference: rows of the reference no row here matched: %s\n", unused);
     }
     gpu_destroy(gpu);
     if (failures) {

@@ -65,7 +65,8 @@ static args_opt _run_args[] = {
     {"--no-vsync", NULL, ARGS_AT(run_opts, vsync), _run_off, 0, 0, "do not wait for it"},
     {"--data", "DIR", ARGS_AT(run_opts, data), args_string, 0, 0, "the folder holding shaders/ and assets/"},
     {"--debug", NULL, ARGS_AT(run_opts, debug), args_flag, 0, 0, "GL debug context; GL messages are logged"},
-    {"--script", "STEPS", ARGS_AT(run_opts, script), args_string, 0, 0, NULL}, /* the tests' window driver */
+    {"--script", "STEPS", ARGS_AT(run_opts, script), args_string, 0, 0,
+     "window: run ';'-separated steps (frames:N, an action's name, sort:NAME, resize:WxH,\nshot:FILE, check:FILE, expect-sort:NAME), then quit; the tests' driver (docs/CONTROLS.md)"},
 };
 
 /* The help of the flags that take a registry's name, from the registry. */
@@ -90,6 +91,8 @@ void run_opts_usage(FILE *f) {
           "  fluid --headless [options]  the fluid without a window: run, then write the files asked for\n"
           "  fluid sort ...              sort a file of (key, value) pairs on the GPU (fluid sort --help)\n"
           "  fluid bench ...             time the GPU sorts against the CPU (fluid bench --help)\n"
+          "  fluid bench --sim ...       time the simulation per frame, per stage (fluid bench --sim --help)\n"
+          "  fluid bench --render ...    time a frame of each render style (fluid bench --render --help)\n"
           "\n"
           "options of the fluid:\n",
           f);
