@@ -3,6 +3,7 @@
  * same session (session.h) and view drawing (app_render.h) as the window. Output format: one
  * header line, then per style "render NAME  X us with the HUD  Y us without" and its passes. */
 #include "app/cmd/cmd.h"
+#include "app/session/registry.h"
 #include "app/session/session.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -13,12 +14,17 @@
 
 #define RENDER_SPINUP_S 0.25 /* seconds of rendering before each timed row: the GPU's clocks rise under load */
 
-static const char *_bench_render_usage =
-    "usage: fluid bench --render [--particles N] [--size WxH] [--scene NAME] [--solver NAME] [--frames F] [--reps R]\n"
-    "                            [--data DIR]\n"
-    "  the GPU time of one frame of each style, with and without the HUD, and of each pass, after F\n"
-    "  frames (1/60 s each) of the scene: --particles 27648, --size " SESSION_SIZE_TEXT ", --scene dambreak,\n"
-    "  --frames 60, --reps 20 by default. Needs GPU timer queries (not llvmpipe).\n";
+static void _bench_render_usage(FILE *f) {
+    fprintf(f,
+            "usage: fluid bench --render [--particles N] [--size WxH] [--scene NAME] [--solver NAME] [--frames F] [--reps R]\n"
+            "                            [--data DIR]\n"
+            "  the GPU time of one frame of each style, with and without the HUD, and of each pass, after F\n"
+            "  frames (1/60 s each) of the scene: --particles 27648, --size " SESSION_SIZE_TEXT ", --scene %s,\n"
+            "  --solver %s, --frames 60, --reps 20 by default. Needs GPU timer queries (not llvmpipe).\n"
+            "  scenes: %s; solvers: %s\n",
+            registry_name(REGISTRY_SCENES, 0), registry_name(REGISTRY_SOLVERS, 0), registry_list(REGISTRY_SCENES),
+            registry_list(REGISTRY_SOLVERS));
+}
 
 static bool _bench_render_parse(int argc, char **argv, session_desc *o, int *frames, int *reps, char *err) {
     *o = (session_desc){0};
@@ -114,7 +120,7 @@ int cmd_bench_render(int argc, char **argv) {
     int frames, reps;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(_bench_render_usage, stdout);
+            _bench_render_usage(stdout);
             return 0;
         }
     if (!_bench_render_parse(argc, argv, &o, &frames, &reps, err)) {

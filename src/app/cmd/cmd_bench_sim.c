@@ -58,8 +58,8 @@ static void _bsim_usage(FILE *f) {
         snprintf(help[0], sizeof help[0], "comma list of %s (default %s)",
                  registry_join(REGISTRY_SOLVERS, ", ", names, sizeof names),
                  registry_join(REGISTRY_SOLVERS, ",", all, sizeof all));
-        snprintf(help[1], sizeof help[1], "comma list of %s (default radix)",
-                 registry_join(REGISTRY_SORTS, ", ", names, sizeof names));
+        snprintf(help[1], sizeof help[1], "comma list of %s (default %s)",
+                 registry_join(REGISTRY_SORTS, ", ", names, sizeof names), registry_name(REGISTRY_SORTS, 0));
         snprintf(help[2], sizeof help[2], "%s", registry_list(REGISTRY_SCENES));
         for (size_t i = 0; i < ARRAY_LEN(_bsim_args); i++) {
             if (!strcmp(_bsim_args[i].name, "--solvers")) _bsim_args[i].help = help[0];
@@ -68,7 +68,7 @@ static void _bsim_usage(FILE *f) {
         }
     }
     fprintf(f, "usage: fluid bench --sim [options]\n"
-               "  the dam break (or --scene) from t = 0 for S seconds of fluid in frames of 1/60 s, headless, for each\n"
+               "  the default scene (or --scene) from t = 0 for S seconds of fluid in frames of 1/60 s, headless, for each\n"
                "  solver, sort and particle count: GPU ms per simulated 1/60 s (mean, worst), steps, iterations,\n"
                "  density error, real-time factor and the time of each stage\n");
     args_help(f, _bsim_args, ARRAY_LEN(_bsim_args));
@@ -95,7 +95,7 @@ static bool _bsim_check(_bsim_opts *o, char *err) {
     for (int k = 0; k < o->nsolvers; k++)
         if (registry_find(REGISTRY_SOLVERS, o->solver[k]) < 0)
             return fail(err, "--solvers: unknown solver '%s'; choose %s", o->solver[k], registry_list(REGISTRY_SOLVERS));
-    if (!_bsim_split(o->sorts ? o->sorts : "radix", &o->sort[0][0], 32, &o->nsorts))
+    if (!_bsim_split(o->sorts ? o->sorts : registry_name(REGISTRY_SORTS, 0), &o->sort[0][0], 32, &o->nsorts))
         return fail(err, "--sorts %s: expected a comma list of sorts", o->sorts);
     for (int k = 0; k < o->nsorts; k++)
         if (registry_find(REGISTRY_SORTS, o->sort[k]) < 0)
@@ -209,7 +209,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
 }
 
 int cmd_bench_sim(int argc, char **argv) {
-    _bsim_opts o = {.scene = "dambreak"};
+    _bsim_opts o = {.scene = registry_name(REGISTRY_SCENES, 0)}; /* the registries' first: the defaults */
     bool help = false;
     char err[ERR_LEN];
     if (!args_parse("fluid bench --sim", _bsim_args, ARRAY_LEN(_bsim_args), &o, argc, argv, &help, err) ||

@@ -1,7 +1,7 @@
 /* cmd_sort: `fluid sort`, sorting a file of (key, value) pairs on the GPU with one of the sort
  * library's algorithms, so they can be checked and compared from the shell.
  *
- *   fluid sort --algo radix|onesweep|counting|bitonic|cpu [--bits B] --in FILE --out FILE [--data DIR]
+ *   fluid sort --algo NAME (sort_algos[]) [--bits B] --in FILE --out FILE [--data DIR]
  *
  * FILE holds little-endian uint32 pairs laid out key0 value0 key1 value1 ...; the result is
  * written in the same layout through the one writer (core/outfile.h): a temporary file renamed
@@ -169,8 +169,8 @@ static bool _sort_file(const _sort_opts *o, char *err) {
      * count array is sized by the key width: --bits, or the widest it takes until the keys are read. */
     uint32_t max_bits = sort_algo_max_bits(sort_algo_find(o->algo));
     if (ok && o->bits > max_bits)
-        ok = fail(err, "--algo %s sorts keys of at most %u bits, and these need %u (--bits); use --algo radix", o->algo, max_bits,
-                  o->bits);
+        ok = fail(err, "--algo %s sorts keys of at most %u bits, and these need %u (--bits); use --algo %s", o->algo, max_bits,
+                  o->bits, registry_name(REGISTRY_SORTS, 0));
     if (ok)
         ok = (s = sort_make(o->algo,
                             &(sort_desc){.capacity = n ? n : 1, .key_bits = o->bits ? o->bits : max_bits, .label = "sort-cli"},
@@ -243,7 +243,7 @@ static bool _sort_file(const _sort_opts *o, char *err) {
 
 int cmd_sort(int argc, char **argv) {
     char err[ERR_LEN] = "";
-    _sort_opts o = {.algo = "radix"};
+    _sort_opts o = {.algo = registry_name(REGISTRY_SORTS, 0)}; /* the registry's first: the default */
     bool help = false;
     bool ok = args_parse("fluid sort", _sort_args, ARRAY_LEN(_sort_args), &o, argc, argv, &help, err);
     if (ok && help) {

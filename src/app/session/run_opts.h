@@ -12,10 +12,10 @@
 
 typedef struct run_opts {
     bool headless;               /* --headless: EGL, no window */
-    const char *scene;           /* --scene NAME (default "dambreak") */
+    const char *scene;           /* --scene NAME (NULL: sim_scenes[0], the default) */
     uint32_t particles;          /* --particles N (0: the scene's default) */
-    const char *sort;            /* --sort radix|bitonic (default "radix") */
-    const char *solver;          /* --solver dfsph|wcsph (default "dfsph") */
+    const char *sort;            /* --sort NAME (NULL: sort_algos[0], the default) */
+    const char *solver;          /* --solver NAME (NULL: sim_solvers[0], the default) */
     bool strict;                 /* --strict: dfsph's density error 0.01% instead of 0.05% */
     int frames;                  /* --frames N: run N frames then exit (-1: until closed); the parser
                                     sets -1 when --frames is not given */
