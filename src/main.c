@@ -7,7 +7,7 @@
  * `fluid --help` and `fluid COMMAND --help` list the options.
  * The radix sort's tuning (FLUID_RADIX_*, FLUID_ONESWEEP_*) is read here, once, for every command.
  */
-#include "app/cmd.h"
+#include "app/cmd/cmd.h"
 #include "core/err.h"
 #include "core/log.h"
 #include "sort/sort.h"

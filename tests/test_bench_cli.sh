@@ -3,7 +3,9 @@
 # size), every row checked "ok" against the CPU sort; --csv has the header and the same rows, and
 # "-" streams it to stdout (the table then on stderr); bad flags, a bad --csv path and a size the
 # GPU cannot hold are refused at once (under a second, before any sorting), with one line and exit
-# 1, and no CSV left; --reference adds the ratio to a reference CSV. Run as: bash test_bench_cli.sh /path/to/fluid. Skips (77) without GL 4.5.
+# 1, and no CSV left; --reference adds the ratio to a reference CSV, row by (algorithm, bits,
+# pairs), and lists the rows matched on neither side; the path column is whole; fluid --help
+# names every command and mode. Run as: bash test_bench_cli.sh /path/to/fluid. Skips (77) without GL 4.5.
 FLUID=${1:?usage: test_bench_cli.sh /path/to/fluid}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -18,11 +20,18 @@ if [ $rc != 0 ] && grep -q "GPU:" "$TMP/err"; then echo "SKIP: $(cat "$TMP/err")
 rows=$(grep -cE '^(radix|radix-shared|bitonic|cpu) +(9|32) +(1000|4099) +(gpu|cpu) .* ok$' "$TMP/out")
 [ "$rows" = 16 ] || fail "the table has $rows ok rows, expected 16 (4 algorithms x 2 widths x 2 sizes): $(cat "$TMP/out")"
 grep -q FAIL "$TMP/out" && fail "a row failed its check: $(grep FAIL "$TMP/out")"
-[ "$(head -1 "$TMP/b.csv")" = "algorithm,bits,pairs,clock,median_us,min_us,max_us,mpairs_per_s,cpu_sort_us,check,path" ] ||
+[ "$(head -1 "$TMP/b.csv")" = "algorithm,bits,pairs,clock,median_us,min_us,max_us,mpairs_per_s,cpu_sort_us,check,spread_pct,noisy,path" ] ||
     fail "CSV header is '$(head -1 "$TMP/b.csv")'"
 [ "$(grep -c ',ok,' "$TMP/b.csv")" = 16 ] || fail "the CSV has $(grep -c ',ok,' "$TMP/b.csv") ok rows, expected 16"
 awk -F, 'NR > 1 && ($3 != 1000 && $3 != 4099 || $5 + 0 <= 0) { bad++ } END { exit bad ? 1 : 0 }' "$TMP/b.csv" ||
     fail "CSV rows look wrong: $(sed -n 2p "$TMP/b.csv")"
+
+# The path column whole: radix's description on llvmpipe is longer than 159 characters (where an
+# old buffer cut it); the CSV's must end as the stdout line does, with its closing parenthesis.
+csv_path=$(grep '^radix,32,4099,' "$TMP/b.csv" | sed 's/^[^"]*"\(.*\)"$/\1/')
+out_path=$(grep -A1 -E '^radix +32 +4099 ' "$TMP/out" | tail -1 | sed 's/^    //')
+[ "$csv_path" = "$out_path" ] && [ ${#csv_path} -ge 160 ] && [ "${csv_path: -1}" = ")" ] ||
+    fail "the path is cut: CSV '${csv_path}' (${#csv_path} characters), table '${out_path}'"
 
 # --csv -: the CSV alone on stdout, the table on stderr.
 "$FLUID" bench --algos cpu --sizes 100 --bits 8 --reps 1 --warmup 0 --csv - >"$TMP/dash" 2>"$TMP/err" || fail "--csv -: $(cat "$TMP/err")"
@@ -78,9 +87,35 @@ grep -qE '^cpu +8 +100 .* ok +0\.5 +[0-9.]+$' "$TMP/rout" || fail "--reference: 
 grep -qE '^cpu +8 +200 .* ok +- +-$' "$TMP/rout" || fail "--reference: the 200-pair row should show -: $(cat "$TMP/rout")"
 head -1 "$TMP/r.csv" | grep -q ',ref_median_us,ratio_to_ref$' || fail "--reference: CSV header '$(head -1 "$TMP/r.csv")'"
 grep -qE '^cpu,8,100,.*,0\.50,[0-9.]+$' "$TMP/r.csv" || fail "--reference: CSV row $(grep '^cpu,8,100' "$TMP/r.csv")"
+grep -q '^reference: no reference row for: cpu 8 bits 200 pairs$' "$TMP/rout" ||
+    fail "--reference: the unmatched 200-pair row is not reported: $(cat "$TMP/rout")"
+# By algorithm: a reference with two algorithms at one size; each row is compared with its own
+# (cpu with 0.5 us, bitonic with 1000 us), not both with the file's first. A reference row no
+# row here has (counting) and a row here without one (both at 200 pairs) are listed.
+printf 'algorithm,bits,pairs,median_us\ncpu,8,100,0.5\nbitonic,8,100,1000\ncounting,8,100,7\n' >"$TMP/ref2.csv"
+"$FLUID" bench --algos bitonic,cpu --sizes 100,200 --bits 8 --reps 1 --warmup 0 --reference "$TMP/ref2.csv" \
+    --csv "$TMP/r2.csv" >"$TMP/rout" 2>"$TMP/err" || fail "--reference by algorithm: $(cat "$TMP/err")"
+grep -qE '^cpu +8 +100 .* ok +0\.5 +[0-9.]+$' "$TMP/rout" || fail "--reference: cpu not against cpu's 0.5: $(cat "$TMP/rout")"
+grep -qE '^bitonic +8 +100 .* ok +1000\.0 +[0-9.]+$' "$TMP/rout" ||
+    fail "--reference: bitonic not against bitonic's 1000: $(cat "$TMP/rout")"
+grep -qE '^bitonic,8,100,.*,bitonic,1000\.00,[0-9.]+$' "$TMP/r2.csv" || fail "--reference: CSV row $(grep '^bitonic,8,100' "$TMP/r2.csv")"
+grep -q '^reference: no reference row for: bitonic 8 bits 200 pairs, cpu 8 bits 200 pairs$' "$TMP/rout" ||
+    fail "--reference: the rows without a reference row are not listed: $(cat "$TMP/rout")"
+grep -q '^reference: rows of the reference no row here matched: counting 8 bits 100 pairs$' "$TMP/rout" ||
+    fail "--reference: the reference row nobody matched is not listed: $(cat "$TMP/rout")"
+# The spread: a column in the table, and in the CSV (a number and yes or no).
+head -8 "$TMP/rout" | grep -qE ' spread +check ' || fail "no spread column in the table header"
+awk -F, 'NR > 1 && !($11 ~ /^[0-9.]+$/ && ($12 == "yes" || $12 == "no")) { bad++ } END { exit bad ? 1 : 0 }' "$TMP/r2.csv" ||
+    fail "CSV spread columns: $(sed -n 2p "$TMP/r2.csv")"
 printf 'bits,pairs,median_us\n8,100,fast\n' >"$TMP/badref.csv"
 bad "--reference $TMP/badref.csv: line 2" --reference "$TMP/badref.csv" --csv "$TMP/x.csv"
 bad "--reference $TMP/none.csv: cannot read it" --reference "$TMP/none.csv"
+
+# fluid --help names every command and mode.
+"$FLUID" --help >"$TMP/help" 2>&1 || fail "fluid --help exited non-zero"
+for want in "fluid sort" "fluid bench ..." "fluid bench --sim" "fluid bench --render" "--script" "--headless"; do
+    grep -qF -- "$want" "$TMP/help" || fail "fluid --help does not mention '$want'"
+done
 
 [ $fails = 0 ] && echo "PASS" || echo "FAIL: $fails"
 [ $fails = 0 ]

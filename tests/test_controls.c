@@ -1,12 +1,12 @@
-/* The window's one action table (app_bindings, src/app/app_actions.c) against itself and against
+/* The window's one action table (app_bindings, src/app/window/app_actions.c) against itself and against
  * the documents: every action has exactly one entry, a unique --script name and a key; no key does
  * two things; the help overlay has a line per row; the F row names every render style; and the
  * key tables of README.md and docs/CONTROLS.md have exactly the table's rows, in its order: the
  * key column equal, the action column the help text (CONTROLS.md may say more after it).
  * No GL needed. */
 #include "check.h"
-#include "app/app_window.h"
-#include "app/registry.h"
+#include "app/window/app_actions.h"
+#include "app/session/registry.h"
 #include "core/args.h"
 #include "core/env.h"
 #include "sim/scene.h"
@@ -49,7 +49,7 @@ static void _controls_doc(const char *name, bool exact) {
         char want[256];
         snprintf(want, sizeof want, "| %s | %s%s", app_bindings[r].keys, app_bindings[r].help, exact ? " |" : "");
         CHECK(strncmp(rows[r], want, strlen(want)) == 0 && (!exact || strlen(rows[r]) == strlen(want)),
-              "%s row %d is\n    %s\n  the table (src/app/app_actions.c) has\n    %s%s", name, r + 1, rows[r], want,
+              "%s row %d is\n    %s\n  the table (src/app/window/app_actions.c) has\n    %s%s", name, r + 1, rows[r], want,
               exact ? "" : " ...");
     }
 }

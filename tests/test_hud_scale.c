@@ -4,7 +4,7 @@
  * graph's axis: a start-up frame 100 times the others no longer sets it.
  * Renders headless on GL 4.5; skips (77) without it. */
 #include "check.h"
-#include "app/app_render.h"
+#include "app/session/app_render.h"
 #include "render/graph.h"
 #include "render/image.h"
 #include "render/image_test.h"

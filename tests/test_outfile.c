@@ -13,8 +13,8 @@
  *     and the frame's time recovers to 1/60 s within a few frames once frames get cheap.
  */
 #define _GNU_SOURCE
-#include "app/pacing.h"
-#include "app/video.h"
+#include "app/window/pacing.h"
+#include "app/session/video.h"
 #include "check.h"
 #include "core/outfile.h"
 #include <dirent.h>

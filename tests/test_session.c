@@ -1,4 +1,4 @@
-/* The session (src/app/session.h) on a headless context:
+/* The session (src/app/session/session.h) on a headless context:
  *   - defaults: a zero desc gives SESSION_WIDTH x SESSION_HEIGHT;
  *   - the profiler's entries: the sim's step stages, then "simulation" and, when asked, "render",
  *     and they follow a live switch of sort (counting's stages differ) and solver;
@@ -10,7 +10,7 @@
  *   (the window's pacing policy, app/pacing.h, is tested in test_outfile.c.)
  * Independent checks of the contract (counts, names, bounds), not a transcription of the code. */
 #include "check.h"
-#include "app/session.h"
+#include "app/session/session.h"
 #include <math.h>
 #include <string.h>
 

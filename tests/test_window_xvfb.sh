@@ -22,7 +22,7 @@ case "$probe" in
 *"--script: unknown action"*) ;;
 *)
     echo "FAIL: the window app does not get --script: $probe"
-    echo "(cmd_run.c must parse --script STR into run_opts.script and link app_window_run from src/app/app_window.c)"
+    echo "(cmd_run.c must parse --script STR into run_opts.script and link app_window_run from src/app/window/app_window.c)"
     exit 1 ;;
 esac
 failures=0

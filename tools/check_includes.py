@@ -17,9 +17,22 @@ MAY_INCLUDE = {
     'sort': {'core', 'gpu'},
     'sim': {'core', 'gpu', 'sort'},
     'render': {'core', 'gpu'},
-    'app': {'core', 'gpu', 'sort', 'sim', 'render'},
-    '': {'core', 'gpu', 'sort', 'sim', 'render', 'app'},  # src/main.c
+    # src/app is three rooms, one floor above the other: the session (what a run is), the window
+    # (loop, actions, script, recorder, pacing) and the commands (run, sort, bench).
+    'app/session': {'core', 'gpu', 'sort', 'sim', 'render'},
+    'app/window': {'core', 'gpu', 'sort', 'sim', 'render', 'app/session'},
+    'app/cmd': {'core', 'gpu', 'sort', 'sim', 'render', 'app/session', 'app/window'},
+    '': {'core', 'gpu', 'sort', 'sim', 'render', 'app/cmd'},  # src/main.c
 }
+
+def folder_of(rel):
+    """The row of MAY_INCLUDE a file answers to: its top folder, or app/ROOM under src/app."""
+    parts = rel.split('/')[:-1]
+    if not parts:
+        return ''
+    if parts[0] == 'app':
+        return '/'.join(parts[:2])
+    return parts[0]
 
 def module_of(rel):
     base = os.path.splitext(rel)[0]
@@ -42,13 +55,12 @@ def main():
     for f in sorted(files):
         text = open(os.path.join(src, f), encoding='utf-8', errors='replace').read()
         m = module_of(f)
-        folder = f.split('/')[0] if '/' in f else ''
-        top = folder.split('/')[0]
+        top = folder_of(f)
         for target in inc.findall(text):
             if target not in known:
                 continue  # a header outside src/ (stb, a shader layout text)
             t = module_of(target)
-            tfolder = target.split('/')[0] if '/' in target else ''
+            tfolder = folder_of(target)
             if tfolder != top and tfolder not in MAY_INCLUDE.get(top, set()):
                 problems.append(f'{f}: includes {target}, but src/{top or "."} may include only '
                                 f'{", ".join(sorted(MAY_INCLUDE.get(top, set()))) or "itself"}')

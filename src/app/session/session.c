@@ -1,0 +1,181 @@
+/* session: one run's setup and frame (see session.h). */
+#include "app/session/session.h"
+#include "app/session/app_limits.h"
+#include "core/log.h"
+#include "core/util.h"
+#include <math.h>
+#include <string.h>
+
+#define _SESSION_DEF(v, def) ((v) ? (v) : (def))
+
+void session_desc_defaults(session_desc *d) {
+    d->width = _SESSION_DEF(d->width, SESSION_WIDTH);
+    d->height = _SESSION_DEF(d->height, SESSION_HEIGHT);
+}
+
+/* The profiler: the step's stages, then the frame's simulation (and render). */
+static void _session_prof_remake(session *ss) {
+    prof_destroy(ss->prof);
+    int n = ss->s ? sim_stage_count(ss->s) : 0;
+    int extra = ss->desc.time_render ? 2 : 1;
+    if (n > PROF_MAX_STAGES - extra) n = PROF_MAX_STAGES - extra;
+    for (int i = 0; i < n; i++) ss->stage_names[i] = sim_stage_name(ss->s, i);
+    ss->stages = n;
+    ss->stage_sim = n;
+    ss->stage_names[n] = "simulation";
+    ss->stage_render = ss->desc.time_render ? n + 1 : -1;
+    if (ss->desc.time_render) ss->stage_names[n + 1] = "render";
+    ss->prof = prof_make(&(prof_desc){.names = ss->stage_names,
+                                      .stages = n + extra,
+                                      .cpu_fallback = ss->desc.prof_cpu_fallback,
+                                      .sync = ss->desc.prof_sync},
+                         ss->caps);
+}
+
+void session_sim_destroy(session *ss) {
+    if (!ss->s) return;
+    int before = gpu_live_objects();
+    sim_destroy(ss->s);
+    ss->s = NULL;
+    int freed = before - gpu_live_objects();
+    if (freed != ss->sim_objects) {
+        log_error("APP", "GL object leak: sim_destroy freed %d objects, the sim had made %d", freed, ss->sim_objects);
+        ss->status = 1;
+    }
+    ss->sim_objects = 0;
+    if (ss->prof) _session_prof_remake(ss); /* its names may point into the sim that went */
+}
+
+bool session_sim_make(session *ss, const sim_desc *desc, char *err) {
+    session_sim_destroy(ss);
+    int before = gpu_live_objects();
+    ss->s = sim_make(desc, ss->caps, err);
+    if (!ss->s) return false;
+    ss->sim_objects = gpu_live_objects() - before;
+    ss->particles = desc->particles;
+    float lo[3], hi[3];
+    sim_domain(ss->s, lo, hi);
+    camera cam = ss->view.cam;
+    camera_fit(&ss->view.cam, lo, hi);
+    if (fabsf(cam.size - ss->view.cam.size) < 1e-6f) ss->view.cam = cam; /* the same tank: keep the orbit and zoom */
+    _session_prof_remake(ss);
+    return true;
+}
+
+/* A live switch: the GL objects it makes or frees count as the sim's. */
+static bool _session_switch(session *ss, bool (*set)(sim *, const char *, char *), const char *name, char *err) {
+    int before = gpu_live_objects();
+    if (!set(ss->s, name, err)) return false;
+    ss->sim_objects += gpu_live_objects() - before;
+    _session_prof_remake(ss); /* the stage names follow the sort (counting: ranges=sort) and the solver */
+    return true;
+}
+bool session_set_sort(session *ss, const char *name, char *err) { return _session_switch(ss, sim_set_sort, name, err); }
+bool session_set_solver(session *ss, const char *name, char *err) { return _session_switch(ss, sim_set_solver, name, err); }
+
+bool session_make(session *ss, const session_desc *desc, char *err) {
+    memset(ss, 0, sizeof *ss);
+    ss->desc = *desc;
+    session_desc_defaults(&ss->desc);
+    const session_desc *d = &ss->desc;
+    ss->fail_tag = "APP";
+    if (!data_dir_init(d->data, err)) return false;
+    ss->fail_tag = "GPU";
+    ss->gpu = gpu_make(&(gpu_desc){.headless = d->headless,
+                                   .width = d->width,
+                                   .height = d->height,
+                                   .title = "fluid",
+                                   .vsync = d->vsync,
+                                   .debug = d->debug},
+                       err);
+    if (!ss->gpu) {
+        ss->fail_tag = "GPU";
+        return false;
+    }
+    ss->caps = gpu_get_caps(ss->gpu);
+    ss->fail_tag = "APP";
+    ss->live0 = gpu_live_objects();
+    /* The pictures' size against the GL limits and the memory, before anything is made. */
+    bool ok = !d->render || app_size_check(d->width, d->height, d->video, err);
+    if (ok && d->render) {
+        ss->r = render_make(err);
+        ss->h = ss->r ? hud_make(&(hud_desc){0}, err) : NULL;
+        ok = ss->h != NULL;
+    }
+    uint32_t particles = d->particles;
+    if (!particles && d->software_particles && ss->caps->llvmpipe) {
+        particles = d->software_particles;
+        log_info("CLI",
+                 "%s is a software renderer: %u particles, so that a second of the dam break takes minutes, not hours "
+                 "(--particles N to choose)",
+                 ss->caps->renderer, particles);
+    }
+    if (ok && !d->no_sim) {
+        ss->fail_tag = "SIM";
+        ok = session_sim_make(
+            ss, &(sim_desc){.scene = d->scene, .particles = particles, .sort = d->sort, .solver = d->solver, .strict = d->strict},
+            err);
+    }
+    if (!ok) {
+        char keep[ERR_LEN];
+        const char *tag = ss->fail_tag;
+        snprintf(keep, sizeof keep, "%s", err ? err : "");
+        session_destroy(ss);
+        if (err) snprintf(err, ERR_LEN, "%s", keep);
+        ss->fail_tag = tag;
+        return false;
+    }
+    ss->fail_tag = NULL;
+    if (d->no_sim) _session_prof_remake(ss);
+    else app_view_init(&ss->view, ss->s);
+    ss->view.style = (render_style)d->style;
+    ss->view.vsync = d->vsync;
+    ss->view.headless = d->headless;
+    return true;
+}
+
+bool session_destroy(session *ss) {
+    session_sim_destroy(ss);
+    hud_destroy(ss->h);
+    render_destroy(ss->r);
+    prof_destroy(ss->prof);
+    if (ss->gpu && gpu_live_objects() != ss->live0) {
+        log_error("APP", "GL object leak: %d objects alive at exit, %d at start", gpu_live_objects(), ss->live0);
+        ss->status = 1;
+    }
+    gpu_destroy(ss->gpu);
+    int status = ss->status;
+    memset(ss, 0, sizeof *ss);
+    ss->status = status;
+    return status == 0;
+}
+
+int session_simulate(session *ss, double seconds, int substeps, unsigned timing, const volatile sig_atomic_t *stop) {
+    gpu_prof *stages = timing & SESSION_TIME_STAGES ? ss->prof : NULL;
+    int live = gpu_live_objects(); /* a solver may build a program on its first step: the sim's */
+    if (timing & SESSION_TIME_FRAME) prof_begin(ss->prof, ss->stage_sim);
+    int taken = 0;
+    if (seconds <= 0) {
+        sim_step(ss->s, stages);
+        taken = 1;
+    } else {
+        /* Step by step, so a stop (Ctrl-C) ends a long frame after the step in progress; the frame
+         * then ends with the steps it took. */
+        int k = sim_frame_begin(ss->s, seconds, substeps);
+        for (; taken < k && !(stop && *stop); taken++) sim_frame_step(ss->s, stages);
+        sim_frame_end(ss->s);
+    }
+    if (timing & SESSION_TIME_FRAME) prof_end(ss->prof, ss->stage_sim);
+    ss->sim_objects += gpu_live_objects() - live;
+    if (seconds > 0) ss->view.steps_per_frame = taken;
+    return taken;
+}
+
+void session_draw(session *ss, const render_target *target, int w, int h) {
+    if (!ss->r) return;
+    if (ss->stage_render >= 0) prof_begin(ss->prof, ss->stage_render);
+    app_render_frame(ss->r, ss->h, ss->s, ss->prof, &ss->view, target, w, h, NULL);
+    if (ss->stage_render >= 0) prof_end(ss->prof, ss->stage_render);
+}
+
+void session_frame_end(session *ss) { prof_frame(ss->prof); }

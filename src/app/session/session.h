@@ -1,0 +1,104 @@
+/* session: one run's setup and one frame, shared by the window (app_window.c), the headless run
+ * (cmd_run.c), `fluid bench --sim` (cmd_bench_sim.c) and `fluid bench --render`
+ * (cmd_bench_render.c): the GL context, the simulation, the renderer and HUD, the profiler and
+ * the view. Every default lives here, once (session_desc_defaults; sokol's _sg_def habit).
+ *
+ *   session ss;
+ *   if (!session_make(&ss, &(session_desc){.headless = true, .scene = "drop", .render = true}, err)) ...
+ *   each frame:
+ *     session_simulate(&ss, SESSION_FRAME_SECONDS, 0, SESSION_TIME_FRAME | SESSION_TIME_STAGES, NULL);
+ *     session_draw(&ss, NULL, w, h);     // the view into the window (or a render_target)
+ *     session_frame_end(&ss);            // the profiler closes the frame
+ *   session_destroy(&ss);
+ *
+ * The profiler's entries are the step's stages (the sim's names: the search's, then the solver's),
+ * then "simulation" (a whole frame's) and, with desc.time_render, "render"; it is remade whenever
+ * the stages change (a new sim, sort or solver). The session also counts the GL objects the sim
+ * makes, and reports a leak when destroying it frees a different number (status 1).
+ *
+ * Errors: session_make and the session_sim_* calls return false with err (no data folder, no GL
+ * 4.5, an unknown scene, sort or solver, too many particles), leaving the session as it was
+ * (session_make: nothing made; fail_tag says which part failed, for the log line: "GPU" when
+ * there is no context, which the tests read as a skip).
+ * It does NOT read input, parse flags or write files.
+ */
+#ifndef FLUID_APP_SESSION_H
+#define FLUID_APP_SESSION_H
+#include "app/session/app_render.h"
+#include "gpu/gpu.h"
+#include "gpu/prof.h"
+#include "sim/sim.h"
+#include <signal.h>
+
+#define SESSION_WIDTH 1280 /* the window's, screenshot's and video's size when none is asked for */
+#define SESSION_HEIGHT 720
+#define SESSION_STR_(x) #x
+#define SESSION_STR(x) SESSION_STR_(x)
+#define SESSION_SIZE_TEXT SESSION_STR(SESSION_WIDTH) "x" SESSION_STR(SESSION_HEIGHT) /* "1280x720", for help text */
+#define SESSION_FRAME_SECONDS (1.0 / 60)                                             /* a frame of fluid: real time at 60 fps */
+
+typedef struct session_desc {
+    /* the context */
+    bool headless;     /* EGL, no window */
+    bool debug;        /* KHR_debug, GL messages logged */
+    bool vsync;        /* the window's swap interval */
+    const char *data;  /* --data DIR (NULL: found, core/util.h) */
+    int width, height; /* the window, screenshot and video (0: SESSION_WIDTH x SESSION_HEIGHT) */
+    /* the fluid (sim_desc's defaults) */
+    const char *scene, *sort, *solver;
+    uint32_t particles;          /* 0: the scene's default, or software_particles on a CPU rasteriser */
+    uint32_t software_particles; /* the count when particles is 0 and the GPU is llvmpipe (0: the scene's) */
+    bool strict;
+    bool no_sim; /* no sim yet: the caller makes each with session_sim_make (bench --sim) */
+    /* the pictures */
+    bool render; /* a renderer and a HUD; the size is checked first (app_limits.h) */
+    bool video;  /* the size check counts a video recorder's buffers too */
+    int style;   /* a render_style (0: surface) */
+    /* the profiler */
+    bool prof_cpu_fallback, prof_sync; /* prof_desc's cpu_fallback and sync */
+    bool time_render;                  /* a "render" entry after "simulation" */
+} session_desc;
+
+typedef struct session {
+    session_desc desc; /* with the defaults filled */
+    gpu_ctx *gpu;
+    const gpu_caps *caps;
+    sim *s;
+    renderer *r; /* NULL without desc.render */
+    hud *h;
+    gpu_prof *prof;
+    app_view view;
+    int stages;                  /* the step's stages: profiler entries 0 .. stages - 1 */
+    int stage_sim, stage_render; /* the whole frame's simulation and render (-1: not timed) */
+    const char *stage_names[PROF_MAX_STAGES];
+    uint32_t particles;   /* the count asked for (0: the scene's) */
+    int sim_objects;      /* GL objects the sim holds */
+    int live0;            /* GL objects alive when the context was new */
+    int status;           /* 1 after a GL object leak */
+    const char *fail_tag; /* after a failed session_make: the log tag of what failed ("GPU", "SIM", "APP") */
+} session;
+
+/* Fills the zero fields of d with the defaults. */
+void session_desc_defaults(session_desc *d);
+bool session_make(session *ss, const session_desc *desc, char *err);
+/* Destroys everything; false (logged) when GL objects outlived it. */
+bool session_destroy(session *ss);
+
+/* A new sim in place of the current one (the old one goes first; on failure the session has none
+ * and the caller may make another). Keeps the camera when the tank is the same size. */
+bool session_sim_make(session *ss, const sim_desc *desc, char *err);
+void session_sim_destroy(session *ss);
+/* Live switches, the fluid kept: the profiler follows the new stages. */
+bool session_set_sort(session *ss, const char *name, char *err);
+bool session_set_solver(session *ss, const char *name, char *err);
+
+enum { SESSION_TIME_FRAME = 1, SESSION_TIME_STAGES = 2 };
+/* `seconds` of fluid (substeps > 0: exactly that many steps; seconds 0: ONE step of the solver's
+ * own size), timed as `timing` says; stops between steps once *stop is set (may be NULL). Returns
+ * the steps taken and (but for ONE step) keeps it in view.steps_per_frame, which the HUD shows. */
+int session_simulate(session *ss, double seconds, int substeps, unsigned timing, const volatile sig_atomic_t *stop);
+/* The view, HUD included, into target (NULL: the window) at w x h, timed as "render" when asked. */
+void session_draw(session *ss, const render_target *target, int w, int h);
+void session_frame_end(session *ss);
+
+#endif
