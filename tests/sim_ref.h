@@ -3,6 +3,8 @@
 #ifndef FLUID_SIM_REF_H
 #define FLUID_SIM_REF_H
 #include "check.h"
+#include "sim/dfsph/dfsph.h"
+#include "sim/dfsph/dfsph_layout.h" /* dfsph_gpu_params */
 #include "sim/kernel.h"
 #include "sim/sim_test.h"
 #include <math.h>
@@ -13,6 +15,23 @@ static inline sim *ref_sim(const char *scene, uint32_t particles, const char *so
     sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = sort, .solver = solver}, caps, err);
     if (!s) {
         fprintf(stderr, "FAIL: sim_make %s %u %s %s: %s\n", scene, particles, sort, solver ? solver : "(default)", err);
+        exit(1);
+    }
+    return s;
+}
+
+/* The same with DFSPH's own desc (its knobs set as fields, not through FLUID_DFSPH_* variables). */
+static inline sim *ref_sim_dfsph(const char *scene, uint32_t particles, const char *sort, const dfsph_desc *dd,
+                                 const gpu_caps *caps) {
+    char err[ERR_LEN];
+    sim *s = sim_make(&(sim_desc){.scene = scene,
+                                  .particles = particles,
+                                  .sort = sort,
+                                  .solver = "dfsph",
+                                  .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, dd}, {0}}},
+                      caps, err);
+    if (!s) {
+        fprintf(stderr, "FAIL: sim_make %s %u %s dfsph: %s\n", scene, particles, sort, err);
         exit(1);
     }
     return s;

@@ -66,7 +66,7 @@ static void test_scene(const char *scene, const char *solver, const gpu_caps *ca
     float *p0 = malloc(16ull * n), *p1 = malloc(16ull * n);
     sim_read_particles(s, p0, NULL, NULL);
     int steps = df ? 1000 : 400, recs = 0, converged = 0;
-    double vmax_seen = 0, cfl_max = 0, eta = sim_get_params(s)->eta_density, err_worst = 0;
+    double vmax_seen = 0, cfl_max = 0, eta = df ? ((const dfsph_gpu_params *)sim_get_solver_params(s))->eta_density : 0, err_worst = 0;
     sim_step_record rec[256];
     float *x0 = malloc(16ull * n), *x1 = malloc(16ull * n), *v1 = malloc(16ull * n);
     cfl_tally cfl = {0};

@@ -190,8 +190,8 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     row->frames = frames;
     row->ms_mean = row->timed ? row->ms_mean / row->timed : NAN;
     row->steps_per_frame = frames ? (double)sum.steps / frames : 0; /* steps taken (dfsph's empty spare slots are not) */
-    row->it_div = sum.it_div_mean;
-    row->it_density = sum.it_density_mean;
+    row->it_div = sum.it_mean[0];
+    row->it_density = sum.it_mean[1];
     row->err_mean = sum.err_density_mean;
     row->err_max = sum.err_density_max;
     row->cfl_max = sum.cfl_max;

@@ -3,6 +3,7 @@
 #include "app/app_limits.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "sim/dfsph/dfsph.h" /* dfsph_desc: --strict */
 #include <math.h>
 #include <string.h>
 
@@ -113,7 +114,12 @@ bool session_make(session *ss, const session_desc *desc, char *err) {
     if (ok && !d->no_sim) {
         ss->fail_tag = "SIM";
         ok = session_sim_make(
-            ss, &(sim_desc){.scene = d->scene, .particles = particles, .sort = d->sort, .solver = d->solver, .strict = d->strict},
+            ss,
+            &(sim_desc){.scene = d->scene,
+                        .particles = particles,
+                        .sort = d->sort,
+                        .solver = d->solver,
+                        .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, &(dfsph_desc){.strict = d->strict}}, {0}}},
             err);
     }
     if (!ok) {

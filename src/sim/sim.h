@@ -27,13 +27,22 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct sim_solver;
+
+/* A solver's own desc (dfsph_desc for sim_solver_dfsph: src/sim/dfsph/dfsph.h), kept for that
+ * solver whether the simulation starts with it or switches to it later. */
+typedef struct sim_solver_desc {
+    const struct sim_solver *solver; /* NULL ends a list */
+    const void *desc;                /* that solver's desc (NULL: its defaults) */
+} sim_solver_desc;
+
 typedef struct sim_desc {
-    const char *scene;  /* "dambreak" (default), "drop", "double-dambreak", "pool" */
+    const char *scene;  /* a name of sim_scenes[] (scene.h); NULL: the first */
     uint32_t particles; /* 0: the scene's default */
-    const char *sort;   /* "radix" (default), "bitonic", "cpu" */
-    const char *solver; /* "dfsph" (default), "wcsph" */
-    bool strict;        /* dfsph: mean density error 0.01% instead of 0.05% */
-    uint32_t lanes;     /* threads a particle in the neighbour passes: 1, 2, 4, 8, 16; 0 picks (tests) */
+    const char *sort;   /* a name of sort_algos[] (sort.h); NULL: the first */
+    const char *solver; /* a name of sim_solvers[] (solver.h); NULL: the first */
+    uint32_t lanes;     /* threads a particle in the neighbour passes: 1, 2, 4, 8, 16; 0: FLUID_SIM_LANES, else picked */
+    const sim_solver_desc *solver_descs; /* NULL, or solvers' own descs ended by {NULL}; a solver not listed: defaults */
 } sim_desc;
 
 typedef struct sim sim;
@@ -41,8 +50,8 @@ typedef struct sim sim;
 /* The run so far, from every record read. */
 typedef struct sim_summary {
     uint64_t steps;
-    double time; /* simulated seconds */
-    double it_div_mean, it_density_mean;
+    double time;                         /* simulated seconds */
+    double it_mean[SIM_RECORD_COUNTERS]; /* the solver's iteration counts a step, by sim_counter_name */
     double err_density_mean, err_density_max;
     double cfl_max; /* the largest |v| dt / dx of any step */
     double dt_last;
@@ -67,13 +76,12 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err);
 void sim_destroy(sim *s);
 
 /* `seconds` of simulated time in as many steps as the solver needs (substeps > 0: exactly that
- * many equal steps, 1 to SIM_MAX_SUBSTEPS, whatever the solver's own step bound); the stages of
+ * many equal steps, 1 to SIM_MAX_SUBSTEPS (step_record.h), whatever the solver's own step bound); the stages of
  * the first step are timed (prof may be NULL). Returns the step slots issued: dfsph issues spare
  * slots that run empty once the frame's time is used (they leave no record), and a frame whose
  * slots run out before its time does carries the rest to the next (its last record says
  * short_frame; sim_catch_up finishes it). The frames' records add up to their seconds within 1e-6
  * relative (sim_summary.time). */
-#define SIM_MAX_SUBSTEPS 1000
 int sim_frame(sim *s, double seconds, int substeps, gpu_prof *prof);
 /* The same in pieces, for callers that look between steps: begin returns the steps. */
 int sim_frame_begin(sim *s, double seconds, int substeps);
@@ -101,6 +109,10 @@ float sim_dt(const sim *s);                              /* wcsph: its step; dfs
 void sim_domain(const sim *s, float lo[3], float hi[3]); /* the tank, metres */
 float sim_particle_radius(const sim *s);                 /* half the initial spacing, metres */
 float sim_sound_speed(const sim *s);                     /* wcsph's c0 (dfsph: its viscosity's), m/s */
+/* The iteration counts the solver's records carry (sim_step_record.it[], sim_summary.it_mean[]):
+ * dfsph "divergence", "pressure"; wcsph none. */
+int sim_counter_count(const sim *s);
+const char *sim_counter_name(const sim *s, int i);
 /* Stages timed by the profiler: the search's, then the solver's. */
 int sim_stage_count(const sim *s);
 const char *sim_stage_name(const sim *s, int stage);

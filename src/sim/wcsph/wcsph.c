@@ -11,7 +11,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
-#include "sim/sim.h" /* SIM_MAX_SUBSTEPS */
+#include "sim/wcsph/wcsph.h"
 #include "sim/solver.h"
 #include "sim/solver_test.h"
 #include <math.h>
@@ -53,8 +53,9 @@ static void _wcsph_destroy(void *impl) {
     free(w);
 }
 
-static void *_wcsph_make(const sim_particles *p, const sim_params *params, const gpu_caps *caps, char *err) {
-    (void)caps;
+static void *_wcsph_make(const sim_solver_make_desc *md, char *err) {
+    const sim_particles *p = md->p;
+    const sim_params *params = md->params;
     wcsph *w = calloc(1, sizeof *w);
     size_t n = p->capacity ? p->capacity : 1;
     w->dt = w->dt_frame = params->dt;
