@@ -20,21 +20,27 @@ static inline sim *ref_sim(const char *scene, uint32_t particles, const char *so
     return s;
 }
 
-/* The same with DFSPH's own desc (its knobs set as fields, not through FLUID_DFSPH_* variables). */
-static inline sim *ref_sim_dfsph(const char *scene, uint32_t particles, const char *sort, const dfsph_desc *dd,
-                                 const gpu_caps *caps) {
+/* The same with DFSPH's own desc, used whenever the simulation runs DFSPH (its knobs set as
+ * fields, not through FLUID_DFSPH_* variables; NULL: the defaults). */
+static inline sim *ref_sim_with(const char *scene, uint32_t particles, const char *sort, const char *solver, const dfsph_desc *dd,
+                                const gpu_caps *caps) {
     char err[ERR_LEN];
     sim *s = sim_make(&(sim_desc){.scene = scene,
                                   .particles = particles,
                                   .sort = sort,
-                                  .solver = "dfsph",
+                                  .solver = solver,
                                   .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, dd}, {0}}},
                       caps, err);
     if (!s) {
-        fprintf(stderr, "FAIL: sim_make %s %u %s dfsph: %s\n", scene, particles, sort, err);
+        fprintf(stderr, "FAIL: sim_make %s %u %s %s: %s\n", scene, particles, sort, solver ? solver : "(default)", err);
         exit(1);
     }
     return s;
+}
+
+static inline sim *ref_sim_dfsph(const char *scene, uint32_t particles, const char *sort, const dfsph_desc *dd,
+                                 const gpu_caps *caps) {
+    return ref_sim_with(scene, particles, sort, "dfsph", dd, caps);
 }
 
 /* Reads a buffer of n*comp 4-byte values (current GPU order). */
