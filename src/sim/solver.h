@@ -47,8 +47,9 @@ typedef struct sim_solver {
     const char *summary;
     const char *const *stages; /* its own stage names (after the search's) */
     int stage_count;
-    /* Optional: a stage's name as the solver runs now, where a fused path times several stages as
-     * one (NULL: `stages`' name), as the search names a fused reorder "reorder=ranges". */
+    /* Optional: a stage's name as the solver runs now, where one dispatch times several stages as
+     * one (NULL: `stages`' name): DFSPH's fused step "divergence=step", as the search names the
+     * reorder done in its merged ranges+reorder pass "reorder=ranges". */
     const char *(*stage_name)(void *impl, int stage);
     /* The scene's initial layout for this solver: g / c^2 of its equation of state (layers
      * compressed to hydrostatic balance), or 0 for an incompressible solver (a plain lattice). */
