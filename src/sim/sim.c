@@ -131,6 +131,7 @@ static void *_sim_solver_make(sim *s, const sim_solver *sv, char *err) {
                                             .hs = s->hs,
                                             .nu = s->nu,
                                             .desc = s->solver_desc[sim_solver_index(sv)],
+                                            .records = &s->sink,
                                             .caps = s->caps},
                     err);
 }
@@ -213,7 +214,7 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     s->caps = caps;
     s->solver = solver;
     _sim_stage_names(s);
-    if (!_sim_solver_descs(s, desc->solver_descs, err)) {
+    if (!sim_records_make(s, desc->records, err) || !_sim_solver_descs(s, desc->solver_descs, err)) {
         sim_destroy(s);
         return NULL;
     }
@@ -269,6 +270,7 @@ void sim_destroy(sim *s) {
     if (s->q) sim_search_destroy(s->q);
     sim_particles_destroy(&s->p);
     for (int i = 0; i < SIM_SOLVERS_MAX; i++) free(s->solver_desc[i]);
+    free(s->rec);
     free(s->init_pos);
     free(s);
 }

@@ -43,6 +43,8 @@ typedef struct sim_desc {
     const char *solver; /* a name of sim_solvers[] (solver.h); NULL: the first */
     uint32_t lanes;     /* threads a particle in the neighbour passes: 1, 2, 4, 8, 16; 0: FLUID_SIM_LANES, else picked */
     const sim_solver_desc *solver_descs; /* NULL, or solvers' own descs ended by {NULL}; a solver not listed: defaults */
+    uint32_t records; /* step records kept for sim_records, 0: SIM_RECORDS (the one ring from the GPU to the stats; past
+                       * it the oldest unread are dropped and counted: sim_summary.records_dropped) */
 } sim_desc;
 
 typedef struct sim sim;
@@ -58,7 +60,8 @@ typedef struct sim_summary {
     uint64_t capped;
     uint64_t dropped;
     uint64_t limited;
-    uint64_t frames_short; /* frames whose step slots ran out before their time (carried over) */
+    uint64_t frames_short;    /* frames whose step slots ran out before their time (carried over) */
+    uint64_t records_dropped; /* records sim_records never returned: the ring was full (none are dropped silently) */
 } sim_summary;
 
 /* Dispatches recorded for the steps (the count the program keeps, sim_dispatch_count in
@@ -93,7 +96,10 @@ void sim_sync(sim *s); /* waits for the GPU: every step's record is read */
 /* The end of a run: simulates what earlier frames could not finish (waits for the GPU), so the
  * records add up to the seconds asked for. Returns the slots issued (0: nothing was owed). */
 int sim_catch_up(sim *s, gpu_prof *prof);
-/* Records read since the last call (oldest first), at most max; never waits. */
+/* Records read since the last call (oldest first), at most max; never waits. They wait in one ring
+ * of sim_desc.records (SIM_RECORDS by default): read them at least that often, or the oldest are
+ * dropped, counted in sim_summary.records_dropped. */
+#define SIM_RECORDS 8192
 int sim_records(sim *s, sim_step_record *out, int max);
 void sim_get_summary(const sim *s, sim_summary *out);
 

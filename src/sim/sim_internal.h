@@ -11,8 +11,7 @@
 #include "sim/sim_params.h"
 #include "sim/solver.h"
 
-#define SIM_G 9.81       /* m/s^2 */
-#define SIM_RECORDS 8192 /* step records kept for sim_records */
+#define SIM_G 9.81 /* m/s^2 */
 
 #define SIM_SOLVERS_MAX 8 /* solvers a registry holds at most (their descs, kept by the sim) */
 
@@ -30,16 +29,18 @@ struct sim {
     const gpu_caps *caps;
     const char *stage_names[SIM_SEARCH_STAGES + SIM_SOLVER_MAX_STAGES];
     bool in_frame;
-    int first_step;                   /* the frame's first step is the profiled one */
-    sim_step_record rec[SIM_RECORDS]; /* read, not yet taken by sim_records */
-    int rec_head, rec_count;
+    int first_step;       /* the frame's first step is the profiled one */
+    sim_step_record *rec; /* the one ring of records: read from the solver, not yet taken by sim_records */
+    uint32_t rec_cap, rec_head, rec_count;
+    sim_record_sink sink; /* the solver's way into it (sim_records.c) */
     sim_summary sum;
     sim_dispatches disp; /* dispatches of the steps issued */
     double it_sum[SIM_RECORD_COUNTERS], err_density_sum;
 };
 
 /* sim_records.c */
-void sim_poll(sim *s, bool wait); /* takes the solver's finished records (wait: every step issued) */
-void sim_records_clear(sim *s);   /* forgets every record and the summary */
+void sim_poll(sim *s, bool wait);                            /* takes the solver's finished records (wait: every step issued) */
+void sim_records_clear(sim *s);                              /* forgets every record and the summary */
+bool sim_records_make(sim *s, uint32_t capacity, char *err); /* the ring (0: SIM_RECORDS) and the sink */
 
 #endif

@@ -2,9 +2,11 @@
  * sim_records, and the run's summary (sim.h). */
 #include "core/util.h"
 #include "sim/sim_internal.h"
+#include <stdlib.h>
 #include <string.h>
 
-static void _sim_take(sim *s, const sim_step_record *r) {
+static void _sim_take(void *owner, const sim_step_record *r) {
+    sim *s = owner;
     sim_summary *u = &s->sum;
     u->steps++;
     u->time += r->dt;
@@ -21,21 +23,25 @@ static void _sim_take(sim *s, const sim_step_record *r) {
     u->dropped += r->dropped;
     u->limited += r->limited;
     u->frames_short += r->short_frame;
-    sim_step_record *slot = &s->rec[(s->rec_head + s->rec_count) % SIM_RECORDS];
+    if (s->rec_count == s->rec_cap) { /* full: the oldest unread goes, counted */
+        s->rec_head = (s->rec_head + 1) % s->rec_cap;
+        s->rec_count--;
+        u->records_dropped++;
+    }
+    sim_step_record *slot = &s->rec[(s->rec_head + s->rec_count) % s->rec_cap];
     *slot = *r;
     slot->time = u->time;
-    if (s->rec_count < SIM_RECORDS) s->rec_count++;
-    else s->rec_head = (s->rec_head + 1) % SIM_RECORDS; /* nobody reads them: keep the newest */
+    s->rec_count++;
 }
 
-void sim_poll(sim *s, bool wait) {
-    sim_step_record buf[256];
-    int got;
-    do {
-        got = s->solver->poll(s->impl, wait, buf, (int)ARRAY_LEN(buf));
-        for (int i = 0; i < got; i++) _sim_take(s, &buf[i]);
-    } while (got == (int)ARRAY_LEN(buf));
+bool sim_records_make(sim *s, uint32_t capacity, char *err) {
+    s->rec_cap = capacity ? capacity : SIM_RECORDS;
+    s->rec = calloc(s->rec_cap, sizeof *s->rec);
+    s->sink = (sim_record_sink){.push = _sim_take, .owner = s};
+    return s->rec || fail(err, "out of host memory for %u step records", s->rec_cap);
 }
+
+void sim_poll(sim *s, bool wait) { s->solver->poll(s->impl, wait); }
 
 void sim_records_clear(sim *s) {
     memset(&s->sum, 0, sizeof s->sum);
@@ -46,9 +52,9 @@ void sim_records_clear(sim *s) {
 
 int sim_records(sim *s, sim_step_record *out, int max) {
     sim_poll(s, false);
-    int n = s->rec_count < max ? s->rec_count : max;
-    for (int i = 0; i < n; i++) out[i] = s->rec[(s->rec_head + i) % SIM_RECORDS];
-    s->rec_head = (s->rec_head + n) % SIM_RECORDS;
+    int n = max < 0 ? 0 : s->rec_count < (uint32_t)max ? (int)s->rec_count : max;
+    for (int i = 0; i < n; i++) out[i] = s->rec[(s->rec_head + i) % s->rec_cap];
+    s->rec_head = (s->rec_head + n) % s->rec_cap;
     s->rec_count -= n;
     return n;
 }

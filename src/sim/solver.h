@@ -36,9 +36,10 @@
 /* What a solver is made from. */
 typedef struct sim_solver_make_desc {
     const sim_particles *p;
-    const sim_params *params; /* the shared physics (its block, bound at SIM_UBO_PARAMS) */
-    double hs, nu;            /* the smoothing length, m, and the fluid's kinematic viscosity, m^2/s, unrounded */
-    const void *desc;         /* its own desc as desc_resolve left it (NULL for a solver without one) */
+    const sim_params *params;       /* the shared physics (its block, bound at SIM_UBO_PARAMS) */
+    double hs, nu;                  /* the smoothing length, m, and the fluid's kinematic viscosity, m^2/s, unrounded */
+    const void *desc;               /* its own desc as desc_resolve left it (NULL for a solver without one) */
+    const sim_record_sink *records; /* where its finished steps' records go (valid until destroy) */
     const gpu_caps *caps;
 } sim_solver_make_desc;
 
@@ -83,8 +84,10 @@ typedef struct sim_solver {
     /* A step; its last pass may make the next search's hash (search.h), hence q not const. */
     void (*step)(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first_stage);
     void (*frame_end)(void *impl);
-    /* Records of finished steps, oldest first, at most max; `wait`: wait for every step issued. */
-    int (*poll)(void *impl, bool wait, sim_step_record *out, int max);
+    /* Hands the records of finished steps to the sink it was made with (oldest first; a solver may
+     * also hand them over as it learns them, in frame_begin/frame_end); `wait`: wait for every
+     * step issued. It keeps no records of its own beyond the GPU's. */
+    void (*poll)(void *impl, bool wait);
     /* Iteration pairs (two dispatches each, indirect, empty once the solve has converged) that each
      * step of the frame under way records; NULL for a solver without them. */
     uint32_t (*pairs)(void *impl);

@@ -27,4 +27,12 @@ typedef struct sim_step_record {
     bool short_frame;                 /* its frame's last step, with t_left > 0: the slots ran out, the rest carried over */
 } sim_step_record;
 
+/* Where a solver hands the records of its finished steps, oldest first: the simulation's one ring
+ * (sim_records.c), of the capacity sim_desc.records states; past it the oldest unread records are
+ * dropped and counted (sim_summary.records_dropped), never silently. */
+typedef struct sim_record_sink {
+    void (*push)(void *owner, const sim_step_record *r);
+    void *owner;
+} sim_record_sink;
+
 #endif

@@ -15,7 +15,8 @@ static const char *const _euler_stages[] = {"integrate"};
 typedef struct euler {
     GLuint prog;
     float dt;       /* the frame's step */
-    uint32_t steps; /* steps issued whose records poll has not returned */
+    uint32_t steps; /* steps issued whose records poll has not handed over */
+    const sim_record_sink *records;
 } euler;
 
 static double _euler_g_over_c2(const sim_params *p) {
@@ -31,8 +32,8 @@ static void _euler_destroy(void *impl) {
 }
 
 static void *_euler_make(const sim_solver_make_desc *md, char *err) {
-    (void)md;
     euler *e = calloc(1, sizeof *e);
+    e->records = md->records;
     e->dt = (float)EULER_DT;
     if (!(e->prog = sim_program_make("tests/solver_euler.comp", NULL, "sim.euler.integrate", err))) {
         _euler_destroy(e);
@@ -68,12 +69,11 @@ static void _euler_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
 
 static void _euler_frame_end(void *impl) { (void)impl; }
 
-static int _euler_poll(void *impl, bool wait, sim_step_record *out, int max) {
+static void _euler_poll(void *impl, bool wait) {
     (void)wait;
     euler *e = impl;
-    int n = 0;
-    for (; n < max && e->steps; n++, e->steps--) out[n] = (sim_step_record){.dt = e->dt, .dt_cfl = e->dt, .cfl = NAN};
-    return n;
+    for (; e->steps; e->steps--)
+        e->records->push(e->records->owner, &(sim_step_record){.dt = e->dt, .dt_cfl = e->dt, .cfl = NAN});
 }
 
 const sim_solver sim_solver_euler = {

@@ -126,6 +126,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     const gpu_caps *caps = md->caps;
     dfsph *d = calloc(1, sizeof *d);
     d->desc = *(const dfsph_desc *)md->desc;
+    d->sink = md->records;
     dfsph_params dp;
     dfsph_params_default(&dp, d->desc.strict, d->desc.dt_max);
     dfsph_params_apply(&dp, md->hs, md->nu, &d->gp);
@@ -190,8 +191,9 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     dfsph *d = impl;
     dfsph_integrate_hash(d, q); /* built now, not in the first step's time */
     dfsph_step_program(d, q);   /* the same (and the stages' names, read at setup, follow it) */
+    d->discard = true;          /* new particles or a new solver: earlier steps are not this state's */
     dfsph_collect(d, 0);
-    d->ready_count = 0; /* new particles or a new solver: earlier steps are not this state's */
+    d->discard = false;
     d->issued = d->read = 0;
     d->groups_step = gpu_groups((size_t)p->n * p->lanes, SIM_WG);
     dfsph_policy_reset(&d->pol, &d->pol.desc); /* the caps a fresh solver starts with: the same steps as a fresh sim */

@@ -13,7 +13,7 @@
 #include "sim/dfsph/dfsph_layout.h"
 #include "sim/solver.h"
 
-#define DFSPH_RECORDS 4096 /* step records on the GPU (a ring) */
+#define DFSPH_RECORDS 4096 /* step records on the GPU: the frames in flight's, read back into the sim's ring */
 _Static_assert((DFSPH_MAX_STEPS * DFSPH_FRAMES) < DFSPH_RECORDS, "the frames in flight fit the record ring");
 
 enum {
@@ -71,9 +71,9 @@ typedef struct dfsph {
     uint32_t frame_vals[4]; /* ticks added to t_rem, the slots, the caps: for the frame's first density pass */
     uint32_t frame_set;     /* 1 + the frame's DFSPH_MODE_* until handed to a density pass, then 0 */
     bool in_frame;
-    dfsph_record *buf;                    /* a frame's records copied back */
-    sim_step_record ready[DFSPH_RECORDS]; /* read, not yet polled */
-    int ready_head, ready_count;
+    dfsph_record *buf;           /* a frame's records copied back */
+    const sim_record_sink *sink; /* where the steps' records go, as they are read (the sim's ring) */
+    bool discard;                /* prime: the records read are not this state's */
 } dfsph;
 
 /* Each lane's neighbour list holds this many (the lanes of a particle share its neighbours, about
@@ -95,7 +95,7 @@ const char *dfsph_stage_name(void *impl, int stage);
 void dfsph_collect(dfsph *d, int lag);
 int dfsph_frame_begin(void *impl, double seconds, int substeps);
 void dfsph_frame_end(void *impl);
-int dfsph_poll(void *impl, bool wait, sim_step_record *out, int max);
+void dfsph_poll(void *impl, bool wait);
 double dfsph_owed(void *impl);
 
 #endif

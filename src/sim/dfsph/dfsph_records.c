@@ -35,8 +35,7 @@ void dfsph_collect(dfsph *d, int lag) {
         }
         sim_step_record got[DFSPH_MAX_STEPS];
         int taken = dfsph_policy_learn(&d->pol, d->buf, count, d->frame_mode[f], d->frame_caps[f], got);
-        for (int k = 0; k < taken && d->ready_count < DFSPH_RECORDS; k++)
-            d->ready[(d->ready_head + d->ready_count++) % DFSPH_RECORDS] = got[k];
+        for (int k = 0; k < taken && !d->discard; k++) d->sink->push(d->sink->owner, &got[k]);
         d->read += count;
         d->frame_head = (d->frame_head + 1) % DFSPH_FRAMES;
         d->frames_pending--;
@@ -79,14 +78,9 @@ void dfsph_frame_end(void *impl) {
     d->frames_pending++;
 }
 
-int dfsph_poll(void *impl, bool wait, sim_step_record *out, int max) {
-    dfsph *d = impl;
-    if (wait) dfsph_collect(d, 0);
-    int n = d->ready_count < max ? d->ready_count : max;
-    for (int i = 0; i < n; i++) out[i] = d->ready[(d->ready_head + i) % DFSPH_RECORDS];
-    d->ready_head = (d->ready_head + n) % DFSPH_RECORDS;
-    d->ready_count -= n;
-    return n;
+/* The records of frames DFSPH_LAG old went to the sink in frame_begin; `wait`: every frame's now. */
+void dfsph_poll(void *impl, bool wait) {
+    if (wait) dfsph_collect(impl, 0);
 }
 
 /* Seconds of the frames asked for that the GPU has not simulated yet (waits for it): a frame whose
