@@ -10,9 +10,19 @@
 #include <math.h>
 #include <string.h>
 
+/* A sort by name (the tests name them; the sim takes the typed value); an unknown one fails the test. */
+static inline const sort_algo *ref_sort(const char *name) {
+    const sort_algo *a = name ? sort_algo_find(name) : NULL;
+    if (name && !a) {
+        fprintf(stderr, "FAIL: no sort '%s' (%s)\n", name, sort_algo_names());
+        exit(1);
+    }
+    return a;
+}
+
 static inline sim *ref_sim(const char *scene, uint32_t particles, const char *sort, const char *solver, const gpu_caps *caps) {
     char err[ERR_LEN];
-    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = sort, .solver = solver}, caps, err);
+    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = ref_sort(sort), .solver = solver}, caps, err);
     if (!s) {
         fprintf(stderr, "FAIL: sim_make %s %u %s %s: %s\n", scene, particles, sort, solver ? solver : "(default)", err);
         exit(1);
@@ -27,7 +37,7 @@ static inline sim *ref_sim_with(const char *scene, uint32_t particles, const cha
     char err[ERR_LEN];
     sim *s = sim_make(&(sim_desc){.scene = scene,
                                   .particles = particles,
-                                  .sort = sort,
+                                  .sort = ref_sort(sort),
                                   .solver = solver,
                                   .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, dd}, {0}}},
                       caps, err);

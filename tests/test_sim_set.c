@@ -36,8 +36,8 @@ int main(void) {
     for (size_t si = 0; si < ARRAY_LEN(sorts); si++)
         for (size_t li = 0; li < ARRAY_LEN(lanes); li++) {
             char err[ERR_LEN], what[64];
-            sim *s =
-                sim_make(&(sim_desc){.scene = "dambreak", .particles = 3000, .sort = sorts[si], .lanes = lanes[li]}, caps, err);
+            sim *s = sim_make(
+                &(sim_desc){.scene = "dambreak", .particles = 3000, .sort = ref_sort(sorts[si]), .lanes = lanes[li]}, caps, err);
             CHECK(s != NULL, "sim_make %s lanes %u: %s", sorts[si], lanes[li], err);
             if (!s) continue;
             const sim_params *p = sim_get_params(s);

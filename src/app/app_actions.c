@@ -166,7 +166,7 @@ static bool _app_rebuild(app *a, const char *scene, uint32_t particles) {
     snprintf(solver, sizeof solver, "%s", sim_solver_name(ss->s));
     sim_desc d = {.scene = scene,
                   .particles = particles,
-                  .sort = sort,
+                  .sort = sort_algo_find(sort), /* the sort the sim had */
                   .solver = solver,
                   .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, &(dfsph_desc){.strict = a->o->strict}}, {0}}};
     if (!session_sim_make(ss, &d, err)) {

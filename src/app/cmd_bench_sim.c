@@ -138,7 +138,8 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
                       char *err) {
     /* Spin-up: a quarter second of the same simulation, thrown away, so that the GPU's clocks are
      * up when the timed run starts (an idle H100 sits at 360 MHz); the timed run is a fresh sim. */
-    const sim_desc sd = {.scene = o->scene, .particles = count, .sort = sort, .solver = solver};
+    const sim_desc sd = {
+        .scene = o->scene, .particles = count, .sort = sort_algo_find(sort), .solver = solver}; /* checked by --sorts */
     if (!session_sim_make(ss, &sd, err)) return false;
     for (double t0 = now_seconds(); now_seconds() - t0 < BSIM_SPINUP_S;) {
         session_simulate(ss, SESSION_FRAME_SECONDS, 0, 0, NULL);

@@ -24,11 +24,11 @@ struct sim_search {
     GLuint hash, range, reorder, merged; /* programs */
 };
 
-static sorter *_search_sorter_make(sim_search *q, const char *algo, char *err) {
+static sorter *_search_sorter_make(sim_search *q, const sort_algo *algo, char *err) {
     char label[64], serr[ERR_LEN];
-    snprintf(label, sizeof label, "sim.sort.%s", algo);
-    sorter *t = sort_make(algo, &(sort_desc){.capacity = q->capacity, .key_bits = q->bits, .label = label}, q->caps, serr);
-    if (!t) fail(err, "sort '%s': %s", algo, serr);
+    snprintf(label, sizeof label, "sim.sort.%s", algo->name);
+    sorter *t = sort_make(algo->name, &(sort_desc){.capacity = q->capacity, .key_bits = q->bits, .label = label}, q->caps, serr);
+    if (!t) fail(err, "sort '%s': %s", algo->name, serr);
     return t;
 }
 
@@ -54,7 +54,8 @@ sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, c
               (q->range = sim_program_make("sim/search/ranges.comp", NULL, "sim.ranges", err)) &&
               (q->reorder = sim_program_make("sim/search/reorder.comp", NULL, "sim.reorder", err)) &&
               (q->merged = sim_program_make("sim/search/ranges_reorder.comp", NULL, "sim.ranges_reorder", err)) &&
-              (q->sorter = _search_sorter_make(q, desc->sort, err)) && (q->hash = _search_hash_make(q, q->sorter, err));
+              (q->sorter = _search_sorter_make(q, desc->sort ? desc->sort : sort_algos[0], err)) &&
+              (q->hash = _search_hash_make(q, q->sorter, err));
     if (!ok) {
         sim_search_destroy(q);
         return NULL;
@@ -180,7 +181,7 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) 
     prof_end(prof, first + 3);
 }
 
-bool sim_search_set_sort(sim_search *q, const char *algo, char *err) {
+bool sim_search_set_sort(sim_search *q, const sort_algo *algo, char *err) {
     sorter *next = _search_sorter_make(q, algo, err);
     if (!next) return false;
     GLuint hash = _search_hash_make(q, next, err);
@@ -199,6 +200,7 @@ bool sim_search_set_sort(sim_search *q, const char *algo, char *err) {
 }
 
 const char *sim_search_sort_name(const sim_search *q) { return sort_get_algo(q->sorter)->name; }
+const sort_algo *sim_search_sort(const sim_search *q) { return sort_get_algo(q->sorter); }
 GLuint sim_search_ranges(const sim_search *q) { return q->table; }
 const char *sim_search_stage_name(const sim_search *q, int stage) {
     if (stage == 2) return sort_key_starts(q->sorter) ? _search_ranges_by_sort : "ranges+reorder";

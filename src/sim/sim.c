@@ -192,15 +192,11 @@ static void _sim_layout_fill(sim *s) { sim_layout_fill(&s->layout, s->solver->la
 
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     const char *scene_name = desc->scene ? desc->scene : sim_scenes[0].name;
-    const char *sort_name = desc->sort ? desc->sort : sort_algos[0]->name;
+    const sort_algo *sort = desc->sort ? desc->sort : sort_algos[0];
     const char *solver_name = desc->solver ? desc->solver : sim_solvers[0]->name;
     const sim_scene *sc = sim_scene_find(scene_name);
     if (!sc) {
         fail(err, "unknown scene '%s'; choose one of: %s", scene_name, _sim_scene_list());
-        return NULL;
-    }
-    if (!sort_algo_find(sort_name)) {
-        fail(err, "unknown sort '%s'; choose one of: %s", sort_name, sort_algo_names());
         return NULL;
     }
     const sim_solver *solver = sim_solver_find(solver_name);
@@ -246,11 +242,11 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         return NULL;
     }
     _sim_layout_fill(s);
-    bool ok = sim_particles_make(&s->p, (uint32_t)s->layout.count, lanes, s->solver->fast_kernels, &s->params, caps, err) &&
-              (s->q = sim_search_make(
-                   &(sim_search_desc){.capacity = (uint32_t)s->layout.count, .cells = (uint32_t)cells, .sort = sort_name}, caps,
-                   err)) &&
-              (s->impl = _sim_solver_make(s, solver, err));
+    bool ok =
+        sim_particles_make(&s->p, (uint32_t)s->layout.count, lanes, s->solver->fast_kernels, &s->params, caps, err) &&
+        (s->q = sim_search_make(&(sim_search_desc){.capacity = (uint32_t)s->layout.count, .cells = (uint32_t)cells, .sort = sort},
+                                caps, err)) &&
+        (s->impl = _sim_solver_make(s, solver, err));
     if (!ok) {
         sim_destroy(s);
         return NULL;
@@ -260,7 +256,7 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     log_info("SIM",
              "%s: %u particles, dx %.4g m, h %.4g m, %u cells (%ux%ux%u, %u key bits), solver %s, sort %s, %u lane%s a particle",
              sc->name, s->p.n, s->layout.dx, s->params.h, (unsigned)cells, s->params.dims[0], s->params.dims[1],
-             s->params.dims[2], sim_search_bits(s->q), solver->name, sort_name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
+             s->params.dims[2], sim_search_bits(s->q), solver->name, sort->name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
     return s;
 }
 
@@ -346,9 +342,8 @@ void sim_reset(sim *s) {
     _sim_upload_particles(s, s->init_pos, NULL, (uint32_t)s->layout.count);
 }
 
-bool sim_set_sort(sim *s, const char *algo, char *err) {
-    if (!algo || !sort_algo_find(algo))
-        return fail(err, "unknown sort '%s'; choose one of: %s", algo ? algo : "(none)", sort_algo_names());
+bool sim_set_sort(sim *s, const sort_algo *algo, char *err) {
+    if (!algo) return fail(err, "no sort given; choose one of: %s", sort_algo_names());
     if (!sim_search_set_sort(s->q, algo, err)) return false;
     sim_search_find(s->q, &s->p); /* the old sorter's buffers may have held the sorted pairs */
     _sim_stage_names(s);

@@ -6,7 +6,8 @@
  *                                   dfsph  density+alpha -> divergence solve -> non-pressure + CFL
  *                                          -> pressure solve -> integrate.
  *
- *   sim *s = sim_make(&(sim_desc){ .scene = "dambreak", .particles = 27648, .solver = "dfsph" }, caps, err);
+ *   sim *s = sim_make(&(sim_desc){ .scene = "dambreak", .particles = 27648, .sort = sort_algo_find("radix"),
+ *                                  .solver = "dfsph" }, caps, err);
  *   each frame:  sim_frame(s, 1.0 / 60, 0, prof);  // 1/60 s of fluid in as many steps as it needs;
  *                                                  // stages timed on its first step (prof may be NULL)
  *   one step:    sim_step(s, NULL);                // the solver's own step size
@@ -16,7 +17,7 @@
  * A dfsph step chooses its dt on the GPU, so the CPU learns the steps' sizes, iterations and errors
  * a few frames late (sim_records, sim_summary); sim_sync waits for all of them.
  *
- * Errors: sim_make returns NULL with err for an unknown scene, sort or solver, a particle count
+ * Errors: sim_make returns NULL with err for an unknown scene or solver, a particle count
  * past what the GPU holds, or a shader that fails to build.
  */
 #ifndef FLUID_SIM_H
@@ -24,6 +25,7 @@
 #include "gpu/gpu.h"
 #include "gpu/prof.h"
 #include "sim/step_record.h" /* sim_step_record */
+#include "sort/sort.h"       /* sort_algo: the typed sort a simulation takes */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -37,11 +39,12 @@ typedef struct sim_solver_desc {
 } sim_solver_desc;
 
 typedef struct sim_desc {
-    const char *scene;  /* a name of sim_scenes[] (scene.h); NULL: the first */
-    uint32_t particles; /* 0: the scene's default */
-    const char *sort;   /* a name of sort_algos[] (sort.h); NULL: the first */
-    const char *solver; /* a name of sim_solvers[] (solver.h); NULL: the first */
-    uint32_t lanes;     /* threads a particle in the neighbour passes: 1, 2, 4, 8, 16; 0: FLUID_SIM_LANES, else picked */
+    const char *scene;     /* a name of sim_scenes[] (scene.h); NULL: the first */
+    uint32_t particles;    /* 0: the scene's default */
+    const sort_algo *sort; /* one of sort_algos[] (sort.h), resolved from its name by the caller (once, at the
+                                   * edge: app/session.c); NULL: the first */
+    const char *solver;    /* a name of sim_solvers[] (solver.h); NULL: the first */
+    uint32_t lanes;        /* threads a particle in the neighbour passes: 1, 2, 4, 8, 16; 0: FLUID_SIM_LANES, else picked */
     const sim_solver_desc *solver_descs; /* NULL, or solvers' own descs ended by {NULL}; a solver not listed: defaults */
     uint32_t records; /* step records kept for sim_records, 0: SIM_RECORDS (the one ring from the GPU to the stats; past
                        * it the oldest unread are dropped and counted: sim_summary.records_dropped) */
@@ -103,10 +106,11 @@ int sim_catch_up(sim *s, gpu_prof *prof);
 int sim_records(sim *s, sim_step_record *out, int max);
 void sim_get_summary(const sim *s, sim_summary *out);
 
-void sim_reset(sim *s);                                   /* back to the scene's initial state */
-bool sim_set_sort(sim *s, const char *algo, char *err);   /* between steps; the fluid is kept */
-bool sim_set_solver(sim *s, const char *name, char *err); /* between steps; the fluid is kept */
+void sim_reset(sim *s);                                      /* back to the scene's initial state */
+bool sim_set_sort(sim *s, const sort_algo *algo, char *err); /* between steps; the fluid is kept */
+bool sim_set_solver(sim *s, const char *name, char *err);    /* between steps; the fluid is kept */
 const char *sim_sort_name(const sim *s);
+const sort_algo *sim_sort(const sim *s);
 const char *sim_solver_name(const sim *s);
 const char *sim_scene_name(const sim *s);
 uint32_t sim_particle_count(const sim *s);

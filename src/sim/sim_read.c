@@ -8,6 +8,7 @@
 #include <string.h>
 
 const char *sim_sort_name(const sim *s) { return sim_search_sort_name(s->q); }
+const sort_algo *sim_sort(const sim *s) { return sim_search_sort(s->q); }
 const char *sim_solver_name(const sim *s) { return s->solver->name; }
 const char *sim_scene_name(const sim *s) { return s->layout.scene->name; }
 uint32_t sim_particle_count(const sim *s) { return s->p.n; }
