@@ -59,7 +59,7 @@ static int differ(const run *a, const run *b, uint32_t n, double *maxd) {
 static void print_recs(const char *who, const run *r) {
     printf("  %-9s", who);
     for (int k = r->nrec > AFTER ? r->nrec - AFTER : 0; k < r->nrec; k++)
-        printf(" | dt %.9g it %u/%u err %.9g/%.9g", r->rec[k].dt, r->rec[k].it_div, r->rec[k].it_density, r->rec[k].err_div,
+        printf(" | dt %.9g it %u/%u err %.9g/%.9g", r->rec[k].dt, r->rec[k].it[0], r->rec[k].it[1], r->rec[k].err_div,
                r->rec[k].err_density);
     printf("\n");
 }

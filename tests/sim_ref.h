@@ -3,19 +3,54 @@
 #ifndef FLUID_SIM_REF_H
 #define FLUID_SIM_REF_H
 #include "check.h"
+#include "sim/dfsph/dfsph.h"
+#include "sim/dfsph/dfsph_layout.h" /* dfsph_gpu_params */
 #include "sim/kernel.h"
 #include "sim/sim_test.h"
 #include <math.h>
 #include <string.h>
 
+/* A sort by name (the tests name them; the sim takes the typed value); an unknown one fails the test. */
+static inline const sort_algo *ref_sort(const char *name) {
+    const sort_algo *a = name ? sort_algo_find(name) : NULL;
+    if (name && !a) {
+        fprintf(stderr, "FAIL: no sort '%s' (%s)\n", name, sort_algo_names());
+        exit(1);
+    }
+    return a;
+}
+
 static inline sim *ref_sim(const char *scene, uint32_t particles, const char *sort, const char *solver, const gpu_caps *caps) {
     char err[ERR_LEN];
-    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = sort, .solver = solver}, caps, err);
+    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = ref_sort(sort), .solver = solver}, caps, err);
     if (!s) {
         fprintf(stderr, "FAIL: sim_make %s %u %s %s: %s\n", scene, particles, sort, solver ? solver : "(default)", err);
         exit(1);
     }
     return s;
+}
+
+/* The same with DFSPH's own desc, used whenever the simulation runs DFSPH (its knobs set as
+ * fields, not through FLUID_DFSPH_* variables; NULL: the defaults). */
+static inline sim *ref_sim_with(const char *scene, uint32_t particles, const char *sort, const char *solver, const dfsph_desc *dd,
+                                const gpu_caps *caps) {
+    char err[ERR_LEN];
+    sim *s = sim_make(&(sim_desc){.scene = scene,
+                                  .particles = particles,
+                                  .sort = ref_sort(sort),
+                                  .solver = solver,
+                                  .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, dd}, {0}}},
+                      caps, err);
+    if (!s) {
+        fprintf(stderr, "FAIL: sim_make %s %u %s %s: %s\n", scene, particles, sort, solver ? solver : "(default)", err);
+        exit(1);
+    }
+    return s;
+}
+
+static inline sim *ref_sim_dfsph(const char *scene, uint32_t particles, const char *sort, const dfsph_desc *dd,
+                                 const gpu_caps *caps) {
+    return ref_sim_with(scene, particles, sort, "dfsph", dd, caps);
 }
 
 /* Reads a buffer of n*comp 4-byte values (current GPU order). */

@@ -53,14 +53,19 @@ static const layout_member _sim_params_members[] = {
     MEMBER(sim_params, poke_strength),
     MEMBER(sim_params, wall_friction),
     MEMBER(sim_params, dx),
-    MEMBER(sim_params, dt_max),
-    MEMBER(sim_params, dt_min),
-    MEMBER(sim_params, cfl),
-    MEMBER(sim_params, eta_density),
-    MEMBER(sim_params, eta_divergence),
-    MEMBER(sim_params, min_it_density),
-    MEMBER(sim_params, min_it_divergence),
-    MEMBER(sim_params, min_neighbours),
+};
+
+/* DfsphParams in shaders/sim/dfsph/dfsph_common.glsl <-> struct dfsph_gpu_params in
+ * src/sim/dfsph/dfsph_layout.h: DFSPH's own uniform block. */
+static const layout_member _dfsph_params_members[] = {
+    MEMBER(dfsph_gpu_params, dt_max),
+    MEMBER(dfsph_gpu_params, dt_min),
+    MEMBER(dfsph_gpu_params, cfl),
+    MEMBER(dfsph_gpu_params, eta_density),
+    MEMBER(dfsph_gpu_params, eta_divergence),
+    MEMBER(dfsph_gpu_params, min_it_density),
+    MEMBER(dfsph_gpu_params, min_it_divergence),
+    MEMBER(dfsph_gpu_params, min_neighbours),
 };
 
 /* Ctl in shaders/sim/dfsph/dfsph_common.glsl <-> struct dfsph_ctl in src/sim/dfsph/dfsph_layout.h;
@@ -222,7 +227,16 @@ static void test_dfsph(void) {
     char err[ERR_LEN] = "";
     char defines[2048];
     sim_shader_defines(defines, sizeof defines);
+    dfsph_shader_defines(defines + strlen(defines), sizeof defines - strlen(defines)); /* its bindings, as dfsph.c gives them */
     size_t used = strlen(defines);
+    /* DFSPH's own uniform block, at the solver's binding. */
+    GLuint b = shader_make_compute("tests/layout_dfsph.comp", defines, err);
+    CHECK(b, "tests/layout_dfsph.comp: %s", err);
+    if (b) {
+        _layout_check_block("DfsphParams", b, GL_UNIFORM_BLOCK, GL_UNIFORM, "DfsphParams", "DfsphParams.", _dfsph_params_members,
+                            ARRAY_LEN(_dfsph_params_members), sizeof(dfsph_gpu_params), 0);
+        shader_destroy(&b);
+    }
     snprintf(defines + used, sizeof defines - used,
              "#define SIM_LANES 1\n#define DFSPH_LIST_CAP 56\n#define DFSPH_LIST_STRIDE 1\n#define DFSPH_REC 0\n");
     GLuint p = shader_make_compute("sim/dfsph/integrate.comp", defines, err);

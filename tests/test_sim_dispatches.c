@@ -5,7 +5,7 @@
  * counts of a step must agree, and dfsph's indirect dispatches must be its two per recorded
  * iteration pair plus its step slot's passes (the two warm starts, the two first predicts,
  * non-pressure: indirect so that a spare slot after the frame's time runs them with 0 groups);
- * with DFSPH's persistent solve alone (FLUID_DFSPH_FUSED=0), only non-pressure indirect, and at
+ * with DFSPH's persistent solve alone (dfsph_desc.fused DFSPH_ZERO), only non-pressure indirect, and at
  * most 10 a step; with the fused step (the default there), none indirect and the step's
  * dispatches the persistent solve alone's less 4 (made to fail on purpose: the fused step counting
  * 2 dispatches, caught by the GL wrappers' count and by this one). Also prints the counts (the figures issue 15 asks about).
@@ -61,8 +61,8 @@ static uint32_t counted_step(sim *s, const char *what) {
 }
 
 /* Stepped 5 times, then set back to its initial particles: 3 more steps equal 3 steps of a fresh sim. */
-static void check_reset_hash(const char *solver, const char *sort, const gpu_caps *caps) {
-    sim *a = ref_sim("dambreak", 1200, sort, solver, caps), *b = ref_sim("dambreak", 1200, sort, solver, caps);
+static void check_reset_hash(const char *solver, const char *sort, const dfsph_desc *dd, const gpu_caps *caps) {
+    sim *a = ref_sim_with("dambreak", 1200, sort, solver, dd, caps), *b = ref_sim_with("dambreak", 1200, sort, solver, dd, caps);
     uint32_t n = sim_particle_count(a);
     float *p0 = malloc(16ull * n), *pa = malloc(16ull * n), *pb = malloc(16ull * n), *va = malloc(16ull * n),
           *vb = malloc(16ull * n);
@@ -101,9 +101,9 @@ int main(void) {
             if (!strcmp(sorts[k], "onesweep") && strstr(caps->renderer, "llvmpipe")) continue;
             char what[96];
             snprintf(what, sizeof what, "%s %s", sim_solvers[q]->name, sorts[k]);
-            setenv("FLUID_DFSPH_PERSISTENT", "0", 1); /* the indirect path (the persistent solve, the default on NVIDIA, below) */
-            sim *s = ref_sim("dambreak", 1200, sorts[k], sim_solvers[q]->name, caps);
-            unsetenv("FLUID_DFSPH_PERSISTENT");
+            /* the indirect path (the persistent solve, the default on NVIDIA, below) */
+            sim *s =
+                ref_sim_with("dambreak", 1200, sorts[k], sim_solvers[q]->name, &(dfsph_desc){.persistent = DFSPH_ZERO}, caps);
             for (int i = 0; i < 3; i++) sim_step(s, NULL);
             sim_dispatches before;
             sim_get_dispatches(s, &before);
@@ -118,10 +118,7 @@ int main(void) {
     for (size_t k = 0; k < 2; k++) {
         char what[96];
         snprintf(what, sizeof what, "dfsph %s, persistent solve", sorts[k]);
-        setenv("FLUID_DFSPH_PERSISTENT", "1", 1);
-        setenv("FLUID_DFSPH_FUSED", "0", 1);
-        sim *s = ref_sim("dambreak", 1200, sorts[k], "dfsph", caps);
-        unsetenv("FLUID_DFSPH_FUSED");
+        sim *s = ref_sim_dfsph("dambreak", 1200, sorts[k], &(dfsph_desc){.persistent = 1, .fused = DFSPH_ZERO}, caps);
         for (int i = 0; i < 3; i++) sim_step(s, NULL);
         uint32_t last = counted_step(s, what);
         CHECK(g_indirect == 1 && last <= 10, "%s: %u dispatches a step (%llu indirect); 10 at most, 1 indirect (non-pressure)",
@@ -130,12 +127,12 @@ int main(void) {
         /* the fused step: the search's dispatches (those the indirect path's step makes besides
          * dfsph passes) + 1: the persistent solve alone's less 4 (density, nonpressure, integrate, one solve) */
         snprintf(what, sizeof what, "dfsph %s, persistent, fused step", sorts[k]);
-        s = ref_sim("dambreak", 1200, sorts[k], "dfsph", caps);
-        unsetenv("FLUID_DFSPH_PERSISTENT");
+        s = ref_sim_dfsph("dambreak", 1200, sorts[k], &(dfsph_desc){.persistent = 1}, caps);
         for (int i = 0; i < 3; i++) sim_step(s, NULL);
         uint32_t fused = counted_step(s, what);
-        CHECK(g_indirect == 0 && fused + 4 == last, "%s: %u dispatches a step (%llu indirect); the persistent solve alone's %u - 4, none indirect",
-              what, fused, (unsigned long long)g_indirect, last);
+        CHECK(g_indirect == 0 && fused + 4 == last,
+              "%s: %u dispatches a step (%llu indirect); the persistent solve alone's %u - 4, none indirect", what, fused,
+              (unsigned long long)g_indirect, last);
         sim_destroy(s);
     }
     /* The same with the persistent solve, with the grid FLUID_DFSPH_PERSISTENT_RESET names, else 1
@@ -143,12 +140,12 @@ int main(void) {
      * the last step's integrate had counted it down (a step of 1e-7 s; with any grid; the two sims
      * stepping in turn was what it took), fixed by handing those values over as uniforms. */
     const char *grid = getenv("FLUID_DFSPH_PERSISTENT_RESET");
-    setenv("FLUID_DFSPH_PERSISTENT", grid && *grid ? grid : "1", 1);
-    check_reset_hash("dfsph", "radix", caps);
-    unsetenv("FLUID_DFSPH_PERSISTENT");
+    int groups = grid && *grid ? atoi(grid) : 1;
+    CHECK(groups >= 1 && groups <= 65535, "FLUID_DFSPH_PERSISTENT_RESET='%s' is not 1..65535", grid);
+    check_reset_hash("dfsph", "radix", &(dfsph_desc){.persistent = groups >= 1 && groups <= 65535 ? groups : 1}, caps);
     for (int q = 0; sim_solvers[q]; q++) {
-        check_reset_hash(sim_solvers[q]->name, "radix", caps);
-        check_reset_hash(sim_solvers[q]->name, "counting", caps);
+        check_reset_hash(sim_solvers[q]->name, "radix", NULL, caps);
+        check_reset_hash(sim_solvers[q]->name, "counting", NULL, caps);
     }
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
     gpu_destroy(gpu);

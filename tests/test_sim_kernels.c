@@ -72,8 +72,9 @@ static void test_kernel_cpu(void) {
  * the CPU reference (density, forces, then the integrated positions). */
 static void test_gpu_vs_cpu(const gpu_caps *caps, uint32_t lanes) {
     char err[ERR_LEN];
-    sim *s = sim_make(&(sim_desc){.scene = "dambreak", .particles = 2000, .sort = "cpu", .solver = "wcsph", .lanes = lanes}, caps,
-                      err);
+    sim *s =
+        sim_make(&(sim_desc){.scene = "dambreak", .particles = 2000, .sort = ref_sort("cpu"), .solver = "wcsph", .lanes = lanes},
+                 caps, err);
     CHECK(s, "sim_make: %s", err);
     if (!s) return;
     const sim_params *p = sim_get_params(s);

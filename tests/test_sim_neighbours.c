@@ -6,7 +6,9 @@
  * (and on them), spaced exactly h apart. Uses the "cpu" sort (the GPU sorts have their own tests).
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
+#include "sim/dfsph/dfsph.h"
 #include "sim/solver.h"
+#include "sim/wcsph/wcsph.h"
 
 static int cmp_u32(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

@@ -10,11 +10,11 @@
  * 264 and 528 (2 and 4 an SM on the H100; 7 does not divide the work), and there the default
  * grid at 27,648 (hundreds of groups, two rounds each) against one group (llvmpipe runs that case
  * as 1 group against 1 where FLUID_TEST_PERSISTENT_LARGE is set). Also the neighbour walk that
- * loads the next list entry ahead against the plain one (FLUID_DFSPH_PREFETCH), with index lists
+ * loads the next list entry ahead against the plain one (dfsph_desc.prefetch), with index lists
  * and with records.
- * The fused step (FLUID_DFSPH_FUSED=1, the default where the persistent solve runs: density, both
+ * The fused step (dfsph_desc.fused 1, the default where the persistent solve runs: density, both
  * solves, nonpressure and integrate in one dispatch) against the indirect path and against the
- * persistent solve alone (FLUID_DFSPH_FUSED=0): the same free steps bit for bit, and the same
+ * persistent solve alone (fused DFSPH_ZERO): the same free steps bit for bit, and the same
  * frames of 1/60 s (their spare slots run empty), then a reset (sim_reset) and more frames: the
  * states, the records and the slots issued. Kind: independent of the arithmetic (one path is the
  * reference for the other). Made to fail on purpose, each once: step.comp's integrate with C.dt in
@@ -40,18 +40,15 @@ typedef struct state {
     char stage0[32]; /* the solver's first stage as the HUD names it after the run */
 } state;
 
-static const char *g_fused; /* FLUID_DFSPH_FUSED for the runs (NULL: the default) */
+static dfsph_desc g_desc; /* the runs' other fields (fused, records, prefetch); zero: the defaults */
 
-/* steps > 0: that many free steps; steps == 0: frames of 1/60 s, a reset, more frames. */
-static state run_steps(const char *scene, uint32_t n_want, const char *persistent, int steps, const gpu_caps *caps) {
-    if (persistent) setenv("FLUID_DFSPH_PERSISTENT", persistent, 1);
-    else unsetenv("FLUID_DFSPH_PERSISTENT");
-    if (g_fused) setenv("FLUID_DFSPH_FUSED", g_fused, 1);
-    setenv("FLUID_DFSPH_SLACK", "9", 1); /* the indirect path's caps well above the iterations */
-    sim *s = ref_sim(scene, n_want, "radix", "dfsph", caps);
-    unsetenv("FLUID_DFSPH_SLACK");
-    unsetenv("FLUID_DFSPH_PERSISTENT");
-    unsetenv("FLUID_DFSPH_FUSED");
+/* persistent: the desc's groups (DFSPH_ZERO: the indirect path). steps > 0: that many free steps;
+ * steps == 0: frames of 1/60 s, a reset, more frames. */
+static state run_steps(const char *scene, uint32_t n_want, int persistent, int steps, const gpu_caps *caps) {
+    dfsph_desc dd = g_desc;
+    dd.persistent = persistent;
+    dd.slack = 9; /* the indirect path's caps well above the iterations */
+    sim *s = ref_sim_dfsph(scene, n_want, "radix", &dd, caps);
     state st = {0};
     if (steps > 0)
         for (int i = 0; i < steps; i++) sim_step(s, NULL);
@@ -75,7 +72,7 @@ static state run_steps(const char *scene, uint32_t n_want, const char *persisten
     return st;
 }
 
-static state run(const char *scene, uint32_t n_want, const char *persistent, const gpu_caps *caps) {
+static state run(const char *scene, uint32_t n_want, int persistent, const gpu_caps *caps) {
     return run_steps(scene, n_want, persistent, STEPS, caps);
 }
 
@@ -85,8 +82,8 @@ static void compare_steps(const char *what, const state *a, const state *b, uint
     CHECK(a->slots == b->slots, "%s: %d and %d slots issued", what, a->slots, b->slots);
     for (int k = 0; k < a->records && k < b->records; k++) {
         capped += a->rec[k].capped + b->rec[k].capped;
-        it_diff += a->rec[k].it_div != b->rec[k].it_div || a->rec[k].it_density != b->rec[k].it_density ||
-                   a->rec[k].err_div != b->rec[k].err_div || a->rec[k].err_density != b->rec[k].err_density;
+        it_diff += memcmp(a->rec[k].it, b->rec[k].it, sizeof a->rec[k].it) != 0 || a->rec[k].err_div != b->rec[k].err_div ||
+                   a->rec[k].err_density != b->rec[k].err_density;
     }
     CHECK(capped == 0, "%s: %d capped solves (the comparison needs none)", what, capped);
     CHECK(it_diff == 0, "%s: %d steps with other iterations or errors", what, it_diff);
@@ -109,11 +106,11 @@ int main(void) {
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
     bool progress = gpu_forward_progress() && !caps->llvmpipe;
-    const char *grids[] = {"1", progress ? "7" : NULL, progress ? "64" : NULL, progress ? "264" : NULL, progress ? "528" : NULL};
+    const int grids[] = {1, progress ? 7 : 0, progress ? 64 : 0, progress ? 264 : 0, progress ? 528 : 0};
     const char *scenes[] = {"dambreak", "drop"};
     const uint32_t counts[] = {1500, 3001};
     for (int k = 0; k < 2; k++) {
-        state ind = run(scenes[k], counts[k], "0", caps);
+        state ind = run(scenes[k], counts[k], DFSPH_ZERO, caps);
         sim *probe = ref_sim(scenes[k], counts[k], "cpu", "dfsph", caps);
         uint32_t n = sim_particle_count(probe);
         sim_destroy(probe);
@@ -121,7 +118,7 @@ int main(void) {
             if (!grids[g]) continue;
             state per = run(scenes[k], counts[k], grids[g], caps);
             char what[160];
-            snprintf(what, sizeof what, "dfsph %s, %u particles: indirect vs persistent (%s groups)", scenes[k], n, grids[g]);
+            snprintf(what, sizeof what, "dfsph %s, %u particles: indirect vs persistent (%d groups)", scenes[k], n, grids[g]);
             compare(what, &ind, &per, n);
             CHECK(per.dispatches < ind.dispatches, "%s: the persistent path recorded %llu dispatches, not fewer than %llu", what,
                   (unsigned long long)per.dispatches, (unsigned long long)ind.dispatches);
@@ -134,29 +131,27 @@ int main(void) {
      * against one group walking them all (no barrier waits); both stop at 100 iterations, so no
      * cap of the indirect path's comes in (the dam break's first solves pass its first caps). */
     if (progress || getenv("FLUID_TEST_PERSISTENT_LARGE")) {
-        const char *grid = progress ? "528" : "1";
-        state one = run_steps("dambreak", 27648, "1", LARGE_STEPS, caps);
+        int grid = progress ? 528 : 1;
+        state one = run_steps("dambreak", 27648, 1, LARGE_STEPS, caps);
         state many = run_steps("dambreak", 27648, grid, LARGE_STEPS, caps);
         sim *probe = ref_sim("dambreak", 27648, "cpu", "dfsph", caps);
         uint32_t n = sim_particle_count(probe);
         sim_destroy(probe);
         char what[160];
-        snprintf(what, sizeof what, "dfsph dambreak, %u particles: persistent, 1 group vs %s at most", n, grid);
+        snprintf(what, sizeof what, "dfsph dambreak, %u particles: persistent, 1 group vs %d at most", n, grid);
         compare_steps(what, &one, &many, n, LARGE_STEPS);
         drop(&one);
         drop(&many);
     }
-    /* The neighbour walk that loads the next entry ahead (FLUID_DFSPH_PREFETCH=1, taken with index
+    /* The neighbour walk that loads the next entry ahead (prefetch 1, taken with index
      * lists) against the plain walk (0), with index lists and with records, on the indirect path:
      * the same sums in the same order, so the same states bit for bit. */
     for (int rec = 0; rec < 2; rec++) {
-        setenv("FLUID_DFSPH_RECORDS", rec ? "1" : "0", 1);
-        setenv("FLUID_DFSPH_PREFETCH", "0", 1);
-        state plain = run("dambreak", 1500, "0", caps);
-        setenv("FLUID_DFSPH_PREFETCH", "1", 1);
-        state ahead = run("dambreak", 1500, "0", caps);
-        unsetenv("FLUID_DFSPH_PREFETCH");
-        unsetenv("FLUID_DFSPH_RECORDS");
+        g_desc = (dfsph_desc){.records = rec ? 1 : DFSPH_ZERO, .prefetch = DFSPH_ZERO};
+        state plain = run("dambreak", 1500, DFSPH_ZERO, caps);
+        g_desc.prefetch = 1;
+        state ahead = run("dambreak", 1500, DFSPH_ZERO, caps);
+        g_desc = (dfsph_desc){0};
         sim *probe = ref_sim("dambreak", 1500, "cpu", "dfsph", caps);
         uint32_t n = sim_particle_count(probe);
         sim_destroy(probe);
@@ -175,12 +170,12 @@ int main(void) {
         sim_destroy(probe);
         for (int frames = 0; frames < 2; frames++) {
             int steps = frames ? 0 : STEPS;
-            g_fused = "1";
-            state fused = run_steps(scenes[k], counts[k], "1", steps, caps);
-            g_fused = "0";
-            state alone = run_steps(scenes[k], counts[k], "1", steps, caps);
-            g_fused = NULL;
-            state ind = run_steps(scenes[k], counts[k], "0", steps, caps);
+            g_desc.fused = 1;
+            state fused = run_steps(scenes[k], counts[k], 1, steps, caps);
+            g_desc.fused = DFSPH_ZERO;
+            state alone = run_steps(scenes[k], counts[k], 1, steps, caps);
+            g_desc.fused = 0;
+            state ind = run_steps(scenes[k], counts[k], DFSPH_ZERO, steps, caps);
             char what[160];
             int recs = frames ? fused.records : STEPS;
             if (frames) {

@@ -107,8 +107,8 @@ static void test_rest(const char *solver, const gpu_caps *caps) {
         /* The solver's criterion holds for the density it predicts (every converged record is within
          * it: test_sim_scenes); the density measured after the step differs by the prediction's
          * linearisation, so the measured mean compression gets twice the criterion. */
-        CHECK(worst_comp <= 2 * sim_get_params(s)->eta_density, "dfsph: mean compression %.4f%%, twice the criterion %.4f%%",
-              100 * worst_comp, 100 * sim_get_params(s)->eta_density);
+        CHECK(worst_comp <= 2 * ((const dfsph_gpu_params *)sim_get_solver_params(s))->eta_density, "dfsph: mean compression %.4f%%, twice the criterion %.4f%%",
+              100 * worst_comp, 100 * ((const dfsph_gpu_params *)sim_get_solver_params(s))->eta_density);
     }
     CHECK(fabs(surface - sim_get_layout(s)->top) < 3 * p->dx, "zero pressure at y = %.4f, the surface is at %.4f", surface,
           sim_get_layout(s)->top);

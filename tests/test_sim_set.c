@@ -36,8 +36,8 @@ int main(void) {
     for (size_t si = 0; si < ARRAY_LEN(sorts); si++)
         for (size_t li = 0; li < ARRAY_LEN(lanes); li++) {
             char err[ERR_LEN], what[64];
-            sim *s =
-                sim_make(&(sim_desc){.scene = "dambreak", .particles = 3000, .sort = sorts[si], .lanes = lanes[li]}, caps, err);
+            sim *s = sim_make(
+                &(sim_desc){.scene = "dambreak", .particles = 3000, .sort = ref_sort(sorts[si]), .lanes = lanes[li]}, caps, err);
             CHECK(s != NULL, "sim_make %s lanes %u: %s", sorts[si], lanes[li], err);
             if (!s) continue;
             const sim_params *p = sim_get_params(s);
@@ -59,6 +59,30 @@ int main(void) {
             sim_destroy(s);
         }
     printf("%d sets checked\n", cases);
+    /* Settings: a bad FLUID_* value (the variable is what is tested here, not a way to steer) or an
+     * out-of-range desc field fails sim_make with one line naming it and its range. */
+    const struct {
+        const char *var, *value, *want;
+    } bad[] = {{"FLUID_DFSPH_SLACK", "x", "FLUID_DFSPH_SLACK='x' is not a whole number from 0 to 9"},
+               {"FLUID_DFSPH_HISTORY", "9", "FLUID_DFSPH_HISTORY='9' is not a whole number from 1 to 4"},
+               {"FLUID_SIM_LANES", "3", "FLUID_SIM_LANES=3 is not one of 1, 2, 4, 8 or 16"},
+               {"FLUID_DT_MAX", "fast", "FLUID_DT_MAX='fast'"}};
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        char err[ERR_LEN] = "";
+        setenv(bad[i].var, bad[i].value, 1);
+        sim *s = sim_make(&(sim_desc){.particles = 500}, caps, err);
+        unsetenv(bad[i].var);
+        CHECK(!s && strstr(err, bad[i].want) && !strchr(err, '\n'), "%s=%s: sim_make %s: '%s'", bad[i].var, bad[i].value,
+              s ? "made it" : "failed", err);
+        sim_destroy(s);
+    }
+    char err[ERR_LEN] = "";
+    sim *s =
+        sim_make(&(sim_desc){.particles = 500,
+                             .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, &(dfsph_desc){.slack = 12}}, {0}}},
+                 caps, err);
+    CHECK(!s && strstr(err, "FLUID_DFSPH_SLACK") && strstr(err, "0..9"), "dfsph_desc.slack 12: '%s'", err);
+    sim_destroy(s);
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
     gpu_destroy(gpu);
     return check_done();

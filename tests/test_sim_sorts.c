@@ -18,7 +18,7 @@ static state run(const char *scene, const char *solver, const char *sort, const 
     sim *s = ref_sim(scene, 1500, sort, solver, caps);
     char err[ERR_LEN];
     for (int i = 0; i < STEPS; i++) {
-        if (switch_to && i == STEPS / 2) CHECK(sim_set_sort(s, switch_to, err), "sim_set_sort(%s): %s", switch_to, err);
+        if (switch_to && i == STEPS / 2) CHECK(sim_set_sort(s, ref_sort(switch_to), err), "sim_set_sort(%s): %s", switch_to, err);
         sim_step(s, NULL);
     }
     uint32_t n = sim_particle_count(s);

@@ -1,6 +1,8 @@
 // Definitions shared by every simulation shader.
 // SIM_WG and the binding points B_* come from src/sim/sim_params.h as #defines (sim_program_make);
-// SimParams below mirrors struct sim_params there member for member (the layout test checks it).
+// SimParams below mirrors struct sim_params there member for member (the layout test checks it):
+// the physics every solver shares; a solver's own parameters are its own block (DFSPH's: DfsphParams
+// in sim/dfsph/dfsph_common.glsl, at binding UBO_SOLVER).
 #ifndef FLUID_SIM_COMMON_GLSL
 #define FLUID_SIM_COMMON_GLSL
 #include "common.glsl"
@@ -27,14 +29,6 @@ layout(std140, binding = SIM_UBO_PARAMS) uniform SimParams {
     float poke_strength;
     float wall_friction;
     float dx;
-    float dt_max;
-    float dt_min;
-    float cfl;
-    float eta_density;
-    float eta_divergence;
-    uint min_it_density;
-    uint min_it_divergence;
-    uint min_neighbours;
 } P;
 
 // The grid cell holding p (clamped into the grid, so a particle on the far wall has a cell).

@@ -8,11 +8,20 @@
 #include <string.h>
 
 uint32_t sim_lanes_for(uint32_t capacity, const gpu_caps *caps) {
-    const char *env = getenv("FLUID_SIM_LANES");
-    if (env && (!strcmp(env, "1") || !strcmp(env, "2") || !strcmp(env, "4") || !strcmp(env, "8") || !strcmp(env, "16")))
-        return (uint32_t)atoi(env);
     if (strstr(caps->renderer, "llvmpipe") || strstr(caps->renderer, "softpipe")) return 1;
     return capacity <= 262144 ? 4 : 1; /* measured on an H100 (docs/BENCHMARKS.md); at 986,078 2 and 4 lanes did not pay */
+}
+
+bool sim_lanes_resolve(uint32_t asked, uint32_t *lanes, char *err) {
+    *lanes = asked;
+    if (!*lanes && !env_u32(ENV_SIM_LANES, 1, 16, lanes, err)) return false;
+    if (*lanes & (*lanes - 1) || *lanes > 16) {
+        if (!asked)
+            return fail(err, "%s=%u is not one of %s; fix or unset it", env_table[ENV_SIM_LANES].name, *lanes,
+                        env_table[ENV_SIM_LANES].value);
+        return fail(err, "%u lanes a particle; choose %s", *lanes, env_table[ENV_SIM_LANES].value);
+    }
+    return true;
 }
 
 bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, bool fast_default, const sim_params *params,

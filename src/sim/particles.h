@@ -38,8 +38,12 @@ typedef struct sim_particles {
 bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, bool fast_default, const sim_params *params,
                         const gpu_caps *caps, char *err);
 /* Threads a particle for the neighbour passes: many while the particles alone would leave most of
- * the GPU idle, 1 on a software renderer (where threads are not free); FLUID_SIM_LANES overrides. */
+ * the GPU idle, 1 on a software renderer (where threads are not free); sim_desc.lanes or
+ * FLUID_SIM_LANES (read by sim_make) override. */
 uint32_t sim_lanes_for(uint32_t capacity, const gpu_caps *caps);
+/* The lanes asked for (0: FLUID_SIM_LANES, else 0: sim_lanes_for picks), checked: 1, 2, 4, 8 or 16;
+ * false with err naming the variable or the value. */
+bool sim_lanes_resolve(uint32_t asked, uint32_t *lanes, char *err);
 /* A neighbour pass: p->n * p->lanes threads, then a shader-storage barrier. */
 void sim_dispatch_neighbours(const sim_particles *p, GLuint program);
 void sim_particles_destroy(sim_particles *p);

@@ -21,14 +21,14 @@ struct sim_search {
     uint32_t serial; /* changes with the sorter (the solvers' hash programs follow it) */
     bool prehashed;  /* the solver's last pass made the next search's hash (sim_search_hashed) */
     uint32_t prehashed_n;
-    GLuint hash, range, reorder, range_reorder; /* programs */
+    GLuint hash, range, reorder, merged; /* programs */
 };
 
-static sorter *_search_sorter_make(sim_search *q, const char *algo, char *err) {
+static sorter *_search_sorter_make(sim_search *q, const sort_algo *algo, char *err) {
     char label[64], serr[ERR_LEN];
-    snprintf(label, sizeof label, "sim.sort.%s", algo);
-    sorter *t = sort_make(algo, &(sort_desc){.capacity = q->capacity, .key_bits = q->bits, .label = label}, q->caps, serr);
-    if (!t) fail(err, "sort '%s': %s", algo, serr);
+    snprintf(label, sizeof label, "sim.sort.%s", algo->name);
+    sorter *t = sort_make(algo->name, &(sort_desc){.capacity = q->capacity, .key_bits = q->bits, .label = label}, q->caps, serr);
+    if (!t) fail(err, "sort '%s': %s", algo->name, serr);
     return t;
 }
 
@@ -53,8 +53,9 @@ sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, c
               (q->cell_keys = gpu_buffer_make(4 * n, NULL, "sim.cell_keys", err)) &&
               (q->range = sim_program_make("sim/search/ranges.comp", NULL, "sim.ranges", err)) &&
               (q->reorder = sim_program_make("sim/search/reorder.comp", NULL, "sim.reorder", err)) &&
-              (q->range_reorder = sim_program_make("sim/search/ranges_reorder.comp", NULL, "sim.ranges_reorder", err)) &&
-              (q->sorter = _search_sorter_make(q, desc->sort, err)) && (q->hash = _search_hash_make(q, q->sorter, err));
+              (q->merged = sim_program_make("sim/search/ranges_reorder.comp", NULL, "sim.ranges_reorder", err)) &&
+              (q->sorter = _search_sorter_make(q, desc->sort ? desc->sort : sort_algos[0], err)) &&
+              (q->hash = _search_hash_make(q, q->sorter, err));
     if (!ok) {
         sim_search_destroy(q);
         return NULL;
@@ -69,7 +70,7 @@ void sim_search_destroy(sim_search *q) {
     shader_destroy(&q->hash);
     shader_destroy(&q->range);
     shader_destroy(&q->reorder);
-    shader_destroy(&q->range_reorder);
+    shader_destroy(&q->merged);
     if (q->sorter) sort_destroy(q->sorter);
     GLuint *all[] = {&q->keys, &q->vals, &q->ranges, &q->cell_keys};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
@@ -152,11 +153,12 @@ void sim_search_find(sim_search *q, const sim_particles *p) { _search_find(q, p,
 
 /* reorder: copies position, velocity and original id of every particle into its sorted place
  * (the other buffer of each pair) and keeps its cell key for the renderer. Where the search makes
- * the cell table itself, one dispatch makes the table and the copy (ranges_reorder.comp). */
+ * the cell table itself, one dispatch makes the table and the copy: the merged pass
+ * (ranges_reorder.comp; "fused" is the DFSPH step's word only). */
 void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) {
-    bool fused = !sort_key_starts(q->sorter);
-    _search_find(q, p, prof, first, !fused);
-    if (fused) prof_begin(prof, first + 2);
+    bool merged = !sort_key_starts(q->sorter); /* the merged pass: ranges and reorder in one dispatch */
+    _search_find(q, p, prof, first, !merged);
+    if (merged) prof_begin(prof, first + 2);
     else prof_begin(prof, first + 3);
     int a = p->cur, b = 1 - p->cur;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[a]);
@@ -168,10 +170,10 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) 
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->sorted.vals);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_CELL_KEYS, q->cell_keys);
-    if (fused) {
+    if (merged) {
         q->table = q->ranges;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);
-        sim_dispatch(q->range_reorder, p->n > q->cells + 1 ? p->n : q->cells + 1);
+        sim_dispatch(q->merged, p->n > q->cells + 1 ? p->n : q->cells + 1);
         prof_end(prof, first + 2);
         prof_begin(prof, first + 3); /* nothing left to time */
     } else sim_dispatch(q->reorder, p->n);
@@ -179,7 +181,7 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) 
     prof_end(prof, first + 3);
 }
 
-bool sim_search_set_sort(sim_search *q, const char *algo, char *err) {
+bool sim_search_set_sort(sim_search *q, const sort_algo *algo, char *err) {
     sorter *next = _search_sorter_make(q, algo, err);
     if (!next) return false;
     GLuint hash = _search_hash_make(q, next, err);
@@ -198,6 +200,7 @@ bool sim_search_set_sort(sim_search *q, const char *algo, char *err) {
 }
 
 const char *sim_search_sort_name(const sim_search *q) { return sort_get_algo(q->sorter)->name; }
+const sort_algo *sim_search_sort(const sim_search *q) { return sort_get_algo(q->sorter); }
 GLuint sim_search_ranges(const sim_search *q) { return q->table; }
 const char *sim_search_stage_name(const sim_search *q, int stage) {
     if (stage == 2) return sort_key_starts(q->sorter) ? _search_ranges_by_sort : "ranges+reorder";

@@ -1,6 +1,6 @@
 /* search: the neighbour search every solver shares: hash -> sort -> ranges -> reorder.
  *
- *   sim_search *q = sim_search_make(&(sim_search_desc){ .capacity = n, .cells = c, .sort = "radix" }, caps, err);
+ *   sim_search *q = sim_search_make(&(sim_search_desc){ .capacity = n, .cells = c, .sort = &sort_algo_radix }, caps, err);
  *   each step:  sim_search_run(q, &particles, prof, first_stage);
  *   afterwards: the particles are in cell order (particles.cur flipped) and sim_search_ranges(q)
  *               is the cell table of that order: starts[c] for every cell c and starts[cells] = n,
@@ -27,9 +27,9 @@
 extern const char *const sim_search_stage_names[SIM_SEARCH_STAGES]; /* hash, sort, ranges, reorder */
 
 typedef struct sim_search_desc {
-    uint32_t capacity; /* particles */
-    uint32_t cells;    /* grid cells: keys are below this */
-    const char *sort;  /* a sort_algos name */
+    uint32_t capacity;     /* particles */
+    uint32_t cells;        /* grid cells: keys are below this */
+    const sort_algo *sort; /* one of sort_algos[] (sort.h); NULL: the first */
 } sim_search_desc;
 
 typedef struct sim_search sim_search;
@@ -40,7 +40,7 @@ void sim_search_destroy(sim_search *q);
 void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first_stage);
 /* hash, sort and ranges only: nothing moves (tests; the first state; after a sort switch). */
 void sim_search_find(sim_search *q, const sim_particles *p);
-bool sim_search_set_sort(sim_search *q, const char *algo, char *err);
+bool sim_search_set_sort(sim_search *q, const sort_algo *algo, char *err);
 
 /* The next step's hash in the solver's last pass (integrate), which saves the search its hash
  * dispatch: the pass is built with sim_search_hash_defines (the sorter's fused-count defines;
@@ -54,6 +54,7 @@ void sim_search_hash_bind(sim_search *q);
 void sim_search_hashed(sim_search *q, uint32_t n);
 void sim_search_invalidate(sim_search *q);
 const char *sim_search_sort_name(const sim_search *q);
+const sort_algo *sim_search_sort(const sim_search *q);
 GLuint sim_search_ranges(const sim_search *q);                     /* the cell table: cells + 1 uints */
 const char *sim_search_stage_name(const sim_search *q, int stage); /* the names, as the sort makes them */
 GLuint sim_search_cell_keys(const sim_search *q);                  /* uint per particle, current order */

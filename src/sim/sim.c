@@ -1,12 +1,11 @@
 /* sim: the simulation object: the scene's particles, the shared neighbour search, the chosen
  * solver, and the records of the steps taken. The physics is described in docs/SPH.md. */
 #include "sim/sim_internal.h"
-#include "sim/sim_test.h"
 #include "core/env.h"
 #include "core/log.h"
 #include "core/util.h"
-#include "sim/dfsph/dfsph_params.h"
 #include "sim/kernel.h"
+#include "sim/sim_test.h"
 #include "sim/solver.h"
 #include <math.h>
 #include <stdio.h>
@@ -22,25 +21,17 @@
 #define SIM_MARGIN_OVER_DX 0.25 /* the hard clamp keeps centres this far (in dx) inside the walls */
 #define SIM_RESTITUTION 0.0     /* normal velocity kept (reversed) by the hard clamp */
 #define SIM_NO_SLIP 1           /* walls are no-slip, with the fluid's (artificial) viscosity */
-/* DFSPH's own tolerances and step bounds: src/sim/dfsph/dfsph_params.c. */
+/* A solver's own constants are its own (DFSPH's: src/sim/dfsph/dfsph_params.c). */
 
-const sim_solver *const sim_solvers[] = {&sim_solver_dfsph, &sim_solver_wcsph, NULL};
-
-/* "radix, bitonic, cpu": every sort the library has, for error messages. */
-static const char *_sim_sort_list(void) {
+/* "dambreak, drop, ...": every scene, for error messages. */
+static const char *_sim_scene_list(void) {
     static char list[256];
     list[0] = 0;
-    for (int i = 0; i < sort_algo_count; i++) {
+    for (int i = 0; i < sim_scene_count; i++) {
         if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
-        strncat(list, sort_algos[i]->name, sizeof list - strlen(list) - 1);
+        strncat(list, sim_scenes[i].name, sizeof list - strlen(list) - 1);
     }
     return list;
-}
-
-const sim_solver *sim_solver_find(const char *name) {
-    for (int i = 0; name && sim_solvers[i]; i++)
-        if (!strcmp(sim_solvers[i]->name, name)) return sim_solvers[i];
-    return NULL;
 }
 
 void sim_cell_of(const sim_params *p, const float pos[3], int cell[3]) {
@@ -78,7 +69,7 @@ static double _sim_lattice_sum(double dx, double hs) {
     return sum;
 }
 
-static bool _sim_params_init(sim *s, bool strict, char *err) {
+static bool _sim_params_init(sim *s, char *err) {
     const sim_layout *lay = &s->layout;
     sim_params *p = &s->params;
     memset(p, 0, sizeof *p);
@@ -110,9 +101,39 @@ static bool _sim_params_init(sim *s, bool strict, char *err) {
     /* The kinematic viscosity equivalent to the artificial viscosity (Monaghan 2005, 3D). */
     double nu = p->alpha * c0 * hs / 10;
     p->wall_friction = SIM_NO_SLIP ? (float)nu : 0.0f;
-    dfsph_params dp;
-    dfsph_params_default(&dp, strict);
-    return dfsph_params_apply(&dp, hs, nu, p, err);
+    s->hs = hs;
+    s->nu = nu;
+    return true;
+}
+
+/* Every registered solver's own desc, from the caller's list (a solver not in it: its defaults)
+ * and its FLUID_* variables, read once here: a later switch of solver takes the same. */
+static bool _sim_solver_descs(sim *s, const sim_solver_desc *given, char *err) {
+    for (const sim_solver_desc *g = given; g && g->solver; g++)
+        if (sim_solver_index(g->solver) < 0)
+            return fail(err, "a solver desc for '%s', which is not in sim_solvers[]", g->solver->name);
+    for (int i = 0; sim_solvers[i]; i++) {
+        const sim_solver *sv = sim_solvers[i];
+        if (i >= SIM_SOLVERS_MAX) return fail(err, "more than %d solvers registered; raise SIM_SOLVERS_MAX", SIM_SOLVERS_MAX);
+        if (!sv->desc_size) continue;
+        const void *in = NULL;
+        for (const sim_solver_desc *g = given; g && g->solver; g++)
+            if (g->solver == sv) in = g->desc;
+        if (!(s->solver_desc[i] = calloc(1, sv->desc_size))) return fail(err, "out of host memory");
+        if (!sv->desc_resolve(in, s->solver_desc[i], err)) return false;
+    }
+    return true;
+}
+
+static void *_sim_solver_make(sim *s, const sim_solver *sv, char *err) {
+    return sv->make(&(sim_solver_make_desc){.p = &s->p,
+                                            .params = &s->params,
+                                            .hs = s->hs,
+                                            .nu = s->nu,
+                                            .desc = s->solver_desc[sim_solver_index(sv)],
+                                            .records = &s->sink,
+                                            .caps = s->caps},
+                    err);
 }
 
 static void _sim_stage_names(sim *s) {
@@ -170,44 +191,46 @@ static void _sim_upload_particles(sim *s, const float *pos4, const float *vel4, 
 static void _sim_layout_fill(sim *s) { sim_layout_fill(&s->layout, s->solver->layout_g_over_c2(&s->params), s->init_pos); }
 
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
-    const char *scene_name = desc->scene ? desc->scene : "dambreak";
-    const char *sort_name = desc->sort ? desc->sort : "radix";
+    const char *scene_name = desc->scene ? desc->scene : sim_scenes[0].name;
+    const sort_algo *sort = desc->sort ? desc->sort : sort_algos[0];
     const char *solver_name = desc->solver ? desc->solver : sim_solvers[0]->name;
     const sim_scene *sc = sim_scene_find(scene_name);
     if (!sc) {
-        fail(err, "unknown scene '%s'; choose dambreak, drop, double-dambreak or pool", scene_name);
-        return NULL;
-    }
-    if (!sort_algo_find(sort_name)) {
-        fail(err, "unknown sort '%s'; choose one of: %s", sort_name, _sim_sort_list());
+        fail(err, "unknown scene '%s'; choose one of: %s", scene_name, _sim_scene_list());
         return NULL;
     }
     const sim_solver *solver = sim_solver_find(solver_name);
     if (!solver) {
-        fail(err, "unknown solver '%s'; choose dfsph or wcsph", solver_name);
+        fail(err, "unknown solver '%s'; choose one of: %s", solver_name, sim_solver_names());
         return NULL;
     }
+    uint32_t lanes;
+    if (!sim_lanes_resolve(desc->lanes, &lanes, err)) return NULL;
     sim *s = calloc(1, sizeof *s);
     s->caps = caps;
     s->solver = solver;
     _sim_stage_names(s);
+    if (!sim_records_make(s, desc->records, err) || !_sim_solver_descs(s, desc->solver_descs, err)) {
+        sim_destroy(s);
+        return NULL;
+    }
     sim_layout_plan(sc, desc->particles, &s->layout);
     uint64_t max = sim_max_particles(caps);
     if (s->layout.count > max) {
         fail(err, "%llu particles (asked for %u) are more than this GPU can simulate (at most %llu); ask for fewer",
              (unsigned long long)s->layout.count, desc->particles, (unsigned long long)max);
-        free(s);
+        sim_destroy(s);
         return NULL;
     }
-    if (!_sim_params_init(s, desc->strict, err)) {
-        free(s);
+    if (!_sim_params_init(s, err)) {
+        sim_destroy(s);
         return NULL;
     }
     uint64_t cells = (uint64_t)s->params.dims[0] * s->params.dims[1] * s->params.dims[2];
     if (cells > (uint64_t)caps->max_groups_x * SIM_WG || 8 * cells > (uint64_t)caps->max_ssbo_bytes) {
         fail(err, "%llu particles need a grid of %llu cells, more than this GPU can hold; ask for fewer particles",
              (unsigned long long)s->layout.count, (unsigned long long)cells);
-        free(s);
+        sim_destroy(s);
         return NULL;
     }
     s->params.dims[3] = (uint32_t)cells;
@@ -215,22 +238,15 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     s->init_pos = malloc(16 * s->layout.count);
     if (!s->init_pos) {
         fail(err, "out of host memory for %llu particles; ask for fewer", (unsigned long long)s->layout.count);
-        free(s);
+        sim_destroy(s);
         return NULL;
     }
     _sim_layout_fill(s);
-    uint32_t lanes = desc->lanes;
-    if (lanes && lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16) {
-        fail(err, "%u lanes a particle; choose 1, 2, 4, 8 or 16", lanes);
-        free(s->init_pos);
-        free(s);
-        return NULL;
-    }
-    bool ok = sim_particles_make(&s->p, (uint32_t)s->layout.count, lanes, s->solver->fast_kernels, &s->params, caps, err) &&
-              (s->q = sim_search_make(
-                   &(sim_search_desc){.capacity = (uint32_t)s->layout.count, .cells = (uint32_t)cells, .sort = sort_name}, caps,
-                   err)) &&
-              (s->impl = solver->make(&s->p, &s->params, caps, err));
+    bool ok =
+        sim_particles_make(&s->p, (uint32_t)s->layout.count, lanes, s->solver->fast_kernels, &s->params, caps, err) &&
+        (s->q = sim_search_make(&(sim_search_desc){.capacity = (uint32_t)s->layout.count, .cells = (uint32_t)cells, .sort = sort},
+                                caps, err)) &&
+        (s->impl = _sim_solver_make(s, solver, err));
     if (!ok) {
         sim_destroy(s);
         return NULL;
@@ -240,69 +256,20 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     log_info("SIM",
              "%s: %u particles, dx %.4g m, h %.4g m, %u cells (%ux%ux%u, %u key bits), solver %s, sort %s, %u lane%s a particle",
              sc->name, s->p.n, s->layout.dx, s->params.h, (unsigned)cells, s->params.dims[0], s->params.dims[1],
-             s->params.dims[2], sim_search_bits(s->q), solver->name, sort_name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
+             s->params.dims[2], sim_search_bits(s->q), solver->name, sort->name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
     return s;
 }
 
 void sim_destroy(sim *s) {
     if (!s) return;
     if (s->impl) s->solver->destroy(s->impl);
-    sim_search_destroy(s->q);
+    if (s->q) sim_search_destroy(s->q);
     sim_particles_destroy(&s->p);
+    for (int i = 0; i < SIM_SOLVERS_MAX; i++) free(s->solver_desc[i]);
+    free(s->rec);
     free(s->init_pos);
     free(s);
 }
-
-/* --- records --- */
-
-static void _sim_take(sim *s, const sim_step_record *r) {
-    sim_summary *u = &s->sum;
-    u->steps++;
-    u->time += r->dt;
-    u->dt_last = r->dt;
-    s->it_div_sum += r->it_div;
-    s->it_density_sum += r->it_density;
-    s->err_density_sum += r->err_density;
-    u->it_div_mean = s->it_div_sum / (double)u->steps;
-    u->it_density_mean = s->it_density_sum / (double)u->steps;
-    u->err_density_mean = s->err_density_sum / (double)u->steps;
-    if (r->err_density > u->err_density_max) u->err_density_max = r->err_density;
-    if (r->cfl > u->cfl_max) u->cfl_max = r->cfl;
-    u->capped += r->capped;
-    u->dropped += r->dropped;
-    u->limited += r->limited;
-    u->frames_short += r->short_frame;
-    sim_step_record *slot = &s->rec[(s->rec_head + s->rec_count) % SIM_RECORDS];
-    *slot = *r;
-    slot->time = u->time;
-    if (s->rec_count < SIM_RECORDS) s->rec_count++;
-    else s->rec_head = (s->rec_head + 1) % SIM_RECORDS; /* nobody reads them: keep the newest */
-}
-
-static void _sim_poll(sim *s, bool wait) {
-    sim_step_record buf[256];
-    int got;
-    do {
-        got = s->solver->poll(s->impl, wait, buf, (int)ARRAY_LEN(buf));
-        for (int i = 0; i < got; i++) _sim_take(s, &buf[i]);
-    } while (got == (int)ARRAY_LEN(buf));
-}
-
-int sim_records(sim *s, sim_step_record *out, int max) {
-    _sim_poll(s, false);
-    int n = s->rec_count < max ? s->rec_count : max;
-    for (int i = 0; i < n; i++) out[i] = s->rec[(s->rec_head + i) % SIM_RECORDS];
-    s->rec_head = (s->rec_head + n) % SIM_RECORDS;
-    s->rec_count -= n;
-    return n;
-}
-
-void sim_sync(sim *s) {
-    if (s->in_frame) sim_frame_end(s);
-    _sim_poll(s, true);
-}
-
-void sim_get_summary(const sim *s, sim_summary *out) { *out = s->sum; }
 
 int sim_catch_up(sim *s, gpu_prof *prof) {
     int taken = 0;
@@ -324,7 +291,7 @@ int sim_frame_begin(sim *s, double seconds, int substeps) {
     if (s->in_frame) sim_frame_end(s);
     if (s->params_dirty) _sim_upload_params(s);
     int steps = s->solver->frame_begin(s->impl, seconds, substeps);
-    _sim_poll(s, false);
+    sim_poll(s, false);
     s->in_frame = true;
     s->first_step = 1;
     return steps;
@@ -370,16 +337,13 @@ void sim_step(sim *s, gpu_prof *prof) { sim_frame(s, 0, 1, prof); }
 
 void sim_reset(sim *s) {
     sim_sync(s);
-    memset(&s->sum, 0, sizeof s->sum);
-    s->it_div_sum = s->it_density_sum = s->err_density_sum = 0;
-    s->rec_head = s->rec_count = 0;
+    sim_records_clear(s);
     _sim_layout_fill(s);
     _sim_upload_particles(s, s->init_pos, NULL, (uint32_t)s->layout.count);
 }
 
-bool sim_set_sort(sim *s, const char *algo, char *err) {
-    if (!algo || !sort_algo_find(algo))
-        return fail(err, "unknown sort '%s'; choose one of: %s", algo ? algo : "(none)", _sim_sort_list());
+bool sim_set_sort(sim *s, const sort_algo *algo, char *err) {
+    if (!algo) return fail(err, "no sort given; choose one of: %s", sort_algo_names());
     if (!sim_search_set_sort(s->q, algo, err)) return false;
     sim_search_find(s->q, &s->p); /* the old sorter's buffers may have held the sorted pairs */
     _sim_stage_names(s);
@@ -388,9 +352,9 @@ bool sim_set_sort(sim *s, const char *algo, char *err) {
 
 bool sim_set_solver(sim *s, const char *name, char *err) {
     const sim_solver *next = sim_solver_find(name);
-    if (!next) return fail(err, "unknown solver '%s'; choose dfsph or wcsph", name ? name : "(none)");
+    if (!next) return fail(err, "unknown solver '%s'; choose one of: %s", name ? name : "(none)", sim_solver_names());
     if (next == s->solver) return true;
-    void *impl = next->make(&s->p, &s->params, s->caps, err);
+    void *impl = _sim_solver_make(s, next, err);
     if (!impl) return false;
     sim_sync(s); /* the old solver's last records count */
     s->solver->destroy(s->impl);
@@ -407,8 +371,6 @@ void sim_poke(sim *s, const float point[3], float radius, float strength) {
     s->params.poke_strength = strength;
     s->params_dirty = true;
 }
-
-/* --- reading --- */
 
 /* --- test hooks --- */
 

@@ -6,7 +6,8 @@
  *                                   dfsph  density+alpha -> divergence solve -> non-pressure + CFL
  *                                          -> pressure solve -> integrate.
  *
- *   sim *s = sim_make(&(sim_desc){ .scene = "dambreak", .particles = 27648, .solver = "dfsph" }, caps, err);
+ *   sim *s = sim_make(&(sim_desc){ .scene = "dambreak", .particles = 27648, .sort = sort_algo_find("radix"),
+ *                                  .solver = "dfsph" }, caps, err);
  *   each frame:  sim_frame(s, 1.0 / 60, 0, prof);  // 1/60 s of fluid in as many steps as it needs;
  *                                                  // stages timed on its first step (prof may be NULL)
  *   one step:    sim_step(s, NULL);                // the solver's own step size
@@ -16,7 +17,7 @@
  * A dfsph step chooses its dt on the GPU, so the CPU learns the steps' sizes, iterations and errors
  * a few frames late (sim_records, sim_summary); sim_sync waits for all of them.
  *
- * Errors: sim_make returns NULL with err for an unknown scene, sort or solver, a particle count
+ * Errors: sim_make returns NULL with err for an unknown scene or solver, a particle count
  * past what the GPU holds, or a shader that fails to build.
  */
 #ifndef FLUID_SIM_H
@@ -24,16 +25,29 @@
 #include "gpu/gpu.h"
 #include "gpu/prof.h"
 #include "sim/step_record.h" /* sim_step_record */
+#include "sort/sort.h"       /* sort_algo: the typed sort a simulation takes */
 #include <stdbool.h>
 #include <stdint.h>
 
+struct sim_solver;
+
+/* A solver's own desc (dfsph_desc for sim_solver_dfsph: src/sim/dfsph/dfsph.h), kept for that
+ * solver whether the simulation starts with it or switches to it later. */
+typedef struct sim_solver_desc {
+    const struct sim_solver *solver; /* NULL ends a list */
+    const void *desc;                /* that solver's desc (NULL: its defaults) */
+} sim_solver_desc;
+
 typedef struct sim_desc {
-    const char *scene;  /* "dambreak" (default), "drop", "double-dambreak", "pool" */
-    uint32_t particles; /* 0: the scene's default */
-    const char *sort;   /* "radix" (default), "bitonic", "cpu" */
-    const char *solver; /* "dfsph" (default), "wcsph" */
-    bool strict;        /* dfsph: mean density error 0.01% instead of 0.05% */
-    uint32_t lanes;     /* threads a particle in the neighbour passes: 1, 2, 4, 8, 16; 0 picks (tests) */
+    const char *scene;     /* a name of sim_scenes[] (scene.h); NULL: the first */
+    uint32_t particles;    /* 0: the scene's default */
+    const sort_algo *sort; /* one of sort_algos[] (sort.h), resolved from its name by the caller (once, at the
+                                   * edge: app/session.c); NULL: the first */
+    const char *solver;    /* a name of sim_solvers[] (solver.h); NULL: the first */
+    uint32_t lanes;        /* threads a particle in the neighbour passes: 1, 2, 4, 8, 16; 0: FLUID_SIM_LANES, else picked */
+    const sim_solver_desc *solver_descs; /* NULL, or solvers' own descs ended by {NULL}; a solver not listed: defaults */
+    uint32_t records; /* step records kept for sim_records, 0: SIM_RECORDS (the one ring from the GPU to the stats; past
+                       * it the oldest unread are dropped and counted: sim_summary.records_dropped) */
 } sim_desc;
 
 typedef struct sim sim;
@@ -41,15 +55,16 @@ typedef struct sim sim;
 /* The run so far, from every record read. */
 typedef struct sim_summary {
     uint64_t steps;
-    double time; /* simulated seconds */
-    double it_div_mean, it_density_mean;
+    double time;                         /* simulated seconds */
+    double it_mean[SIM_RECORD_COUNTERS]; /* the solver's iteration counts a step, by sim_counter_name */
     double err_density_mean, err_density_max;
     double cfl_max; /* the largest |v| dt / dx of any step */
     double dt_last;
     uint64_t capped;
     uint64_t dropped;
     uint64_t limited;
-    uint64_t frames_short; /* frames whose step slots ran out before their time (carried over) */
+    uint64_t frames_short;    /* frames whose step slots ran out before their time (carried over) */
+    uint64_t records_dropped; /* records sim_records never returned: the ring was full (none are dropped silently) */
 } sim_summary;
 
 /* Dispatches recorded for the steps (the count the program keeps, sim_dispatch_count in
@@ -67,13 +82,12 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err);
 void sim_destroy(sim *s);
 
 /* `seconds` of simulated time in as many steps as the solver needs (substeps > 0: exactly that
- * many equal steps, 1 to SIM_MAX_SUBSTEPS, whatever the solver's own step bound); the stages of
+ * many equal steps, 1 to SIM_MAX_SUBSTEPS (step_record.h), whatever the solver's own step bound); the stages of
  * the first step are timed (prof may be NULL). Returns the step slots issued: dfsph issues spare
  * slots that run empty once the frame's time is used (they leave no record), and a frame whose
  * slots run out before its time does carries the rest to the next (its last record says
  * short_frame; sim_catch_up finishes it). The frames' records add up to their seconds within 1e-6
  * relative (sim_summary.time). */
-#define SIM_MAX_SUBSTEPS 1000
 int sim_frame(sim *s, double seconds, int substeps, gpu_prof *prof);
 /* The same in pieces, for callers that look between steps: begin returns the steps. */
 int sim_frame_begin(sim *s, double seconds, int substeps);
@@ -85,14 +99,18 @@ void sim_sync(sim *s); /* waits for the GPU: every step's record is read */
 /* The end of a run: simulates what earlier frames could not finish (waits for the GPU), so the
  * records add up to the seconds asked for. Returns the slots issued (0: nothing was owed). */
 int sim_catch_up(sim *s, gpu_prof *prof);
-/* Records read since the last call (oldest first), at most max; never waits. */
+/* Records read since the last call (oldest first), at most max; never waits. They wait in one ring
+ * of sim_desc.records (SIM_RECORDS by default): read them at least that often, or the oldest are
+ * dropped, counted in sim_summary.records_dropped. */
+#define SIM_RECORDS 8192
 int sim_records(sim *s, sim_step_record *out, int max);
 void sim_get_summary(const sim *s, sim_summary *out);
 
-void sim_reset(sim *s);                                   /* back to the scene's initial state */
-bool sim_set_sort(sim *s, const char *algo, char *err);   /* between steps; the fluid is kept */
-bool sim_set_solver(sim *s, const char *name, char *err); /* between steps; the fluid is kept */
+void sim_reset(sim *s);                                      /* back to the scene's initial state */
+bool sim_set_sort(sim *s, const sort_algo *algo, char *err); /* between steps; the fluid is kept */
+bool sim_set_solver(sim *s, const char *name, char *err);    /* between steps; the fluid is kept */
 const char *sim_sort_name(const sim *s);
+const sort_algo *sim_sort(const sim *s);
 const char *sim_solver_name(const sim *s);
 const char *sim_scene_name(const sim *s);
 uint32_t sim_particle_count(const sim *s);
@@ -101,6 +119,10 @@ float sim_dt(const sim *s);                              /* wcsph: its step; dfs
 void sim_domain(const sim *s, float lo[3], float hi[3]); /* the tank, metres */
 float sim_particle_radius(const sim *s);                 /* half the initial spacing, metres */
 float sim_sound_speed(const sim *s);                     /* wcsph's c0 (dfsph: its viscosity's), m/s */
+/* The iteration counts the solver's records carry (sim_step_record.it[], sim_summary.it_mean[]):
+ * dfsph "divergence", "pressure"; wcsph none. */
+int sim_counter_count(const sim *s);
+const char *sim_counter_name(const sim *s, int i);
 /* Stages timed by the profiler: the search's, then the solver's. */
 int sim_stage_count(const sim *s);
 const char *sim_stage_name(const sim *s, int stage);

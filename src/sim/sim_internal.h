@@ -1,6 +1,7 @@
-/* sim_internal: the simulation object's insides, shared by sim.c (making and stepping it) and
- * sim_read.c (what it shows: names, buffers, read-backs, the tests' getters). Private to those two:
- * the app, the renderer and the tests use sim.h (and the tests sim_test.h). */
+/* sim_internal: the simulation object's insides, shared by sim.c (making and stepping it),
+ * sim_records.c (the steps' records and the summary) and sim_read.c (what it shows: names,
+ * buffers, read-backs, the tests' getters). Private to those: the app, the renderer and the tests
+ * use sim.h (and the tests sim_test.h). */
 #ifndef FLUID_SIM_INTERNAL_H
 #define FLUID_SIM_INTERNAL_H
 #include "sim/particles.h"
@@ -8,11 +9,11 @@
 #include "sim/search.h"
 #include "sim/sim.h"
 #include "sim/sim_params.h"
-#include "sim/sim_test.h" /* the old name of the tests' hooks header: code written against it still builds */
 #include "sim/solver.h"
 
-#define SIM_G 9.81       /* m/s^2 */
-#define SIM_RECORDS 8192 /* step records kept for sim_records */
+#define SIM_G 9.81 /* m/s^2 */
+
+#define SIM_SOLVERS_MAX 8 /* solvers a registry holds at most (their descs, kept by the sim) */
 
 struct sim {
     sim_layout layout;
@@ -23,15 +24,23 @@ struct sim {
     sim_search *q;
     const sim_solver *solver;
     void *impl;
+    double hs, nu;                      /* the smoothing length and the kinematic viscosity, unrounded (sim_solver_make_desc) */
+    void *solver_desc[SIM_SOLVERS_MAX]; /* each registered solver's desc, resolved at sim_make (NULL: none) */
     const gpu_caps *caps;
     const char *stage_names[SIM_SEARCH_STAGES + SIM_SOLVER_MAX_STAGES];
     bool in_frame;
-    int first_step;                   /* the frame's first step is the profiled one */
-    sim_step_record rec[SIM_RECORDS]; /* read, not yet taken by sim_records */
-    int rec_head, rec_count;
+    int first_step;       /* the frame's first step is the profiled one */
+    sim_step_record *rec; /* the one ring of records: read from the solver, not yet taken by sim_records */
+    uint32_t rec_cap, rec_head, rec_count;
+    sim_record_sink sink; /* the solver's way into it (sim_records.c) */
     sim_summary sum;
     sim_dispatches disp; /* dispatches of the steps issued */
-    double it_div_sum, it_density_sum, err_density_sum;
+    double it_sum[SIM_RECORD_COUNTERS], err_density_sum;
 };
+
+/* sim_records.c */
+void sim_poll(sim *s, bool wait);                            /* takes the solver's finished records (wait: every step issued) */
+void sim_records_clear(sim *s);                              /* forgets every record and the summary */
+bool sim_records_make(sim *s, uint32_t capacity, char *err); /* the ring (0: SIM_RECORDS) and the sink */
 
 #endif

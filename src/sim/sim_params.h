@@ -1,4 +1,5 @@
-/* sim_params: the constants every simulation shader reads, as one std140 uniform block, and the
+/* sim_params: the physics every solver shares (no solver's own parameters: each solver keeps its
+ * own block, DFSPH's in src/sim/dfsph/dfsph_layout.h), as one std140 uniform block, and the
  * work-group size and binding points of the sim shaders.
  *
  * The defines below are the single source: SIM_SHADER_CONSTANTS lists those the shaders read, and
@@ -15,8 +16,11 @@
 
 #define SIM_WG 128 /* threads per work group of every sim dispatch; twin: SIM_WG in sim_common.glsl */
 
-/* Binding points; twins: B_* in sim_common.glsl. */
+/* Binding points; twins: B_* in sim_common.glsl. The shared ones, then a range each solver owns
+ * (its own uniform block at SIM_UBO_SOLVER and its buffers at SIM_B_SOLVER + 0 .. SIM_B_SOLVER_COUNT
+ * - 1, given to its shaders by its own defines: DFSPH's in src/sim/dfsph/dfsph_layout.h). */
 #define SIM_UBO_PARAMS 0
+#define SIM_UBO_SOLVER 1 /* the solver's own parameters (its uniform block) */
 #define SIM_B_POS_IN 0
 #define SIM_B_VEL_IN 1
 #define SIM_B_POS_OUT 2
@@ -25,31 +29,25 @@
 #define SIM_B_VALS 5
 #define SIM_B_RANGES 6 /* the cell table: uint start per cell, then n (search.h) */
 #define SIM_B_DENS 7
-#define SIM_B_PTERM 8
+#define SIM_B_PTERM 8 /* wcsph: the pressure term per particle */
 #define SIM_B_ACCEL 9
 #define SIM_B_ID_IN 10
 #define SIM_B_ID_OUT 11
 #define SIM_B_CELL_KEYS 12
-#define SIM_B_FACTOR 13     /* dfsph: 1 / (the solver's stiffness denominator) per particle */
-#define SIM_B_KAPPA 14      /* dfsph: the pressure value kappa / rho of the solve under way */
-#define SIM_B_CTL 15        /* dfsph: the GPU-side control block (indirect args, dt, reductions) */
-#define SIM_B_RECORDS 16    /* dfsph: one record per step, read back a few frames late */
-#define SIM_B_NBR 17        /* dfsph: each lane's neighbour list of the step ({m grad W_ij, j} records) */
-#define SIM_B_NBR_COUNT 18  /* dfsph: the length of each lane's list */
-#define SIM_B_SORT_FUSED 19 /* hash: the sort's fused first count (sort.h) */
-#define SIM_B_WALL 20       /* dfsph: the walls' kernel share and its gradient per particle (the step's) */
+#define SIM_B_SORT_FUSED 13 /* hash: the sort's fused first count (sort.h) */
+#define SIM_B_SOLVER 14     /* the first of the solver's own buffers */
+#define SIM_B_SOLVER_COUNT 8
 
 /* What the sim shaders are given, as X(GLSL name, C constant): a binding added above is read by
  * a shader only once it has its line here (docs/DESIGN.md, "Shaders"). */
 /* clang-format off */
 #define SIM_SHADER_CONSTANTS(X)                                                                \
-    X(SIM_WG, SIM_WG) X(SIM_UBO_PARAMS, SIM_UBO_PARAMS) X(B_POS_IN, SIM_B_POS_IN)              \
-    X(B_VEL_IN, SIM_B_VEL_IN) X(B_POS_OUT, SIM_B_POS_OUT) X(B_VEL_OUT, SIM_B_VEL_OUT)          \
-    X(B_KEYS, SIM_B_KEYS) X(B_VALS, SIM_B_VALS) X(B_RANGES, SIM_B_RANGES) X(B_DENS, SIM_B_DENS) \
-    X(B_PTERM, SIM_B_PTERM) X(B_ACCEL, SIM_B_ACCEL) X(B_ID_IN, SIM_B_ID_IN)                    \
-    X(B_ID_OUT, SIM_B_ID_OUT) X(B_CELL_KEYS, SIM_B_CELL_KEYS) X(B_FACTOR, SIM_B_FACTOR)        \
-    X(B_KAPPA, SIM_B_KAPPA) X(B_CTL, SIM_B_CTL) X(B_RECORDS, SIM_B_RECORDS) X(B_NBR, SIM_B_NBR) \
-    X(B_NBR_COUNT, SIM_B_NBR_COUNT) X(B_WALL, SIM_B_WALL)
+    X(SIM_WG, SIM_WG) X(SIM_UBO_PARAMS, SIM_UBO_PARAMS) X(UBO_SOLVER, SIM_UBO_SOLVER)          \
+    X(B_POS_IN, SIM_B_POS_IN) X(B_VEL_IN, SIM_B_VEL_IN) X(B_POS_OUT, SIM_B_POS_OUT)            \
+    X(B_VEL_OUT, SIM_B_VEL_OUT) X(B_KEYS, SIM_B_KEYS) X(B_VALS, SIM_B_VALS)                    \
+    X(B_RANGES, SIM_B_RANGES) X(B_DENS, SIM_B_DENS) X(B_PTERM, SIM_B_PTERM)                    \
+    X(B_ACCEL, SIM_B_ACCEL) X(B_ID_IN, SIM_B_ID_IN) X(B_ID_OUT, SIM_B_ID_OUT)                  \
+    X(B_CELL_KEYS, SIM_B_CELL_KEYS)
 /* clang-format on */
 
 typedef struct sim_params {
@@ -74,19 +72,9 @@ typedef struct sim_params {
     float poke_strength; /* m/s^2 at the poke centre */
     float wall_friction; /* viscosity coefficient of the walls (same alpha form as particles) */
     float dx;            /* particle spacing at the start, metres (the walls' ghost planes) */
-    /* dfsph only: written by dfsph_params_apply (src/sim/dfsph/dfsph_params.c), the solver's own
-     * parameters; here until the DFSPH shaders read a block of their own */
-    float dt_max;               /* the largest step, seconds */
-    float dt_min;               /* the smallest step, seconds */
-    float cfl;                  /* dt = cfl * dx / v_max (0.4 in SPlisHSPlasH's units of the diameter) */
-    float eta_density;          /* mean density error allowed, relative (0.0005: 0.05%) */
-    float eta_divergence;       /* mean density change over one step from the divergence, relative */
-    uint32_t min_it_density;    /* at least this many pressure iterations */
-    uint32_t min_it_divergence; /* at least this many divergence iterations */
-    uint32_t min_neighbours;    /* fewer: the divergence solve leaves the particle alone (free surface) */
 } sim_params;
 
-_Static_assert(sizeof(sim_params) == 5 * 16 + 24 * 4, "sim_params must match SimParams in sim_common.glsl");
+_Static_assert(sizeof(sim_params) == 5 * 16 + 16 * 4, "sim_params must match SimParams in sim_common.glsl");
 _Static_assert(sizeof(sim_params) % 16 == 0, "a std140 block is a whole number of vec4s");
 _Static_assert(offsetof(sim_params, n) == 80, "scalars start after the five vec4s");
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 const char *sim_sort_name(const sim *s) { return sim_search_sort_name(s->q); }
+const sort_algo *sim_sort(const sim *s) { return sim_search_sort(s->q); }
 const char *sim_solver_name(const sim *s) { return s->solver->name; }
 const char *sim_scene_name(const sim *s) { return s->layout.scene->name; }
 uint32_t sim_particle_count(const sim *s) { return s->p.n; }
@@ -121,6 +122,10 @@ void sim_read_stats(sim *s, sim_stats *out) {
 const sim_particles *sim_get_particles(const sim *s) { return &s->p; }
 const sim_search *sim_get_search(const sim *s) { return s->q; }
 const sim_params *sim_get_params(const sim *s) { return &s->params; }
+const void *sim_get_solver_params(const sim *s) {
+    const sim_solver_test_hooks *t = s->solver->test;
+    return t && t->params ? t->params(s->impl) : NULL;
+}
 const sim_layout *sim_get_layout(const sim *s) { return &s->layout; }
 uint32_t sim_get_cells(const sim *s) { return s->params.dims[3]; }
 GLuint sim_get_accel(const sim *s) {

@@ -17,6 +17,9 @@ void sim_find_neighbours(sim *s);
 const sim_particles *sim_get_particles(const sim *s);
 const sim_search *sim_get_search(const sim *s);
 const sim_params *sim_get_params(const sim *s);
+/* The solver's own parameters, as its uniform block holds them (dfsph: dfsph_gpu_params,
+ * src/sim/dfsph/dfsph_layout.h), or NULL for a solver without. */
+const void *sim_get_solver_params(const sim *s);
 const sim_layout *sim_get_layout(const sim *s);
 uint32_t sim_get_cells(const sim *s);
 /* Per particle, by original index: the pressure the solver keeps, Pa; false if it keeps none. */

@@ -10,6 +10,15 @@
  * `step`, which reads and writes the particles (particles.h) in place. A solver names its own
  * stages; the profiler times them as first_stage + 0 .. stage_count - 1.
  *
+ * A solver owns its own settings and parameters (SPlisHSPlasH's TimeStep per method): a desc of
+ * its own (desc_size bytes, zero: defaults; desc_resolve reads its FLUID_* variables into it once,
+ * at sim_make), its own uniform block at SIM_UBO_SOLVER and its buffers at SIM_B_SOLVER.. (the
+ * shared sim_params holds only the physics every solver reads), and its records' meaning: the
+ * iteration counts a record carries (sim_step_record.it[]) are named by its `counters`.
+ *
+ * Adding a solver: a folder src/sim/NAME/ (NAME.c defining `const sim_solver sim_solver_NAME`, its
+ * shaders in shaders/sim/NAME/) and one line in src/sim/solvers.c; CONTRIBUTING.md lists the files.
+ *
  * Time: a frame asks for `seconds` of simulated time (frame_begin returns the steps it will
  * take); a solver whose dt is chosen on the GPU reports every step through `poll` a few frames
  * later, never by a waiting read-back in the middle of a frame. It does NOT own the particles or
@@ -24,16 +33,36 @@
 
 #define SIM_SOLVER_MAX_STAGES 8
 
+/* What a solver is made from. */
+typedef struct sim_solver_make_desc {
+    const sim_particles *p;
+    const sim_params *params;       /* the shared physics (its block, bound at SIM_UBO_PARAMS) */
+    double hs, nu;                  /* the smoothing length, m, and the fluid's kinematic viscosity, m^2/s, unrounded */
+    const void *desc;               /* its own desc as desc_resolve left it (NULL for a solver without one) */
+    const sim_record_sink *records; /* where its finished steps' records go (valid until destroy) */
+    const gpu_caps *caps;
+} sim_solver_make_desc;
+
 typedef struct sim_solver {
     const char *name;
     const char *summary;
     const char *const *stages; /* its own stage names (after the search's) */
     int stage_count;
-    /* Optional: a stage's name as the solver runs now, where a fused path times several stages as
-     * one (NULL: `stages`' name), as the search names a fused reorder "reorder=ranges". */
+    /* Optional: a stage's name as the solver runs now, where one dispatch times several stages as
+     * one (NULL: `stages`' name): DFSPH's fused step "divergence=step", as the search names the
+     * reorder done in its merged ranges+reorder pass "reorder=ranges". */
     const char *(*stage_name)(void *impl, int stage);
     /* The scene's initial layout for this solver: g / c^2 of its equation of state (layers
      * compressed to hydrostatic balance), or 0 for an incompressible solver (a plain lattice). */
+    /* The iteration counts its records carry (sim_step_record.it[0 .. counter_count - 1]), by name
+     * ("divergence", "pressure"); none for a solver without iterations. */
+    const char *const *counters;
+    int counter_count;
+    /* Its own desc: desc_size bytes (0: none). desc_resolve fills *out from *in (NULL: every field
+     * zero, the defaults) and its FLUID_* variables for the fields left zero; false with err on a
+     * bad value. Called once a simulation (sim_make), for every solver of the registry. */
+    size_t desc_size;
+    bool (*desc_resolve)(const void *in, void *out, char *err);
     double (*layout_g_over_c2)(const sim_params *params);
     /* Grid cells h/2 wide (FLUID_SIM_CELL=2) pay above this many particles with this solver (0:
      * never; measured, docs/BENCHMARKS.md). Chosen when the simulation is made: a later switch of
@@ -44,7 +73,7 @@ typedef struct sim_solver {
      * with the fast kernels and its persistent solve the H100's still pool gained 0.135% energy in
      * 700 steps (test_sim_scenes' bound: 0.1%; either change alone passes) for 1-3% of a step. */
     bool fast_kernels;
-    void *(*make)(const sim_particles *p, const sim_params *params, const gpu_caps *caps, char *err);
+    void *(*make)(const sim_solver_make_desc *desc, char *err);
     void (*destroy)(void *impl);
     /* New particles or a switch to this solver: the search has run (nothing reordered); make the
      * densities valid and forget any state of earlier steps. */
@@ -55,8 +84,10 @@ typedef struct sim_solver {
     /* A step; its last pass may make the next search's hash (search.h), hence q not const. */
     void (*step)(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first_stage);
     void (*frame_end)(void *impl);
-    /* Records of finished steps, oldest first, at most max; `wait`: wait for every step issued. */
-    int (*poll)(void *impl, bool wait, sim_step_record *out, int max);
+    /* Hands the records of finished steps to the sink it was made with (oldest first; a solver may
+     * also hand them over as it learns them, in frame_begin/frame_end); `wait`: wait for every
+     * step issued. It keeps no records of its own beyond the GPU's. */
+    void (*poll)(void *impl, bool wait);
     /* Iteration pairs (two dispatches each, indirect, empty once the solve has converged) that each
      * step of the frame under way records; NULL for a solver without them. */
     uint32_t (*pairs)(void *impl);
@@ -67,9 +98,10 @@ typedef struct sim_solver {
     const struct sim_solver_test_hooks *test; /* what only the tests call (solver_test.h) */
 } sim_solver;
 
-extern const sim_solver sim_solver_wcsph;
-extern const sim_solver sim_solver_dfsph;
+/* The registry (src/sim/solvers.c, one line a solver). */
 extern const sim_solver *const sim_solvers[];        /* NULL-terminated; the first is the default */
 const sim_solver *sim_solver_find(const char *name); /* NULL if unknown */
+int sim_solver_index(const sim_solver *solver);      /* its place in sim_solvers[], -1 if not there */
+const char *sim_solver_names(void);                  /* "dfsph, wcsph": every name, for messages */
 
 #endif

@@ -16,6 +16,8 @@ typedef struct sim_solver_test_hooks {
      * listed, its lanes' lists added up, UINT32_MAX where a lane's list is full (it may have dropped
      * some); returns the capacity of one lane's list, 0 if it keeps none. */
     uint32_t (*read_neighbour_counts)(void *impl, const sim_particles *p, uint32_t *out);
+    /* Its own parameters as its uniform block holds them (dfsph: dfsph_gpu_params), or NULL. */
+    const void *(*params)(void *impl);
 } sim_solver_test_hooks;
 
 #endif

@@ -1,25 +1,38 @@
 /* step_record: what a solver reports of each finished step (solver.h's poll), and what sim.h hands
- * on (sim_records). Its own header so that the solver interface need not include sim.h. */
+ * on (sim_records), with the frame's step bound both keep. Its own header so that the solver
+ * interface need not include sim.h. */
 #ifndef FLUID_SIM_STEP_RECORD_H
 #define FLUID_SIM_STEP_RECORD_H
 #include <stdbool.h>
 #include <stdint.h>
 
+#define SIM_RECORD_COUNTERS 4 /* iteration counts a record carries at most */
+/* The most steps a frame takes (--substeps' range; a solver's slots a frame). */
+#define SIM_MAX_SUBSTEPS 1000
+
 /* One finished step. */
 typedef struct sim_step_record {
-    double time;         /* simulated seconds at its end */
-    float dt;            /* its size, seconds */
-    float dt_cfl;        /* the CFL limit it was held to (wcsph: its fixed dt) */
-    float cfl;           /* max |v| dt / dx over the particles at its end (wcsph: NAN) */
-    uint32_t it_div;     /* divergence-solve iterations (wcsph: 0) */
-    uint32_t it_density; /* pressure-solve iterations (wcsph: 0) */
-    float err_div;       /* mean density change over one step the divergence left, relative */
-    float err_density;   /* mean density error the pressure solve left, relative */
-    uint32_t capped;     /* solves that stopped at the iteration cap before converging */
-    uint32_t dropped;    /* neighbours left out of a full neighbour list (dfsph; should be 0) */
-    uint32_t limited;    /* particles whose speed was limited to the CFL bound (dfsph; rare) */
-    float t_left;        /* seconds of its frame still to simulate after it (dfsph; wcsph: 0) */
-    bool short_frame;    /* its frame's last step, with t_left > 0: the slots ran out, the rest carried over */
+    double time;                      /* simulated seconds at its end */
+    float dt;                         /* its size, seconds */
+    float dt_cfl;                     /* the CFL limit it was held to (wcsph: its fixed dt) */
+    float cfl;                        /* max |v| dt / dx over the particles at its end (wcsph: NAN) */
+    uint32_t it[SIM_RECORD_COUNTERS]; /* the solver's iteration counts, named by its `counters` (solver.h;
+                                       * dfsph: divergence, pressure; wcsph: none); the rest 0 */
+    float err_div;                    /* mean density change over one step the divergence left, relative */
+    float err_density;                /* mean density error the pressure solve left, relative */
+    uint32_t capped;                  /* solves that stopped at the iteration cap before converging */
+    uint32_t dropped;                 /* neighbours left out of a full neighbour list (dfsph; should be 0) */
+    uint32_t limited;                 /* particles whose speed was limited to the CFL bound (dfsph; rare) */
+    float t_left;                     /* seconds of its frame still to simulate after it (dfsph; wcsph: 0) */
+    bool short_frame;                 /* its frame's last step, with t_left > 0: the slots ran out, the rest carried over */
 } sim_step_record;
+
+/* Where a solver hands the records of its finished steps, oldest first: the simulation's one ring
+ * (sim_records.c), of the capacity sim_desc.records states; past it the oldest unread records are
+ * dropped and counted (sim_summary.records_dropped), never silently. */
+typedef struct sim_record_sink {
+    void (*push)(void *owner, const sim_step_record *r);
+    void *owner;
+} sim_record_sink;
 
 #endif

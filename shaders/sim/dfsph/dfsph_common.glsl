@@ -7,6 +7,19 @@
 #define SIM_GID gl_GlobalInvocationID.x
 #endif
 
+// DFSPH's own parameters, its uniform block at the solver's binding (UBO_SOLVER, src/sim/sim_params.h).
+// C twin: struct dfsph_gpu_params in src/sim/dfsph/dfsph_layout.h (tests/test_layout.c checks it).
+layout(std140, binding = UBO_SOLVER) uniform DfsphParams {
+    float dt_max;          // the largest step, seconds
+    float dt_min;          // the smallest step, seconds
+    float cfl;             // dt = cfl * dx / v_max
+    float eta_density;     // mean density error allowed, relative
+    float eta_divergence;  // mean density change over one step from the divergence, relative
+    uint min_it_density;   // at least this many pressure iterations
+    uint min_it_divergence;// at least this many divergence iterations
+    uint min_neighbours;   // fewer: the divergence solve leaves the particle alone (free surface)
+} D;
+
 layout(std430, binding = B_CTL) coherent buffer Ctl {
     uvec4 args_div;    // groups of the divergence solve's next update + predict (0: converged)
     uvec4 args_dens;   // the same for the pressure (constant-density) solve

@@ -68,7 +68,7 @@ float dfsph_nonpressure() {
 // first, all writing the same values).
 bool dfsph_step_size(float vmax) {
     {
-        float dt_cfl = clamp(P.cfl * P.dx / max(max(vmax, C.v_post), 1e-9), P.dt_min, P.dt_max);
+        float dt_cfl = clamp(D.cfl * P.dx / max(max(vmax, C.v_post), 1e-9), D.dt_min, D.dt_max);
         C.dt_cfl = dt_cfl;
         // The frame's time left in whole ticks (the frame's first density pass added its share).
         uint rem = C.t_rem, cfl_t = max(uint(dt_cfl / DFSPH_TICK), 1u), dt_t;

@@ -81,7 +81,7 @@ float dfsph_predict() {
         e = max(dens[i] + dt * drho - P.rho0, 0.0);
         kappa[i] = e * factor[i] / (dt * dt);
 #else
-        e = sums.y < float(P.min_neighbours) ? 0.0 : max(drho, 0.0) * dt;
+        e = sums.y < float(D.min_neighbours) ? 0.0 : max(drho, 0.0) * dt;
         kappa[i] = e * factor[i] / (dt * dt);
 #endif
         err = e / P.rho0;
@@ -97,11 +97,11 @@ float dfsph_predict() {
 // that calls it with the same it and mean gets the same answer.
 bool dfsph_decide(uint it, float mean, bool record) {
 #if DFSPH_DENSITY
-    uint cap = C.cap_dens, min_it = P.min_it_density;
-    float eta = P.eta_density;
+    uint cap = C.cap_dens, min_it = D.min_it_density;
+    float eta = D.eta_density;
 #else
-    uint cap = C.cap_div, min_it = P.min_it_divergence;
-    float eta = P.eta_divergence;
+    uint cap = C.cap_div, min_it = D.min_it_divergence;
+    float eta = D.eta_divergence;
 #endif
     bool converged = it >= min_it && mean <= eta;
     bool more = !converged && it < cap;

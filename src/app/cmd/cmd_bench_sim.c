@@ -138,7 +138,8 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
                       char *err) {
     /* Spin-up: a quarter second of the same simulation, thrown away, so that the GPU's clocks are
      * up when the timed run starts (an idle H100 sits at 360 MHz); the timed run is a fresh sim. */
-    const sim_desc sd = {.scene = o->scene, .particles = count, .sort = sort, .solver = solver};
+    const sim_desc sd = {
+        .scene = o->scene, .particles = count, .sort = sort_algo_find(sort), .solver = solver}; /* checked by --sorts */
     if (!session_sim_make(ss, &sd, err)) return false;
     for (double t0 = now_seconds(); now_seconds() - t0 < BSIM_SPINUP_S;) {
         session_simulate(ss, SESSION_FRAME_SECONDS, 0, 0, NULL);
@@ -190,8 +191,8 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     row->frames = frames;
     row->ms_mean = row->timed ? row->ms_mean / row->timed : NAN;
     row->steps_per_frame = frames ? (double)sum.steps / frames : 0; /* steps taken (dfsph's empty spare slots are not) */
-    row->it_div = sum.it_div_mean;
-    row->it_density = sum.it_density_mean;
+    row->it_div = sum.it_mean[0];
+    row->it_density = sum.it_mean[1];
     row->err_mean = sum.err_density_mean;
     row->err_max = sum.err_density_max;
     row->cfl_max = sum.cfl_max;

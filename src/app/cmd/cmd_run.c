@@ -109,7 +109,7 @@ static int _run_stats_rows(outfile *stats, const session *ss, long long steps) {
         sim_step_record r = rec[0];
         have = sim_records(ss->s, rec, 1); /* the next, so the frame's last row is known */
         outfile_printf(stats, "%lld,%.9g,%.9g,%.6g,%.4g,%u,%u,%.4g,%.4g,%u", steps + i + 1, r.time, r.dt, r.dt_cfl, r.cfl,
-                       r.it_div, r.it_density, r.err_div, r.err_density, r.capped);
+                       r.it[0], r.it[1], r.err_div, r.err_density, r.capped);
         if (!have)
             outfile_printf(stats, ",%u,%.9g,%.9g,%.9g,%.9g,%.9g", st.particles, st.front_x, st.density_ratio, st.density_max_dev,
                            st.kinetic_energy, st.potential_energy);
@@ -142,12 +142,12 @@ static void _run_table(FILE *table, const session *ss, int done, long long steps
     if (sum.frames_short)
         fprintf(table, "%llu frames ran out of step slots before their 1/60 s (the rest carried to the next, caught up at the end)\n",
                 (unsigned long long)sum.frames_short);
-    if (sum.it_density_mean + sum.it_div_mean > 0)
+    if (sum.it_mean[1] + sum.it_mean[0] > 0)
         fprintf(
             table,
             "iterations a step: %.2f divergence, %.2f pressure; density error %.4f%% mean, %.4f%% worst; largest v dt / dx %.3f; "
             "%llu capped solves, %llu neighbours dropped, %llu particle speeds limited\n",
-            sum.it_div_mean, sum.it_density_mean, 100 * sum.err_density_mean, 100 * sum.err_density_max, sum.cfl_max,
+            sum.it_mean[0], sum.it_mean[1], 100 * sum.err_density_mean, 100 * sum.err_density_max, sum.cfl_max,
             (unsigned long long)sum.capped, (unsigned long long)sum.dropped, (unsigned long long)sum.limited);
     fprintf(table, "%-12s %12s\n", "stage", done ? (strcmp(clock, "gpu") ? "mean us cpu" : "mean us gpu") : "mean us");
     double total = 0;

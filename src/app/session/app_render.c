@@ -66,8 +66,8 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
                          .realtime = v->realtime,
                          .paused = v->paused,
                          .solver = sim_solver_name(s),
-                         .it_div = sum.it_div_mean,
-                         .it_density = sum.it_density_mean,
+                         .it_div = sum.it_mean[0], /* the solver's counters: dfsph divergence, pressure (sim_counter_name) */
+                         .it_density = sum.it_mean[1],
                          .dt = sum.dt_last,
                          .step_stages = sim_stage_count(s),
                          .vsync = v->vsync,

@@ -3,6 +3,7 @@
 #include "app/session/app_limits.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "sim/dfsph/dfsph.h" /* dfsph_desc: --strict */
 #include <math.h>
 #include <string.h>
 
@@ -70,7 +71,13 @@ static bool _session_switch(session *ss, bool (*set)(sim *, const char *, char *
     _session_prof_remake(ss); /* the stage names follow the sort (counting: ranges=sort) and the solver */
     return true;
 }
-bool session_set_sort(session *ss, const char *name, char *err) { return _session_switch(ss, sim_set_sort, name, err); }
+/* The sort's name resolved here, once, into the typed value the sim takes. */
+static bool _session_sort(sim *s, const char *name, char *err) {
+    const sort_algo *algo = sort_algo_find(name);
+    return algo ? sim_set_sort(s, algo, err)
+                : fail(err, "unknown sort '%s'; choose one of: %s", name ? name : "(none)", sort_algo_names());
+}
+bool session_set_sort(session *ss, const char *name, char *err) { return _session_switch(ss, _session_sort, name, err); }
 bool session_set_solver(session *ss, const char *name, char *err) { return _session_switch(ss, sim_set_solver, name, err); }
 
 bool session_make(session *ss, const session_desc *desc, char *err) {
@@ -110,10 +117,19 @@ bool session_make(session *ss, const session_desc *desc, char *err) {
                  "(--particles N to choose)",
                  ss->caps->renderer, particles);
     }
-    if (ok && !d->no_sim) {
+    const sort_algo *sort = d->sort ? sort_algo_find(d->sort) : NULL; /* the edge: the sim takes the typed value */
+    if (ok && !d->no_sim && d->sort && !sort) {
+        ss->fail_tag = "SIM";
+        ok = fail(err, "unknown sort '%s'; choose one of: %s", d->sort, sort_algo_names());
+    } else if (ok && !d->no_sim) {
         ss->fail_tag = "SIM";
         ok = session_sim_make(
-            ss, &(sim_desc){.scene = d->scene, .particles = particles, .sort = d->sort, .solver = d->solver, .strict = d->strict},
+            ss,
+            &(sim_desc){.scene = d->scene,
+                        .particles = particles,
+                        .sort = sort,
+                        .solver = d->solver,
+                        .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, &(dfsph_desc){.strict = d->strict}}, {0}}},
             err);
     }
     if (!ok) {

@@ -10,6 +10,7 @@
 #include "app/session/registry.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "sim/dfsph/dfsph.h" /* dfsph_desc: --strict */
 #include "sim/scene.h"
 #include <stdio.h>
 #include <string.h>
@@ -165,7 +166,11 @@ static bool _app_rebuild(app *a, const char *scene, uint32_t particles) {
     snprintf(old_scene, sizeof old_scene, "%s", a->scene);
     snprintf(sort, sizeof sort, "%s", sim_sort_name(ss->s));
     snprintf(solver, sizeof solver, "%s", sim_solver_name(ss->s));
-    sim_desc d = {.scene = scene, .particles = particles, .sort = sort, .solver = solver, .strict = a->o->strict};
+    sim_desc d = {.scene = scene,
+                  .particles = particles,
+                  .sort = sort_algo_find(sort), /* the sort the sim had */
+                  .solver = solver,
+                  .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, &(dfsph_desc){.strict = a->o->strict}}, {0}}};
     if (!session_sim_make(ss, &d, err)) {
         log_error("APP", "%s", err);
         app_message(a, "could not rebuild: %.200s", err);

@@ -1,6 +1,10 @@
 /* dfsph_layout: the DFSPH buffers that C and GLSL both read, in their own header so that
  * tests/test_layout.c can hold them against the shaders through GL reflection.
  *
+ *   dfsph_gpu_params  twin of the std140 block DfsphParams in shaders/sim/dfsph/dfsph_common.glsl:
+ *                 the solver's own parameters, at the solver's uniform binding (SIM_UBO_SOLVER)
+ *   DFSPH_B_*     its buffers' binding points, in the range the solver owns (SIM_B_SOLVER ..,
+ *                 sim_params.h), given to its shaders as B_* #defines (DFSPH_SHADER_CONSTANTS)
  *   dfsph_ctl     twin of the std430 block Ctl in shaders/sim/dfsph/dfsph_common.glsl
  *   dfsph_record  twin of struct Record in shaders/sim/dfsph/integrate.comp (std430, stride 40)
  *   dfsph_nbr_rec twin of struct NbrRec in shaders/sim/dfsph/dfsph_common.glsl: one entry of a
@@ -11,8 +15,40 @@
  */
 #ifndef FLUID_DFSPH_LAYOUT_H
 #define FLUID_DFSPH_LAYOUT_H
+#include "sim/sim_params.h"
 #include <stddef.h>
 #include <stdint.h>
+
+/* DFSPH's buffers, in the solver's binding range; twins: B_* in its shaders. */
+#define DFSPH_B_FACTOR (SIM_B_SOLVER + 0)    /* 1 / (the solver's stiffness denominator) per particle */
+#define DFSPH_B_KAPPA (SIM_B_SOLVER + 1)     /* the pressure value kappa / rho of the solve under way */
+#define DFSPH_B_CTL (SIM_B_SOLVER + 2)       /* the GPU-side control block (indirect args, dt, reductions) */
+#define DFSPH_B_RECORDS (SIM_B_SOLVER + 3)   /* one record per step, read back a few frames late */
+#define DFSPH_B_NBR (SIM_B_SOLVER + 4)       /* each lane's neighbour list of the step ({m grad W_ij, j} records) */
+#define DFSPH_B_NBR_COUNT (SIM_B_SOLVER + 5) /* the length of each lane's list */
+#define DFSPH_B_WALL (SIM_B_SOLVER + 6)      /* the walls' kernel share and its gradient per particle (the step's) */
+_Static_assert(DFSPH_B_WALL < SIM_B_SOLVER + SIM_B_SOLVER_COUNT, "DFSPH's buffers fit the solver's binding range");
+/* clang-format off */
+#define DFSPH_SHADER_CONSTANTS(X)                                                                  \
+    X(B_FACTOR, DFSPH_B_FACTOR) X(B_KAPPA, DFSPH_B_KAPPA) X(B_CTL, DFSPH_B_CTL)                    \
+    X(B_RECORDS, DFSPH_B_RECORDS) X(B_NBR, DFSPH_B_NBR) X(B_NBR_COUNT, DFSPH_B_NBR_COUNT)          \
+    X(B_WALL, DFSPH_B_WALL)
+/* clang-format on */
+/* "#define B_FACTOR 14\n..." for every line of DFSPH_SHADER_CONSTANTS (dfsph_params.c). */
+void dfsph_shader_defines(char *out, size_t len);
+
+/* DFSPH's own uniform block (std140: eight 4-byte scalars). */
+typedef struct dfsph_gpu_params {
+    float dt_max;               /* the largest step, seconds */
+    float dt_min;               /* the smallest step, seconds */
+    float cfl;                  /* dt = cfl * dx / v_max (0.4 in SPlisHSPlasH's units of the diameter) */
+    float eta_density;          /* mean density error allowed, relative (0.0005: 0.05%) */
+    float eta_divergence;       /* mean density change over one step from the divergence, relative */
+    uint32_t min_it_density;    /* at least this many pressure iterations */
+    uint32_t min_it_divergence; /* at least this many divergence iterations */
+    uint32_t min_neighbours;    /* fewer: the divergence solve leaves the particle alone (free surface) */
+} dfsph_gpu_params;
+_Static_assert(sizeof(dfsph_gpu_params) == 32, "DfsphParams is two vec4s");
 
 /* The GPU's control block: indirect arguments, the step size, the reductions. */
 typedef struct dfsph_ctl {

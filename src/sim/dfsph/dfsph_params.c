@@ -1,8 +1,10 @@
 /* dfsph_params: the DFSPH solver's own parameters (see dfsph_params.h). */
 #include "sim/dfsph/dfsph_params.h"
 #include "core/env.h"
+#include "core/util.h"
+#include <stdio.h>
 
-void dfsph_params_default(dfsph_params *dp, bool strict) {
+void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max) {
     *dp = (dfsph_params){
         .cfl = 0.35,
         .dt_max = 0.005,
@@ -13,19 +15,35 @@ void dfsph_params_default(dfsph_params *dp, bool strict) {
         .min_it_density = 2,
         .min_it_divergence = 1,
         .min_neighbours = 20,
+        .dt_max_set = dt_max,
     };
 }
 
-bool dfsph_params_apply(const dfsph_params *dp, double hs, double nu, sim_params *p, char *err) {
+void dfsph_params_apply(const dfsph_params *dp, double hs, double nu, dfsph_gpu_params *out) {
     double dt_visc = dp->visc_safety * hs * hs / nu;
-    p->dt_max = (float)(dt_visc < dp->dt_max ? dt_visc : dp->dt_max);
-    if (!env_float(ENV_DT_MAX, 1e-6, 0.1, &p->dt_max, err)) return false;
-    p->dt_min = (float)dp->dt_min;
-    p->cfl = (float)dp->cfl;
-    p->eta_density = (float)dp->eta_density;
-    p->eta_divergence = (float)dp->eta_divergence;
-    p->min_it_density = dp->min_it_density;
-    p->min_it_divergence = dp->min_it_divergence;
-    p->min_neighbours = dp->min_neighbours;
-    return true;
+    out->dt_max = dp->dt_max_set > 0 ? dp->dt_max_set : (float)(dt_visc < dp->dt_max ? dt_visc : dp->dt_max);
+    out->dt_min = (float)dp->dt_min;
+    out->cfl = (float)dp->cfl;
+    out->eta_density = (float)dp->eta_density;
+    out->eta_divergence = (float)dp->eta_divergence;
+    out->min_it_density = dp->min_it_density;
+    out->min_it_divergence = dp->min_it_divergence;
+    out->min_neighbours = dp->min_neighbours;
+}
+
+bool dfsph_params_env(float *dt_max, char *err) { return env_float(ENV_DT_MAX, 1e-6, 0.1, dt_max, err); }
+
+void dfsph_shader_defines(char *out, size_t len) {
+    static const struct {
+        const char *name;
+        int value;
+    } defs[] = {
+#define DFSPH_DEFINE_ROW(glsl, c) {#glsl, c},
+        DFSPH_SHADER_CONSTANTS(DFSPH_DEFINE_ROW)
+#undef DFSPH_DEFINE_ROW
+    };
+    size_t used = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < ARRAY_LEN(defs) && used < len; i++)
+        used += (size_t)snprintf(out + used, len - used, "#define %s %d\n", defs[i].name, defs[i].value);
 }

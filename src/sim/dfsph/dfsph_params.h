@@ -1,17 +1,16 @@
 /* dfsph_params: the DFSPH solver's own parameters (SPlisHSPlasH keeps each method's inside the
- * method: m_maxErrorV in TimeStepDFSPH.cpp), out of sim.c.
+ * method: m_maxErrorV in TimeStepDFSPH.cpp), written into its own uniform block (dfsph_gpu_params,
+ * dfsph_layout.h; DfsphParams in shaders/sim/dfsph/dfsph_common.glsl, at SIM_UBO_SOLVER).
  *
- *   dfsph_params dp;  dfsph_params_default(&dp, strict);   // the tolerances below, written once
- *   dfsph_params_apply(&dp, hs, nu, params, err);           // into the shaders' block
+ *   dfsph_params dp;  dfsph_params_default(&dp, strict, dt_max);   // the tolerances below, written once
+ *   dfsph_gpu_params g;  dfsph_params_apply(&dp, hs, nu, &g);  // into the shaders' block
  *
- * Where they live on the GPU: for now still the "dfsph only" corner of the shared sim_params
- * uniform block, which the DFSPH shaders read (shaders/sim/sim_common.glsl); dfsph_params_apply
- * writes that corner and nothing else. When the solver takes a block of its own, only this file
- * and the shaders change. Errors: apply fails on a bad FLUID_DT_MAX (core/env.h).
+ * It reads FLUID_DT_MAX only when asked (dfsph_params_env, from dfsph_desc's resolve); the rest
+ * comes from dfsph_desc (dfsph.h) through dfsph.c.
  */
 #ifndef FLUID_DFSPH_PARAMS_H
 #define FLUID_DFSPH_PARAMS_H
-#include "sim/sim_params.h"
+#include "sim/dfsph/dfsph_layout.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -25,12 +24,16 @@ typedef struct dfsph_params {
     double eta_divergence;                      /* mean density change over one step from the divergence, relative */
     uint32_t min_it_density, min_it_divergence; /* at least this many iterations a solve */
     uint32_t min_neighbours;                    /* fewer: the divergence solve leaves a particle be (free surface) */
+    float dt_max_set;                           /* the desc's dt_max (0: the bound above) */
 } dfsph_params;
 
-/* strict: mean density error 0.01% (SPlisHSPlasH's default) instead of 0.05% (its dam break). */
-void dfsph_params_default(dfsph_params *dp, bool strict);
-/* Writes the dfsph corner of p: hs the smoothing length, nu the kinematic viscosity (m^2/s) that
- * bounds an explicit step; FLUID_DT_MAX replaces the largest step. */
-bool dfsph_params_apply(const dfsph_params *dp, double hs, double nu, sim_params *p, char *err);
+/* FLUID_DT_MAX into *dt_max where set; false with err on a bad value. */
+bool dfsph_params_env(float *dt_max, char *err);
+/* strict: mean density error 0.01% (SPlisHSPlasH's default) instead of 0.05% (its dam break);
+ * dt_max > 0 replaces the largest step (dfsph_desc, dfsph.h). */
+void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max);
+/* Fills the block: hs the smoothing length, nu the kinematic viscosity (m^2/s) that bounds an
+ * explicit step. */
+void dfsph_params_apply(const dfsph_params *dp, double hs, double nu, dfsph_gpu_params *out);
 
 #endif

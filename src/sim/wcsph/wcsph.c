@@ -11,7 +11,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
-#include "sim/sim.h" /* SIM_MAX_SUBSTEPS */
+#include "sim/wcsph/wcsph.h"
 #include "sim/solver.h"
 #include "sim/solver_test.h"
 #include <math.h>
@@ -25,11 +25,12 @@ typedef struct wcsph {
     GLuint integrate_hash;             /* integrate making the next step's hash (0: none; search.h) */
     uint32_t hash_serial;              /* the search's sorter it was built for */
     bool hash_failed;
-    GLuint pterm, accel; /* per particle: p / rho^2, acceleration */
-    GLuint params;       /* the sim's parameter block, whose dt each frame sets */
-    float dt;            /* the stable step (the speed of sound's CFL bound) */
-    float dt_frame;      /* the frame's step: its seconds over its steps */
-    bool warned_fixed;   /* --substeps steps longer than dt: said once */
+    GLuint pterm, accel;            /* per particle: p / rho^2, acceleration */
+    GLuint params;                  /* the sim's parameter block, whose dt each frame sets */
+    const sim_record_sink *records; /* where its steps' records go */
+    float dt;                       /* the stable step (the speed of sound's CFL bound) */
+    float dt_frame;                 /* the frame's step: its seconds over its steps */
+    bool warned_fixed;              /* --substeps steps longer than dt: said once */
     /* Steps issued whose records poll has not returned, as runs of one dt (a frame's steps share
      * it; sim_frame_begin polls after each frame_begin, so at most the last frame's and this one's). */
     struct {
@@ -53,14 +54,16 @@ static void _wcsph_destroy(void *impl) {
     free(w);
 }
 
-static void *_wcsph_make(const sim_particles *p, const sim_params *params, const gpu_caps *caps, char *err) {
-    (void)caps;
+static void *_wcsph_make(const sim_solver_make_desc *md, char *err) {
+    const sim_particles *p = md->p;
+    const sim_params *params = md->params;
     wcsph *w = calloc(1, sizeof *w);
     size_t n = p->capacity ? p->capacity : 1;
     w->dt = w->dt_frame = params->dt;
     w->runs[0].dt = w->dt_frame; /* the run the steps before any frame_begin would join */
     w->run_count = 1;
     w->params = p->params;
+    w->records = md->records;
     bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", p->pass_defines, "sim.wcsph.density", err)) &&
               (w->forces = sim_program_make("sim/wcsph/forces.comp", p->pass_defines, "sim.wcsph.forces", err)) &&
               (w->integrate = sim_program_make("sim/wcsph/integrate.comp", NULL, "sim.wcsph.integrate", err)) &&
@@ -149,11 +152,10 @@ static void _wcsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
 
 static void _wcsph_frame_end(void *impl) { (void)impl; }
 
-static int _wcsph_poll(void *impl, bool wait, sim_step_record *out, int max) {
+static void _wcsph_poll(void *impl, bool wait) {
     (void)wait;
     wcsph *w = impl;
-    int n = 0;
-    while (n < max && w->run_count) {
+    while (w->run_count) {
         if (!w->runs[w->run_head].steps) { /* used up: the next run, but keep the frame's own */
             if (w->run_count == 1) break;
             w->run_head = (w->run_head + 1) % ARRAY_LEN(w->runs);
@@ -161,9 +163,8 @@ static int _wcsph_poll(void *impl, bool wait, sim_step_record *out, int max) {
             continue;
         }
         w->runs[w->run_head].steps--;
-        out[n++] = (sim_step_record){.dt = w->runs[w->run_head].dt, .dt_cfl = w->dt, .cfl = NAN};
+        w->records->push(w->records->owner, &(sim_step_record){.dt = w->runs[w->run_head].dt, .dt_cfl = w->dt, .cfl = NAN});
     }
-    return n;
 }
 
 static bool _wcsph_read_pressure(void *impl, const sim_particles *p, float *out) {

@@ -1,0 +1,38 @@
+/* dfsph: the DFSPH solver's own desc, what a caller may set (sim_desc.solver_descs):
+ *
+ *   sim_make(&(sim_desc){ .solver = "dfsph", .solver_descs = (const sim_solver_desc[]){
+ *                {&sim_solver_dfsph, &(dfsph_desc){ .strict = true }}, {0} } }, caps, err);
+ *
+ * Zero means default. A field left zero takes its FLUID_* variable when set (read once, at
+ * sim_make, through core/env.h's table; a bad value fails sim_make with a one-line error naming
+ * the variable and its range), else its default. Where 0 is itself a value (no slack, the indirect
+ * path, index lists), set DFSPH_ZERO. The solver itself: src/sim/dfsph/dfsph.c; its parameters:
+ * dfsph_params.h.
+ */
+#ifndef FLUID_DFSPH_H
+#define FLUID_DFSPH_H
+#include "sim/solver.h"
+#include <stdbool.h>
+
+#define DFSPH_ZERO (-1) /* an int field's explicit 0 (0 itself means the default) */
+
+typedef struct dfsph_desc {
+    bool strict;    /* mean density error 0.01% (SPlisHSPlasH's default) instead of 0.05% (--strict) */
+    float dt_max;   /* the largest step, s, 1e-6..0.1; 0: min(0.125 hs^2 / nu, 0.005) (FLUID_DT_MAX) */
+    int slack;      /* empty (update, predict) pairs recorded past a solve's cap, 0..9; 0: 1 (FLUID_DFSPH_SLACK) */
+    int history;    /* frames of iteration records the caps look at, 1..4; 0: 4 (FLUID_DFSPH_HISTORY) */
+    int records;    /* neighbour lists of 16-byte records (1) or indices (DFSPH_ZERO); 0: records where they fit 40 MB
+                     * (FLUID_DFSPH_RECORDS) */
+    int persistent; /* groups of the persistent solve, 1..65535, DFSPH_ZERO: the indirect path; 0: 4 an SM on NVIDIA where
+                     * the lists hold records, else the indirect path (FLUID_DFSPH_PERSISTENT) */
+    int warm_sph;   /* 1: SPlisHSPlasH's pressure warm start; 0: off (FLUID_DFSPH_WARM_SPH) */
+    int grid_form;  /* the persistent grid barrier: 1 one word (the default), DFSPH_ZERO the first form (FLUID_DFSPH_GRID_FORM) */
+    int prefetch;   /* 1 / DFSPH_ZERO: the walks load the next list entry ahead or not; 0: with index lists only
+                     * (FLUID_DFSPH_PREFETCH) */
+    int fused;      /* where the persistent solve runs: 1 the whole step one dispatch (the default), DFSPH_ZERO each
+                     * solve alone, 2 the fused step reading positions coherent (FLUID_DFSPH_FUSED) */
+} dfsph_desc;
+
+extern const sim_solver sim_solver_dfsph;
+
+#endif

@@ -1,0 +1,75 @@
+/* dfsph_frame: DFSPH's frame and slot policy, a pure function of what the step records said (no GL;
+ * tests/test_sim_dfsph_frame.c checks it against hand-worked cases, as src/app/pacing.c is).
+ *
+ * The GPU sizes the steps; the CPU sizes each frame's step slots and the solves' iteration caps
+ * (the (update, predict) pairs it records) from records DFSPH_LAG frames old:
+ *
+ *   dfsph_policy pol;  dfsph_policy_reset(&pol, &(dfsph_policy_desc){ .dt_max = ..., .cfl = ..., .slack = 1, .history = 4 });
+ *   each frame:  dfsph_frame_plan f;  dfsph_policy_plan(&pol, seconds, substeps, persistent, &f);   // f.steps slots
+ *   a frame's records read back:      dfsph_policy_learn(&pol, recs, count, mode, caps, out);      // out: its steps' records
+ *
+ * It does NOT wait for, read or write the GPU: dfsph_records.c does, and hands it the records.
+ */
+#ifndef FLUID_DFSPH_FRAME_H
+#define FLUID_DFSPH_FRAME_H
+#include "sim/dfsph/dfsph_layout.h"
+#include "sim/step_record.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#define DFSPH_LAG 2      /* frames between issuing a step and reading its record */
+#define DFSPH_FRAMES 4   /* frames in flight, with their fences */
+#define DFSPH_MAX_IT 100 /* SPlisHSPlasH's most iterations */
+/* The caps until the first records come back (4 and 8 let the first frames' solves stop at the cap:
+ * the worst density error went from 0.09% to 0.23%, H100; 30 cut the dam break's capped first steps
+ * at 27,648 (llvmpipe, first 0.1 s: 11 -> 2 capped solves, 124 -> 92 dispatches a step) but the
+ * still pool's energy then grew 0.12% in 900 steps, past test_sim_scenes' 0.1%). */
+#define DFSPH_CAP_DIV0 10
+#define DFSPH_CAP_DENS0 20
+#define DFSPH_MAX_STEPS 1000 /* step slots a frame at most (records in flight stay within the ring) */
+_Static_assert(DFSPH_MAX_STEPS == SIM_MAX_SUBSTEPS, "--substeps' range is the slots a frame holds");
+
+typedef struct dfsph_policy_desc {
+    float dt_max;   /* the largest step, s */
+    float cfl;      /* dt_cfl = cfl dx / |v|max */
+    uint32_t slack; /* empty (update, predict) pairs recorded past the iterations seen */
+    int history;    /* frames of iterations the caps look at: 1..DFSPH_FRAMES */
+} dfsph_policy_desc;
+
+/* What the CPU knows, from records DFSPH_LAG frames old. */
+typedef struct dfsph_policy {
+    dfsph_policy_desc desc;
+    uint32_t cap_div, cap_dens;        /* iterations recorded per solve */
+    float dt_cfl_recent;               /* the smallest CFL step of the last frame read (0: none yet) */
+    float speed_recent, speed_before;  /* the largest |v| / dx of those two frames' steps (their records' cfl / dt) */
+    float carry_recent;                /* seconds the last frame read could not finish */
+    uint32_t steps_recent;             /* the steps it took (its empty slots not counted) */
+    uint32_t it_seen[DFSPH_FRAMES][2]; /* the most iterations (divergence, pressure) of recent frames */
+    int it_seen_head;
+    double t_asked;    /* seconds the frames asked for since the last reset */
+    uint64_t t_given;  /* ticks given to the GPU for them: round(t_asked / DFSPH_TICK) */
+    bool warned_fixed; /* --substeps steps longer than dt_max: said once */
+} dfsph_policy;
+
+/* A frame as the policy plans it. */
+typedef struct dfsph_frame_plan {
+    int steps;        /* step slots, 1..DFSPH_MAX_STEPS */
+    uint32_t mode;    /* DFSPH_MODE_* */
+    uint32_t add;     /* ticks added to the GPU's time left (Ctl.t_rem) */
+    uint32_t caps[2]; /* iterations recorded (divergence, pressure) */
+    bool warn_fixed;  /* the first --substeps frame whose steps are longer than dt_max: say so */
+} dfsph_frame_plan;
+
+/* New particles or a new solver: the first caps, nothing known, no time asked. */
+void dfsph_policy_reset(dfsph_policy *pol, const dfsph_policy_desc *desc);
+/* The next frame: `seconds` > 0 with substeps 0: CFL slots; substeps K > 0: K equal steps; seconds
+ * 0: one free step; seconds < 0: a catch-up frame for -seconds owed. `persistent`: the solves need
+ * no recorded pairs (the caps are SPlisHSPlasH's bound). */
+void dfsph_policy_plan(dfsph_policy *pol, double seconds, int substeps, bool persistent, dfsph_frame_plan *out);
+/* A frame's `count` records read back (empty slots have dt 0), planned with `mode` and `caps`:
+ * writes its steps' records into out (at most count) and returns how many; learns the next caps
+ * and the speed. */
+int dfsph_policy_learn(dfsph_policy *pol, const dfsph_record *recs, uint32_t count, uint32_t mode, const uint32_t caps[2],
+                       sim_step_record *out);
+
+#endif

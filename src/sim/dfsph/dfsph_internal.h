@@ -1,0 +1,101 @@
+/* dfsph_internal: the DFSPH solver's insides, shared by its files (private to src/sim/dfsph/):
+ *   dfsph.c             the solver's table, its desc, making, priming, the tests' hooks
+ *   dfsph_passes.c      a step as its passes (density, the two solves, non-pressure, integrate)
+ *   dfsph_persistent.c  the persistent solve and the fused step (one dispatch a solve / a step)
+ *   dfsph_records.c     frames in flight, their fences and records (the GL side of dfsph_frame.h)
+ *   dfsph_frame.c       the frame and slot policy, no GL
+ *   dfsph_params.c      its parameters (its own uniform block)
+ */
+#ifndef FLUID_DFSPH_INTERNAL_H
+#define FLUID_DFSPH_INTERNAL_H
+#include "sim/dfsph/dfsph.h"
+#include "sim/dfsph/dfsph_frame.h"
+#include "sim/dfsph/dfsph_layout.h"
+#include "sim/solver.h"
+
+#define DFSPH_RECORDS 4096 /* step records on the GPU: the frames in flight's, read back into the sim's ring */
+_Static_assert((DFSPH_MAX_STEPS * DFSPH_FRAMES) < DFSPH_RECORDS, "the frames in flight fit the record ring");
+
+enum {
+    P_DENSITY,
+    P_DIV_WARM,
+    P_DIV_UPDATE,
+    P_DIV_PREDICT,
+    P_NONPRESSURE,
+    P_DENS_WARM,
+    P_DENS_UPDATE,
+    P_DENS_PREDICT,
+    P_INTEGRATE,
+    P_COUNT,
+    P_DIV_SOLVE = P_COUNT,
+    P_DENS_SOLVE,
+    P_ALL
+};
+
+typedef struct dfsph_program {
+    const char *file, *defines, *label;
+} dfsph_program;
+extern const dfsph_program dfsph_programs[P_ALL];
+
+typedef struct dfsph {
+    dfsph_desc desc; /* resolved: every field set (DFSPH_ZERO for 0) but the automatic ones */
+    GLuint prog[P_ALL];
+    uint32_t solve_groups; /* the persistent solve's grid (0: the indirect path) */
+    uint32_t fused;        /* the persistent path runs the whole step as one dispatch (step.comp): 1, 2 its
+                            * first form (positions read coherent: fused 2, measuring); 0 not */
+    bool step_failed;      /* step.comp did not build: said once, the solves alone run persistent */
+    GLuint step_prog;      /* step.comp, built with the search's hash (0: none yet) */
+    uint32_t step_serial;  /* the sorter it was built for */
+    char grid_defines[96]; /* the grid barrier's defines */
+    GLuint integrate_hash; /* integrate making the next step's hash (0: none; search.h) */
+    uint32_t hash_serial;  /* the search's sorter it was built for */
+    bool hash_failed;
+    char defines[1024];                                              /* the programs' common defines */
+    GLuint factor, kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
+    GLuint params;                                                   /* its uniform block (dfsph_gpu_params) */
+    dfsph_gpu_params gp;
+    float dt0;
+    uint32_t n_groups_max;
+    uint32_t groups_step; /* groups of a step's passes over the particles' lanes (Ctl.args_step) */
+    uint32_t rec;         /* bytes a neighbour-list entry: 16 (records) or 4 (indices) */
+    dfsph_policy pol;     /* the frame and slot policy (dfsph_frame.h) */
+    /* Frames in flight: their fences and the steps they issued. */
+    GLsync fence[DFSPH_FRAMES];
+    uint32_t frame_first[DFSPH_FRAMES], frame_steps[DFSPH_FRAMES];
+    uint32_t frame_caps[DFSPH_FRAMES][2]; /* the caps each frame recorded (divergence, pressure) */
+    uint32_t frame_mode[DFSPH_FRAMES];
+    int frames_pending, frame_head;
+    uint32_t issued, read;  /* steps issued, steps whose records were read */
+    uint32_t frame_issued;  /* steps issued in the frame under way */
+    dfsph_frame_plan plan;  /* the frame under way */
+    uint32_t frame_vals[4]; /* ticks added to t_rem, the slots, the caps: for the frame's first density pass */
+    uint32_t frame_set;     /* 1 + the frame's DFSPH_MODE_* until handed to a density pass, then 0 */
+    bool in_frame;
+    dfsph_record *buf;           /* a frame's records copied back */
+    const sim_record_sink *sink; /* where the steps' records go, as they are read (the sim's ring) */
+    bool discard;                /* prime: the records read are not this state's */
+} dfsph;
+
+/* Each lane's neighbour list holds this many (the lanes of a particle share its neighbours, about
+ * 33 at rest and 50 where the fluid is squeezed): twin of DFSPH_LIST_CAP in the shaders. */
+static inline uint32_t dfsph_list_cap(uint32_t lanes) { return 48 / lanes + 8; }
+
+/* dfsph_passes.c */
+void dfsph_bind(dfsph *d, const sim_search *q);
+void dfsph_ctl_reset(dfsph *d);
+GLuint dfsph_integrate_hash(dfsph *d, const sim_search *q);
+void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first);
+/* dfsph_persistent.c */
+bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err);
+uint32_t dfsph_grid(const dfsph *d, uint32_t groups);
+GLuint dfsph_step_program(dfsph *d, const sim_search *q);
+void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, gpu_prof *prof, int first, GLuint prog);
+const char *dfsph_stage_name(void *impl, int stage);
+/* dfsph_records.c */
+void dfsph_collect(dfsph *d, int lag);
+int dfsph_frame_begin(void *impl, double seconds, int substeps);
+void dfsph_frame_end(void *impl);
+void dfsph_poll(void *impl, bool wait);
+double dfsph_owed(void *impl);
+
+#endif

@@ -1,0 +1,115 @@
+/* dfsph_passes: a DFSPH step as its passes (dfsph.c's header says what each does); the persistent
+ * solve and the fused step are dfsph_persistent.c's. */
+#include "core/log.h"
+#include "core/util.h"
+#include "gpu/shader.h"
+#include "sim/dfsph/dfsph_internal.h"
+#include <stddef.h>
+#include <stdio.h>
+
+void dfsph_bind(dfsph *d, const sim_search *q) {
+    glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_SOLVER, d->params);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, sim_search_ranges(q));
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_FACTOR, d->factor);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_KAPPA, d->kappa);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ACCEL, d->accel);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_CTL, d->ctl);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_RECORDS, d->records);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_NBR, d->nbr);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_NBR_COUNT, d->nbr_count);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_WALL, d->wall);
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, d->ctl);
+}
+
+void dfsph_ctl_reset(dfsph *d) {
+    dfsph_ctl c = {.dt = d->dt0,
+                   .cap_div = d->pol.cap_div,
+                   .cap_dens = d->pol.cap_dens,
+                   .args_step = {d->groups_step, 1, 1, 0},
+                   .mode = DFSPH_MODE_FREE};
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glNamedBufferSubData(d->ctl, 0, sizeof c, &c);
+}
+
+/* A pass over the particles' lanes in a step slot: indirect, so that the slots after the frame's
+ * time run it with 0 groups (Ctl.args_step). */
+static void _dfsph_pass(GLuint prog) {
+    sim_dispatch_indirect(prog, offsetof(dfsph_ctl, args_step));
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+}
+
+/* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
+ * pairs whose group counts the predicts write (0 once converged). */
+static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t cap) {
+    if (d->solve_groups) {                                             /* the persistent path: the whole solve in one dispatch */
+        uint32_t groups = gpu_groups((size_t)p->n * p->lanes, SIM_WG); /* the indirect path's (virtual) groups */
+        if (!groups) return;
+        glUseProgram(d->prog[predict == P_DIV_PREDICT ? P_DIV_SOLVE : P_DENS_SOLVE]);
+        glDispatchCompute(dfsph_grid(d, groups), 1, 1);
+        sim_dispatch_count_add(1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        return;
+    }
+    _dfsph_pass(d->prog[warm]);
+    _dfsph_pass(d->prog[predict]);
+    for (uint32_t k = 0; k < cap; k++) {
+        sim_dispatch_indirect(d->prog[update], args);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        sim_dispatch_indirect(d->prog[predict], args);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    }
+}
+
+/* integrate with the next step's hash, built for the search's sorter (again after a sort switch);
+ * 0 where it does not build (then integrate runs alone and the search hashes). */
+GLuint dfsph_integrate_hash(dfsph *d, const sim_search *q) {
+    if (d->integrate_hash && d->hash_serial == sim_search_serial(q)) return d->integrate_hash;
+    shader_destroy(&d->integrate_hash);
+    d->hash_serial = sim_search_serial(q);
+    char defines[8192], err[ERR_LEN];
+    size_t used = (size_t)snprintf(defines, sizeof defines, "%s", d->defines);
+    sim_search_hash_defines(q, defines + used, sizeof defines - used);
+    d->integrate_hash = sim_program_make("sim/dfsph/integrate.comp", defines, "sim.dfsph.integrate_hash", err);
+    if (!d->integrate_hash && !d->hash_failed) log_error("SIM", "dfsph: integrate with the hash: %s (integrate runs alone)", err);
+    d->hash_failed = !d->integrate_hash;
+    return d->integrate_hash;
+}
+
+void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first) {
+    dfsph *d = impl;
+    uint32_t n = p->n;
+    dfsph_bind(d, q);
+    GLuint fused = n ? dfsph_step_program(d, q) : 0;
+    if (fused) {
+        dfsph_step_fused(d, p, q, prof, first, fused);
+        return;
+    }
+    prof_begin(prof, first + 0);
+    /* Direct, also in an empty slot: the search there reordered the particles, and the densities
+     * (read by the renderer and the stats) must follow them; it writes nothing else that lasts
+     * but, in the frame's first slot, the frame's values into the control block. */
+    glProgramUniform4uiv(d->prog[P_DENSITY], 0, 1, d->frame_vals);
+    glProgramUniform1ui(d->prog[P_DENSITY], 1, d->frame_set);
+    d->frame_set = 0;
+    sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
+    glMemoryBarrier(GL_COMMAND_BARRIER_BIT); /* the step's indirect arguments it may have written */
+    prof_end(prof, first + 0);
+    prof_begin(prof, first + 1);
+    _dfsph_solve(d, p, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->pol.cap_div);
+    prof_end(prof, first + 1);
+    prof_begin(prof, first + 2);
+    _dfsph_pass(d->prog[P_NONPRESSURE]);
+    prof_end(prof, first + 2);
+    prof_begin(prof, first + 3);
+    _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->pol.cap_dens);
+    prof_end(prof, first + 3);
+    prof_begin(prof, first + 4);
+    GLuint hash = dfsph_integrate_hash(d, q);
+    if (hash) {
+        sim_search_hash_bind(q);
+        sim_dispatch(hash, n);
+        sim_search_hashed(q, n);
+    } else sim_dispatch(d->prog[P_INTEGRATE], n);
+    prof_end(prof, first + 4);
+    d->frame_issued++;
+}

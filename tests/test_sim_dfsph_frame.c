@@ -1,0 +1,94 @@
+/* DFSPH's frame and slot policy (src/sim/dfsph/dfsph_frame.c), a pure function, against cases
+ * worked by hand (the numbers in the comments): the slots and caps of a fresh solver, the time in
+ * ticks, --substeps and its warning, the CFL slots from records, the caps after capped solves, a
+ * short frame's carry. No GL.
+ */
+#include "check.h"
+#include "sim/dfsph/dfsph_frame.h"
+#include <math.h>
+
+static dfsph_policy fresh(void) {
+    dfsph_policy pol;
+    dfsph_policy_reset(&pol, &(dfsph_policy_desc){.dt_max = 0.005f, .cfl = 0.35f, .slack = 1, .history = DFSPH_FRAMES});
+    return pol;
+}
+
+static dfsph_record rec(float dt, float cfl, uint32_t it_div, uint32_t it_dens, uint32_t capped, uint32_t t_rem) {
+    return (dfsph_record){
+        .dt = dt, .dt_cfl = dt, .cfl = cfl, .it_div = it_div, .it_dens = it_dens, .capped = capped, .t_rem = t_rem};
+}
+
+int main(void) {
+    dfsph_frame_plan f;
+    /* A fresh solver: one free step (seconds 0), the first caps 10 and 20; persistent: 100. */
+    dfsph_policy pol = fresh();
+    dfsph_policy_plan(&pol, 0, 0, false, &f);
+    CHECK(f.steps == 1 && f.mode == DFSPH_MODE_FREE && f.add == 0 && f.caps[0] == 10 && f.caps[1] == 20,
+          "free step: %d slots, mode %u, %u ticks, caps %u %u", f.steps, f.mode, f.add, f.caps[0], f.caps[1]);
+    dfsph_policy_plan(&pol, 0, 0, true, &f);
+    CHECK(f.caps[0] == 100 && f.caps[1] == 100, "persistent caps %u %u, not 100", f.caps[0], f.caps[1]);
+
+    /* Time in ticks of 2^-28 s: 1/60 s = 4,473,924.27 ticks; two frames 8,947,848.53 -> 8,947,849:
+     * 4,473,924 then 4,473,925, the sum exact within half a tick. */
+    pol = fresh();
+    dfsph_policy_plan(&pol, 1.0 / 60, 4, false, &f);
+    CHECK(f.add == 4473924 && f.mode == DFSPH_MODE_FIXED && f.steps == 4 && !f.warn_fixed,
+          "--substeps 4: %u ticks, mode %u, %d slots, warn %d", f.add, f.mode, f.steps, f.warn_fixed);
+    dfsph_policy_plan(&pol, 1.0 / 60, 2, false, &f); /* 8.3 ms steps, longer than dt_max 5 ms: said once */
+    CHECK(f.add == 4473925 && f.steps == 2 && f.warn_fixed, "second frame: %u ticks, %d slots, warn %d", f.add, f.steps,
+          f.warn_fixed);
+    dfsph_policy_plan(&pol, 1.0 / 60, 2, false, &f);
+    CHECK(!f.warn_fixed, "the warning came twice");
+    dfsph_policy_plan(&pol, 1.0 / 60, 5000, false, &f);
+    CHECK(f.steps == DFSPH_MAX_STEPS, "--substeps 5000: %d slots, not %d", f.steps, DFSPH_MAX_STEPS);
+
+    /* CFL slots, nothing read yet: dt_max 5 ms for 16.7 ms: ceil(3.33) = 4 steps plus a spare = 5. */
+    pol = fresh();
+    dfsph_policy_plan(&pol, 1.0 / 60, 0, false, &f);
+    CHECK(f.steps == 5 && f.mode == DFSPH_MODE_CFL, "CFL, nothing known: %d slots (mode %u), not 5", f.steps, f.mode);
+
+    /* A frame read back: two steps of 4 ms (cfl 0.2: |v|/dx 50), iterations 3 and 5, then an empty
+     * slot. Its records: the two steps. The caps: the most seen plus the slack: 4 and 6. */
+    dfsph_record r[3] = {rec(0.004f, 0.2f, 3, 5, 0, 100), rec(0.004f, 0.2f, 2, 4, 0, 0), rec(0, 0, 0, 0, 0, 0)};
+    sim_step_record out[3];
+    uint32_t caps[2] = {10, 20};
+    int got = dfsph_policy_learn(&pol, r, 3, DFSPH_MODE_CFL, caps, out);
+    CHECK(got == 2 && out[0].it[0] == 3 && out[0].it[1] == 5 && out[1].it[0] == 2 && !out[0].short_frame && !out[1].short_frame,
+          "%d records (it %u %u)", got, out[0].it[0], out[0].it[1]);
+    CHECK(fabs(out[0].t_left - 100 * DFSPH_TICK) < 1e-12, "the first record's time left %g", out[0].t_left);
+    CHECK(pol.cap_div == 4 && pol.cap_dens == 6, "caps after iterations 3 and 5: %u %u, not 4 and 6", pol.cap_div, pol.cap_dens);
+    /* The next CFL frame: dt 4 ms (cfl / speed = 0.35 / 50 = 7 ms is longer): ceil(4.17) + 1 = 6, but
+     * at most 1.5 times the 2 steps taken plus 2: 5. */
+    dfsph_policy_plan(&pol, 1.0 / 60, 0, false, &f);
+    CHECK(f.steps == 5 && f.caps[0] == 4 && f.caps[1] == 6, "CFL after a frame: %d slots (not 5), caps %u %u", f.steps, f.caps[0],
+          f.caps[1]);
+
+    /* A capped pressure solve (20 iterations, the cap): its cap doubles to 40; the divergence's,
+     * not capped, is the most seen plus the slack (the earlier frame's 3 within the history): 4. */
+    dfsph_record c[1] = {rec(0.004f, 0.2f, 1, 20, 1, 0)};
+    uint32_t caps2[2] = {4, 20};
+    pol.cap_dens = 20;
+    dfsph_policy_learn(&pol, c, 1, DFSPH_MODE_CFL, caps2, out);
+    CHECK(pol.cap_div == 4 && pol.cap_dens == 40, "caps after a capped pressure solve: %u %u, not 4 and 40", pol.cap_div,
+          pol.cap_dens);
+
+    /* A short frame: its last step with time left (2^20 ticks, 3.9 ms) carries it to the next frame:
+     * (16.7 + 3.9) / 4 = 5.15 -> 6 steps + 1 spare = 7, within 1.5 * 3 steps taken + 2 = 6.5 -> 7. */
+    pol = fresh();
+    dfsph_record s[4] = {rec(0.004f, 0.2f, 1, 2, 0, 3000000), rec(0.004f, 0.2f, 1, 2, 0, 2000000),
+                         rec(0.004f, 0.2f, 1, 2, 0, 1u << 20)};
+    got = dfsph_policy_learn(&pol, s, 3, DFSPH_MODE_CFL, caps, out);
+    CHECK(got == 3 && out[2].short_frame && !out[1].short_frame, "short frame: %d records, last short %d", got,
+          out[2].short_frame);
+    CHECK(fabs(pol.carry_recent - (1u << 20) * DFSPH_TICK) < 1e-9, "carry %g s", pol.carry_recent);
+    dfsph_policy_plan(&pol, 1.0 / 60, 0, false, &f);
+    CHECK(f.steps == 7, "after a short frame: %d slots, not 7", f.steps);
+    /* The same records from a free step (mode FREE) are never short. */
+    got = dfsph_policy_learn(&pol, s, 3, DFSPH_MODE_FREE, caps, out);
+    CHECK(!out[2].short_frame, "a free step's record says short_frame");
+
+    /* A catch-up frame (seconds < 0): slots for the time owed, no time added: 8 ms / 4 ms = 2 + 1. */
+    dfsph_policy_plan(&pol, -0.008, 0, false, &f);
+    CHECK(f.add == 0 && f.steps == 3, "catch-up: %u ticks, %d slots (not 0 and 3)", f.add, f.steps);
+    return check_done();
+}
