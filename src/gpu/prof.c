@@ -24,7 +24,26 @@ struct gpu_prof {
     float hist[PROF_MAX_STAGES][PROF_HISTORY];
     int hist_count; /* frames written to hist (saturates at PROF_HISTORY) */
     int hist_head;  /* next slot to write */
+    int groups;     /* debug groups this profiler has pushed and not popped (the frame's included) */
+    bool frame_open; /* the "frame" debug group is pushed */
 };
+
+/* Debug groups (KHR_debug, core since GL 4.3): one named as each stage around its begin/end, and a
+ * "frame" group from the frame's first begin to prof_frame. The stack is GL's (at least 64 deep):
+ * past PROF_GROUP_DEPTH nothing more is pushed, so a caller's imbalance cannot raise GL errors. */
+#define PROF_GROUP_DEPTH 32
+
+static void _prof_push_group(gpu_prof *p, const char *name) {
+    if (p->desc.no_debug_groups || p->groups >= PROF_GROUP_DEPTH) return;
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, name);
+    p->groups++;
+}
+
+static void _prof_pop_group(gpu_prof *p) {
+    if (p->groups <= 0) return;
+    glPopDebugGroup();
+    p->groups--;
+}
 
 gpu_prof *prof_make(const prof_desc *desc, const gpu_caps *caps) {
     gpu_prof *p = calloc(1, sizeof *p);
@@ -39,6 +58,7 @@ gpu_prof *prof_make(const prof_desc *desc, const gpu_caps *caps) {
 
 void prof_destroy(gpu_prof *p) {
     if (!p) return;
+    while (p->groups) _prof_pop_group(p); /* destroyed mid-frame (a live switch): GL's stack balanced */
     if (p->mode == PROF_GPU_QUERY)
         for (int f = 0; f < PROF_LATENCY; f++) glDeleteQueries(PROF_SLOTS, p->frames[f].queries);
     free(p);
@@ -46,6 +66,11 @@ void prof_destroy(gpu_prof *p) {
 
 void prof_begin(gpu_prof *p, int stage) {
     if (!p) return;
+    if (!p->frame_open) {
+        _prof_push_group(p, PROF_FRAME_GROUP);
+        p->frame_open = true;
+    }
+    _prof_push_group(p, p->desc.names[stage]);
     if (p->mode == PROF_CPU_CLOCK) {
         glFinish();
         p->cpu_start[stage] = now_seconds();
@@ -59,6 +84,7 @@ void prof_begin(gpu_prof *p, int stage) {
 
 void prof_end(gpu_prof *p, int stage) {
     if (!p) return;
+    if (p->groups > (p->frame_open ? 1 : 0)) _prof_pop_group(p); /* never the frame's */
     if (p->mode == PROF_CPU_CLOCK) {
         glFinish();
         p->acc[stage] += (now_seconds() - p->cpu_start[stage]) * 1e6;
@@ -103,6 +129,8 @@ static bool _prof_collect(gpu_prof *p, _prof_frame *f, bool wait) {
 }
 
 void prof_frame(gpu_prof *p) {
+    while (p->groups) _prof_pop_group(p); /* the frame's, and any stage left open */
+    p->frame_open = false;
     if (p->mode == PROF_CPU_CLOCK) {
         _prof_push(p, p->acc);
         memset(p->acc, 0, sizeof p->acc);
