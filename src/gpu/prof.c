@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROF_LATENCY 4 /* frames of queries in flight */
-#define PROF_SLOTS 128 /* queries a frame */
+#define PROF_LATENCY 4              /* frames of queries in flight */
+#define PROF_SLOTS 128              /* queries a frame */
+#define PROF_SPANS (PROF_SLOTS / 2) /* begin/end pairs a frame */
+#define PROF_SPAN_FRAMES 8          /* finished frames whose spans are kept (prof_frame_spans) */
 
 typedef struct _prof_frame {
     GLuint queries[PROF_SLOTS]; /* GL_TIMESTAMP queries, in the order they were issued */
@@ -24,8 +26,14 @@ struct gpu_prof {
     float hist[PROF_MAX_STAGES][PROF_HISTORY];
     int hist_count; /* frames written to hist (saturates at PROF_HISTORY) */
     int hist_head;  /* next slot to write */
-    int groups;     /* debug groups this profiler has pushed and not popped (the frame's included) */
-    bool frame_open; /* the "frame" debug group is pushed */
+    /* Spans: each begin/end pair's times (the clock's own us). */
+    prof_span rec[PROF_SPANS]; /* CPU clock: the frame being recorded */
+    int rec_count;
+    prof_span spans[PROF_SPAN_FRAMES][PROF_SPANS];
+    int span_count[PROF_SPAN_FRAMES];
+    long frames_done; /* frames finished (pushed to hist), ever */
+    int groups;       /* debug groups this profiler has pushed and not popped (the frame's included) */
+    bool frame_open;  /* the "frame" debug group is pushed */
 };
 
 /* Debug groups (KHR_debug, core since GL 4.3): one named as each stage around its begin/end, and a
@@ -87,7 +95,9 @@ void prof_end(gpu_prof *p, int stage) {
     if (p->groups > (p->frame_open ? 1 : 0)) _prof_pop_group(p); /* never the frame's */
     if (p->mode == PROF_CPU_CLOCK) {
         glFinish();
-        p->acc[stage] += (now_seconds() - p->cpu_start[stage]) * 1e6;
+        double t = now_seconds();
+        p->acc[stage] += (t - p->cpu_start[stage]) * 1e6;
+        if (p->rec_count < PROF_SPANS) p->rec[p->rec_count++] = (prof_span){stage, p->cpu_start[stage] * 1e6, t * 1e6};
     } else if (p->mode == PROF_GPU_QUERY) {
         _prof_frame *f = &p->frames[p->cur];
         if (f->used == PROF_SLOTS) return;
@@ -96,7 +106,11 @@ void prof_end(gpu_prof *p, int stage) {
     }
 }
 
-static void _prof_push(gpu_prof *p, const double *us) {
+static void _prof_push(gpu_prof *p, const double *us, const prof_span *spans, int nspans) {
+    int k = (int)(p->frames_done % PROF_SPAN_FRAMES);
+    memcpy(p->spans[k], spans, sizeof(prof_span) * (size_t)nspans);
+    p->span_count[k] = nspans;
+    p->frames_done++;
     for (int s = 0; s < p->desc.stages; s++) p->hist[s][p->hist_head] = (float)us[s];
     p->hist_head = (p->hist_head + 1) % PROF_HISTORY;
     if (p->hist_count < PROF_HISTORY) p->hist_count++;
@@ -112,6 +126,8 @@ static bool _prof_collect(gpu_prof *p, _prof_frame *f, bool wait) {
     }
     double us[PROF_MAX_STAGES] = {0};
     GLuint64 open[PROF_MAX_STAGES] = {0};
+    prof_span spans[PROF_SPANS];
+    int nspans = 0;
     for (int i = 0; i < f->used; i++) {
         GLuint64 ns = 0;
         glGetQueryObjectui64v(f->queries[i], GL_QUERY_RESULT, &ns);
@@ -119,10 +135,11 @@ static bool _prof_collect(gpu_prof *p, _prof_frame *f, bool wait) {
         if (e > 0) open[e - 1] = ns;
         else if (open[-1 - e]) {
             us[-1 - e] += (double)(ns - open[-1 - e]) * 1e-3;
+            if (nspans < PROF_SPANS) spans[nspans++] = (prof_span){-1 - e, (double)open[-1 - e] * 1e-3, (double)ns * 1e-3};
             open[-1 - e] = 0; /* an end without a new begin adds nothing */
         }
     }
-    _prof_push(p, us);
+    _prof_push(p, us, spans, nspans);
     f->pending = false;
     f->used = 0;
     return true;
@@ -132,8 +149,9 @@ void prof_frame(gpu_prof *p) {
     while (p->groups) _prof_pop_group(p); /* the frame's, and any stage left open */
     p->frame_open = false;
     if (p->mode == PROF_CPU_CLOCK) {
-        _prof_push(p, p->acc);
+        _prof_push(p, p->acc, p->rec, p->rec_count);
         memset(p->acc, 0, sizeof p->acc);
+        p->rec_count = 0;
         return;
     }
     if (p->mode != PROF_GPU_QUERY) return;
@@ -176,3 +194,12 @@ int prof_history(const gpu_prof *p, int stage, float *out, int count) {
 
 int prof_stage_count(const gpu_prof *p) { return p->desc.stages; }
 const char *prof_stage_name(const gpu_prof *p, int stage) { return p->desc.names[stage]; }
+
+long prof_frames_done(const gpu_prof *p) { return p->frames_done; }
+
+int prof_frame_spans(const gpu_prof *p, long frame, prof_span *out, int max) {
+    if (frame < 0 || frame >= p->frames_done || frame < p->frames_done - PROF_SPAN_FRAMES) return -1;
+    int k = (int)(frame % PROF_SPAN_FRAMES), n = p->span_count[k] < max ? p->span_count[k] : max;
+    memcpy(out, p->spans[k], sizeof(prof_span) * (size_t)n);
+    return n;
+}

@@ -34,9 +34,9 @@ typedef enum prof_mode { PROF_NONE, PROF_GPU_QUERY, PROF_CPU_CLOCK } prof_mode;
 typedef struct prof_desc {
     const char *const *names; /* stage names, `stages` of them */
     int stages;
-    int window;        /* frames averaged by prof_avg_us (default 30) */
-    bool cpu_fallback; /* PROF_CPU_CLOCK where GPU timers read zero */
-    bool sync;         /* read every result at prof_frame (benchmarks; stalls the GPU) */
+    int window;           /* frames averaged by prof_avg_us (default 30) */
+    bool cpu_fallback;    /* PROF_CPU_CLOCK where GPU timers read zero */
+    bool sync;            /* read every result at prof_frame (benchmarks; stalls the GPU) */
     bool no_debug_groups; /* no glPush/PopDebugGroup (to measure what they cost) */
 } prof_desc;
 
@@ -51,6 +51,18 @@ prof_mode prof_get_mode(const gpu_prof *p);
 const char *prof_clock_name(const gpu_prof *p);    /* "gpu", "cpu" or "none" */
 double prof_last_us(const gpu_prof *p, int stage); /* latest finished frame; NAN if none */
 double prof_avg_us(const gpu_prof *p, int stage);  /* mean over the window; NAN if none */
+/* Spans: every begin/end pair of a finished frame, with its start and end in us of the clock
+ * (GL_TIMESTAMP's, or now_seconds()'s in PROF_CPU_CLOCK mode; none in PROF_NONE: one clock per
+ * process, so two profilers' spans share a timeline), in the order the pairs ended. Frames are numbered from 0 as they finish (the
+ * GPU's a few frames late, as the times); the last 8 are kept. A stage begun twice has two spans.
+ * prof_frame_spans copies up to max of frame's spans into out and returns how many, or -1 when
+ * that frame is not kept (not finished yet, or more than 8 frames ago). */
+typedef struct prof_span {
+    int stage;
+    double begin_us, end_us;
+} prof_span;
+long prof_frames_done(const gpu_prof *p);
+int prof_frame_spans(const gpu_prof *p, long frame, prof_span *out, int max);
 /* The last `count` frames of one stage, oldest first, into out; returns how many were written. */
 int prof_history(const gpu_prof *p, int stage, float *out, int count);
 int prof_stage_count(const gpu_prof *p);
