@@ -76,6 +76,34 @@ sys.exit(1 if bad else 0)
 EOF
 done
 
+# bench --sim --trace: every row's frames on one timeline (two rows of 6 frames), each step's stages
+# adding to it, the names those of the rows' stages in the CSV, committed with the CSV.
+if "$FLUID" bench --sim --particles 1000 --seconds 0.1 --solvers dfsph,wcsph --sorts radix --trace "$TMP/b.json" \
+    --csv "$TMP/b.csv" > "$TMP/out" 2> "$TMP/err"; then
+    python3 - "$TMP/b.json" "$TMP/b.csv" << 'EOF' || fail "bench --sim --trace (above)"
+import csv, json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+names = {kv.rsplit("=", 1)[0] for row in csv.DictReader(open(sys.argv[2])) for kv in row["stages"].split(";")}
+x = sorted((e for e in events if e["ph"] == "X"), key=lambda e: (e["ts"], -e["dur"]))
+bad = []
+frames = [e for e in x if e["name"] == "frame"]
+if len(frames) != 12: bad.append("%d frames, 2 rows of 6 run" % len(frames))
+for a, b in zip(frames, frames[1:]):
+    if a["ts"] + a["dur"] > b["ts"] + 1e-3: bad.append("frames overlap at %.3f" % b["ts"])
+if sum(e["name"] == "step" for e in x) < 2: bad.append("no sampled step in a row (every row samples one)")
+for st in (e for e in x if e["name"] == "step"):
+    kids = [e for e in x if e["name"] in names and st["ts"] <= e["ts"] and e["ts"] + e["dur"] <= st["ts"] + st["dur"] + 1e-3]
+    total = sum(k["dur"] for k in kids)
+    if abs(total - st["dur"]) > 0.05 * st["dur"] + 20: bad.append("a step of %.3f us, its stages add to %.3f" % (st["dur"], total))
+extra = {e["name"] for e in x} - names - {"frame", "simulation", "step", "other steps"}
+if extra: bad.append("slices named %s" % sorted(extra))
+print("\n".join(bad[:10]) or "bench: %d slices, %d frames" % (len(x), len(frames)))
+sys.exit(1 if bad else 0)
+EOF
+else
+    cat "$TMP/err"; fail "bench --sim --trace failed"
+fi
+
 # Bad use: one line, exit 1, nothing written.
 out=$("$FLUID" --trace "$TMP/w.json" --script "quit" 2>&1)
 rc=$?

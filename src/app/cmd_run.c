@@ -233,7 +233,7 @@ static int _run_headless(const run_opts *o) {
              sim_solver_name(ss.s), sim_sort_name(ss.s), clock);
     outfile *stats = out[RUN_OUT_STATS];
     if (stats) _run_stats_header(stats, &ss);
-    gpu_trace *trace = out[RUN_OUT_TRACE] ? trace_make(out[RUN_OUT_TRACE], ss.prof, &(trace_desc){.step_stages = nst}) : NULL;
+    gpu_trace *trace = out[RUN_OUT_TRACE] ? trace_make(out[RUN_OUT_TRACE], ss.prof, &(trace_desc){0}) : NULL;
     trace_counters tc;
     double sum_us[PROF_MAX_STAGES] = {0}, frame_us_max = 0;
     long long steps = 0;
@@ -242,7 +242,7 @@ static int _run_headless(const run_opts *o) {
     for (int f = 0; f < frames && !_run_stop && !rc; f++, done++) {
         int k = session_simulate(&ss, SESSION_FRAME_SECONDS, o->substeps, SESSION_TIME_FRAME | SESSION_TIME_STAGES, &_run_stop);
         session_frame_end(&ss);
-        if (trace) session_trace_counters(&ss, &tc), trace_frames(trace, ss.prof, &tc);
+        if (trace) session_trace_counters(&ss, &tc), trace_frames(trace, ss.prof, nst, &tc);
         for (int st = 0; st <= nst; st++) sum_us[st] += prof_last_us(ss.prof, st);
         if (prof_last_us(ss.prof, nst) > frame_us_max) frame_us_max = prof_last_us(ss.prof, nst);
         if (stats) k = _run_stats_rows(stats, &ss, steps);

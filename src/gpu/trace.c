@@ -68,7 +68,8 @@ static int _trace_order(const void *a, const void *b) {
 
 static void _trace_counters(gpu_trace *t, double ts, const trace_counters *c);
 
-static void _trace_frame(gpu_trace *t, const gpu_prof *p, long frame, const prof_span *spans, int n, const trace_counters *c) {
+static void _trace_frame(gpu_trace *t, const gpu_prof *p, int step_stages, long frame, const prof_span *spans, int n,
+                         const trace_counters *c) {
     _trace_slice s[TRACE_SPANS + 3];
     int k = 0;
     double lo = 0, hi = 0, step_lo = 0, step_hi = 0;
@@ -77,12 +78,12 @@ static void _trace_frame(gpu_trace *t, const gpu_prof *p, long frame, const prof
         const prof_span *sp = &spans[i];
         if (i == 0 || sp->begin_us < lo) lo = sp->begin_us;
         if (i == 0 || sp->end_us > hi) hi = sp->end_us;
-        if (sp->stage < t->desc.step_stages) {
+        if (sp->stage < step_stages) {
             if (!step || sp->begin_us < step_lo) step_lo = sp->begin_us;
             if (!step || sp->end_us > step_hi) step_hi = sp->end_us;
             step = true;
         }
-        bool in_step = sp->stage < t->desc.step_stages;
+        bool in_step = sp->stage < step_stages;
         s[k++] = (_trace_slice){prof_stage_name(p, sp->stage), "stage", sp->begin_us, sp->end_us, in_step ? 3 : 1};
     }
     s[k++] = (_trace_slice){"frame", "frame", lo, hi, 0};
@@ -92,7 +93,7 @@ static void _trace_frame(gpu_trace *t, const gpu_prof *p, long frame, const prof
         const prof_span *parent = NULL;
         for (int i = 0; i < n; i++) {
             const prof_span *sp = &spans[i];
-            if (sp->stage >= t->desc.step_stages && sp->begin_us <= step_lo && sp->end_us >= step_hi &&
+            if (sp->stage >= step_stages && sp->begin_us <= step_lo && sp->end_us >= step_hi &&
                 (!parent || sp->end_us - sp->begin_us < parent->end_us - parent->begin_us))
                 parent = sp;
         }
@@ -129,14 +130,14 @@ static void _trace_counters(gpu_trace *t, double ts, const trace_counters *c) {
     }
 }
 
-void trace_frames(gpu_trace *t, const gpu_prof *p, const trace_counters *c) {
+void trace_frames(gpu_trace *t, const gpu_prof *p, int step_stages, const trace_counters *c) {
     prof_span spans[TRACE_SPANS];
     if (p != t->prof || prof_frames_done(p) < t->next) t->next = 0; /* a new profiler counts from 0 */
     t->prof = p;
     for (long done = prof_frames_done(p); t->next < done && !trace_full(t); t->next++) {
         int n = prof_frame_spans(p, t->next, spans, TRACE_SPANS);
         if (n <= 0) continue; /* no longer kept, or nothing timed */
-        _trace_frame(t, p, t->next, spans, n, c);
+        _trace_frame(t, p, step_stages, t->next, spans, n, c);
         t->written++;
     }
     t->next = prof_frames_done(p);

@@ -1,9 +1,9 @@
 /* trace: the profiler's sampled frames as a timeline in the Trace Event Format (the JSON that
  * ui.perfetto.dev and chrome://tracing open), written through an outfile (core/outfile.h).
  *
- *   gpu_trace *t = trace_make(f, prof, &(trace_desc){.step_stages = ss->stages});   // f: outfile_open'd
+ *   gpu_trace *t = trace_make(f, prof, &(trace_desc){0});   // f: outfile_open'd
  *   each frame, after prof_frame:
- *       trace_frames(t, prof, &(trace_counters){.steps = k, .particles = n, ...});
+ *       trace_frames(t, prof, step_stages, &counters);  // the sim's totals: trace_counters
  *   trace_finish(t, &final_counters);       // closes the JSON; the caller commits f
  *
  * One process "fluid", one track "GPU (<clock> clock)" of nested complete slices ("ph":"X"), times
@@ -29,8 +29,7 @@
 #include "gpu/prof.h"
 
 typedef struct trace_desc {
-    int step_stages; /* profiler entries 0 .. step_stages - 1 are one step's stages (0: none) */
-    int max_frames;  /* frames written at most (0: no limit) */
+    int max_frames; /* frames written at most (0: no limit) */
 } trace_desc;
 
 /* The sim's running totals (the trace writes each frame's part: a total that falls, a new sim,
@@ -43,8 +42,9 @@ typedef struct gpu_trace gpu_trace;
 
 /* Writes the JSON's head to f (which the caller keeps, and commits or aborts). */
 gpu_trace *trace_make(outfile *f, const gpu_prof *p, const trace_desc *desc);
-/* Appends every frame p finished since the last call (those still kept: prof_frame_spans). */
-void trace_frames(gpu_trace *t, const gpu_prof *p, const trace_counters *c);
+/* Appends every frame p finished since the last call (those still kept: prof_frame_spans);
+ * profiler entries 0 .. step_stages - 1 are one step's stages (0: none). */
+void trace_frames(gpu_trace *t, const gpu_prof *p, int step_stages, const trace_counters *c);
 int trace_frame_count(const gpu_trace *t); /* frames written so far */
 bool trace_full(const gpu_trace *t);       /* max_frames written */
 /* Writes the last counters (c: the run's final totals; NULL: none), the JSON's tail, and frees t
