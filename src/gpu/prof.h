@@ -65,6 +65,20 @@ long prof_frames_done(const gpu_prof *p);
 int prof_frame_spans(const gpu_prof *p, long frame, prof_span *out, int max);
 /* The last `count` frames of one stage, oldest first, into out; returns how many were written. */
 int prof_history(const gpu_prof *p, int stage, float *out, int count);
+/* Statistics over the rolling window (desc.window frames, the last ones), of the frames in which
+ * the stage was timed: it had a begin/end pair and no prof_untimed. mean, median (the mean of the
+ * two middle values of an even count) and p95 (nearest rank: the smallest value with at least
+ * 95% of the samples at or below it). False, and NAN in all three, when no frame in the window
+ * timed it (or PROF_NONE): a display shows "not timed", never a placeholder number. */
+bool prof_stats(const gpu_prof *p, int stage, double *mean, double *median, double *p95);
+/* Marks the stage not timed in the frame being recorded: its begin/end pair (if any) enclosed no
+ * work of its own (a phase folded into a fused dispatch), so its time is no measurement. The
+ * pair's time still counts in prof_last_us/prof_avg_us (as before); prof_stats skips it. */
+void prof_untimed(gpu_prof *p, int stage);     /* p may be NULL */
+bool prof_timed(const gpu_prof *p, int stage); /* in the latest finished frame */
+/* Starts the history and the statistics anew (a solver or sort switch: the numbers shown belong to
+ * what runs now); frames still in flight are read and dropped. */
+void prof_reset(gpu_prof *p);
 int prof_stage_count(const gpu_prof *p);
 const char *prof_stage_name(const gpu_prof *p, int stage);
 
