@@ -196,7 +196,14 @@ void hud_set_scale(hud *h, float scale) { h->scale = scale > 0 ? scale : 1; }
 float hud_scale(const hud *h) { return h->scale; }
 int hud_quad_count(const hud *h) { return h->count; }
 
+static void _hud_draw(hud *h, GLuint framebuffer);
 void hud_draw(hud *h, GLuint framebuffer) {
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, "hud"); /* a capture's render pass, by name */
+    _hud_draw(h, framebuffer);
+    glPopDebugGroup();
+}
+
+static void _hud_draw(hud *h, GLuint framebuffer) {
     if (!h->count || h->width <= 0 || h->height <= 0) return;
     size_t bytes = sizeof(hud_quad) * (size_t)h->count;
     if ((size_t)h->count > h->buffer_quads) {

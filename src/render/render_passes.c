@@ -12,17 +12,30 @@ void render_passes_destroy(render_passes *t) {
     *t = (render_passes){0};
 }
 
+/* The pass's debug group (KHR_debug), timed or not: a capture shows each pass by name. */
+static void _render_passes_close(render_passes *t) {
+    if (t->group) glPopDebugGroup();
+    t->group = false;
+}
+
 void render_passes_reset(render_passes *t) {
-    if (t) t->count = 0;
+    if (!t) return;
+    _render_passes_close(t);
+    t->count = 0;
 }
 
 void render_passes_begin(render_passes *t, const char *name) {
-    if (!t || !t->on || t->count == RENDER_PASSES_MAX) return;
+    if (!t) return;
+    _render_passes_close(t);
+    glPushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 0, -1, name);
+    t->group = true;
+    if (!t->on || t->count == RENDER_PASSES_MAX) return;
     t->names[t->count] = name;
     glQueryCounter(t->marks[t->count++], GL_TIMESTAMP);
 }
 
 void render_passes_end(render_passes *t) {
+    if (t) _render_passes_close(t);
     if (t && t->on && t->count) glQueryCounter(t->marks[t->count], GL_TIMESTAMP);
 }
 

@@ -8,7 +8,8 @@
  *
  * A pass lasts from its begin to the next begin (or the end). Every call takes a NULL or switched-
  * off timer and does nothing, so a style marks its passes without a guard. A pass name is a
- * string the caller keeps (a literal).
+ * string the caller keeps (a literal). Each pass is also a debug group (glPushDebugGroup, named as
+ * the pass) from its begin to the next begin or the end, timed or not (a NULL t: none).
  */
 #ifndef FLUID_RENDER_PASSES_H
 #define FLUID_RENDER_PASSES_H
@@ -19,6 +20,7 @@
 
 typedef struct render_passes {
     bool on;
+    bool group; /* a pass's debug group is open */
     int count; /* passes begun this frame */
     const char *names[RENDER_PASSES_MAX];
     GLuint marks[RENDER_PASSES_MAX + 1]; /* a timestamp at each begin, and at the end */

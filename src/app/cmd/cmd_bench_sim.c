@@ -30,7 +30,8 @@
 #define BSIM_SPINUP_S 0.25 /* seconds of untimed simulation before each row */
 
 typedef struct _bsim_opts {
-    const char *solvers, *sorts, *counts_text, *seconds_text, *scene, *csv_path, *data;
+    const char *solvers, *sorts, *counts_text, *seconds_text, *scene, *csv_path, *data, *trace_path;
+    gpu_trace *trace; /* --trace's writer, during the run */
     bool sim;
     char solver[BSIM_MAX][16], sort[BSIM_MAX][32];
     int nsolvers, nsorts, ncounts;
@@ -48,6 +49,8 @@ static args_opt _bsim_args[] = {
     {"--scene", "NAME", ARGS_AT(_bsim_opts, scene), args_string, 0, 0, NULL},
     {"--csv", "FILE", ARGS_AT(_bsim_opts, csv_path), args_string, 0, 0,
      "also write the rows to FILE (- for stdout); a failed run leaves no file"},
+    {"--trace", "FILE", ARGS_AT(_bsim_opts, trace_path), args_string, 0, 0,
+     "every row's frames as one timeline (Trace Event Format JSON: ui.perfetto.dev)"},
     {"--data", "DIR", ARGS_AT(_bsim_opts, data), args_string, 0, 0, "the folder holding shaders/"},
 };
 
@@ -164,6 +167,8 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
         int frame_steps = session_simulate(ss, SESSION_FRAME_SECONDS, 0, stages ? SESSION_TIME_STAGES : SESSION_TIME_FRAME, NULL);
         sim_get_dispatches(s, &d1);
         session_frame_end(ss);
+        trace_counters tc;
+        if (o->trace) session_trace_counters(ss, &tc), trace_frames(o->trace, ss->prof, ss->stages, &tc);
         if (stages) {
             for (int i = 0; i < nst; i++) stage_sum[i] += prof_last_us(prof, i);
             sampled++;
@@ -227,7 +232,12 @@ int cmd_bench_sim(int argc, char **argv) {
         return 1;
     }
     /* Every output is checked before the GPU is touched. */
-    if (o.csv_path && !outfile_check("--csv", o.csv_path, OUTFILE_DASH, err)) {
+    const char *out_flags[2] = {"--csv", "--trace"}, *out_paths[2] = {o.csv_path, o.trace_path};
+    outfile *trace_out = NULL;
+    if ((o.csv_path && !outfile_check("--csv", o.csv_path, OUTFILE_DASH, err)) ||
+        (o.trace_path && !outfile_check("--trace", o.trace_path, 0, err)) ||
+        !outfile_check_distinct(2, out_flags, out_paths, err) ||
+        (o.trace_path && !(trace_out = outfile_open("--trace", o.trace_path, 0, err)))) {
         log_error("BENCH", "%s", err);
         return 1;
     }
@@ -236,8 +246,10 @@ int cmd_bench_sim(int argc, char **argv) {
             &ss, &(session_desc){.headless = true, .data = o.data, .no_sim = true, .prof_cpu_fallback = true, .prof_sync = true},
             err)) {
         log_error(ss.fail_tag, "%s", err);
+        outfile_abort(trace_out);
         return 1;
     }
+    if (trace_out) o.trace = trace_make(trace_out, ss.prof, &(trace_desc){0});
     const gpu_caps *caps = ss.caps;
     if (!o.ncounts) {
         const uint64_t all[] = {27648, 110592, 442368, 1000000};
@@ -275,6 +287,7 @@ int cmd_bench_sim(int argc, char **argv) {
                 printf(" | worst frame: %d steps, %llu dispatches\n", r->worst_steps, (unsigned long long)r->worst_disp);
                 fflush(stdout);
             }
+    trace_finish(o.trace, NULL);
     if (o.csv_path && !rc) {
         outfile *f = outfile_open("--csv", o.csv_path, OUTFILE_DASH, err);
         if (!f) {
@@ -294,12 +307,17 @@ int cmd_bench_sim(int argc, char **argv) {
                 for (int k = 0; k < r->nst; k++) outfile_printf(f, "%s%s=%.2f", k ? ";" : "", r->stage_names[k], r->stage_us[k]);
                 outfile_printf(f, "\n");
             }
-            if (!outfile_commit(f, err)) {
+            outfile *both[2] = {f, trace_out}; /* one transaction: both or neither */
+            trace_out = NULL;
+            if (!outfile_commit_all(both, 2, err)) {
                 log_error("BENCH", "%s", err);
                 rc = 1;
             }
+            outfile_abort(both[0]), outfile_abort(both[1]);
         }
     }
+    if (trace_out && !rc && !outfile_commit(trace_out, err)) log_error("BENCH", "%s", err), rc = 1;
+    else if (trace_out && rc) outfile_abort(trace_out);
     free(rows);
     session_destroy(&ss);
     return rc;

@@ -55,9 +55,9 @@ static void _run_on_signal(int sig) {
 }
 
 /* The outputs of a headless run, in the order they are checked, opened and committed. */
-enum { RUN_OUT_STATS, RUN_OUT_DUMP, RUN_OUT_SHOT, RUN_OUT_VIDEO, RUN_OUTS };
-static const char *const _run_out_flags[RUN_OUTS] = {"--stats", "--dump", "--screenshot", "--video"};
-static const unsigned _run_out_modes[RUN_OUTS] = {OUTFILE_DASH | OUTFILE_KEEP, OUTFILE_DASH, 0, 0};
+enum { RUN_OUT_STATS, RUN_OUT_DUMP, RUN_OUT_SHOT, RUN_OUT_VIDEO, RUN_OUT_TRACE, RUN_OUTS };
+static const char *const _run_out_flags[RUN_OUTS] = {"--stats", "--dump", "--screenshot", "--video", "--trace"};
+static const unsigned _run_out_modes[RUN_OUTS] = {OUTFILE_DASH | OUTFILE_KEEP, OUTFILE_DASH, 0, 0, OUTFILE_DASH};
 
 static void _run_outs_abort(outfile **out) {
     for (int k = 0; k < RUN_OUTS; k++) {
@@ -172,7 +172,7 @@ static void _run_table(FILE *table, const session *ss, int done, long long steps
 
 static int _run_headless(const run_opts *o) {
     char err[ERR_LEN];
-    const char *paths[RUN_OUTS] = {o->stats_path, o->dump_path, o->screenshot_path, o->video_path};
+    const char *paths[RUN_OUTS] = {o->stats_path, o->dump_path, o->screenshot_path, o->video_path, o->trace_path};
     outfile *out[RUN_OUTS] = {0};
     /* Every output checked and opened before the GPU is touched. */
     if (!_run_outs_check(paths, err) || (o->video_path && !video_check(o->video_path, err)) || !data_dir_init(o->data, err)) {
@@ -233,6 +233,8 @@ static int _run_headless(const run_opts *o) {
              sim_solver_name(ss.s), sim_sort_name(ss.s), clock);
     outfile *stats = out[RUN_OUT_STATS];
     if (stats) _run_stats_header(stats, &ss);
+    gpu_trace *trace = out[RUN_OUT_TRACE] ? trace_make(out[RUN_OUT_TRACE], ss.prof, &(trace_desc){0}) : NULL;
+    trace_counters tc;
     double sum_us[PROF_MAX_STAGES] = {0}, frame_us_max = 0;
     long long steps = 0;
     int done = 0, rc = 0; /* frames run (fewer than asked when interrupted) */
@@ -240,6 +242,7 @@ static int _run_headless(const run_opts *o) {
     for (int f = 0; f < frames && !_run_stop && !rc; f++, done++) {
         int k = session_simulate(&ss, SESSION_FRAME_SECONDS, o->substeps, SESSION_TIME_FRAME | SESSION_TIME_STAGES, &_run_stop);
         session_frame_end(&ss);
+        if (trace) session_trace_counters(&ss, &tc), trace_frames(trace, ss.prof, nst, &tc);
         for (int st = 0; st <= nst; st++) sum_us[st] += prof_last_us(ss.prof, st);
         if (prof_last_us(ss.prof, nst) > frame_us_max) frame_us_max = prof_last_us(ss.prof, nst);
         if (stats) k = _run_stats_rows(stats, &ss, steps);
@@ -268,6 +271,7 @@ static int _run_headless(const run_opts *o) {
     }
     sim_sync(ss.s);
     glFinish();
+    if (trace) session_trace_counters(&ss, &tc), trace_finish(trace, &tc); /* committed with the others */
     double wall = now_seconds() - t0 - render_s;
 
     if (_run_stop) {
@@ -340,9 +344,11 @@ int cmd_run(int argc, char **argv) {
     }
     if (o.headless) return _run_headless(&o);
     /* The window: --stats and --dump are for headless runs; --screenshot is checked now. */
-    if (o.stats_path || o.dump_path) {
+    if (o.stats_path || o.dump_path || o.trace_path) {
         log_error("CLI", "%s is written by headless runs only; add --headless (with --frames N), or leave it out",
-                  o.stats_path ? "--stats" : "--dump");
+                  o.stats_path  ? "--stats"
+                  : o.dump_path ? "--dump"
+                                : "--trace");
         return 1;
     }
     if (o.video_path && o.frames == 0) {

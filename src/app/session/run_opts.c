@@ -55,6 +55,8 @@ static args_opt _run_args[] = {
      "headless: CSV, a row per step: time, dt, iterations, errors; the fluid's front,\ndensity and energies on each frame's last step; stage times on its first;\nflushed every frame, in place at the end and on Ctrl-C (a FIFO or - as it runs)"},
     {"--dump", "FILE", ARGS_AT(run_opts, dump_path), args_string, 0, 0,
      "headless: CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density;\n- for stdout"},
+    {"--trace", "FILE", ARGS_AT(run_opts, trace_path), args_string, 0, 0,
+     "headless: the frames' GPU timeline as JSON (Trace Event Format: open it in\nui.perfetto.dev): frame, its stages, counters; - for stdout"},
     {"--screenshot", "FILE", ARGS_AT(run_opts, screenshot_path), args_string, 0, 0, "PNG of the last frame, HUD included"},
     {"--video", "FILE", ARGS_AT(run_opts, video_path), args_string, 0, 0,
      "MP4 of every frame (60 fps; needs ffmpeg); headless a frame is 1/60 s of\nfluid, so it plays in real time; in the window from the start until G"},

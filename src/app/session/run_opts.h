@@ -21,6 +21,7 @@ typedef struct run_opts {
                                     sets -1 when --frames is not given */
     int substeps;                /* simulation steps per frame (0: default) */
     const char *stats_path;      /* --stats FILE: CSV row per step */
+    const char *trace_path;      /* --trace FILE: the frames' timeline, Trace Event Format JSON */
     const char *dump_path;       /* --dump FILE: final state, CSV row per particle */
     const char *screenshot_path; /* --screenshot FILE.png: the last frame's view, HUD included */
     const char *video_path;      /* --video FILE.mp4: every frame's view, through ffmpeg (video.h) */

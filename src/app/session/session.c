@@ -195,3 +195,12 @@ void session_draw(session *ss, const render_target *target, int w, int h) {
 }
 
 void session_frame_end(session *ss) { prof_frame(ss->prof); }
+
+void session_trace_counters(const session *ss, trace_counters *out) {
+    sim_summary sum;
+    sim_get_summary(ss->s, &sum);
+    *out = (trace_counters){.steps_total = (double)sum.steps,
+                            .iterations_total = (sum.it_div_mean + sum.it_density_mean) * (double)sum.steps,
+                            .particles = sim_particle_count(ss->s),
+                            .dt_ms = sum.dt_last * 1e3};
+}

@@ -27,6 +27,7 @@
 #include "app/session/app_render.h"
 #include "gpu/gpu.h"
 #include "gpu/prof.h"
+#include "gpu/trace.h"
 #include "sim/sim.h"
 #include <signal.h>
 
@@ -100,5 +101,7 @@ int session_simulate(session *ss, double seconds, int substeps, unsigned timing,
 /* The view, HUD included, into target (NULL: the window) at w x h, timed as "render" when asked. */
 void session_draw(session *ss, const render_target *target, int w, int h);
 void session_frame_end(session *ss);
+/* A trace's counters (gpu/trace.h) from the sim's summary as read so far (no wait). */
+void session_trace_counters(const session *ss, trace_counters *out);
 
 #endif

@@ -1,0 +1,54 @@
+/* trace: the profiler's sampled frames as a timeline in the Trace Event Format (the JSON that
+ * ui.perfetto.dev and chrome://tracing open), written through an outfile (core/outfile.h).
+ *
+ *   gpu_trace *t = trace_make(f, prof, &(trace_desc){0});   // f: outfile_open'd
+ *   each frame, after prof_frame:
+ *       trace_frames(t, prof, step_stages, &counters);  // the sim's totals: trace_counters
+ *   trace_finish(t, &final_counters);       // closes the JSON; the caller commits f
+ *
+ * One process "fluid", one track "GPU (<clock> clock)" of nested complete slices ("ph":"X"), times
+ * in us from the first frame's start (the profiler may be remade between calls: a new sim, sort or
+ * solver; the trace follows it, on the same clock):
+ *   frame                 from the frame's first begin to its last end
+ *     simulation          (every entry as the profiler names it, the HUD's names)
+ *       step              the sampled step: from its first stage's begin to its last's end
+ *         hash, sort, ... the step's stages (entries 0 .. step_stages - 1)
+ *       other steps       the rest of the frame's simulation (its other steps, not sliced)
+ *     render
+ * and counters ("ph":"C") at each frame's start: steps and solver iterations, particles, dt (ms).
+ * The counters are what the caller read back (the sim's step records come back from the GPU a
+ * frame or more late): each frame's steps and iterations are those read since the frame before,
+ * and trace_finish writes the rest (the run's last records) at the last frame's end, so a trace's
+ * steps add up to the run's. A GPU clock without prof_desc.sync finishes frames a few late too:
+ * each is given the counters at hand when it is written.
+ * It does NOT time anything itself, open or commit files, or stall the GPU.
+ */
+#ifndef FLUID_GPU_TRACE_H
+#define FLUID_GPU_TRACE_H
+#include "core/outfile.h"
+#include "gpu/prof.h"
+
+typedef struct trace_desc {
+    int max_frames; /* frames written at most (0: no limit) */
+} trace_desc;
+
+/* The sim's running totals (the trace writes each frame's part: a total that falls, a new sim,
+ * counts from 0), and its particles and step now. */
+typedef struct trace_counters {
+    double steps_total, iterations_total, particles, dt_ms;
+} trace_counters;
+
+typedef struct gpu_trace gpu_trace;
+
+/* Writes the JSON's head to f (which the caller keeps, and commits or aborts). */
+gpu_trace *trace_make(outfile *f, const gpu_prof *p, const trace_desc *desc);
+/* Appends every frame p finished since the last call (those still kept: prof_frame_spans);
+ * profiler entries 0 .. step_stages - 1 are one step's stages (0: none). */
+void trace_frames(gpu_trace *t, const gpu_prof *p, int step_stages, const trace_counters *c);
+int trace_frame_count(const gpu_trace *t); /* frames written so far */
+bool trace_full(const gpu_trace *t);       /* max_frames written */
+/* Writes the last counters (c: the run's final totals; NULL: none), the JSON's tail, and frees t
+ * (NULL: nothing). */
+void trace_finish(gpu_trace *t, const trace_counters *c);
+
+#endif
