@@ -2,6 +2,7 @@
 #include "app/app_render.h"
 #include "core/util.h"
 #include "render/image.h"
+#include "sim/search.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,12 +63,10 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
                          .sort = sim_sort_name(s),
                          .sim_time = sim_time(s),
                          .steps_per_frame = v->steps_per_frame,
-                         .frames_short = sum.frames_short,
                          .realtime = v->realtime,
                          .paused = v->paused,
                          .solver = sim_solver_name(s),
-                         .it_div = sum.it_div_mean,
-                         .it_density = sum.it_density_mean,
+                         .search_stages = SIM_SEARCH_STAGES,
                          .dt = sum.dt_last,
                          .step_stages = sim_stage_count(s),
                          .vsync = v->vsync,
@@ -80,6 +79,11 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
                          .message = v->message,
                          .help = v->help,
                          .show_help = v->show_help};
+    if (sum.it_div_mean + sum.it_density_mean > 0) { /* until the solver names its own counts */
+        info.counters = 2;
+        info.counter_names[0] = "divergence", info.counter_names[1] = "pressure";
+        info.counter_means[0] = sum.it_div_mean, info.counter_means[1] = sum.it_density_mean;
+    }
     overlay_draw(h, &info, layout);
     hud_draw(h, fbo);
 }
