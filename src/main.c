@@ -7,10 +7,14 @@
  * `fluid --help` and `fluid COMMAND --help` list the options.
  */
 #include "app/cmd.h"
+#include "core/streams.h"
 #include <string.h>
 
 int main(int argc, char **argv) {
-    if (argc > 1 && strcmp(argv[1], "sort") == 0) return cmd_sort(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "bench") == 0) return cmd_bench(argc - 1, argv + 1);
-    return cmd_run(argc, argv);
+    streams_open_std(); /* before anything opens a file: a closed 2 must not become an output */
+    int rc;
+    if (argc > 1 && strcmp(argv[1], "sort") == 0) rc = cmd_sort(argc - 1, argv + 1);
+    else if (argc > 1 && strcmp(argv[1], "bench") == 0) rc = cmd_bench(argc - 1, argv + 1);
+    else rc = cmd_run(argc, argv);
+    return streams_close_std(rc);
 }
