@@ -4,7 +4,7 @@
  * frame is bracketed with StartFrameCapture/EndFrameCapture. Prints the sim's stage names (the
  * reference for the capture's debug groups), one a line ("stage: NAME"). Exit 77 when not run under RenderDoc or
  * without GL 4.5. Not a test itself. */
-#include "app/session.h"
+#include "app/session/session.h"
 #include "core/err.h"
 #include <dlfcn.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
  *   - the cost: groups a frame, and the CPU time of a push/pop pair with debug output off and on.
  * The reference is the sim's own stage list and GL's messages, not the profiler's bookkeeping. */
 #include "check.h"
-#include "app/session.h"
+#include "app/session/session.h"
 #include <string.h>
 
 #define EVENTS 4096

@@ -27,7 +27,7 @@ fluid=${1:?usage: test_sanitize.sh /path/to/fluid}
 src=${FLUID_SOURCE_DIR:?run through ctest, which sets FLUID_SOURCE_DIR}
 build=$(cd "$(dirname "$fluid")" && pwd)/asan
 programs=(test_outfile test_gpu test_layout test_controls test_hud_scale test_session test_render_styles test_render_offscreen
-    test_render_splat test_render_water test_sim_kernels test_sim_neighbours test_sim_set)
+    test_render_splat test_render_water test_sim_kernels test_sim_neighbours test_sim_set test_font)
 log=$(mktemp)
 TMP=$(mktemp -d)
 trap 'rm -f "$log"; rm -rf "$TMP"' EXIT

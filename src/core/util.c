@@ -2,6 +2,7 @@
 #include "core/env.h"
 #include "core/outfile.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -13,28 +14,42 @@
 #include <unistd.h>
 
 char *file_read(const char *path, size_t *len, char *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    /* O_NONBLOCK: a FIFO must not hang the open (it is refused below, as is a folder) */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         fail(err, "cannot open %s: %s", err_esc(path), strerror(errno));
         return NULL;
     }
-    if (fseek(f, 0, SEEK_END) != 0) {
-        fail(err, "cannot seek in %s: %s", err_esc(path), strerror(errno));
-        fclose(f);
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        fail(err, "cannot stat %s: %s", err_esc(path), strerror(errno));
+        close(fd);
         return NULL;
     }
-    long size = ftell(f);
-    rewind(f);
-    char *buf = size >= 0 ? malloc((size_t)size + 1) : NULL;
-    if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
-        fail(err, "cannot read %s (%ld bytes)", err_esc(path), size);
+    if (!S_ISREG(st.st_mode)) {
+        fail(err, "%s is not a regular file (%s)", err_esc(path),
+             S_ISDIR(st.st_mode)    ? "a folder"
+             : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                    : "a device or socket");
+        close(fd);
+        return NULL;
+    }
+    size_t size = (size_t)st.st_size, got = 0;
+    char *buf = malloc(size + 1);
+    while (buf && got < size) {
+        ssize_t r = read(fd, buf + got, size - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (!buf || got != size) {
+        fail(err, "cannot read %s (%zu of %zu bytes)", err_esc(path), got, size);
         free(buf);
-        fclose(f);
         return NULL;
     }
-    fclose(f);
     buf[size] = 0;
-    if (len) *len = (size_t)size;
+    if (len) *len = size;
     return buf;
 }
 

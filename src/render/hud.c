@@ -2,6 +2,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
+#include "render/font_check.h"
 #include "render/render_common.h"
 #include <math.h>
 #include <stb_truetype.h>
@@ -34,10 +35,19 @@ static bool _hud_atlas(hud *h, const char *path_in, float px, char *err) {
     unsigned char *ttf = (unsigned char *)file_read(path, &len, ferr);
     if (!ttf && !path_in) ttf = (unsigned char *)file_read(path = HUD_SYSTEM_FONT, &len, NULL);
     if (!ttf) return fail(err, "HUD: no font: %s; reinstall assets/ (or Debian's fonts-dejavu-core)", ferr);
-    stbtt_fontinfo info;
-    if (!stbtt_InitFont(&info, ttf, stbtt_GetFontOffsetForIndex(ttf, 0))) {
+    /* checked before stb reads it, with zeros after it (font_check.h says why) */
+    unsigned char *padded = realloc(ttf, len + FONT_CHECK_PAD);
+    if (!padded) {
         free(ttf);
-        return fail(err, "HUD: %s is not a TrueType font; reinstall assets/fonts/", path);
+        return fail(err, "HUD: out of host memory for the font %s", path);
+    }
+    ttf = padded;
+    memset(ttf + len, 0, FONT_CHECK_PAD);
+    char cerr[ERR_LEN] = "stb_truetype refused it";
+    stbtt_fontinfo info;
+    if (!font_check(ttf, len, cerr) || !stbtt_InitFont(&info, ttf, stbtt_GetFontOffsetForIndex(ttf, 0))) {
+        free(ttf);
+        return fail(err, "HUD: the font %s is damaged (%s); reinstall assets/fonts/ (or pass --data DIR)", path, cerr);
     }
     int asc, desc, gap;
     stbtt_GetFontVMetrics(&info, &asc, &desc, &gap);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Sizes in pixels at the reference window (1280x720), times the scale overlay_draw sets from the
@@ -20,7 +21,8 @@ static float _ov_s = 1;
 #define OV_COMPACT_HEIGHT 400   /* as it does in a window shorter than this */
 #define OV_TEXT HUD_RGBA(232, 236, 240, 255)
 #define OV_DIM HUD_RGBA(160, 168, 180, 255)
-#define OV_WARN HUD_RGBA(255, 196, 90, 255)
+#define OV_WARN HUD_RGBA(255, 176, 64, 255)  /* warnings only */
+#define OV_HEAD HUD_RGBA(150, 200, 255, 255) /* headings */
 #define OV_PANEL HUD_RGBA(6, 8, 12, 210)
 
 static const uint32_t _ov_stage_colors[] = {
@@ -90,71 +92,143 @@ static float _ov_lines(hud *h, float x, float y, const _ov_line *lines, int n, f
     return y1;
 }
 
+/* us in three significant digits, in us below 1 ms, in ms below 1 s, else in s: "20.9 us",
+ * "3.27 ms", "1.02 s" (us written as the micro sign). */
+void overlay_format_time(double us, char *out, size_t len) {
+    if (isnan(us)) snprintf(out, len, "-");
+    else if (us < 999.5) snprintf(out, len, "%.3g \xc2\xb5s", us);
+    else if (us < 999.5e3) snprintf(out, len, "%.3g ms", us * 1e-3);
+    else snprintf(out, len, "%.3g s", us * 1e-6);
+}
+
+static int _ov_cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Mean, median and 95th percentile (nearest rank) of a stage over the last `window` frames;
+ * false where it has no finite time yet. */
+static bool _ov_stage_stats(const gpu_prof *p, int stage, double out[3]) {
+    float v[OVERLAY_STATS_FRAMES];
+    int got = prof_history(p, stage, v, OVERLAY_STATS_FRAMES), n = 0;
+    for (int i = 0; i < got; i++)
+        if (isfinite(v[i])) v[n++] = v[i];
+    if (!n) return false;
+    qsort(v, (size_t)n, sizeof v[0], _ov_cmp_float);
+    double sum = 0;
+    for (int i = 0; i < n; i++) sum += v[i];
+    out[0] = sum / n;
+    out[1] = n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2]);
+    int rank = (int)ceil(0.95 * n); /* nearest rank, 1-based */
+    out[2] = v[(rank < 1 ? 1 : rank) - 1];
+    return true;
+}
+
+/* A table cell: us in three significant digits, right-aligned, the unit after it (the micro sign
+ * is two bytes and one column, so the padding is counted here, not by printf's width). */
+static void _ov_cell(double us, char *out, size_t len) {
+    double v = us;
+    const char *unit = "\xc2\xb5s";
+    if (us >= 999.5e3) v = us * 1e-6, unit = "s ";
+    else if (us >= 999.5) v = us * 1e-3, unit = "ms";
+    snprintf(out, len, "%6.3g %s", v, unit);
+}
+
+/* One table row: the name, then mean, median and p95 (or "not timed"). */
+static void _ov_row(_ov_line *lines, int *n, int max, int w, uint32_t swatch, const char *name, const double *st) {
+    if (!st) {
+        _ov_add(lines, n, max, OV_DIM, swatch, "%-*s  not timed", w, name);
+        return;
+    }
+    char c[3][24];
+    for (int k = 0; k < 3; k++) _ov_cell(st[k], c[k], sizeof c[k]);
+    _ov_add(lines, n, max, swatch ? OV_TEXT : OV_HEAD, swatch, "%-*s %s %s %s", w, name, c[0], c[1], c[2]);
+}
+
+/* The stage table: the sampled step's stages (neighbour search, then the solver's), its total,
+ * then the whole frame's entries and the frame's total. */
+static void _ov_table(hud *h, const overlay_info *o, _ov_line *lines, int *n, int max) {
+    prof_mode mode = prof_get_mode(o->prof);
+    const char *clock = mode == PROF_GPU_QUERY ? "GPU time" : "CPU clock (waits for the GPU)";
+    int entries = prof_stage_count(o->prof), split = o->step_stages > 0 && o->step_stages < entries ? o->step_stages : 0;
+    int search = o->search_stages > 0 && o->search_stages < split ? o->search_stages : 0;
+    /* A small window gets the totals only: every stage's line would cover the fluid (the graph
+     * keeps the stages' colours). */
+    bool compact = o->height < OV_COMPACT_HEIGHT ||
+                   (float)(*n + entries + 8) * hud_line_height(h) + 2 * OV_PAD > OV_STATS_MAX_SHARE * (float)o->height;
+    int w = 16;
+    for (int s = 0; s < entries; s++) {
+        int len = (int)strlen(prof_stage_name(o->prof, s)) + 2;
+        if (len > w) w = len;
+    }
+    _ov_add(lines, n, max, OV_HEAD, 0, "%s, last %d frames", clock, OVERLAY_STATS_FRAMES);
+    _ov_add(lines, n, max, OV_HEAD, 0, "%-*s %9s %9s %9s", w, "", "mean", "median", "p95");
+    int lo = 0;
+    for (int group = split ? 0 : 1; group < 2; group++) {
+        int hi = group == 0 ? split : entries;
+        if (group == 0)
+            _ov_add(lines, n, max, OV_HEAD, 0, "one step (the frame's first)%s%s", o->step_note ? ": " : "",
+                    o->step_note ? o->step_note : "");
+        else _ov_add(lines, n, max, OV_HEAD, 0, "per frame");
+        double total[3] = {0, 0, 0};
+        bool any = false;
+        for (int s = lo; s < hi; s++) {
+            if (!compact && group == 0 && search && s == lo) _ov_add(lines, n, max, OV_DIM, 0, " neighbour search");
+            if (!compact && group == 0 && search && s == search)
+                _ov_add(lines, n, max, OV_DIM, 0, " solver%s%s", o->solver ? ": " : "", o->solver ? o->solver : "");
+            double st[3];
+            bool timed = _ov_stage_stats(o->prof, s, st);
+            if (timed) {
+                for (int k = 0; k < 3; k++) total[k] += st[k];
+                any = true;
+            }
+            if (!compact) {
+                char name[64];
+                snprintf(name, sizeof name, "  %s", prof_stage_name(o->prof, s));
+                _ov_row(lines, n, max, w, overlay_stage_color(s), name, timed ? st : NULL);
+            }
+        }
+        /* The total's median and p95 are the sums of the stages' (an upper bound of the total's own). */
+        _ov_row(lines, n, max, w, 0, group == 0 ? "step" : "frame", any ? total : NULL);
+        lo = hi;
+    }
+}
+
 static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
-    _ov_line lines[32];
+    _ov_line lines[48];
     int n = 0;
-    const int max = 32;
+    const int max = 48;
     char count[32];
     _ov_thousands(o->particles, count, sizeof count);
     if (o->fps > 0)
-        _ov_add(lines, &n, max, OV_TEXT, 0, "fluid  %5.1f fps  %6.2f ms/frame%s", o->fps, o->frame_ms, o->vsync ? "  vsync" : "");
-    else _ov_add(lines, &n, max, OV_TEXT, 0, "fluid  %s", o->headless ? "headless" : "");
-    _ov_add(lines, &n, max, OV_TEXT, 0, "%s particles  scene %s", count, o->scene ? o->scene : "-");
+        _ov_add(lines, &n, max, OV_TEXT, 0, "fluid  %.1f fps  %.3g ms a frame%s", o->fps, o->frame_ms,
+                o->vsync ? "  (vsync)" : "");
+    else _ov_add(lines, &n, max, OV_TEXT, 0, "fluid%s", o->headless ? "  (headless)" : "");
+    _ov_add(lines, &n, max, OV_TEXT, 0, "%s particles  scene: %s", count, o->scene ? o->scene : "-");
     _ov_add(lines, &n, max, OV_TEXT, 0, "solver: %s  sort: %s", o->solver ? o->solver : "-", o->sort ? o->sort : "-");
-    char speed[48] = "";
-    if (o->realtime >= 0 && o->realtime < 0.95) /* 0.1%, not 0%: two digits below 10% */
-        snprintf(speed, sizeof speed, o->realtime >= 0.1 ? "  slow motion %.0f%%" : "  slow motion %.2g%%", 100.0 * o->realtime);
-    else if (o->realtime >= 0.95) snprintf(speed, sizeof speed, "  real time");
-    _ov_add(lines, &n, max, o->paused || (o->realtime >= 0 && o->realtime < 0.95) ? OV_WARN : OV_DIM, 0,
-            "t = %.3f s  %d step%s/frame%s%s", o->sim_time, o->steps_per_frame, o->steps_per_frame == 1 ? "" : "s", speed,
-            o->paused ? "  PAUSED" : "");
-    if (o->frames_short) /* dfsph: the flow sped up past a frame's spare slots (the next frames catch up) */
-        _ov_add(lines, &n, max, OV_WARN, 0, "%llu frame%s short of 1/60 s: carried over", o->frames_short,
-                o->frames_short == 1 ? "" : "s");
-    if (o->solver && o->it_density + o->it_div > 0)
-        _ov_add(lines, &n, max, OV_DIM, 0, "dt %.2f ms  iterations: %.1f divergence, %.1f pressure", o->dt * 1e3, o->it_div,
-                o->it_density);
-    prof_mode mode = o->prof ? prof_get_mode(o->prof) : PROF_NONE;
-    if (!o->prof) {
-        _ov_add(lines, &n, max, OV_DIM, 0, "no stage timings");
-    } else if (mode == PROF_NONE) {
-        _ov_add(lines, &n, max, OV_WARN, 0, "GPU times unavailable on this driver");
-        _ov_add(lines, &n, max, OV_WARN, 0, "(timer queries read 0)");
-    } else {
-        const char *clock = mode == PROF_GPU_QUERY ? "GPU" : "CPU clock";
-        int lo = 0, entries = prof_stage_count(o->prof),
-            split = o->step_stages > 0 && o->step_stages < entries ? o->step_stages : 0;
-        /* A small window gets the totals only: every stage's line would cover the fluid (the graph
-         * keeps the stages' colours). */
-        bool compact = o->height < OV_COMPACT_HEIGHT ||
-                       (float)(n + entries + 5) * hud_line_height(h) + 2 * OV_PAD > OV_STATS_MAX_SHARE * (float)o->height;
-        int w = 11; /* the names' column: as wide as the longest ("ranges+reorder", "nonpressure=step") */
-        for (int s = 0; s < entries; s++)
-            if ((int)strlen(prof_stage_name(o->prof, s)) > w) w = (int)strlen(prof_stage_name(o->prof, s));
-        for (int group = split ? 0 : 1; group < 2; group++) {
-            int hi = group == 0 ? split : entries;
-            if (group == 0) _ov_add(lines, &n, max, OV_DIM, 0, "%s time of one step (the frame's first), \xc2\xb5s", clock);
-            else
-                _ov_add(lines, &n, max, mode == PROF_GPU_QUERY ? OV_DIM : OV_WARN, 0, "%s time per frame, \xc2\xb5s (mean)",
-                        clock);
-            double total = 0;
-            bool any = false;
-            for (int s = lo; s < hi; s++) {
-                double us = prof_avg_us(o->prof, s);
-                if (compact) {
-                    if (!isnan(us)) total += us, any = true;
-                } else if (isnan(us))
-                    _ov_add(lines, &n, max, OV_DIM, overlay_stage_color(s), "%-*s    ...", w, prof_stage_name(o->prof, s));
-                else {
-                    _ov_add(lines, &n, max, OV_TEXT, overlay_stage_color(s), "%-*s %8.1f", w, prof_stage_name(o->prof, s), us);
-                    total += us;
-                    any = true;
-                }
-            }
-            if (any) _ov_add(lines, &n, max, OV_TEXT, 0, "%-*s   %8.1f", w, group == 0 ? "step" : "frame", total);
-            lo = hi;
-        }
+    char dt[48] = "";
+    if (o->dt > 0) snprintf(dt, sizeof dt, "  dt %.3g ms", o->dt * 1e3);
+    _ov_add(lines, &n, max, OV_DIM, 0, "t = %.3f s  %d step%s a frame%s", o->sim_time, o->steps_per_frame,
+            o->steps_per_frame == 1 ? "" : "s", dt);
+    if (o->counters > 0) {
+        char text[128];
+        int used = snprintf(text, sizeof text, "iterations a step:");
+        for (int c = 0; c < o->counters && c < OVERLAY_MAX_COUNTERS && used < (int)sizeof text; c++)
+            used += snprintf(text + used, sizeof text - (size_t)used, "%s %s %.1f", c ? "," : "", o->counter_names[c],
+                             o->counter_means[c]);
+        _ov_add(lines, &n, max, OV_DIM, 0, "%s", text);
     }
+    if (o->paused) _ov_add(lines, &n, max, OV_TEXT, 0, "paused (Space resumes)");
+    else if (o->realtime >= 0 && o->realtime < 0.95) /* 0.1%, not 0%: two digits below 10% */
+        _ov_add(lines, &n, max, OV_WARN, 0,
+                o->realtime >= 0.1 ? "slow motion %.0f%%: press - for fewer particles"
+                                   : "slow motion %.2g%%: press - for fewer particles",
+                100.0 * o->realtime);
+    else if (o->realtime >= 0.95) _ov_add(lines, &n, max, OV_DIM, 0, "real time");
+    if (!o->prof) _ov_add(lines, &n, max, OV_DIM, 0, "no stage timings");
+    else if (prof_get_mode(o->prof) == PROF_NONE)
+        _ov_add(lines, &n, max, OV_WARN, 0, "no stage times: this driver's GPU timers read 0");
+    else _ov_table(h, o, lines, &n, max);
     _ov_add(lines, &n, max, OV_DIM, 0, "H: help");
     _ov_lines(h, OV_MARGIN, OV_MARGIN, lines, n, lay->rect[OVERLAY_STATS]);
 }
@@ -214,7 +288,8 @@ static void _ov_graph(hud *h, const overlay_info *o, overlay_layout *lay) {
                                    .colors = colors,
                                    .top = top});
     char label[48];
-    snprintf(label, sizeof label, "%g %s", top, unit);
+    if (gpu) overlay_format_time(top, label, sizeof label);
+    else snprintf(label, sizeof label, "%g %s", top, unit);
     hud_text(h, gx + gw - hud_text_width(h, label) - 2, gy + 1, OV_DIM, label);
     snprintf(label, sizeof label, "last %d frames", frames);
     hud_text(h, gx, gy + gh + 1, OV_DIM, label);
@@ -228,11 +303,12 @@ static void _ov_legend(hud *h, const overlay_info *o, overlay_layout *lay) {
     float *r = lay->rect[OVERLAY_LEGEND];
     r[0] = x0, r[1] = y0, r[2] = x1, r[3] = y1;
     char title[96];
-    snprintf(title, sizeof title, "%s, colour: %s", render_styles[o->style]->name, render_color_names[o->color]);
+    if (o->style == RENDER_STYLE_SURFACE) snprintf(title, sizeof title, "%s", render_styles[o->style]->name);
+    else snprintf(title, sizeof title, "%s, colour: %s", render_styles[o->style]->name, render_color_names[o->color]);
     hud_text(h, x0 + OV_PAD, y0 + OV_PAD, OV_TEXT, title);
     float by = y0 + OV_PAD + lh + 2;
     if (o->style == RENDER_STYLE_SURFACE) {
-        hud_text(h, x0 + OV_PAD, by, OV_DIM, "(surface shading: colour off)");
+        hud_text(h, x0 + OV_PAD, by, OV_DIM, "F: spheres, coloured by C");
         return;
     }
     hud_colormap(h, x0 + OV_PAD, by, x0 + OV_PAD + bw, by + 10 * _ov_s, (int)o->color);
@@ -256,7 +332,7 @@ static void _ov_legend(hud *h, const overlay_info *o, overlay_layout *lay) {
 static void _ov_help(hud *h, const overlay_info *o, overlay_layout *lay) {
     _ov_line lines[48];
     int n = 0;
-    for (int i = 0; o->help[i] && n < 48; i++) _ov_add(lines, &n, 48, i ? OV_TEXT : OV_WARN, 0, "%s", o->help[i]);
+    for (int i = 0; o->help[i] && n < 48; i++) _ov_add(lines, &n, 48, i ? OV_TEXT : OV_HEAD, 0, "%s", o->help[i]);
     float w = 0;
     for (int i = 0; i < n; i++) w = fmaxf(w, hud_text_width(h, lines[i].text));
     float x = fmaxf(OV_MARGIN, 0.5f * ((float)o->width - w) - OV_PAD);

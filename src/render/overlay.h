@@ -8,10 +8,13 @@
  *                 .scene = "dambreak", .sort = "radix", .prof = prof, ... }, &lay);
  *   hud_draw(h, framebuffer);
  *
- * Stage times come from prof (stage i named prof_stage_name): where prof_get_mode() is PROF_NONE
- * (timer queries read 0, as on llvmpipe) the panel says so and shows no numbers, and the graph
- * shows the CPU frame time instead (labelled as such); PROF_CPU_CLOCK times are labelled "CPU
- * clock". It does NOT read the simulation or handle input.
+ * Stage times come from prof (stage i named prof_stage_name), grouped as a frame flows: the
+ * neighbour search's stages, the solver's, then the whole frame's; each with its mean, median and
+ * p95 over the last OVERLAY_STATS_FRAMES frames, in three significant digits (us or ms). A stage
+ * that has no time yet reads "not timed", never a number. Where prof_get_mode() is PROF_NONE the
+ * panel says so and the graph shows the CPU frame time instead (labelled as such); PROF_CPU_CLOCK
+ * times are labelled "CPU clock". Warnings (and only warnings) are orange, and each says what to
+ * do. It does NOT read the simulation or handle input.
  */
 #ifndef FLUID_OVERLAY_H
 #define FLUID_OVERLAY_H
@@ -20,6 +23,8 @@
 #include "render/render.h"
 
 #define OVERLAY_GRAPH_FRAMES 300
+#define OVERLAY_MAX_COUNTERS 4
+#define OVERLAY_STATS_FRAMES 120 /* the rolling window of the table's mean, median and p95 */
 
 typedef struct overlay_info {
     int width, height;    /* the framebuffer */
@@ -28,13 +33,18 @@ typedef struct overlay_info {
     const char *scene, *sort;  /* NULL: not shown */
     double sim_time;           /* simulated seconds */
     int steps_per_frame;       /* steps the last frame took */
-    unsigned long long frames_short; /* frames whose step slots ran out before their time (carried over) */
     double realtime;           /* measured simulated / wall seconds (< 0: not shown) */
     const char *solver;        /* NULL: not shown */
-    double it_div, it_density; /* mean solver iterations a step */
-    double dt;                 /* the last step, seconds */
-    int step_stages;           /* prof's first step_stages entries are one sampled step's stages,
-                                    the rest whole-frame totals (0: all are per frame) */
+    int counters;              /* the solver's named iteration counts a step (WCSPH: none) */
+    const char *counter_names[OVERLAY_MAX_COUNTERS];
+    double counter_means[OVERLAY_MAX_COUNTERS]; /* mean a step since the solver started */
+    double dt;                 /* the last step, seconds (0: not shown) */
+    int search_stages;         /* prof's first search_stages entries are the neighbour search's */
+    int step_stages;           /* prof's first step_stages entries are one sampled step's stages
+                                  (the search's, then the solver's), the rest whole-frame totals
+                                  (0: all are per frame) */
+    const char *step_note;     /* how the sampled step was timed where it differs from the rest
+                                  (a fused solver's per-stage sample), or NULL */
     bool paused, vsync, headless;
     render_color color;
     render_style style;
@@ -50,6 +60,8 @@ typedef struct overlay_info {
 /* The HUD's scale at a window of width x height: 1 at 1280x720, with the smaller side's ratio,
  * from 0.55 to 2 (overlay_draw sets it on the hud). */
 float overlay_scale(int width, int height);
+/* us in three significant digits: "20.9 us" (micro sign), "3.27 ms", "1.02 s" ("-" for NAN). */
+void overlay_format_time(double us, char *out, size_t len);
 /* The colour of stage i in the panel and the graph. */
 uint32_t overlay_stage_color(int stage);
 /* Where the overlay's panels are (x0, y0, x1, y1 in pixels, y down; all 0 where not drawn). */

@@ -2,6 +2,7 @@
 #include "app/session/app_render.h"
 #include "core/util.h"
 #include "render/image.h"
+#include "sim/search.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,12 +63,10 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
                          .sort = sim_sort_name(s),
                          .sim_time = sim_time(s),
                          .steps_per_frame = v->steps_per_frame,
-                         .frames_short = sum.frames_short,
                          .realtime = v->realtime,
                          .paused = v->paused,
                          .solver = sim_solver_name(s),
-                         .it_div = sum.it_mean[0], /* the solver's counters: dfsph divergence, pressure (sim_counter_name) */
-                         .it_density = sum.it_mean[1],
+                         .search_stages = SIM_SEARCH_STAGES,
                          .dt = sum.dt_last,
                          .step_stages = sim_stage_count(s),
                          .vsync = v->vsync,
@@ -80,6 +79,11 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
                          .message = v->message,
                          .help = v->help,
                          .show_help = v->show_help};
+    for (int c = 0; c < sim_counter_count(s) && c < OVERLAY_MAX_COUNTERS; c++) {
+        info.counter_names[c] = sim_counter_name(s, c);
+        info.counter_means[c] = sum.it_mean[c];
+        info.counters = c + 1;
+    }
     overlay_draw(h, &info, layout);
     hud_draw(h, fbo);
 }

@@ -199,8 +199,10 @@ void session_frame_end(session *ss) { prof_frame(ss->prof); }
 void session_trace_counters(const session *ss, trace_counters *out) {
     sim_summary sum;
     sim_get_summary(ss->s, &sum);
+    double it = 0; /* every counter of the solver's, a step */
+    for (int c = 0; c < sim_counter_count(ss->s); c++) it += sum.it_mean[c];
     *out = (trace_counters){.steps_total = (double)sum.steps,
-                            .iterations_total = (sum.it_div_mean + sum.it_density_mean) * (double)sum.steps,
+                            .iterations_total = it * (double)sum.steps,
                             .particles = sim_particle_count(ss->s),
                             .dt_ms = sum.dt_last * 1e3};
 }
