@@ -57,12 +57,6 @@ static void _controls_doc(const char *name, bool exact) {
 /* Files that still read a FLUID_* variable with a raw getenv, each to go through core/env's table
  * (issue 22 item 3) on another branch. The list must end empty: a file here that no longer reads
  * one is an error too, so an entry goes as soon as its file is fixed. */
-static const char *const _env_raw_pending[] = {
-    "src/sim/dfsph/dfsph.c", /* FLUID_DFSPH_SLACK: h-sim's DFSPH desc */
-    "src/sim/particles.c",   /* FLUID_SIM_LANES: h-sim's */
-    "src/app/cmd_bench.c",   /* FLUID_ONESWEEP_LOOKBACK's skip test: h-front's */
-};
-static bool _env_raw_seen[ARRAY_LEN(_env_raw_pending)];
 
 /* Every string literal starting "FLUID_NAME (a variable read, a knobs table's name, a message about
  * one) in the .c files under dir must name a row of env_table. Include guards and CMake names are
@@ -104,11 +98,7 @@ static void _env_scan(const char *dir) {
                 while (*q == ' ') q++;
                 raw |= strncmp(q, "\"FLUID_", 7) == 0;
             }
-            int pending = -1;
-            for (int i = 0; i < (int)ARRAY_LEN(_env_raw_pending); i++)
-                if (strcmp(rel, _env_raw_pending[i]) == 0) pending = i;
-            if (pending >= 0) _env_raw_seen[pending] = raw;
-            else CHECK(!raw, "%s reads a FLUID_* variable with getenv: use core/env.h (env_str, env_u32, ...)", rel);
+            CHECK(!raw, "%s reads a FLUID_* variable with getenv: use core/env.h (env_str, env_u32, ...)", rel);
         }
         free(text);
     }
@@ -213,9 +203,6 @@ int main(void) {
     char src[1024];
     snprintf(src, sizeof src, "%s/src", FLUID_SOURCE_DIR);
     _env_scan(src);
-    for (int i = 0; i < (int)ARRAY_LEN(_env_raw_pending); i++)
-        CHECK(_env_raw_seen[i], "%s no longer reads a FLUID_* variable with getenv: take it off _env_raw_pending in %s",
-              _env_raw_pending[i], __FILE__);
     _env_doc();
     _names_join();
     _hostile_text();

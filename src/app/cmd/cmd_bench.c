@@ -315,7 +315,7 @@ int cmd_bench(int argc, char **argv) {
                             sort_algo_max_bits(sa));
                     continue;
                 }
-                const char *lp = getenv("LP_NUM_THREADS"), *lb = getenv("FLUID_ONESWEEP_LOOKBACK");
+                const char *lp = getenv("LP_NUM_THREADS"), *lb = env_str(ENV_ONESWEEP_LOOKBACK); /* LP_: Mesa's */
                 if (caps->llvmpipe && strncmp(algos[a], "onesweep", 8) == 0 && lb && strcmp(lb, "wait") == 0 &&
                     !(lp && strcmp(lp, "1") == 0)) {
                     fprintf(tab, "%-*s %4u %10u  (skipped: onesweep's waiting look-back on llvmpipe needs LP_NUM_THREADS=1)\n",
