@@ -22,6 +22,7 @@
 #include "app/cmd/bench_run.h"
 #include "app/cmd/cmd.h"
 #include "app/session/registry.h"
+#include "core/env.h"
 #include "core/args.h"
 #include "core/log.h"
 #include "core/outfile.h"
