@@ -12,10 +12,14 @@ trap 'rm -rf "$TMP"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-for solver in wcsph dfsph; do
+# dfsph-fused: DFSPH's fused step forced (the H100's default path; one persistent group here): a
+# timed step runs per stage, so every stage has a measured time and they add up to the step.
+for solver in wcsph dfsph dfsph-fused; do
     declare -A frame
+    env=()
+    [ $solver = dfsph-fused ] && env=(FLUID_DFSPH_PERSISTENT=1 FLUID_DFSPH_FUSED=1)
     for k in 20 100; do
-        if ! "$FLUID" --headless --solver $solver --particles 1000 --frames 3 --substeps $k >"$TMP/out" 2>"$TMP/err"; then
+        if ! env "${env[@]}" "$FLUID" --headless --solver ${solver%-fused} --particles 1000 --frames 3 --substeps $k >"$TMP/out" 2>"$TMP/err"; then
             if grep -q "GPU:" "$TMP/err"; then echo "SKIP: $(cat "$TMP/err")"; exit 77; fi
             cat "$TMP/err"; fail "$solver: the headless run failed"; continue
         fi
@@ -25,6 +29,11 @@ for solver in wcsph dfsph; do
         stages=$(awk '/^stage/ { on = 1; next } $1 == "step" { on = 0 } on { s += $2 } END { print s }' "$TMP/out")
         echo "$solver, $k steps a frame: $steps steps in 3 frames; one step ${step} us (stages add to ${stages}), a frame ${frame[$k]} us"
         [ "$steps" = $((3 * k)) ] || fail "$solver: $steps steps, expected 3 frames of $k"
+        untimed=$(awk '/^stage/ { on = 1; next } $1 == "step" { on = 0 } on && $2 == "-" && $1 != "reorder=ranges" { print $1 }' "$TMP/out")
+        [ -z "$untimed" ] || fail "$solver: stages without a time: $untimed"
+        if [ $solver = dfsph-fused ]; then
+            grep -q "^step .*per-stage path" "$TMP/out" || fail "$solver: the step row does not say how it was timed: $(grep '^step' "$TMP/out")"
+        fi
         awk -v s="$step" -v t="$stages" 'BEGIN { d = s - t; exit (s > 0 && d < 0.01 * s && d > -0.01 * s) ? 0 : 1 }' ||
             fail "$solver: the stages add to ${stages} us, the step is ${step} us"
     done

@@ -156,6 +156,7 @@ static bool _prof_collect(gpu_prof *p, _prof_frame *f, bool wait) {
 }
 
 void prof_frame(gpu_prof *p) {
+    if (!p) return;
     while (p->groups) _prof_pop_group(p); /* the frame's, and any stage left open */
     p->frame_open = false;
     if (p->mode == PROF_CPU_CLOCK) {

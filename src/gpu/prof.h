@@ -46,7 +46,7 @@ gpu_prof *prof_make(const prof_desc *desc, const gpu_caps *caps);
 void prof_destroy(gpu_prof *p);
 void prof_begin(gpu_prof *p, int stage); /* p may be NULL: nothing is timed */
 void prof_end(gpu_prof *p, int stage);
-void prof_frame(gpu_prof *p);
+void prof_frame(gpu_prof *p); /* p may be NULL */
 prof_mode prof_get_mode(const gpu_prof *p);
 const char *prof_clock_name(const gpu_prof *p);    /* "gpu", "cpu" or "none" */
 double prof_last_us(const gpu_prof *p, int stage); /* latest finished frame; NAN if none */

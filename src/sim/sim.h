@@ -126,6 +126,9 @@ const char *sim_counter_name(const sim *s, int i);
 /* Stages timed by the profiler: the search's, then the solver's. */
 int sim_stage_count(const sim *s);
 const char *sim_stage_name(const sim *s, int stage);
+/* Where a timed step runs another path than the others (a fused step timed per stage), what the
+ * others run; NULL where a timed step is like any other (solver.h's stage_note). */
+const char *sim_stage_note(const sim *s);
 /* The most particles this GPU can simulate (buffer and dispatch limits). */
 uint64_t sim_max_particles(const gpu_caps *caps);
 

@@ -24,11 +24,9 @@ float sim_particle_radius(const sim *s) { return (float)(s->layout.dx / 2); }
 float sim_sound_speed(const sim *s) { return s->params.c0; }
 int sim_stage_count(const sim *s) { return SIM_SEARCH_STAGES + s->solver->stage_count; }
 const char *sim_stage_name(const sim *s, int stage) {
-    if (stage < 0 || stage >= sim_stage_count(s)) return "?";
-    const char *now =
-        stage >= SIM_SEARCH_STAGES && s->solver->stage_name ? s->solver->stage_name(s->impl, stage - SIM_SEARCH_STAGES) : NULL;
-    return now ? now : s->stage_names[stage];
+    return stage < 0 || stage >= sim_stage_count(s) ? "?" : s->stage_names[stage];
 }
+const char *sim_stage_note(const sim *s) { return s->solver->stage_note ? s->solver->stage_note(s->impl) : NULL; }
 GLuint sim_positions(const sim *s) { return s->p.pos[s->p.cur]; }
 GLuint sim_velocities(const sim *s) { return s->p.vel[s->p.cur]; }
 GLuint sim_densities(const sim *s) { return s->p.dens; }

@@ -48,10 +48,10 @@ typedef struct sim_solver {
     const char *summary;
     const char *const *stages; /* its own stage names (after the search's) */
     int stage_count;
-    /* Optional: a stage's name as the solver runs now, where one dispatch times several stages as
-     * one (NULL: `stages`' name): DFSPH's fused step "divergence=step", as the search names the
-     * reorder done in its merged ranges+reorder pass "reorder=ranges". */
-    const char *(*stage_name)(void *impl, int stage);
+    /* Optional: where a timed step (step's prof) runs another path than the others, what they run
+     * (DFSPH's fused step: a timed step takes the per-stage path, bit-identical); callers then time
+     * steps sparingly. NULL: a timed step is like any other. */
+    const char *(*stage_note)(void *impl);
     /* The scene's initial layout for this solver: g / c^2 of its equation of state (layers
      * compressed to hydrostatic balance), or 0 for an incompressible solver (a plain lattice). */
     /* The iteration counts its records carry (sim_step_record.it[0 .. counter_count - 1]), by name

@@ -159,7 +159,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     const char *const *names = ss->stage_names;
     int frames = (int)lround(o->seconds * 60);
     double stage_sum[PROF_MAX_STAGES] = {0};
-    int sampled = 0;
+    int stage_frames[PROF_MAX_STAGES] = {0}; /* the frames that timed each (a fused step's samples) */
     for (int f = 0; f < frames; f++) {
         bool stages = f % BSIM_STAGE_EVERY == BSIM_STAGE_EVERY - 1;
         sim_dispatches d0, d1;
@@ -170,8 +170,8 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
         trace_counters tc;
         if (o->trace) session_trace_counters(ss, &tc), trace_frames(o->trace, ss->prof, ss->stages, &tc);
         if (stages) {
-            for (int i = 0; i < nst; i++) stage_sum[i] += prof_last_us(prof, i);
-            sampled++;
+            for (int i = 0; i < nst; i++)
+                if (prof_timed(prof, i)) stage_sum[i] += prof_last_us(prof, i), stage_frames[i]++;
         } else {
             double ms = prof_last_us(prof, nst) / 1e3;
             row->ms_mean += ms;
@@ -208,7 +208,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     row->nst = nst < 16 ? nst : 16;
     for (int i = 0; i < row->nst; i++) {
         snprintf(row->stage_names[i], sizeof row->stage_names[i], "%s", names[i]);
-        row->stage_us[i] = sampled ? stage_sum[i] / sampled : NAN;
+        row->stage_us[i] = stage_frames[i] ? stage_sum[i] / stage_frames[i] : NAN;
     }
     session_sim_destroy(ss);
     return true;

@@ -124,8 +124,8 @@ static int _run_stats_rows(outfile *stats, const session *ss, long long steps) {
 }
 
 /* The timing table at the end of a headless run. */
-static void _run_table(FILE *table, const session *ss, int done, long long steps, const double *sum_us, double frame_us_max,
-                       double wall) {
+static void _run_table(FILE *table, const session *ss, int done, long long steps, const double *sum_us, const int *timed_frames,
+                       double frame_us_max, double wall) {
     const char *clock = prof_clock_name(ss->prof);
     int nst = ss->stages;
     sim_summary sum;
@@ -140,7 +140,8 @@ static void _run_table(FILE *table, const session *ss, int done, long long steps
         fprintf(table, "%llu step slots, %llu of them spare ones that ran empty (the frame's time was used)\n",
                 (unsigned long long)disp.steps, (unsigned long long)(disp.steps - sum.steps));
     if (sum.frames_short)
-        fprintf(table, "%llu frames ran out of step slots before their 1/60 s (the rest carried to the next, caught up at the end)\n",
+        fprintf(table,
+                "%llu frames ran out of step slots before their 1/60 s (the rest carried to the next, caught up at the end)\n",
                 (unsigned long long)sum.frames_short);
     if (sum.it_mean[1] + sum.it_mean[0] > 0)
         fprintf(
@@ -152,11 +153,15 @@ static void _run_table(FILE *table, const session *ss, int done, long long steps
     fprintf(table, "%-12s %12s\n", "stage", done ? (strcmp(clock, "gpu") ? "mean us cpu" : "mean us gpu") : "mean us");
     double total = 0;
     for (int st = 0; st < nst; st++) {
-        double m = done ? sum_us[st] / done : NAN;
+        double m = timed_frames[st] ? sum_us[st] / timed_frames[st] : 0;
         total += m;
-        fprintf(table, "%-12s %12.1f\n", ss->stage_names[st], m);
+        if (!timed_frames[st]) fprintf(table, "%-12s %12s   (not timed: no work of its own)\n", ss->stage_names[st], "-");
+        else if (timed_frames[st] == done) fprintf(table, "%-12s %12.1f\n", ss->stage_names[st], m);
+        else fprintf(table, "%-12s %12.1f   (%d of %d frames timed it)\n", ss->stage_names[st], m, timed_frames[st], done);
     }
-    fprintf(table, "%-12s %12.1f   (one step: the first of each frame, timed)\n", "step", total);
+    const char *note = sim_stage_note(ss->s);
+    fprintf(table, "%-12s %12.1f   (one step: the first of each frame%s%s)\n", "step", total, note ? ", " : ", timed",
+            note ? note : "");
     if (done) {
         double mean_ms = sum_us[nst] / done / 1e3;
         fprintf(table, "%-12s %12.1f   (a whole frame of %.1f steps; worst %.1f us)\n", "frame", sum_us[nst] / done,
@@ -236,14 +241,17 @@ static int _run_headless(const run_opts *o) {
     gpu_trace *trace = out[RUN_OUT_TRACE] ? trace_make(out[RUN_OUT_TRACE], ss.prof, &(trace_desc){0}) : NULL;
     trace_counters tc;
     double sum_us[PROF_MAX_STAGES] = {0}, frame_us_max = 0;
+    int timed_frames[PROF_MAX_STAGES] = {0};
     long long steps = 0;
     int done = 0, rc = 0; /* frames run (fewer than asked when interrupted) */
     double t0 = now_seconds(), render_s = 0;
     for (int f = 0; f < frames && !_run_stop && !rc; f++, done++) {
-        int k = session_simulate(&ss, SESSION_FRAME_SECONDS, o->substeps, SESSION_TIME_FRAME | SESSION_TIME_STAGES, &_run_stop);
+        int k = session_simulate(&ss, SESSION_FRAME_SECONDS, o->substeps, SESSION_TIME_FRAME | SESSION_TIME_STAGES_SAMPLED,
+                                 &_run_stop);
         session_frame_end(&ss);
         if (trace) session_trace_counters(&ss, &tc), trace_frames(trace, ss.prof, nst, &tc);
-        for (int st = 0; st <= nst; st++) sum_us[st] += prof_last_us(ss.prof, st);
+        for (int st = 0; st <= nst; st++) /* a stage's mean is over the frames that timed it (a fused step's samples) */
+            if (prof_timed(ss.prof, st)) sum_us[st] += prof_last_us(ss.prof, st), timed_frames[st]++;
         if (prof_last_us(ss.prof, nst) > frame_us_max) frame_us_max = prof_last_us(ss.prof, nst);
         if (stats) k = _run_stats_rows(stats, &ss, steps);
         if (stats && outfile_failed(stats, err)) { /* a full disk, a reader that quit: stop now */
@@ -311,7 +319,7 @@ static int _run_headless(const run_opts *o) {
                      (double)done / APP_VIDEO_FPS, outfile_printable(o->video_path, shown, sizeof shown));
     }
     _run_outs_abort(out);
-    _run_table(table, &ss, done, steps, sum_us, frame_us_max, wall);
+    _run_table(table, &ss, done, steps, sum_us, timed_frames, frame_us_max, wall);
     session_destroy(&ss);
     return rc;
 }

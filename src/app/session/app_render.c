@@ -67,6 +67,7 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
                          .paused = v->paused,
                          .solver = sim_solver_name(s),
                          .search_stages = SIM_SEARCH_STAGES,
+                         .step_note = sim_stage_note(s),
                          .dt = sum.dt_last,
                          .step_stages = sim_stage_count(s),
                          .vsync = v->vsync,

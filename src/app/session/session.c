@@ -167,7 +167,10 @@ bool session_destroy(session *ss) {
 }
 
 int session_simulate(session *ss, double seconds, int substeps, unsigned timing, const volatile sig_atomic_t *stop) {
-    gpu_prof *stages = timing & SESSION_TIME_STAGES ? ss->prof : NULL;
+    bool sampled =
+        (timing & SESSION_TIME_STAGES_SAMPLED) && (!sim_stage_note(ss->s) || ss->frames_run % SESSION_STAGE_SAMPLE == 0);
+    gpu_prof *stages = (timing & SESSION_TIME_STAGES) || sampled ? ss->prof : NULL;
+    if (seconds > 0) ss->frames_run++;
     int live = gpu_live_objects(); /* a solver may build a program on its first step: the sim's */
     if (timing & SESSION_TIME_FRAME) prof_begin(ss->prof, ss->stage_sim);
     int taken = 0;

@@ -74,6 +74,7 @@ typedef struct session {
     const char *stage_names[PROF_MAX_STAGES];
     uint32_t particles;   /* the count asked for (0: the scene's) */
     int sim_objects;      /* GL objects the sim holds */
+    unsigned long frames_run; /* frames simulated (SESSION_TIME_STAGES_SAMPLED counts them) */
     int live0;            /* GL objects alive when the context was new */
     int status;           /* 1 after a GL object leak */
     const char *fail_tag; /* after a failed session_make: the log tag of what failed ("GPU", "SIM", "APP") */
@@ -93,7 +94,10 @@ void session_sim_destroy(session *ss);
 bool session_set_sort(session *ss, const char *name, char *err);
 bool session_set_solver(session *ss, const char *name, char *err);
 
-enum { SESSION_TIME_FRAME = 1, SESSION_TIME_STAGES = 2 };
+/* SESSION_TIME_STAGES_SAMPLED: the stages of the frame's first step, on every frame where a timed
+ * step is like any other, else (sim_stage_note: a fused step) on every SESSION_STAGE_SAMPLE-th frame. */
+enum { SESSION_TIME_FRAME = 1, SESSION_TIME_STAGES = 2, SESSION_TIME_STAGES_SAMPLED = 4 };
+#define SESSION_STAGE_SAMPLE 4
 /* `seconds` of fluid (substeps > 0: exactly that many steps; seconds 0: ONE step of the solver's
  * own size), timed as `timing` says; stops between steps once *stop is set (may be NULL). Returns
  * the steps taken and (but for ONE step) keeps it in view.steps_per_frame, which the HUD shows. */

@@ -153,7 +153,7 @@ static void _app_frame(app *a) {
         /* Less than a step asked: one step of the solver's own size (seconds 0), the least a frame moves. */
         double dt = sim_dt(ss->s),
                seconds = ss->view.paused || (paced && ss->view.frame_seconds <= dt) ? 0 : ss->view.frame_seconds;
-        session_simulate(ss, seconds, a->o->substeps, SESSION_TIME_FRAME | SESSION_TIME_STAGES, NULL);
+        session_simulate(ss, seconds, a->o->substeps, SESSION_TIME_FRAME | SESSION_TIME_STAGES_SAMPLED, NULL);
         if (seconds == 0) ss->view.steps_per_frame = 1;
         simulated = seconds > 0 ? seconds : dt;
         a->step_once = false;

@@ -89,8 +89,8 @@ void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int
 bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err);
 uint32_t dfsph_grid(const dfsph *d, uint32_t groups);
 GLuint dfsph_step_program(dfsph *d, const sim_search *q);
-void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, gpu_prof *prof, int first, GLuint prog);
-const char *dfsph_stage_name(void *impl, int stage);
+void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, GLuint prog);
+const char *dfsph_stage_note(void *impl);
 /* dfsph_records.c */
 void dfsph_collect(dfsph *d, int lag);
 int dfsph_frame_begin(void *impl, double seconds, int substeps);

@@ -9,10 +9,6 @@
 
 #define DFSPH_GROUPS_PER_SM 4 /* the persistent grid: 4 groups an SM measured best on the H100 (1, 2 and 8 slower) */
 
-/* The fused step times the whole step as its first stage; the others stay empty. */
-static const char *const _dfsph_stages_fused[] = {"step (fused)", "divergence=step", "nonpressure=step", "pressure=step",
-                                                  "integrate=step"};
-
 /* The GPU's multiprocessors times the warps each holds, from gl_SMCountNV (0 where the extension
  * is missing). */
 static uint32_t _dfsph_sm_count(void) {
@@ -88,10 +84,9 @@ GLuint dfsph_step_program(dfsph *d, const sim_search *q) {
     return d->step_prog;
 }
 
-/* The whole step after the search as one dispatch (timed as the first stage, named for it by
- * dfsph_stage_name). */
-void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, gpu_prof *prof, int first, GLuint prog) {
-    prof_begin(prof, first + 0);
+/* The whole step after the search as one dispatch (its stages untimed: a timed step runs the
+ * per-stage path, dfsph_step). */
+void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, GLuint prog) {
     glProgramUniform4uiv(prog, 0, 1, d->frame_vals);
     glProgramUniform1ui(prog, 1, d->frame_set);
     d->frame_set = 0;
@@ -101,19 +96,13 @@ void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, gpu_prof *prof,
     sim_dispatch_count_add(1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     sim_search_hashed(q, p->n);
-    prof_end(prof, first + 0);
-    for (int k = 1; k < 5; k++) {
-        prof_begin(prof, first + k);
-        prof_end(prof, first + k);
-    }
     d->frame_issued++;
 }
 
-const char *dfsph_stage_name(void *impl, int stage) {
+const char *dfsph_stage_note(void *impl) {
     const dfsph *d = impl;
-    /* the fused step's program, built at prime (the profiler reads the names at setup) */
-    return d->solve_groups && d->fused && d->step_prog && !d->step_failed && stage >= 0 &&
-                   stage < (int)ARRAY_LEN(_dfsph_stages_fused)
-               ? _dfsph_stages_fused[stage]
+    /* the fused step's program, built at prime */
+    return d->solve_groups && d->fused && d->step_prog && !d->step_failed
+               ? "timed on the per-stage path; the other steps run fused"
                : NULL;
 }
