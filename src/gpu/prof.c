@@ -232,7 +232,8 @@ void prof_reset(gpu_prof *p) {
     memset(p->acc, 0, sizeof p->acc);
     p->rec_count = 0;
     p->cpu_begun = p->cpu_untimed = 0;
-    for (int f = 0; f < PROF_LATENCY; f++) p->frames[f].stale = p->frames[f].pending || f == p->cur;
+    /* pending frames, and the one being recorded if it holds a query already, are from before */
+    for (int f = 0; f < PROF_LATENCY; f++) p->frames[f].stale = p->frames[f].pending || (f == p->cur && p->frames[f].used > 0);
 }
 
 static int _prof_cmp(const void *a, const void *b) {

@@ -166,9 +166,10 @@ static void _ov_table(hud *h, const overlay_info *o, _ov_line *lines, int *n, in
     int lo = 0;
     for (int group = split ? 0 : 1; group < 2; group++) {
         int hi = group == 0 ? split : entries;
-        if (group == 0)
-            _ov_add(lines, n, max, OV_HEAD, 0, "one step (the frame's first)%s%s", o->step_note ? ": " : "",
-                    o->step_note ? o->step_note : "");
+        if (group == 0) {
+            _ov_add(lines, n, max, OV_HEAD, 0, "one step (the frame's first)");
+            if (o->step_note) _ov_add(lines, n, max, OV_DIM, 0, " %s", o->step_note);
+        }
         else _ov_add(lines, n, max, OV_HEAD, 0, "per frame");
         double total[3] = {0, 0, 0};
         bool any = false;

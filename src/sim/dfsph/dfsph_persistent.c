@@ -103,6 +103,6 @@ const char *dfsph_stage_note(void *impl) {
     const dfsph *d = impl;
     /* the fused step's program, built at prime */
     return d->solve_groups && d->fused && d->step_prog && !d->step_failed
-               ? "timed on the per-stage path; the other steps run fused"
+               ? "a per-stage sample; the other steps run fused"
                : NULL;
 }
