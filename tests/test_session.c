@@ -75,8 +75,30 @@ int main(void) {
         CHECK(!strcmp(prof_stage_name(ss.prof, i), sim_stage_name(ss.s, i)),
               "after the sort switch entry %d is %s, the sim's stage %s", i, prof_stage_name(ss.prof, i),
               sim_stage_name(ss.s, i));
+    /* The HUD after a switch (issue 23): what it shows belongs to the solver running now. */
+    for (int f = 0; f < 3; f++) session_simulate(&ss, SESSION_FRAME_SECONDS, 0, SESSION_TIME_FRAME, NULL);
+    sim_sync(ss.s);
+    overlay_info shown;
+    app_overlay_info(ss.s, ss.prof, &ss.view, 640, 360, &shown);
+    CHECK(shown.counters == 2 && shown.counter_means[0] >= 1 && shown.counter_means[1] >= 1,
+          "dfsph: the HUD shows %d iteration counts (%.2f, %.2f), not its two", shown.counters, shown.counter_means[0],
+          shown.counter_means[1]);
     CHECK(session_set_solver(&ss, "wcsph", err), "wcsph: %s", err);
     CHECK(_has_stage(&ss, "forces") && !_has_stage(&ss, "pressure"), "after the switch to wcsph the profiler lacks its stages");
+    for (int f = 0; f < 2; f++) session_simulate(&ss, SESSION_FRAME_SECONDS, 0, SESSION_TIME_FRAME, NULL);
+    sim_sync(ss.s);
+    app_overlay_info(ss.s, ss.prof, &ss.view, 640, 360, &shown);
+    CHECK(shown.counters == 0 && shown.dt > 0, "wcsph: the HUD shows %d iteration counts and dt %g", shown.counters, shown.dt);
+    CHECK(session_set_solver(&ss, "dfsph", err), "back to dfsph: %s", err);
+    session_simulate(&ss, SESSION_FRAME_SECONDS, 0, SESSION_TIME_FRAME, NULL);
+    sim_sync(ss.s);
+    sim_summary sum;
+    sim_get_summary(ss.s, &sum);
+    app_overlay_info(ss.s, ss.prof, &ss.view, 640, 360, &shown);
+    /* every dfsph step runs at least one divergence iteration: a mean below 1 mixes in wcsph's steps */
+    CHECK(shown.counters == 2 && shown.counter_means[0] >= 1 && sum.solver_steps < sum.steps,
+          "back on dfsph: divergence %.2f a step over %llu of %llu steps", shown.counter_means[0],
+          (unsigned long long)sum.solver_steps, (unsigned long long)sum.steps);
     CHECK(!session_set_sort(&ss, "no-such-sort", err), "an unknown sort was taken");
     CHECK(session_destroy(&ss), "GL objects left alive by the session");
 

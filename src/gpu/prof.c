@@ -241,6 +241,8 @@ static int _prof_cmp(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+int prof_window(const gpu_prof *p) { return p->desc.window; }
+
 bool prof_stats(const gpu_prof *p, int stage, double *mean, double *median, double *p95) {
     float v[PROF_HISTORY];
     int n = 0, frames = p->mode == PROF_NONE ? 0 : p->hist_count < p->desc.window ? p->hist_count : p->desc.window;

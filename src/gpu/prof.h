@@ -71,6 +71,7 @@ int prof_history(const gpu_prof *p, int stage, float *out, int count);
  * 95% of the samples at or below it). False, and NAN in all three, when no frame in the window
  * timed it (or PROF_NONE): a display shows "not timed", never a placeholder number. */
 bool prof_stats(const gpu_prof *p, int stage, double *mean, double *median, double *p95);
+int prof_window(const gpu_prof *p); /* the frames prof_stats and prof_avg_us look at */
 /* Marks the stage not timed in the frame being recorded: its begin/end pair (if any) enclosed no
  * work of its own (a phase folded into a fused dispatch), so its time is no measurement. The
  * pair's time still counts in prof_last_us/prof_avg_us (as before); prof_stats skips it. */

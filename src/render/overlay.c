@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Sizes in pixels at the reference window (1280x720), times the scale overlay_draw sets from the
@@ -101,29 +100,6 @@ void overlay_format_time(double us, char *out, size_t len) {
     else snprintf(out, len, "%.3g s", us * 1e-6);
 }
 
-static int _ov_cmp_float(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-/* Mean, median and 95th percentile (nearest rank) of a stage over the last `window` frames;
- * false where it has no finite time yet. */
-static bool _ov_stage_stats(const gpu_prof *p, int stage, double out[3]) {
-    float v[OVERLAY_STATS_FRAMES];
-    int got = prof_history(p, stage, v, OVERLAY_STATS_FRAMES), n = 0;
-    for (int i = 0; i < got; i++)
-        if (isfinite(v[i])) v[n++] = v[i];
-    if (!n) return false;
-    qsort(v, (size_t)n, sizeof v[0], _ov_cmp_float);
-    double sum = 0;
-    for (int i = 0; i < n; i++) sum += v[i];
-    out[0] = sum / n;
-    out[1] = n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2]);
-    int rank = (int)ceil(0.95 * n); /* nearest rank, 1-based */
-    out[2] = v[(rank < 1 ? 1 : rank) - 1];
-    return true;
-}
-
 /* A table cell: us in three significant digits, right-aligned, the unit after it (the micro sign
  * is two bytes and one column, so the padding is counted here, not by printf's width). */
 static void _ov_cell(double us, char *out, size_t len) {
@@ -161,7 +137,7 @@ static void _ov_table(hud *h, const overlay_info *o, _ov_line *lines, int *n, in
         int len = (int)strlen(prof_stage_name(o->prof, s)) + 2;
         if (len > w) w = len;
     }
-    _ov_add(lines, n, max, OV_HEAD, 0, "%s, last %d frames", clock, OVERLAY_STATS_FRAMES);
+    _ov_add(lines, n, max, OV_HEAD, 0, "%s, last %d frames", clock, prof_window(o->prof));
     _ov_add(lines, n, max, OV_HEAD, 0, "%-*s %9s %9s %9s", w, "", "mean", "median", "p95");
     int lo = 0;
     for (int group = split ? 0 : 1; group < 2; group++) {
@@ -169,8 +145,7 @@ static void _ov_table(hud *h, const overlay_info *o, _ov_line *lines, int *n, in
         if (group == 0) {
             _ov_add(lines, n, max, OV_HEAD, 0, "one step (the frame's first)");
             if (o->step_note) _ov_add(lines, n, max, OV_DIM, 0, " %s", o->step_note);
-        }
-        else _ov_add(lines, n, max, OV_HEAD, 0, "per frame");
+        } else _ov_add(lines, n, max, OV_HEAD, 0, "per frame");
         double total[3] = {0, 0, 0};
         bool any = false;
         for (int s = lo; s < hi; s++) {
@@ -178,7 +153,7 @@ static void _ov_table(hud *h, const overlay_info *o, _ov_line *lines, int *n, in
             if (!compact && group == 0 && search && s == search)
                 _ov_add(lines, n, max, OV_DIM, 0, " solver%s%s", o->solver ? ": " : "", o->solver ? o->solver : "");
             double st[3];
-            bool timed = _ov_stage_stats(o->prof, s, st);
+            bool timed = prof_stats(o->prof, s, &st[0], &st[1], &st[2]);
             if (timed) {
                 for (int k = 0; k < 3; k++) total[k] += st[k];
                 any = true;

@@ -10,7 +10,7 @@
  *
  * Stage times come from prof (stage i named prof_stage_name), grouped as a frame flows: the
  * neighbour search's stages, the solver's, then the whole frame's; each with its mean, median and
- * p95 over the last OVERLAY_STATS_FRAMES frames, in three significant digits (us or ms). A stage
+ * p95 over the profiler's window (prof_stats: the frames that timed it), in three significant digits (us or ms). A stage
  * that has no time yet reads "not timed", never a number. Where prof_get_mode() is PROF_NONE the
  * panel says so and the graph shows the CPU frame time instead (labelled as such); PROF_CPU_CLOCK
  * times are labelled "CPU clock". Warnings (and only warnings) are orange, and each says what to
@@ -24,7 +24,6 @@
 
 #define OVERLAY_GRAPH_FRAMES 300
 #define OVERLAY_MAX_COUNTERS 4
-#define OVERLAY_STATS_FRAMES 120 /* the rolling window of the table's mean, median and p95 */
 
 typedef struct overlay_info {
     int width, height;    /* the framebuffer */

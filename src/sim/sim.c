@@ -360,6 +360,7 @@ bool sim_set_solver(sim *s, const char *name, char *err) {
     s->solver->destroy(s->impl);
     s->solver = next;
     s->impl = impl;
+    sim_records_solver_switched(s);
     _sim_stage_names(s);
     _sim_prime(s);
     return true;

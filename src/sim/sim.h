@@ -53,8 +53,12 @@ typedef struct sim_desc {
 typedef struct sim sim;
 
 /* The run so far, from every record read. */
+/* Since sim_make (or a reset): steps, time, dt_last, dropped, limited, records_dropped. Since the
+ * solver now running started (a switch starts them anew, so nothing shown mixes two solvers):
+ * solver_steps and the rest. */
 typedef struct sim_summary {
     uint64_t steps;
+    uint64_t solver_steps;
     double time;                         /* simulated seconds */
     double it_mean[SIM_RECORD_COUNTERS]; /* the solver's iteration counts a step, by sim_counter_name */
     double err_density_mean, err_density_max;

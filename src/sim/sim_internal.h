@@ -40,6 +40,7 @@ struct sim {
 
 /* sim_records.c */
 void sim_poll(sim *s, bool wait);                            /* takes the solver's finished records (wait: every step issued) */
+void sim_records_solver_switched(sim *s); /* the summary's per-solver part anew (sim.h) */
 void sim_records_clear(sim *s);                              /* forgets every record and the summary */
 bool sim_records_make(sim *s, uint32_t capacity, char *err); /* the ring (0: SIM_RECORDS) and the sink */
 

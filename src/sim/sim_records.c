@@ -9,14 +9,15 @@ static void _sim_take(void *owner, const sim_step_record *r) {
     sim *s = owner;
     sim_summary *u = &s->sum;
     u->steps++;
+    u->solver_steps++;
     u->time += r->dt;
     u->dt_last = r->dt;
     for (int i = 0; i < SIM_RECORD_COUNTERS; i++) {
         s->it_sum[i] += r->it[i];
-        u->it_mean[i] = s->it_sum[i] / (double)u->steps;
+        u->it_mean[i] = s->it_sum[i] / (double)u->solver_steps;
     }
     s->err_density_sum += r->err_density;
-    u->err_density_mean = s->err_density_sum / (double)u->steps;
+    u->err_density_mean = s->err_density_sum / (double)u->solver_steps;
     if (r->err_density > u->err_density_max) u->err_density_max = r->err_density;
     if (r->cfl > u->cfl_max) u->cfl_max = r->cfl;
     u->capped += r->capped;
@@ -48,6 +49,16 @@ void sim_records_clear(sim *s) {
     memset(s->it_sum, 0, sizeof s->it_sum);
     s->err_density_sum = 0;
     s->rec_head = s->rec_count = 0;
+}
+
+void sim_records_solver_switched(sim *s) {
+    sim_summary *u = &s->sum;
+    memset(s->it_sum, 0, sizeof s->it_sum);
+    memset(u->it_mean, 0, sizeof u->it_mean);
+    s->err_density_sum = 0;
+    u->solver_steps = 0;
+    u->err_density_mean = u->err_density_max = u->cfl_max = 0;
+    u->capped = u->frames_short = 0;
 }
 
 int sim_records(sim *s, sim_step_record *out, int max) {

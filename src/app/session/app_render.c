@@ -29,6 +29,42 @@ void app_view_push_frame_time(app_view *v, float ms) {
     v->frame_hist[v->frame_hist_count++] = ms;
 }
 
+void app_overlay_info(const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px, overlay_info *out) {
+    sim_summary sum;
+    sim_get_summary(s, &sum);
+    *out = (overlay_info){.width = w,
+                          .height = h_px,
+                          .fps = v->fps,
+                          .frame_ms = v->frame_ms,
+                          .particles = sim_particle_count(s),
+                          .scene = sim_scene_name(s),
+                          .sort = sim_sort_name(s),
+                          .sim_time = sim_time(s),
+                          .steps_per_frame = v->steps_per_frame,
+                          .realtime = v->realtime,
+                          .paused = v->paused,
+                          .solver = sim_solver_name(s),
+                          .search_stages = SIM_SEARCH_STAGES,
+                          .step_note = sim_stage_note(s),
+                          .dt = sum.dt_last,
+                          .step_stages = sim_stage_count(s),
+                          .vsync = v->vsync,
+                          .headless = v->headless,
+                          .color = v->color,
+                          .style = v->style,
+                          .prof = prof,
+                          .frame_ms_history = v->frame_hist,
+                          .frame_history_count = v->frame_hist_count,
+                          .message = v->message,
+                          .help = v->help,
+                          .show_help = v->show_help};
+    for (int c = 0; c < sim_counter_count(s) && c < OVERLAY_MAX_COUNTERS; c++) {
+        out->counter_names[c] = sim_counter_name(s, c);
+        out->counter_means[c] = sum.it_mean[c];
+        out->counters = c + 1;
+    }
+}
+
 void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, const render_target *target,
                       int w, int h_px, overlay_layout *layout) {
     GLuint fbo = target ? target->fbo : 0;
@@ -52,39 +88,8 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
     camera_matrices(&v->cam, w, h_px, rv.view, rv.proj);
     render_scene(r, &p, &rv);
     if (!v->show_hud) return;
-    sim_summary sum;
-    sim_get_summary(s, &sum);
-    overlay_info info = {.width = w,
-                         .height = h_px,
-                         .fps = v->fps,
-                         .frame_ms = v->frame_ms,
-                         .particles = sim_particle_count(s),
-                         .scene = sim_scene_name(s),
-                         .sort = sim_sort_name(s),
-                         .sim_time = sim_time(s),
-                         .steps_per_frame = v->steps_per_frame,
-                         .realtime = v->realtime,
-                         .paused = v->paused,
-                         .solver = sim_solver_name(s),
-                         .search_stages = SIM_SEARCH_STAGES,
-                         .step_note = sim_stage_note(s),
-                         .dt = sum.dt_last,
-                         .step_stages = sim_stage_count(s),
-                         .vsync = v->vsync,
-                         .headless = v->headless,
-                         .color = v->color,
-                         .style = v->style,
-                         .prof = prof,
-                         .frame_ms_history = v->frame_hist,
-                         .frame_history_count = v->frame_hist_count,
-                         .message = v->message,
-                         .help = v->help,
-                         .show_help = v->show_help};
-    for (int c = 0; c < sim_counter_count(s) && c < OVERLAY_MAX_COUNTERS; c++) {
-        info.counter_names[c] = sim_counter_name(s, c);
-        info.counter_means[c] = sum.it_mean[c];
-        info.counters = c + 1;
-    }
+    overlay_info info;
+    app_overlay_info(s, prof, v, w, h_px, &info);
     overlay_draw(h, &info, layout);
     hud_draw(h, fbo);
 }

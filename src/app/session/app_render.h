@@ -43,6 +43,9 @@ typedef struct app_view {
 void app_view_init(app_view *v, const sim *s);
 void app_view_push_frame_time(app_view *v, float ms);
 /* Draws into target (NULL: the window) at w x h; layout (may be NULL) gets where the HUD went. */
+/* What the HUD shows of s, prof and v at w x h_px (app_render_frame draws it): the solver's own
+ * counters only, over the steps since it started. */
+void app_overlay_info(const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px, overlay_info *out);
 void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, const render_target *target,
                       int w, int h_px, overlay_layout *layout);
 /* Renders offscreen at w x h and writes a PNG atomically. */

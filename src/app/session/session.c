@@ -28,6 +28,7 @@ static void _session_prof_remake(session *ss) {
     if (ss->desc.time_render) ss->stage_names[n + 1] = "render";
     ss->prof = prof_make(&(prof_desc){.names = ss->stage_names,
                                       .stages = n + extra,
+                                      .window = 120, /* the HUD's rolling mean, median and p95 */
                                       .cpu_fallback = ss->desc.prof_cpu_fallback,
                                       .sync = ss->desc.prof_sync},
                          ss->caps);

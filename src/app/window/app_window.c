@@ -198,6 +198,7 @@ int app_window_run(const run_opts *o) {
     run_opts_session_desc(o, &sd);
     sd.vsync = o->vsync != 0;
     sd.render = sd.time_render = true;
+    sd.prof_cpu_fallback = true; /* no GPU timers (llvmpipe): the CPU-clock table, labelled, as headless shows */
     if (!session_make(ss, &sd, err)) {
         log_error(ss->fail_tag, "%s", err);
         app_script_free(a);
