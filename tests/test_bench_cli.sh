@@ -167,7 +167,8 @@ bad "--scene sea: unknown scene; choose dambreak" --sim --scene sea --warmup 3
 
 # fluid --help names every command and mode.
 "$FLUID" --help >"$TMP/help" 2>&1 || fail "fluid --help exited non-zero"
-for want in "fluid sort" "fluid bench ..." "fluid bench --sim" "fluid bench --render" "--script" "--headless"; do
+for want in "fluid sort" "fluid bench ..." "fluid bench --sim" "fluid bench --render" "--script" "--headless" "--warmup S" \
+    "--scene NAME" "T key saves the next 120 frames"; do
     grep -qF -- "$want" "$TMP/help" || fail "fluid --help does not mention '$want'"
 done
 
