@@ -159,6 +159,12 @@ if "$FLUID" bench --sim --scene dambreak --particles 1000 --warmup 0.1 --seconds
 else
     fail "bench --sim --warmup: $(cat "$TMP/err")"
 fi
+# The counter columns are every registered solver's, whatever --solvers: WCSPH alone still has them, empty.
+"$FLUID" bench --sim --solvers wcsph --particles 500 --seconds 0.02 --csv - >"$TMP/wc.csv" 2>"$TMP/err" ||
+    fail "bench --sim --solvers wcsph: $(cat "$TMP/err")"
+grep -qE '^wcsph,radix,[0-9]+,[a-z]+,0\.0000,[0-9.]+,[0-9.]+,[0-9.]+,1\.0000,[0-9.]+,,,,,,' "$TMP/wc.csv" &&
+    grep -q ',steps_per_60th,it_divergence,it_pressure,err_density_mean,' "$TMP/wc.csv" ||
+    fail "--solvers wcsph alone: the CSV's counter columns: $(cat "$TMP/wc.csv")"
 bad "--warmup x: expected seconds from 0 to 60" --sim --warmup x
 bad "--warmup -1: expected seconds from 0 to 60" --sim --warmup=-1
 bad "--warmup 61: expected seconds from 0 to 60" --sim --warmup 61 --csv "$TMP/x.csv"

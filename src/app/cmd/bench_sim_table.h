@@ -4,7 +4,8 @@
  * for the same scene, count and timed window. Each row's `x_fastest` is its mean ms per 1/60 s over
  * the fastest row's at that count. Iterations are columns named by the solvers' own counters
  * (sim_solver.counters: "divergence", "pressure" -> it_divergence, it_pressure), the union over
- * the solvers benched; a solver without that counter shows "-" in the table, empty in the CSV.
+ * the registered solvers (the same columns whatever --solvers); a solver without that counter
+ * shows "-" in the table, empty in the CSV.
  *
  *   bsim_columns cols = {0};
  *   bsim_columns_add(&cols, "dfsph"), bsim_columns_add(&cols, "wcsph");

@@ -173,16 +173,17 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     row->particles = sim_particle_count(s);
     /* --warmup: its frames untimed and untraced, then every record so far read and left out. */
     int warm = (int)lround(o->warmup * 60);
+    double it_sum[SIM_RECORD_COUNTERS] = {0}, err_sum = 0;
+    bsim_row skip = {0};
     for (int f = 0; f < warm; f++) {
         session_simulate(ss, SESSION_FRAME_SECONDS, 0, 0, NULL);
+        _bsim_take(s, &skip, it_sum, &err_sum); /* every frame: the ring never fills (wcsph: 100+ steps a frame) */
         fprintf(stderr, "\rbench --sim: %s %s %u particles: warm-up frame %d of %d (t = %.3f s)   ", solver, sort, row->particles,
                 f + 1, warm, sim_time(s));
     }
-    double it_sum[SIM_RECORD_COUNTERS] = {0}, err_sum = 0;
     if (warm) {
         sim_sync(s);
         glFinish();
-        bsim_row skip = {0};
         _bsim_take(s, &skip, it_sum, &err_sum);
         memset(it_sum, 0, sizeof it_sum), err_sum = 0;
     }
@@ -305,7 +306,8 @@ int cmd_bench_sim(int argc, char **argv) {
            "disp: dispatches recorded per step (mean); disp14: those of a step whose solves record 1 divergence and 4 pressure\n"
            "iterations (dfsph; wcsph: its step's)\n\n");
     bsim_columns cols = {0};
-    for (int q = 0; q < o.nsolvers; q++) bsim_columns_add(&cols, o.solver[q]);
+    for (int q = 0; q < registry_count(REGISTRY_SOLVERS); q++) /* every solver's: the same columns whatever --solvers */
+        bsim_columns_add(&cols, registry_name(REGISTRY_SOLVERS, q));
     bsim_table_header(stdout, &cols);
     bsim_row *rows = calloc((size_t)o.nsolvers * o.nsorts * o.ncounts, sizeof *rows);
     int nrows = 0, rc = 0;
