@@ -4,8 +4,9 @@
 # "-" streams it to stdout (the table then on stderr); bad flags, a bad --csv path and a size the
 # GPU cannot hold are refused at once (under a second, before any sorting), with one line and exit
 # 1, and no CSV left; --reference adds the ratio to a reference CSV, row by (algorithm, bits,
-# pairs), and lists the rows matched on neither side; the path column is whole; fluid --help
-# names every command and mode. Run as: bash test_bench_cli.sh /path/to/fluid. Skips (77) without GL 4.5.
+# pairs), and lists the rows matched on neither side; the path column is whole; bench --sim puts
+# the solvers side by side (one table, counters by name) and --warmup shifts its timed window;
+# fluid --help names every command and mode. Run as: bash test_bench_cli.sh /path/to/fluid. Skips (77) without GL 4.5.
 FLUID=${1:?usage: test_bench_cli.sh /path/to/fluid}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -111,9 +112,69 @@ printf 'bits,pairs,median_us\n8,100,fast\n' >"$TMP/badref.csv"
 bad "--reference $TMP/badref.csv: line 2" --reference "$TMP/badref.csv" --csv "$TMP/x.csv"
 bad "--reference $TMP/none.csv: cannot read it" --reference "$TMP/none.csv"
 
+# bench --sim: DFSPH and WCSPH in one table, a row each at the count; the iterations by the
+# solvers' own counters (it_divergence, it_pressure; WCSPH has none: "-" and empty in the CSV, not
+# 0); x_fastest checked against the rows' own ms (the fastest row 1.00).
+if "$FLUID" bench --sim --particles 1000 --seconds 0.05 --solvers dfsph,wcsph --csv "$TMP/s.csv" >"$TMP/sout" 2>"$TMP/err"; then
+    python3 - "$TMP/s.csv" <<'EOF' || fail "bench --sim's CSV (above): $(cat "$TMP/s.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = []
+cols = list(rows[0].keys()) if rows else []
+if cols[:3] != ["solver", "sort", "particles"] or "it_divergence" not in cols or "it_pressure" not in cols or "it_div" in cols:
+    bad.append("columns %s" % cols)
+by = {r["solver"]: r for r in rows}
+if sorted(by) != ["dfsph", "wcsph"] or len({r["particles"] for r in rows}) != 1:
+    bad.append("rows %s" % [(r["solver"], r["particles"]) for r in rows])
+else:
+    d, w = by["dfsph"], by["wcsph"]
+    if not (float(d["it_divergence"]) >= 1 and float(d["it_pressure"]) >= 1 and float(d["err_density_mean"]) > 0):
+        bad.append("dfsph's iterations %s" % d)
+    if w["it_divergence"] != "" or w["it_pressure"] != "" or w["err_density_mean"] != "":
+        bad.append("wcsph's iterations are not empty: %s" % w)
+    fastest = min(float(r["ms_per_60th_mean"]) for r in rows)
+    for r in rows:
+        if abs(float(r["x_fastest"]) - float(r["ms_per_60th_mean"]) / fastest) > 1e-3: bad.append("x_fastest %s" % r)
+        if float(r["t_start"]) != 0 or abs(float(r["t_end"]) - 0.05) > 1e-4: bad.append("window %s to %s" % (r["t_start"], r["t_end"]))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+    grep -qE '^ *particles +solver +sort +clock +t_start +ms_per_60th +worst_ms +x_fastest +steps +it_divergence +it_pressure ' "$TMP/sout" ||
+        fail "bench --sim's table header: $(grep particles "$TMP/sout")"
+    grep -qE '^ +1024 +dfsph +radix +[a-z]+ +0\.000( +[0-9.]+){7} ' "$TMP/sout" &&
+        grep -qE '^ +1024 +wcsph +radix +[a-z]+ +0\.000( +[0-9.]+){4} +- +- +- +- +- ' "$TMP/sout" ||
+        fail "bench --sim's table rows: $(cat "$TMP/sout")"
+else
+    fail "bench --sim: $(cat "$TMP/err")"
+fi
+# --warmup S: S seconds simulated untimed first, so the timed window starts at t = S (its
+# reported start, the records' own time) and lasts --seconds.
+if "$FLUID" bench --sim --scene dambreak --particles 1000 --warmup 0.1 --seconds 0.05 --solvers dfsph --csv "$TMP/w.csv" \
+    >"$TMP/wout" 2>"$TMP/err"; then
+    awk -F, 'NR == 2 { s = $5 + 0; e = $6 + 0; ok = s > 0.0999 && s < 0.1001 && e - s > 0.0499 && e - s < 0.0501 }
+        END { exit ok ? 0 : 1 }' "$TMP/w.csv" || fail "--warmup 0.1: the window is not t = 0.1 to 0.15: $(cat "$TMP/w.csv")"
+    grep -qE '^ +1024 +dfsph +radix +[a-z]+ +0\.100 ' "$TMP/wout" || fail "--warmup 0.1: the table's t_start: $(cat "$TMP/wout")"
+    grep -q 'dambreak, t = 0.1 to 0.15 s' "$TMP/wout" || fail "--warmup 0.1: the heading: $(head -1 "$TMP/wout")"
+    grep -q 'warm-up frame 6 of 6' "$TMP/err" || fail "--warmup 0.1: no progress for the warm-up"
+else
+    fail "bench --sim --warmup: $(cat "$TMP/err")"
+fi
+# The counter columns are every registered solver's, whatever --solvers: WCSPH alone still has them, empty.
+"$FLUID" bench --sim --solvers wcsph --particles 500 --seconds 0.02 --csv - >"$TMP/wc.csv" 2>"$TMP/err" ||
+    fail "bench --sim --solvers wcsph: $(cat "$TMP/err")"
+grep -qE '^wcsph,radix,[0-9]+,[a-z]+,0\.0000,[0-9.]+,[0-9.]+,[0-9.]+,1\.0000,[0-9.]+,,,,,,' "$TMP/wc.csv" &&
+    grep -q ',steps_per_60th,it_divergence,it_pressure,err_density_mean,' "$TMP/wc.csv" ||
+    fail "--solvers wcsph alone: the CSV's counter columns: $(cat "$TMP/wc.csv")"
+bad "--warmup x: expected seconds from 0 to 60" --sim --warmup x
+bad "--warmup -1: expected seconds from 0 to 60" --sim --warmup=-1
+bad "--warmup 61: expected seconds from 0 to 60" --sim --warmup 61 --csv "$TMP/x.csv"
+bad "--warmup needs a value" --sim --warmup
+bad "--scene sea: unknown scene; choose dambreak" --sim --scene sea --warmup 3
+
 # fluid --help names every command and mode.
 "$FLUID" --help >"$TMP/help" 2>&1 || fail "fluid --help exited non-zero"
-for want in "fluid sort" "fluid bench ..." "fluid bench --sim" "fluid bench --render" "--script" "--headless"; do
+for want in "fluid sort" "fluid bench ..." "fluid bench --sim" "fluid bench --render" "--script" "--headless" "--warmup S" \
+    "--scene NAME" "T key saves the next 120 frames"; do
     grep -qF -- "$want" "$TMP/help" || fail "fluid --help does not mention '$want'"
 done
 

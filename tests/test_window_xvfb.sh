@@ -4,8 +4,9 @@
 # app_handle_action), colour and style changes, a rebuild with more and fewer particles, a resize
 # storm through a minimised (0x0) window and back, a screenshot checked by the app itself
 # (render_image_check: not blank, HUD text, particles), --screenshot on exit, status 0, and no GL
-# error in the --debug log. Also: --frames N alone ends the window app, and a bad --script is a
-# one-line error before any window opens. Skips (77) without xvfb-run.
+# error in the --debug log. Also: --frames N alone ends the window app, a bad --script is a
+# one-line error before any window opens, and the trace key saves the next 120 frames as a
+# timestamped Trace Event Format file. Skips (77) without xvfb-run.
 set -u
 fluid="$1"
 if ! command -v xvfb-run > /dev/null; then
@@ -96,6 +97,34 @@ DISPLAY=:999 "$fluid" --stats "$out/w.csv" > /dev/null 2> "$out/stderr5"
 rc=$?
 [ "$rc" -eq 1 ] && grep -q "headless runs only" "$out/stderr5" || fail "the window with --stats: status $rc: $(cat "$out/stderr5")"
 [ -e "$out/w.csv" ] && fail "the window with --stats wrote a file"
+
+# 6. The trace key (T, "trace" in a script): the next 120 frames to fluid-YYYYMMDD-HHMMSS.json, a
+#    Trace Event Format file that parses as JSON with exactly 120 frame slices (130 frames run), each
+#    nesting its simulation and render, and the log says when it starts and when it is written.
+mkdir "$out/trace"
+(cd "$out/trace" && xvfb "$fluid" --particles 1000 --substeps 2 --size 320x240 --script "frames:2;trace;frames:130" \
+    > /dev/null 2> "$out/stderr6")
+rc=$?
+[ "$rc" -eq 0 ] || { cat "$out/stderr6"; fail "the trace session exited with status $rc"; }
+traces=$(ls "$out/trace" | grep -E '^fluid-[0-9]{8}-[0-9]{6}(-[0-9]+)?\.json$')
+if [ "$(echo "$traces" | grep -c .)" -ne 1 ] || [ "$(ls -A "$out/trace" | wc -l)" -ne 1 ]; then
+    fail "the trace key left $(ls -A "$out/trace" | tr '\n' ' '), expected one fluid-YYYYMMDD-HHMMSS.json"
+else
+    grep -q "tracing the next 120 frames to $traces" "$out/stderr6" || fail "the trace's start is not logged: $(cat "$out/stderr6")"
+    grep -q "trace of 120 frames written to $traces" "$out/stderr6" || fail "the trace's end is not logged: $(cat "$out/stderr6")"
+    python3 - "$out/trace/$traces" << 'EOF' || fail "the trace key's file (above)"
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+x = [e for e in events if e["ph"] == "X"]
+frames = sorted((e for e in x if e["name"] == "frame"), key=lambda e: e["ts"])
+bad = [] if len(frames) == 120 else ["%d frame slices, expected 120" % len(frames)]
+for f in frames:
+    inside = {e["name"] for e in x if e is not f and f["ts"] - 1e-3 <= e["ts"] and e["ts"] + e["dur"] <= f["ts"] + f["dur"] + 1e-3}
+    if not {"simulation", "render"} <= inside: bad.append("a frame at %.3f holds %s" % (f["ts"], sorted(inside))); break
+print("\n".join(bad) or "trace key: %d frames, %d slices" % (len(frames), len(x)))
+sys.exit(1 if bad else 0)
+EOF
+fi
 
 if [ "$failures" -eq 0 ]; then
     echo "PASS: window session under Xvfb"

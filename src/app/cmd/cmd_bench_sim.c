@@ -1,15 +1,19 @@
 /* fluid bench --sim: the simulation's cost per displayed frame, for each solver, sort and particle
- * count: the dam break from t = 0 for --seconds (default 1) of fluid in frames of 1/60 s, headless.
+ * count: the scene (--scene, default the dam break) from t = --warmup (default 0; the warm-up
+ * simulated untimed) for --seconds (default 1) of fluid in frames of 1/60 s, headless.
  *
  * The whole frame's simulation is timed with one pair of GPU timestamps (no per-stage queries
  * inside it, so nothing distorts it); every fourth frame instead times the stages of its first
  * step, and those frames are left out of the frame statistics. Where timer queries read zero
  * (llvmpipe) the CPU clock around a finished GPU queue stands in, and the table says so.
  * Each row starts after a quarter second of the same simulation, untimed, so the clocks are up.
- * Per row: GPU ms per simulated 1/60 s (mean, worst frame), steps per 1/60 s, mean divergence and
- * pressure iterations, mean and largest density error, the real-time factor (simulated seconds per
- * second of GPU time), and each stage's time in one step. --csv writes the same rows.
+ * Per row: GPU ms per simulated 1/60 s (mean, worst frame, and the ratio to the fastest row at its
+ * count), steps per 1/60 s, the solver's own iteration counters a step, mean and largest density
+ * error, the real-time factor (simulated seconds per second of GPU time), and each stage's time in
+ * one step, all over the timed window only (its records). The rows are one table, grouped by count
+ * (bench_sim_table.c); --csv writes the same rows.
  */
+#include "app/cmd/bench_sim_table.h"
 #include "app/cmd/cmd.h"
 #include "app/session/registry.h"
 #include "app/session/session.h"
@@ -30,13 +34,13 @@
 #define BSIM_SPINUP_S 0.25 /* seconds of untimed simulation before each row */
 
 typedef struct _bsim_opts {
-    const char *solvers, *sorts, *counts_text, *seconds_text, *scene, *csv_path, *data, *trace_path;
+    const char *solvers, *sorts, *counts_text, *seconds_text, *warmup_text, *scene, *csv_path, *data, *trace_path;
     gpu_trace *trace; /* --trace's writer, during the run */
     bool sim;
     char solver[BSIM_MAX][16], sort[BSIM_MAX][32];
     int nsolvers, nsorts, ncounts;
     uint64_t counts[BSIM_MAX];
-    double seconds;
+    double seconds, warmup;
 } _bsim_opts;
 
 static args_opt _bsim_args[] = {
@@ -45,7 +49,10 @@ static args_opt _bsim_args[] = {
     {"--sorts", "LIST", ARGS_AT(_bsim_opts, sorts), args_string, 0, 0, NULL},
     {"--particles", "LIST", ARGS_AT(_bsim_opts, counts_text), args_string, 0, 0,
      "comma list of counts (default 27648,110592,442368,1000000; 4096 where GPU\ntimer queries read zero)"},
-    {"--seconds", "S", ARGS_AT(_bsim_opts, seconds_text), args_string, 0, 0, "seconds of fluid from t = 0, 0 to 60 (default 1)"},
+    {"--seconds", "S", ARGS_AT(_bsim_opts, seconds_text), args_string, 0, 0,
+     "seconds of fluid timed, above 0, at most 60 (default 1)"},
+    {"--warmup", "S", ARGS_AT(_bsim_opts, warmup_text), args_string, 0, 0,
+     "seconds of fluid simulated untimed first, 0 to 60 (default 0): the timed window\nstarts at t = S (a settled pool: --scene dambreak --warmup 3 --seconds 2)"},
     {"--scene", "NAME", ARGS_AT(_bsim_opts, scene), args_string, 0, 0, NULL},
     {"--csv", "FILE", ARGS_AT(_bsim_opts, csv_path), args_string, 0, 0,
      "also write the rows to FILE (- for stdout); a failed run leaves no file"},
@@ -71,8 +78,9 @@ static void _bsim_usage(FILE *f) {
         }
     }
     fprintf(f, "usage: fluid bench --sim [options]\n"
-               "  the default scene (or --scene) from t = 0 for S seconds of fluid in frames of 1/60 s, headless, for each\n"
-               "  solver, sort and particle count: GPU ms per simulated 1/60 s (mean, worst), steps, iterations,\n"
+               "  the default scene (or --scene) from t = 0 (or --warmup's seconds later) for S seconds of fluid in\n"
+               "  frames of 1/60 s, headless, for each solver, sort and particle count, as one table by count:\n"
+               "  GPU ms per simulated 1/60 s (mean, worst, ratio to the fastest), steps, the solver's iterations,\n"
                "  density error, real-time factor and the time of each stage\n");
     args_help(f, _bsim_args, ARRAY_LEN(_bsim_args));
 }
@@ -118,26 +126,34 @@ static bool _bsim_check(_bsim_opts *o, char *err) {
         if (*end || !(o->seconds > 0 && o->seconds <= 60))
             return fail(err, "--seconds %s: expected a number above 0, at most 60", o->seconds_text);
     }
+    if (o->warmup_text) {
+        char *end;
+        o->warmup = strtod(o->warmup_text, &end);
+        if (end == o->warmup_text || *end || !(o->warmup >= 0 && o->warmup <= 60))
+            return fail(err, "--warmup %s: expected seconds from 0 to 60", o->warmup_text);
+    }
     if (o->scene && !strcmp(o->scene, "")) return fail(err, "--scene needs a name");
     return true;
 }
 
-typedef struct _bsim_row {
-    char solver[16], sort[32];
-    uint32_t particles;
-    int frames, timed;
-    double ms_mean, ms_worst, steps_per_frame, it_div, it_density, err_mean, err_max, cfl_max, realtime;
-    uint64_t capped, dropped;
-    double disp_mean;  /* dispatches recorded per step (sim_get_dispatches) */
-    uint32_t disp_1_4; /* dispatches of a step whose solves record 1 divergence and 4 pressure iterations */
-    int worst_steps;   /* the worst frame's steps and dispatches: where its time went */
-    uint64_t worst_disp;
-    int nst;
-    char stage_names[16][16];
-    double stage_us[16];
-} _bsim_row;
+/* The records read so far (sim_records) into the row's window statistics. */
+static void _bsim_take(sim *s, bsim_row *row, double it_sum[SIM_RECORD_COUNTERS], double *err_sum) {
+    sim_step_record rec[256];
+    for (int n; (n = sim_records(s, rec, (int)ARRAY_LEN(rec))) > 0;)
+        for (int i = 0; i < n; i++) {
+            const sim_step_record *r = &rec[i];
+            row->steps++;
+            for (int k = 0; k < SIM_RECORD_COUNTERS; k++) it_sum[k] += r->it[k];
+            *err_sum += r->err_density;
+            if (r->err_density > row->err_max) row->err_max = r->err_density;
+            if (r->cfl > row->cfl_max) row->cfl_max = r->cfl;
+            if (!isnan(r->cfl)) row->has_cfl = true;
+            row->capped += r->capped;
+            row->dropped += r->dropped;
+        }
+}
 
-static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, const char *sort, uint32_t count, _bsim_row *row,
+static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, const char *sort, uint32_t count, bsim_row *row,
                       char *err) {
     /* Spin-up: a quarter second of the same simulation, thrown away, so that the GPU's clocks are
      * up when the timed run starts (an idle H100 sits at 360 MHz); the timed run is a fresh sim. */
@@ -155,6 +171,23 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     snprintf(row->solver, sizeof row->solver, "%s", solver);
     snprintf(row->sort, sizeof row->sort, "%s", sort);
     row->particles = sim_particle_count(s);
+    /* --warmup: its frames untimed and untraced, then every record so far read and left out. */
+    int warm = (int)lround(o->warmup * 60);
+    double it_sum[SIM_RECORD_COUNTERS] = {0}, err_sum = 0;
+    bsim_row skip = {0};
+    for (int f = 0; f < warm; f++) {
+        session_simulate(ss, SESSION_FRAME_SECONDS, 0, 0, NULL);
+        _bsim_take(s, &skip, it_sum, &err_sum); /* every frame: the ring never fills (wcsph: 100+ steps a frame) */
+        fprintf(stderr, "\rbench --sim: %s %s %u particles: warm-up frame %d of %d (t = %.3f s)   ", solver, sort, row->particles,
+                f + 1, warm, sim_time(s));
+    }
+    if (warm) {
+        sim_sync(s);
+        glFinish();
+        _bsim_take(s, &skip, it_sum, &err_sum);
+        memset(it_sum, 0, sizeof it_sum), err_sum = 0;
+    }
+    row->t_start = sim_time(s);
     int nst = ss->stages;
     const char *const *names = ss->stage_names;
     int frames = (int)lround(o->seconds * 60);
@@ -169,6 +202,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
         session_frame_end(ss);
         trace_counters tc;
         if (o->trace) session_trace_counters(ss, &tc), trace_frames(o->trace, ss->prof, ss->stages, &tc);
+        _bsim_take(s, row, it_sum, &err_sum); /* every frame: the ring never fills */
         if (stages) {
             for (int i = 0; i < nst; i++)
                 if (prof_timed(prof, i)) stage_sum[i] += prof_last_us(prof, i), stage_frames[i]++;
@@ -186,25 +220,28 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
                 frames, sim_time(s));
     }
     sim_sync(s);
+    _bsim_take(s, row, it_sum, &err_sum);
     fprintf(stderr, "\r%*s\r", 90, "");
     sim_summary sum;
     sim_get_summary(s, &sum);
+    if (sum.records_dropped) return fail(err, "%llu step records were dropped", (unsigned long long)sum.records_dropped);
+    row->t_end = sim_time(s);
     sim_dispatches disp;
     sim_get_dispatches(s, &disp);
     row->disp_mean = disp.steps ? (double)disp.total / disp.steps : 0;
     row->disp_1_4 = disp.pairs ? disp.last - 2 * disp.pairs + 2 * (1 + 4) : disp.last;
     row->frames = frames;
     row->ms_mean = row->timed ? row->ms_mean / row->timed : NAN;
-    row->steps_per_frame = frames ? (double)sum.steps / frames : 0; /* steps taken (dfsph's empty spare slots are not) */
-    row->it_div = sum.it_mean[0];
-    row->it_density = sum.it_mean[1];
-    row->err_mean = sum.err_density_mean;
-    row->err_max = sum.err_density_max;
-    row->cfl_max = sum.cfl_max;
-    row->capped = sum.capped;
-    row->dropped = sum.dropped;
+    row->steps_per_frame = frames ? (double)row->steps / frames : 0; /* steps taken (dfsph's empty spare slots are not) */
+    row->ncounters = sim_counter_count(s) < BSIM_COUNTERS ? sim_counter_count(s) : BSIM_COUNTERS;
+    for (int k = 0; k < row->ncounters; k++) {
+        snprintf(row->counter[k], sizeof row->counter[k], "%s", sim_counter_name(s, k));
+        row->it_mean[k] = row->steps ? it_sum[k] / (double)row->steps : 0;
+    }
+    row->has_err = row->ncounters > 0; /* a solver with a pressure solve measures the error; wcsph records none */
+    row->err_mean = row->steps ? err_sum / (double)row->steps : 0;
     /* simulated seconds per second of GPU time, from the mean frame and the mean frame's fluid time */
-    row->realtime = sum.time / frames / (row->ms_mean / 1e3);
+    row->realtime = (row->t_end - row->t_start) / frames / (row->ms_mean / 1e3);
     row->nst = nst < 16 ? nst : 16;
     for (int i = 0; i < row->nst; i++) {
         snprintf(row->stage_names[i], sizeof row->stage_names[i], "%s", names[i]);
@@ -258,35 +295,35 @@ int cmd_bench_sim(int argc, char **argv) {
         else o.counts[o.ncounts++] = 4096;
     }
     const char *clock = caps->timer_queries ? "gpu" : "cpu";
-    printf("fluid bench --sim: %s | %s | %s, %.3g s of fluid in frames of 1/60 s | clock: %s\n", caps->renderer, caps->version,
-           o.scene, o.seconds,
+    printf("fluid bench --sim: %s | %s | %s, t = %.3g to %.3g s of fluid in frames of 1/60 s | clock: %s\n", caps->renderer,
+           caps->version, o.scene, o.warmup, o.warmup + o.seconds,
            caps->timer_queries ? "GPU timestamps around each frame's simulation" : "CPU clock around a finished GPU queue");
     printf("frames: one timestamp pair around each frame; every %dth frame times its first step's stages instead\n\n",
            BSIM_STAGE_EVERY);
-    printf("disp: dispatches recorded per step (mean); disp14: those of a step whose solves record 1 divergence and 4 pressure\n"
+    printf("a row a solver and sort, grouped by count; t_start: the timed window's simulated start (after --warmup);\n"
+           "x_fastest: ms per 1/60 s over the fastest row's at that count; it_NAME: the solver's own iterations a step\n"
+           "(- where it has none); err, cfl: density error, largest v dt/dx (- where the solver measures none)\n"
+           "disp: dispatches recorded per step (mean); disp14: those of a step whose solves record 1 divergence and 4 pressure\n"
            "iterations (dfsph; wcsph: its step's)\n\n");
-    printf("%-6s %-8s %9s %5s %10s %10s %8s %7s %7s %9s %9s %7s %7s %6s %6s %s\n", "solver", "sort", "particles", "clock",
-           "ms_per_60th", "worst_ms", "steps", "it_div", "it_dens", "err_mean%", "err_max%", "cfl", "rt", "disp", "disp14",
-           "stages (us, one step)");
-    _bsim_row *rows = calloc((size_t)o.nsolvers * o.nsorts * o.ncounts, sizeof *rows);
+    bsim_columns cols = {0};
+    for (int q = 0; q < registry_count(REGISTRY_SOLVERS); q++) /* every solver's: the same columns whatever --solvers */
+        bsim_columns_add(&cols, registry_name(REGISTRY_SOLVERS, q));
+    bsim_table_header(stdout, &cols);
+    bsim_row *rows = calloc((size_t)o.nsolvers * o.nsorts * o.ncounts, sizeof *rows);
     int nrows = 0, rc = 0;
-    for (int c = 0; c < o.ncounts; c++)
+    for (int c = 0; c < o.ncounts; c++) {
+        int first = nrows;
         for (int q = 0; q < o.nsolvers; q++)
             for (int k = 0; k < o.nsorts; k++) {
-                _bsim_row *r = &rows[nrows];
-                if (!_bsim_run(&o, &ss, o.solver[q], o.sort[k], (uint32_t)o.counts[c], r, err)) {
+                if (!_bsim_run(&o, &ss, o.solver[q], o.sort[k], (uint32_t)o.counts[c], &rows[nrows], err)) {
                     log_error("BENCH", "%s %s %llu: %s", o.solver[q], o.sort[k], (unsigned long long)o.counts[c], err);
                     rc = 1;
                     continue;
                 }
                 nrows++;
-                printf("%-6s %-8s %9u %5s %10.3f %10.3f %8.1f %7.2f %7.2f %9.4f %9.4f %7.3f %7.2f %6.1f %6u ", r->solver, r->sort,
-                       r->particles, clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div, r->it_density,
-                       100 * r->err_mean, 100 * r->err_max, r->cfl_max, r->realtime, r->disp_mean, r->disp_1_4);
-                for (int i = 0; i < r->nst; i++) printf("%s%s %.1f", i ? ", " : "", r->stage_names[i], r->stage_us[i]);
-                printf(" | worst frame: %d steps, %llu dispatches\n", r->worst_steps, (unsigned long long)r->worst_disp);
-                fflush(stdout);
             }
+        bsim_table_group(stdout, &rows[first], nrows - first, &cols, clock);
+    }
     trace_finish(o.trace, NULL);
     if (o.csv_path && !rc) {
         outfile *f = outfile_open("--csv", o.csv_path, OUTFILE_DASH, err);
@@ -294,19 +331,7 @@ int cmd_bench_sim(int argc, char **argv) {
             log_error("BENCH", "%s", err);
             rc = 1;
         } else {
-            outfile_printf(
-                f,
-                "solver,sort,particles,clock,ms_per_60th_mean,ms_per_60th_worst,steps_per_60th,it_div,it_density,"
-                "err_density_mean,err_density_max,cfl_max,capped,dropped,realtime,dispatches_per_step,dispatches_1div_4dens,stages\n");
-            for (int i = 0; i < nrows; i++) {
-                _bsim_row *r = &rows[i];
-                outfile_printf(f, "%s,%s,%u,%s,%.4f,%.4f,%.2f,%.3f,%.3f,%.6g,%.6g,%.4f,%llu,%llu,%.4f,%.2f,%u,", r->solver,
-                               r->sort, r->particles, clock, r->ms_mean, r->ms_worst, r->steps_per_frame, r->it_div,
-                               r->it_density, r->err_mean, r->err_max, r->cfl_max, (unsigned long long)r->capped,
-                               (unsigned long long)r->dropped, r->realtime, r->disp_mean, r->disp_1_4);
-                for (int k = 0; k < r->nst; k++) outfile_printf(f, "%s%s=%.2f", k ? ";" : "", r->stage_names[k], r->stage_us[k]);
-                outfile_printf(f, "\n");
-            }
+            bsim_csv(f, rows, nrows, &cols, clock);
             outfile *both[2] = {f, trace_out}; /* one transaction: both or neither */
             trace_out = NULL;
             if (!outfile_commit_all(both, 2, err)) {

@@ -56,7 +56,7 @@ static args_opt _run_args[] = {
     {"--dump", "FILE", ARGS_AT(run_opts, dump_path), args_string, 0, 0,
      "headless: CSV, a row per particle of the final state: id,x,y,z,vx,vy,vz,density;\n- for stdout"},
     {"--trace", "FILE", ARGS_AT(run_opts, trace_path), args_string, 0, 0,
-     "headless: the frames' GPU timeline as JSON (Trace Event Format: open it in\nui.perfetto.dev): frame, its stages, counters; - for stdout"},
+     "headless: the frames' GPU timeline as JSON (Trace Event Format: open it in\nui.perfetto.dev): frame, its stages, counters; - for stdout; in the window the\nT key saves the next 120 frames to fluid-YYYYMMDD-HHMMSS.json"},
     {"--screenshot", "FILE", ARGS_AT(run_opts, screenshot_path), args_string, 0, 0, "PNG of the last frame, HUD included"},
     {"--video", "FILE", ARGS_AT(run_opts, video_path), args_string, 0, 0,
      "MP4 of every frame (60 fps; needs ffmpeg); headless a frame is 1/60 s of\nfluid, so it plays in real time; in the window from the start until G"},
@@ -93,7 +93,9 @@ void run_opts_usage(FILE *f) {
           "  fluid --headless [options]  the fluid without a window: run, then write the files asked for\n"
           "  fluid sort ...              sort a file of (key, value) pairs on the GPU (fluid sort --help)\n"
           "  fluid bench ...             time the GPU sorts against the CPU (fluid bench --help)\n"
-          "  fluid bench --sim ...       time the simulation per frame, per stage (fluid bench --sim --help)\n"
+          "  fluid bench --sim ...       time the simulation per frame, per stage, the solvers side by side in one\n"
+          "                              table; --scene NAME, --warmup S (time from t = S: a settled pool)\n"
+          "                              (fluid bench --sim --help)\n"
           "  fluid bench --render ...    time a frame of each render style (fluid bench --render --help)\n"
           "\n"
           "options of the fluid:\n",

@@ -62,6 +62,7 @@ const app_binding app_bindings[] = {
     {"`C`", "colour: speed, density, cell hash (from the water: spheres by cell hash)", 0, {{APP_COLOR, "color", {GLFW_KEY_C}}}},
     {"`F`", "style: water surface -> spheres -> raster spheres", 0, {{APP_STYLE, "style", {GLFW_KEY_F}}}},
     {"`G`", "start / stop a video: fluid-YYYYMMDD-HHMMSS.mp4", 0, {{APP_RECORD, "record", {GLFW_KEY_G}}}},
+    {"`T`", "save the next 120 frames' timeline: fluid-YYYYMMDD-HHMMSS.json (Perfetto)", 0, {{APP_TRACE, "trace", {GLFW_KEY_T}}}},
     {"`V`", "vsync on / off", 0, {{APP_VSYNC, "vsync", {GLFW_KEY_V}}}},
     {"`F12` or `P`", "screenshot: fluid-YYYYMMDD-HHMMSS.png", 0, {{APP_SCREENSHOT, "screenshot", {GLFW_KEY_F12, GLFW_KEY_P}}}},
     {"`U`", "hide / show the HUD", 0, {{APP_HUD, "hud", {GLFW_KEY_U}}}},
@@ -278,6 +279,7 @@ bool app_handle_action(app *a, app_action act) {
     case APP_ZOOM_OUT: camera_zoom(&v->cam, -APP_ZOOM_STEP); return true;
     case APP_SOLVER_NEXT: return _app_cycle(a, REGISTRY_SOLVERS, sim_solver_name(s));
     case APP_RECORD: return app_record(a, NULL);
+    case APP_TRACE: return app_trace(a);
     case APP_ACTION_COUNT: break;
     }
     return false;

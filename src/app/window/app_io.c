@@ -97,3 +97,51 @@ bool app_record(app *a, const char *path_in) {
     app_message(a, "recording %s (G stops)", shown);
     return true;
 }
+
+/* ---- traces ---- */
+
+bool app_trace(app *a) {
+    if (a->trace) return app_trace_end(a), true; /* T again: what it has, now */
+    char err[ERR_LEN];
+    app_picture_name(a->trace_name, sizeof a->trace_name, ".json");
+    a->trace_out = outfile_open("trace", a->trace_name, OUTFILE_NEW, err); /* NEW: as screenshots */
+    if (!a->trace_out) {
+        log_error("APP", "trace: %s", err);
+        app_message(a, "no trace: %.200s", err);
+        return false;
+    }
+    session_set_prof_cpu_fallback(&a->ss, true); /* a driver whose timers read zero: the CPU clock */
+    a->trace = trace_make(a->trace_out, a->ss.prof, &(trace_desc){.max_frames = APP_TRACE_FRAMES});
+    log_info("APP", "tracing the next %d frames to %s (%s clock)", APP_TRACE_FRAMES, a->trace_name, prof_clock_name(a->ss.prof));
+    app_message(a, "tracing the next %d frames to %s (T: stop)", APP_TRACE_FRAMES, a->trace_name);
+    return true;
+}
+
+void app_trace_frame(app *a) {
+    if (!a->trace) return;
+    trace_counters tc;
+    session_trace_counters(&a->ss, &tc);
+    trace_frames(a->trace, a->ss.prof, a->ss.stages, &tc);
+    if (trace_full(a->trace)) app_trace_end(a);
+}
+
+void app_trace_end(app *a) {
+    if (!a->trace) return;
+    char err[ERR_LEN];
+    trace_counters tc;
+    session_trace_counters(&a->ss, &tc);
+    int frames = trace_frame_count(a->trace);
+    trace_finish(a->trace, &tc);
+    a->trace = NULL;
+    session_set_prof_cpu_fallback(&a->ss, false);
+    bool ok = outfile_commit_named(a->trace_out, a->trace_name, sizeof a->trace_name, err);
+    a->trace_out = NULL;
+    if (!ok) {
+        log_error("APP", "trace: %s", err);
+        app_message(a, "trace failed: %.200s", err);
+        a->status = 1;
+        return;
+    }
+    log_info("APP", "trace of %d frames written to %s", frames, a->trace_name);
+    app_message(a, "trace: %s (%d frames; open it in ui.perfetto.dev)", a->trace_name, frames);
+}

@@ -163,6 +163,7 @@ static void _app_frame(app *a) {
     session_draw(ss, NULL, fw, fh);
     if (paced && !timers) glFinish(), render_ms = (now_seconds() - t1) * 1e3;
     session_frame_end(ss);
+    app_trace_frame(a);
     if (paced) _app_pace(a, timers, sim_ms, render_ms, simulated);
     char err[ERR_LEN];
     if (a->rec.video && !app_recorder_frame(&a->rec, ss->r, ss->h, ss->s, ss->prof, &ss->view, err)) {
@@ -243,5 +244,6 @@ int app_window_run(const run_opts *o) {
     fflush(stdout);
     if (o->screenshot_path && ss->s && !app_screenshot(a, o->screenshot_path)) a->status = 1;
     if (a->rec.video && !app_record(a, NULL)) a->status = 1; /* stops it: the file appears now */
+    app_trace_end(a);                                        /* a trace still running: what it has */
     return _app_destroy(a);
 }

@@ -1,0 +1,58 @@
+/* bench_sim_table: `fluid bench --sim`'s rows as one comparison table and as CSV (cmd_bench_sim.c).
+ *
+ * Rows are grouped by particle count, a (solver, sort) a row, so DFSPH and WCSPH read side by side
+ * for the same scene, count and timed window. Each row's `x_fastest` is its mean ms per 1/60 s over
+ * the fastest row's at that count. Iterations are columns named by the solvers' own counters
+ * (sim_solver.counters: "divergence", "pressure" -> it_divergence, it_pressure), the union over
+ * the registered solvers (the same columns whatever --solvers); a solver without that counter
+ * shows "-" in the table, empty in the CSV.
+ *
+ *   bsim_columns cols = {0};
+ *   bsim_columns_add(&cols, "dfsph"), bsim_columns_add(&cols, "wcsph");
+ *   bsim_table_header(stdout, &cols);
+ *   ... run a count's rows ...; bsim_table_group(stdout, rows, n, &cols);   // sets x_fastest
+ *   bsim_csv(outfile, all_rows, total, &cols);
+ */
+#ifndef FLUID_APP_BENCH_SIM_TABLE_H
+#define FLUID_APP_BENCH_SIM_TABLE_H
+#include "core/outfile.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BSIM_COUNTERS 8
+
+typedef struct bsim_columns {
+    int n;
+    char name[BSIM_COUNTERS][16]; /* the counters' names, in the solvers' order, each once */
+} bsim_columns;
+
+typedef struct bsim_row {
+    char solver[16], sort[32];
+    uint32_t particles;
+    int frames, timed;
+    double t_start, t_end; /* the timed window, simulated seconds (after --warmup) */
+    double ms_mean, ms_worst, x_fastest, steps_per_frame, err_mean, err_max, cfl_max, realtime;
+    bool has_cfl;                    /* its records carry the CFL number; WCSPH's: NAN ("-", empty) */
+    bool has_err;                    /* the solver measures a density error (a pressure solve); WCSPH: no */
+    int ncounters;                   /* the solver's own counters */
+    char counter[BSIM_COUNTERS][16]; /* their names */
+    double it_mean[BSIM_COUNTERS];   /* iterations a step, each */
+    uint64_t steps, capped, dropped;
+    double disp_mean;  /* dispatches recorded per step (sim_get_dispatches) */
+    uint32_t disp_1_4; /* dispatches of a step whose solves record 1 divergence and 4 pressure iterations */
+    int worst_steps;   /* the worst frame's steps and dispatches: where its time went */
+    uint64_t worst_disp;
+    int nst;
+    char stage_names[16][16];
+    double stage_us[16];
+} bsim_row;
+
+/* Adds a registered solver's counters to the columns (those not there yet). */
+void bsim_columns_add(bsim_columns *cols, const char *solver);
+void bsim_table_header(FILE *f, const bsim_columns *cols);
+/* One count's rows: sets each x_fastest, prints them and a blank line. */
+void bsim_table_group(FILE *f, bsim_row *rows, int n, const bsim_columns *cols, const char *clock);
+void bsim_csv(outfile *f, const bsim_row *rows, int n, const bsim_columns *cols, const char *clock);
+
+#endif
