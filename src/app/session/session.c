@@ -34,12 +34,6 @@ static void _session_prof_remake(session *ss) {
                          ss->caps);
 }
 
-void session_set_prof_cpu_fallback(session *ss, bool on) {
-    if (ss->desc.prof_cpu_fallback == on) return;
-    ss->desc.prof_cpu_fallback = on;
-    if (!ss->caps->timer_queries) _session_prof_remake(ss);
-}
-
 void session_sim_destroy(session *ss) {
     if (!ss->s) return;
     int before = gpu_live_objects();

@@ -93,9 +93,6 @@ void session_sim_destroy(session *ss);
 /* Live switches, the fluid kept: the profiler follows the new stages. */
 bool session_set_sort(session *ss, const char *name, char *err);
 bool session_set_solver(session *ss, const char *name, char *err);
-/* The CPU clock where GPU timers read zero (prof_desc.cpu_fallback; the window's trace key): the
- * profiler is remade when that changes its clock. */
-void session_set_prof_cpu_fallback(session *ss, bool on);
 
 /* SESSION_TIME_STAGES_SAMPLED: the stages of the frame's first step, on every frame where a timed
  * step is like any other, else (sim_stage_note: a fused step) on every SESSION_STAGE_SAMPLE-th frame. */

@@ -110,7 +110,6 @@ bool app_trace(app *a) {
         app_message(a, "no trace: %.200s", err);
         return false;
     }
-    session_set_prof_cpu_fallback(&a->ss, true); /* a driver whose timers read zero: the CPU clock */
     a->trace = trace_make(a->trace_out, a->ss.prof, &(trace_desc){.max_frames = APP_TRACE_FRAMES});
     log_info("APP", "tracing the next %d frames to %s (%s clock)", APP_TRACE_FRAMES, a->trace_name, prof_clock_name(a->ss.prof));
     app_message(a, "tracing the next %d frames to %s (T: stop)", APP_TRACE_FRAMES, a->trace_name);
@@ -133,7 +132,6 @@ void app_trace_end(app *a) {
     int frames = trace_frame_count(a->trace);
     trace_finish(a->trace, &tc);
     a->trace = NULL;
-    session_set_prof_cpu_fallback(&a->ss, false);
     bool ok = outfile_commit_named(a->trace_out, a->trace_name, sizeof a->trace_name, err);
     a->trace_out = NULL;
     if (!ok) {
