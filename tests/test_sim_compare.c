@@ -30,10 +30,13 @@ static sim *run(const char *sort, const sim_compare_desc *cmp, float *pos, float
     sim *s = ref_sim("dambreak", COUNT, sort, "dfsph", caps);
     char err[ERR_LEN];
     if (cmp) CHECK(sim_set_compare(s, cmp, err), "sim_set_compare: %s", err);
-    for (int f = 0; f < FRAMES; f++) sim_frame(s, 1.0 / 60, 0, NULL);
+    for (int f = 0; f < FRAMES; f++) {
+        sim_frame(s, 1.0 / 60, 0, NULL);
+        sim_run_compare(s);
+    }
     sim_sync(s);
     if (pos) sim_read_particles(s, pos, vel, NULL);
-    if (cmp) sim_compare_sync((sim_compare *)sim_get_compare(s));
+    if (cmp) sim_compare_sync(sim_get_compare(s));
     return s;
 }
 

@@ -311,7 +311,11 @@ bool sim_set_compare(sim *s, const sim_compare_desc *desc, char *err) {
     return true;
 }
 
-const sim_compare *sim_get_compare(const sim *s) { return s->cmp; }
+sim_compare *sim_get_compare(const sim *s) { return s->cmp; }
+
+void sim_run_compare(sim *s) {
+    if (s->cmp) sim_compare_frame(s->cmp);
+}
 
 void sim_compare_follow_sort(sim *s) {
     if (!s->cmp) return;

@@ -1,8 +1,8 @@
 /* compare: every sort of the registry on the same keys, live (issue 23, item 5).
  *
  * When on, the cell keys of each frame's FIRST step (the (cell key, particle index) pairs the hash
- * made, before the driving sort) are copied aside, and the driving sort's result too. At the end
- * of the frame every path of sort_algos[] that runs here sorts that copy into scratch buffers the
+ * made, before the driving sort) are copied aside, and the driving sort's result too. After the
+ * frame (sim_run_compare) every path of sort_algos[] that runs here sorts that copy into scratch buffers the
  * compare owns (one sorter per path, made when the mode turns on, destroyed when it turns off);
  * each result is checked equal, keys and values, to the driving sort's result by a compare kernel
  * that counts differing pairs with an atomic, read back 1-3 frames late through a fence (never a
@@ -12,7 +12,7 @@
  * (the copies read the search's buffers, nothing is written back).
  *
  *   sim_set_compare(s, &(sim_compare_desc){0}, err);   // on (NULL: off)
- *   ... sim_frame(s, ...) ...
+ *   each frame: sim_frame(s, ...); sim_run_compare(s);  // the compare outside the frame's timing
  *   sim_compare_report r; sim_compare_get(sim_get_compare(s), &r);  // the table
  *
  * Rows: one per distinct path (sort_path): where radix takes onesweep (auto), radix and onesweep

@@ -320,7 +320,6 @@ void sim_frame_end(sim *s) {
     if (!s->in_frame) return;
     s->solver->frame_end(s->impl);
     s->in_frame = false;
-    if (s->cmp) sim_compare_frame(s->cmp);
     /* Readers of the results: the renderer's vertex pulls and read-backs. */
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if (s->params.poke[3] > 0) {

@@ -135,7 +135,10 @@ const char *sim_stage_note(const sim *s);
 struct sim_compare_desc;
 struct sim_compare;
 bool sim_set_compare(sim *s, const struct sim_compare_desc *desc, char *err);
-const struct sim_compare *sim_get_compare(const sim *s); /* NULL: off */
+struct sim_compare *sim_get_compare(const sim *s); /* NULL: off */
+/* The compare mode's work for the frame just simulated: the other sorts, the checks, their times
+ * (nothing when off). Call it after sim_frame (or sim_frame_end), outside the frame's own timing. */
+void sim_run_compare(sim *s);
 /* The most particles this GPU can simulate (buffer and dispatch limits). */
 uint64_t sim_max_particles(const gpu_caps *caps);
 

@@ -19,6 +19,7 @@
 #include "core/util.h"
 #include "gpu/gpu.h"
 #include "gpu/prof.h"
+#include "sim/compare.h"
 #include "sim/sim.h"
 #include <math.h>
 #include <stdio.h>
@@ -32,7 +33,7 @@
 typedef struct _bsim_opts {
     const char *solvers, *sorts, *counts_text, *seconds_text, *scene, *csv_path, *data, *trace_path;
     gpu_trace *trace; /* --trace's writer, during the run */
-    bool sim;
+    bool sim, compare;
     char solver[BSIM_MAX][16], sort[BSIM_MAX][32];
     int nsolvers, nsorts, ncounts;
     uint64_t counts[BSIM_MAX];
@@ -51,6 +52,8 @@ static args_opt _bsim_args[] = {
      "also write the rows to FILE (- for stdout); a failed run leaves no file"},
     {"--trace", "FILE", ARGS_AT(_bsim_opts, trace_path), args_string, 0, 0,
      "every row's frames as one timeline (Trace Event Format JSON: ui.perfetto.dev)"},
+    {"--compare", NULL, ARGS_AT(_bsim_opts, compare), args_flag, 0, 0,
+     "the first run at each count also sorts each frame's first step's keys with every\nsort path here: a table of each sort's median, p95, ratio to the fastest and\nmismatches (the compare runs outside the frame's timing)"},
     {"--data", "DIR", ARGS_AT(_bsim_opts, data), args_string, 0, 0, "the folder holding shaders/"},
 };
 
@@ -135,7 +138,11 @@ typedef struct _bsim_row {
     int nst;
     char stage_names[16][16];
     double stage_us[16];
+    bool compared; /* --compare's table, for this row */
+    sim_compare_report cmp;
 } _bsim_row;
+
+static void _bsim_line(void *user, const char *text) { fprintf(user, "%s\n", text); }
 
 static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, const char *sort, uint32_t count, _bsim_row *row,
                       char *err) {
@@ -187,6 +194,11 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     }
     sim_sync(s);
     fprintf(stderr, "\r%*s\r", 90, "");
+    if (sim_get_compare(s)) {
+        sim_compare_sync(sim_get_compare(s));
+        sim_compare_get(sim_get_compare(s), &row->cmp);
+        row->compared = true;
+    }
     sim_summary sum;
     sim_get_summary(s, &sum);
     sim_dispatches disp;
@@ -274,6 +286,7 @@ int cmd_bench_sim(int argc, char **argv) {
         for (int q = 0; q < o.nsolvers; q++)
             for (int k = 0; k < o.nsorts; k++) {
                 _bsim_row *r = &rows[nrows];
+                ss.desc.compare = o.compare && q == 0 && k == 0; /* one run at each count */
                 if (!_bsim_run(&o, &ss, o.solver[q], o.sort[k], (uint32_t)o.counts[c], r, err)) {
                     log_error("BENCH", "%s %s %llu: %s", o.solver[q], o.sort[k], (unsigned long long)o.counts[c], err);
                     rc = 1;
@@ -285,6 +298,11 @@ int cmd_bench_sim(int argc, char **argv) {
                        100 * r->err_mean, 100 * r->err_max, r->cfl_max, r->realtime, r->disp_mean, r->disp_1_4);
                 for (int i = 0; i < r->nst; i++) printf("%s%s %.1f", i ? ", " : "", r->stage_names[i], r->stage_us[i]);
                 printf(" | worst frame: %d steps, %llu dispatches\n", r->worst_steps, (unsigned long long)r->worst_disp);
+                if (r->compared) {
+                    printf("\n%s %s, %u particles: ", r->solver, r->sort, r->particles);
+                    sim_compare_print(&r->cmp, _bsim_line, stdout);
+                    printf("\n");
+                }
                 fflush(stdout);
             }
     trace_finish(o.trace, NULL);
