@@ -313,6 +313,8 @@ bool sim_set_compare(sim *s, const sim_compare_desc *desc, char *err) {
 
 sim_compare *sim_get_compare(const sim *s) { return s->cmp; }
 
+void sim_sort_path(const sim *s, char *out, size_t len) { sim_search_path(s->q, out, len); }
+
 void sim_run_compare(sim *s) {
     if (s->cmp) sim_compare_frame(s->cmp);
 }

@@ -204,6 +204,8 @@ bool sim_search_set_sort(sim_search *q, const sort_algo *algo, char *err) {
     return true;
 }
 
+void sim_search_path(const sim_search *q, char *out, size_t len) { sort_path(q->sorter, q->capacity, q->bits, out, len); }
+
 void sim_search_set_compare(sim_search *q, struct sim_compare *c) { q->cmp = c; }
 
 const char *sim_search_sort_name(const sim_search *q) { return sort_get_algo(q->sorter)->name; }

@@ -139,6 +139,8 @@ struct sim_compare *sim_get_compare(const sim *s); /* NULL: off */
 /* The compare mode's work for the frame just simulated: the other sorts, the checks, their times
  * (nothing when off). Call it after sim_frame (or sim_frame_end), outside the frame's own timing. */
 void sim_run_compare(sim *s);
+/* The driving sort's path (sort_path): equal strings, the same dispatches (Tab names it). */
+void sim_sort_path(const sim *s, char *out, size_t len);
 /* The most particles this GPU can simulate (buffer and dispatch limits). */
 uint64_t sim_max_particles(const gpu_caps *caps);
 

@@ -2,6 +2,7 @@
 #include "app/session/app_render.h"
 #include "core/util.h"
 #include "render/image.h"
+#include "sim/compare.h"
 #include "sim/search.h"
 #include <math.h>
 #include <stdio.h>
@@ -84,6 +85,20 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
         info.counter_names[c] = sim_counter_name(s, c);
         info.counter_means[c] = sum.it_mean[c];
         info.counters = c + 1;
+    }
+    sim_compare *cmp = sim_get_compare(s);
+    sim_compare_report cr;
+    if (cmp) {
+        sim_compare_get(cmp, &cr);
+        info.compare_clock = cr.clock;
+        info.compare_warning = cr.warning;
+        for (int i = 0; i < cr.rows && i < OVERLAY_MAX_COMPARE; i++) {
+            const sim_compare_row *row = &cr.row[i];
+            info.compare[i] = (overlay_compare_row){.name = row->name, .same = row->same, .drives = row->drives,
+                                                    .timed = row->timed, .median_us = row->median_us, .p95_us = row->p95_us,
+                                                    .ratio = row->ratio, .mismatches = row->mismatches};
+            info.compare_rows = i + 1;
+        }
     }
     overlay_draw(h, &info, layout);
     hud_draw(h, fbo);

@@ -36,6 +36,7 @@ typedef enum app_action {
     APP_ZOOM_OUT,
     APP_SOLVER_NEXT,
     APP_RECORD,
+    APP_COMPARE,
     APP_ACTION_COUNT
 } app_action;
 
