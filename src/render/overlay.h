@@ -26,7 +26,7 @@
 
 #define OVERLAY_GRAPH_FRAMES 300
 #define OVERLAY_MAX_COUNTERS 4
-#define OVERLAY_STATS_FRAMES 120
+#define OVERLAY_STATS_FRAMES 120 /* the rolling window of the table's mean, median and p95 */
 #define OVERLAY_MAX_COMPARE 8
 
 /* A row of the compare panel: one sort path's times on the same keys (sim/compare.h). */
@@ -36,7 +36,7 @@ typedef struct overlay_compare_row {
     bool drives, timed;              /* the fluid's sort; a time yet (else "not timed") */
     double median_us, p95_us, ratio; /* rolling; ratio to the fastest row's median */
     uint64_t mismatches;             /* differing pairs against the driving sort's result */
-} overlay_compare_row; /* the rolling window of the table's mean, median and p95 */
+} overlay_compare_row;
 
 typedef struct overlay_info {
     int width, height;    /* the framebuffer */

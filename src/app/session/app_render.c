@@ -94,9 +94,14 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
         info.compare_warning = cr.warning;
         for (int i = 0; i < cr.rows && i < OVERLAY_MAX_COMPARE; i++) {
             const sim_compare_row *row = &cr.row[i];
-            info.compare[i] = (overlay_compare_row){.name = row->name, .same = row->same, .drives = row->drives,
-                                                    .timed = row->timed, .median_us = row->median_us, .p95_us = row->p95_us,
-                                                    .ratio = row->ratio, .mismatches = row->mismatches};
+            info.compare[i] = (overlay_compare_row){.name = row->name,
+                                                    .same = row->same,
+                                                    .drives = row->drives,
+                                                    .timed = row->timed,
+                                                    .median_us = row->median_us,
+                                                    .p95_us = row->p95_us,
+                                                    .ratio = row->ratio,
+                                                    .mismatches = row->mismatches};
             info.compare_rows = i + 1;
         }
     }
