@@ -3,7 +3,6 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
-#include "sim/sim_internal.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,40 +290,5 @@ void sim_compare_print(const sim_compare_report *r, void (*line)(void *user, con
     if (r->warning[0]) {
         snprintf(t, sizeof t, "  warning: %s", r->warning);
         line(user, t);
-    }
-}
-
-/* --- the simulation's side --- */
-
-bool sim_set_compare(sim *s, const sim_compare_desc *desc, char *err) {
-    sim_compare *c = NULL;
-    if (desc) {
-        sim_compare_desc d = *desc;
-        d.capacity = s->p.capacity;
-        d.bits = sim_search_bits(s->q);
-        d.drive = sim_search_sort(s->q);
-        if (!(c = sim_compare_make(&d, s->caps, err))) return false;
-    }
-    sim_search_set_compare(s->q, c);
-    sim_compare_destroy(s->cmp);
-    s->cmp = c;
-    return true;
-}
-
-sim_compare *sim_get_compare(const sim *s) { return s->cmp; }
-
-void sim_sort_path(const sim *s, char *out, size_t len) { sim_search_path(s->q, out, len); }
-
-void sim_run_compare(sim *s) {
-    if (s->cmp) sim_compare_frame(s->cmp);
-}
-
-void sim_compare_follow_sort(sim *s) {
-    if (!s->cmp) return;
-    sim_compare_desc d = s->cmp->desc;
-    char err[ERR_LEN];
-    if (!sim_set_compare(s, &d, err)) {
-        log_warn("COMPARE", "compare mode off: %s", err);
-        sim_set_compare(s, NULL, NULL);
     }
 }
