@@ -305,6 +305,36 @@ static void _ov_legend(hud *h, const overlay_info *o, overlay_layout *lay) {
     hud_text(h, x0 + OV_PAD + bw - hud_text_width(h, b), ly, OV_DIM, b);
 }
 
+/* The compare mode's panel: every sort on the same keys (overlay_info.compare), under the legend. */
+static void _ov_compare(hud *h, const overlay_info *o, overlay_layout *lay) {
+    _ov_line lines[OVERLAY_MAX_COMPARE + 4];
+    int n = 0;
+    const int max = OVERLAY_MAX_COMPARE + 4;
+    _ov_add(lines, &n, max, OV_HEAD, 0, "sorts on the same keys (%s clock)", o->compare_clock ? o->compare_clock : "-");
+    _ov_add(lines, &n, max, OV_DIM, 0, "%-9s %9s %9s %6s  %s", "sort", "median", "p95", "ratio", "mismatches");
+    for (int i = 0; i < o->compare_rows && i < OVERLAY_MAX_COMPARE; i++) {
+        const overlay_compare_row *r = &o->compare[i];
+        char med[32] = "not timed", p95[32] = "", ratio[16] = "";
+        if (r->timed) {
+            overlay_format_time(r->median_us, med, sizeof med);
+            overlay_format_time(r->p95_us, p95, sizeof p95);
+            snprintf(ratio, sizeof ratio, "%.2f", r->ratio);
+        }
+        char name[48];
+        snprintf(name, sizeof name, "%s%s%s%s", r->name, r->same && r->same[0] ? "=" : "", r->same ? r->same : "",
+                 r->drives ? "*" : "");
+        _ov_add(lines, &n, max, r->mismatches ? OV_WARN : OV_TEXT, 0, "%-9s %9s %9s %6s  %llu", name, med, p95, ratio,
+                (unsigned long long)r->mismatches);
+    }
+    if (o->compare_warning && o->compare_warning[0]) _ov_add(lines, &n, max, OV_WARN, 0, "%.120s", o->compare_warning);
+    else _ov_add(lines, &n, max, OV_DIM, 0, "* drives the fluid; = the same path here");
+    float w = 0;
+    for (int i = 0; i < n; i++) w = fmaxf(w, hud_text_width(h, lines[i].text));
+    float x = fmaxf(OV_MARGIN, (float)o->width - OV_MARGIN - w - 2 * OV_PAD);
+    float y = lay->rect[OVERLAY_LEGEND][3] > 0 ? lay->rect[OVERLAY_LEGEND][3] + OV_GAP : OV_MARGIN;
+    _ov_lines(h, x, y, lines, n, lay->rect[OVERLAY_COMPARE]);
+}
+
 static void _ov_help(hud *h, const overlay_info *o, overlay_layout *lay) {
     _ov_line lines[48];
     int n = 0;
@@ -327,6 +357,7 @@ void overlay_draw(hud *h, const overlay_info *o, overlay_layout *layout) {
     _ov_stats(h, o, lay);
     _ov_graph(h, o, lay);
     _ov_legend(h, o, lay);
+    if (o->compare_rows > 0) _ov_compare(h, o, lay);
     if (o->message && o->message[0]) {
         float w = hud_text_width(h, o->message), x = (float)o->width - OV_MARGIN - w - 2 * OV_PAD;
         float y = (float)o->height - OV_MARGIN - hud_line_height(h) - 2 * OV_PAD;

@@ -14,7 +14,9 @@
  * that has no time yet reads "not timed", never a number. Where prof_get_mode() is PROF_NONE the
  * panel says so and the graph shows the CPU frame time instead (labelled as such); PROF_CPU_CLOCK
  * times are labelled "CPU clock". Warnings (and only warnings) are orange, and each says what to
- * do. It does NOT read the simulation or handle input.
+ * do. With the compare mode on, a panel at the right lists every sort path's rolling median and
+ * p95 on the same keys, its ratio to the fastest and any mismatches (in the warning colour).
+ * It does NOT read the simulation or handle input.
  */
 #ifndef FLUID_OVERLAY_H
 #define FLUID_OVERLAY_H
@@ -24,6 +26,16 @@
 
 #define OVERLAY_GRAPH_FRAMES 300
 #define OVERLAY_MAX_COUNTERS 4
+#define OVERLAY_MAX_COMPARE 8
+
+/* A row of the compare panel: one sort path's times on the same keys (sim/compare.h). */
+typedef struct overlay_compare_row {
+    const char *name;                /* the sort */
+    const char *same;                /* sorts on the same path here, run once ("onesweep"), or NULL / "" */
+    bool drives, timed;              /* the fluid's sort; a time yet (else "not timed") */
+    double median_us, p95_us, ratio; /* rolling; ratio to the fastest row's median */
+    uint64_t mismatches;             /* differing pairs against the driving sort's result */
+} overlay_compare_row;
 
 typedef struct overlay_info {
     int width, height;    /* the framebuffer */
@@ -54,6 +66,11 @@ typedef struct overlay_info {
     const char *message;     /* a status line (a saved screenshot, an error), or NULL */
     const char *const *help; /* lines of the help overlay (NULL-terminated), shown when show_help */
     bool show_help;
+    /* The compare panel (compare mode on: compare_rows > 0), a panel of its own at the right. */
+    int compare_rows;
+    overlay_compare_row compare[OVERLAY_MAX_COMPARE];
+    const char *compare_clock;   /* "gpu" or "cpu" (the CPU clock around glFinish: labelled) */
+    const char *compare_warning; /* the last disagreement's line, or NULL */
 } overlay_info;
 
 /* The HUD's scale at a window of width x height: 1 at 1280x720, with the smaller side's ratio,
@@ -70,6 +87,7 @@ typedef enum overlay_panel {
     OVERLAY_LEGEND,
     OVERLAY_MESSAGE,
     OVERLAY_HELP,
+    OVERLAY_COMPARE,
     OVERLAY_PANELS
 } overlay_panel;
 typedef struct overlay_layout {

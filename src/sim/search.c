@@ -1,5 +1,6 @@
 /* search: hash -> sort -> ranges -> reorder, shared by every solver. */
 #include "sim/search.h"
+#include "sim/compare.h"
 #include "core/util.h"
 #include "gpu/shader.h"
 #include <stdio.h>
@@ -18,6 +19,7 @@ struct sim_search {
     GLuint table;      /* the table of the last search: ranges, or the counting sort's own */
     GLuint cell_keys;  /* per particle, current order: its cell (for the renderer) */
     sorter *sorter;
+    sim_compare *cmp; /* the compare mode: takes the pairs before and after the sort (NULL: off) */
     uint32_t serial; /* changes with the sorter (the solvers' hash programs follow it) */
     bool prehashed;  /* the solver's last pass made the next search's hash (sim_search_hashed) */
     uint32_t prehashed_n;
@@ -134,9 +136,11 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
         if (sort_producer_buffer(q->sorter)) sort_producer_ready(q->sorter);
     }
     prof_end(prof, first + 0);
+    if (q->cmp) sim_compare_take_input(q->cmp, (sort_pairs){q->keys, q->vals}, p->n); /* outside the stages */
     prof_begin(prof, first + 1);
     q->sorted = sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, p->n, q->bits, &_search_counter);
     prof_end(prof, first + 1);
+    if (q->cmp) sim_compare_take_output(q->cmp, q->sorted, p->n);
     q->table = sort_key_starts(q->sorter);
     if (!ranges) return;
     prof_begin(prof, first + 2);
@@ -199,6 +203,10 @@ bool sim_search_set_sort(sim_search *q, const sort_algo *algo, char *err) {
     q->sorted = (sort_pairs){q->keys, q->vals};
     return true;
 }
+
+void sim_search_path(const sim_search *q, char *out, size_t len) { sort_path(q->sorter, q->capacity, q->bits, out, len); }
+
+void sim_search_set_compare(sim_search *q, struct sim_compare *c) { q->cmp = c; }
 
 const char *sim_search_sort_name(const sim_search *q) { return sort_get_algo(q->sorter)->name; }
 const sort_algo *sim_search_sort(const sim_search *q) { return sort_get_algo(q->sorter); }

@@ -53,6 +53,10 @@ uint32_t sim_search_serial(const sim_search *q);
 void sim_search_hash_bind(sim_search *q);
 void sim_search_hashed(sim_search *q, uint32_t n);
 void sim_search_invalidate(sim_search *q);
+/* The compare mode (compare.h): given the pairs before and after the sort of an armed step. */
+struct sim_compare;
+void sim_search_set_compare(sim_search *q, struct sim_compare *c);
+void sim_search_path(const sim_search *q, char *out, size_t len); /* the sorter's sort_path */
 const char *sim_search_sort_name(const sim_search *q);
 const sort_algo *sim_search_sort(const sim_search *q);
 GLuint sim_search_ranges(const sim_search *q);                     /* the cell table: cells + 1 uints */

@@ -263,6 +263,7 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
 void sim_destroy(sim *s) {
     if (!s) return;
     if (s->impl) s->solver->destroy(s->impl);
+    sim_compare_destroy(s->cmp);
     if (s->q) sim_search_destroy(s->q);
     sim_particles_destroy(&s->p);
     for (int i = 0; i < SIM_SOLVERS_MAX; i++) free(s->solver_desc[i]);
@@ -300,6 +301,7 @@ int sim_frame_begin(sim *s, double seconds, int substeps) {
 void sim_frame_step(sim *s, gpu_prof *prof) {
     if (!s->in_frame) sim_frame_begin(s, 0, 1);
     gpu_prof *timed = s->first_step ? prof : NULL; /* the frame's first step is the sampled one */
+    if (s->first_step && s->cmp) sim_compare_arm(s->cmp, s->disp.steps); /* and the compared one */
     s->first_step = 0;
     uint64_t d0 = sim_dispatch_count();
     sim_particles_bind(&s->p);
@@ -346,6 +348,7 @@ bool sim_set_sort(sim *s, const sort_algo *algo, char *err) {
     if (!algo) return fail(err, "no sort given; choose one of: %s", sort_algo_names());
     if (!sim_search_set_sort(s->q, algo, err)) return false;
     sim_search_find(s->q, &s->p); /* the old sorter's buffers may have held the sorted pairs */
+    sim_compare_follow_sort(s);
     _sim_stage_names(s);
     return true;
 }

@@ -133,6 +133,18 @@ const char *sim_stage_name(const sim *s, int stage);
 /* Where a timed step runs another path than the others (a fused step timed per stage), what the
  * others run; NULL where a timed step is like any other (solver.h's stage_note). */
 const char *sim_stage_note(const sim *s);
+/* The compare mode (sim/compare.h): each frame's first step's keys sorted by every sort of the
+ * registry too, checked against the driving sort's result and timed; the fluid is unchanged.
+ * desc NULL: off. False with err when a buffer or shader cannot be made (the mode stays as it was). */
+struct sim_compare_desc;
+struct sim_compare;
+bool sim_set_compare(sim *s, const struct sim_compare_desc *desc, char *err);
+struct sim_compare *sim_get_compare(const sim *s); /* NULL: off */
+/* The compare mode's work for the frame just simulated: the other sorts, the checks, their times
+ * (nothing when off). Call it after sim_frame (or sim_frame_end), outside the frame's own timing. */
+void sim_run_compare(sim *s);
+/* The driving sort's path (sort_path): equal strings, the same dispatches (Tab names it). */
+void sim_sort_path(const sim *s, char *out, size_t len);
 /* The most particles this GPU can simulate (buffer and dispatch limits). */
 uint64_t sim_max_particles(const gpu_caps *caps);
 

@@ -4,6 +4,7 @@
  * use sim.h (and the tests sim_test.h). */
 #ifndef FLUID_SIM_INTERNAL_H
 #define FLUID_SIM_INTERNAL_H
+#include "sim/compare.h"
 #include "sim/particles.h"
 #include "sim/scene.h"
 #include "sim/search.h"
@@ -22,6 +23,7 @@ struct sim {
     bool params_dirty;
     sim_particles p;
     sim_search *q;
+    sim_compare *cmp; /* the compare mode (compare.h), NULL: off */
     const sim_solver *solver;
     void *impl;
     double hs, nu;                      /* the smoothing length and the kinematic viscosity, unrounded (sim_solver_make_desc) */
@@ -37,6 +39,9 @@ struct sim {
     sim_dispatches disp; /* dispatches of the steps issued */
     double it_sum[SIM_RECORD_COUNTERS], err_density_sum;
 };
+
+/* compare.c: after a sort switch, the compare mode made again for the new driving sort (or off, warned) */
+void sim_compare_follow_sort(sim *s);
 
 /* sim_records.c */
 void sim_poll(sim *s, bool wait);                            /* takes the solver's finished records (wait: every step issued) */

@@ -91,6 +91,11 @@ void sort_producer_ready(sorter *s) {
 
 void sort_describe(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len) { s->algo->describe(s->impl, n, bits, out, len); }
 
+void sort_path(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len) {
+    if (s->algo->path) s->algo->path(s->impl, n, bits, out, len);
+    else snprintf(out, len, "%s", s->algo->name);
+}
+
 uint32_t sort_bits_for(uint32_t max_key) {
     uint32_t b = 1;
     while (b < 32 && (max_key >> b)) b++;

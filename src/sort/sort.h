@@ -160,6 +160,8 @@ typedef struct sort_algo {
     sort_pairs (*run)(void *impl, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace);
     /* A line describing the path taken (for example "radix: 2 passes of 8 bits, subgroup path"). */
     void (*describe)(void *impl, uint32_t n, uint32_t bits, char *out, size_t len);
+    /* Optional: the path taken, without why (sort_path); NULL: the algorithm's name. */
+    void (*path)(void *impl, uint32_t n, uint32_t bits, char *out, size_t len);
     uint32_t max_bits; /* the widest keys it sorts (0: 32) */
     /* Optional (NULL where the algorithm has none): see "Key ranges" and "Producer count". */
     GLuint (*key_starts)(void *impl);
@@ -183,6 +185,10 @@ void sort_destroy(sorter *s);
 sort_pairs sort_run(sorter *s, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace);
 const sort_algo *sort_get_algo(const sorter *s);
 void sort_describe(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len);
+/* The path a sort of n pairs of `bits` takes, as a string that two sorters share exactly when they
+ * run the same dispatches (radix where its auto choice is onesweep, and onesweep); the algorithm's
+ * name for those with one path. */
+void sort_path(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len);
 /* The widest keys the algorithm sorts (32 but for counting). */
 uint32_t sort_algo_max_bits(const sort_algo *algo);
 /* "radix, onesweep, counting, bitonic or cpu", from sort_algos[], for error messages. */

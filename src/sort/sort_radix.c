@@ -675,6 +675,19 @@ static void _radix_describe(void *p, uint32_t n, uint32_t bits, char *out, size_
                  _radix_is_count_ahead(r, n) ? "count, then a scatter per pass" : "count, scan, scatter per pass");
 }
 
+/* The path alone, without the reason it was chosen (sort_path): radix and onesweep name the same
+ * string where they run the same dispatches. */
+static void _radix_path(void *p, uint32_t n, uint32_t bits, char *out, size_t len) {
+    _sort_radix *r = p;
+    if (n > r->capacity) n = r->capacity;
+    const char *way = _radix_is_os(r, n)            ? (r->os_fallback ? "onesweep+fallback" : "onesweep+wait")
+                      : _radix_is_onegroup(r, n)    ? "one-group"
+                      : _radix_is_count_ahead(r, n) ? "count-ahead"
+                                                    : "reduce-then-scan";
+    snprintf(out, len, "radix/%s/kpt%u/sg%d%s/%u", way, _radix_is_os(r, n) ? _radix_os_kpt(r, n) : 0,
+             r->subgroup ? r->subgroup_size : 0, r->emulate ? "e" : "", _radix_dispatches(r, n, bits));
+}
+
 static GLuint _radix_producer_buffer(void *p) {
     _sort_radix *r = p;
     return _radix_all_os(r) ? r->hist[r->hist_parity] : 0;
@@ -697,6 +710,7 @@ const sort_algo sort_algo_radix = {.name = "radix",
                                    .destroy = _radix_destroy,
                                    .run = _radix_run,
                                    .describe = _radix_describe,
+                                   .path = _radix_path,
                                    .producer_buffer = _radix_producer_buffer,
                                    .producer_defines = _radix_producer_defines,
                                    .producer_ready = _radix_producer_ready};
@@ -707,6 +721,7 @@ const sort_algo sort_algo_onesweep = {.name = "onesweep",
                                       .destroy = _radix_destroy,
                                       .run = _radix_run,
                                       .describe = _radix_describe,
+                                      .path = _radix_path,
                                       .producer_buffer = _radix_producer_buffer,
                                       .producer_defines = _radix_producer_defines,
                                       .producer_ready = _radix_producer_ready};

@@ -16,6 +16,7 @@
 #ifndef FLUID_APP_BENCH_SIM_TABLE_H
 #define FLUID_APP_BENCH_SIM_TABLE_H
 #include "core/outfile.h"
+#include "sim/compare.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,6 +47,8 @@ typedef struct bsim_row {
     int nst;
     char stage_names[16][16];
     double stage_us[16];
+    bool compared; /* --compare's table, for this row */
+    sim_compare_report cmp;
 } bsim_row;
 
 /* Adds a registered solver's counters to the columns (those not there yet). */

@@ -23,6 +23,7 @@
 #include "core/util.h"
 #include "gpu/gpu.h"
 #include "gpu/prof.h"
+#include "sim/compare.h"
 #include "sim/sim.h"
 #include <math.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@
 typedef struct _bsim_opts {
     const char *solvers, *sorts, *counts_text, *seconds_text, *warmup_text, *scene, *csv_path, *data, *trace_path;
     gpu_trace *trace; /* --trace's writer, during the run */
-    bool sim;
+    bool sim, compare;
     char solver[BSIM_MAX][16], sort[BSIM_MAX][32];
     int nsolvers, nsorts, ncounts;
     uint64_t counts[BSIM_MAX];
@@ -58,6 +59,8 @@ static args_opt _bsim_args[] = {
      "also write the rows to FILE (- for stdout); a failed run leaves no file"},
     {"--trace", "FILE", ARGS_AT(_bsim_opts, trace_path), args_string, 0, 0,
      "every row's frames as one timeline (Trace Event Format JSON: ui.perfetto.dev)"},
+    {"--compare", NULL, ARGS_AT(_bsim_opts, compare), args_flag, 0, 0,
+     "the first run at each count also sorts each frame's first step's keys with every\nsort path here: a table of each sort's median, p95, ratio to the fastest and\nmismatches (the compare runs outside the frame's timing)"},
     {"--data", "DIR", ARGS_AT(_bsim_opts, data), args_string, 0, 0, "the folder holding shaders/"},
 };
 
@@ -153,6 +156,8 @@ static void _bsim_take(sim *s, bsim_row *row, double it_sum[SIM_RECORD_COUNTERS]
         }
 }
 
+static void _bsim_line(void *user, const char *text) { fprintf(user, "%s\n", text); }
+
 static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, const char *sort, uint32_t count, bsim_row *row,
                       char *err) {
     /* Spin-up: a quarter second of the same simulation, thrown away, so that the GPU's clocks are
@@ -222,6 +227,11 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     sim_sync(s);
     _bsim_take(s, row, it_sum, &err_sum);
     fprintf(stderr, "\r%*s\r", 90, "");
+    if (sim_get_compare(s)) {
+        sim_compare_sync(sim_get_compare(s));
+        sim_compare_get(sim_get_compare(s), &row->cmp);
+        row->compared = true;
+    }
     sim_summary sum;
     sim_get_summary(s, &sum);
     if (sum.records_dropped) return fail(err, "%llu step records were dropped", (unsigned long long)sum.records_dropped);
@@ -315,7 +325,9 @@ int cmd_bench_sim(int argc, char **argv) {
         int first = nrows;
         for (int q = 0; q < o.nsolvers; q++)
             for (int k = 0; k < o.nsorts; k++) {
-                if (!_bsim_run(&o, &ss, o.solver[q], o.sort[k], (uint32_t)o.counts[c], &rows[nrows], err)) {
+                bsim_row *r = &rows[nrows];
+                ss.desc.compare = o.compare && q == 0 && k == 0; /* one run at each count */
+                if (!_bsim_run(&o, &ss, o.solver[q], o.sort[k], (uint32_t)o.counts[c], r, err)) {
                     log_error("BENCH", "%s %s %llu: %s", o.solver[q], o.sort[k], (unsigned long long)o.counts[c], err);
                     rc = 1;
                     continue;
@@ -323,6 +335,13 @@ int cmd_bench_sim(int argc, char **argv) {
                 nrows++;
             }
         bsim_table_group(stdout, &rows[first], nrows - first, &cols, clock);
+        for (int i = first; i < nrows; i++) /* --compare: the sort paths on that run's keys */
+            if (rows[i].compared) {
+                printf("%s %s, %u particles: ", rows[i].solver, rows[i].sort, rows[i].particles);
+                sim_compare_print(&rows[i].cmp, _bsim_line, stdout);
+                printf("\n");
+            }
+        fflush(stdout);
     }
     trace_finish(o.trace, NULL);
     if (o.csv_path && !rc) {

@@ -320,6 +320,7 @@ static int _run_headless(const run_opts *o) {
     }
     _run_outs_abort(out);
     _run_table(table, &ss, done, steps, sum_us, timed_frames, frame_us_max, wall);
+    session_compare_print(&ss, table);
     session_destroy(&ss);
     return rc;
 }

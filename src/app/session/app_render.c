@@ -2,6 +2,7 @@
 #include "app/session/app_render.h"
 #include "core/util.h"
 #include "render/image.h"
+#include "sim/compare.h"
 #include "sim/search.h"
 #include <math.h>
 #include <stdio.h>
@@ -62,6 +63,25 @@ void app_overlay_info(const sim *s, const gpu_prof *prof, const app_view *v, int
         out->counter_names[c] = sim_counter_name(s, c);
         out->counter_means[c] = sum.it_mean[c];
         out->counters = c + 1;
+    }
+    sim_compare *cmp = sim_get_compare(s);
+    static sim_compare_report cr; /* the HUD points into it until the next frame */
+    if (cmp) {
+        sim_compare_get(cmp, &cr);
+        out->compare_clock = cr.clock;
+        out->compare_warning = cr.warning;
+        for (int i = 0; i < cr.rows && i < OVERLAY_MAX_COMPARE; i++) {
+            const sim_compare_row *row = &cr.row[i];
+            out->compare[i] = (overlay_compare_row){.name = row->name,
+                                                    .same = row->same,
+                                                    .drives = row->drives,
+                                                    .timed = row->timed,
+                                                    .median_us = row->median_us,
+                                                    .p95_us = row->p95_us,
+                                                    .ratio = row->ratio,
+                                                    .mismatches = row->mismatches};
+            out->compare_rows = i + 1;
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 #include "app/session/app_limits.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "sim/compare.h"
 #include "sim/dfsph/dfsph.h" /* dfsph_desc: --strict */
 #include <math.h>
 #include <string.h>
@@ -55,6 +56,11 @@ bool session_sim_make(session *ss, const sim_desc *desc, char *err) {
     if (!ss->s) return false;
     ss->sim_objects = gpu_live_objects() - before;
     ss->particles = desc->particles;
+    if (ss->desc.compare && !sim_set_compare(ss->s, &(sim_compare_desc){0}, err)) {
+        session_sim_destroy(ss);
+        return false;
+    }
+    ss->sim_objects = gpu_live_objects() - before; /* the compare's own objects count as the sim's */
     float lo[3], hi[3];
     sim_domain(ss->s, lo, hi);
     camera cam = ss->view.cam;
@@ -186,6 +192,7 @@ int session_simulate(session *ss, double seconds, int substeps, unsigned timing,
         sim_frame_end(ss->s);
     }
     if (timing & SESSION_TIME_FRAME) prof_end(ss->prof, ss->stage_sim);
+    sim_run_compare(ss->s); /* its own stage, outside the frame's */
     ss->sim_objects += gpu_live_objects() - live;
     if (seconds > 0) ss->view.steps_per_frame = taken;
     return taken;
@@ -209,4 +216,23 @@ void session_trace_counters(const session *ss, trace_counters *out) {
                             .iterations_total = it * (double)sum.steps,
                             .particles = sim_particle_count(ss->s),
                             .dt_ms = sum.dt_last * 1e3};
+}
+
+bool session_set_compare(session *ss, bool on, char *err) {
+    int before = gpu_live_objects();
+    if (!sim_set_compare(ss->s, on ? &(sim_compare_desc){0} : NULL, err)) return false;
+    ss->sim_objects += gpu_live_objects() - before;
+    ss->desc.compare = on;
+    return true;
+}
+
+static void _session_line(void *user, const char *text) { fprintf(user, "%s\n", text); }
+
+void session_compare_print(session *ss, FILE *f) {
+    sim_compare *c = ss->s ? sim_get_compare(ss->s) : NULL;
+    if (!c) return;
+    sim_compare_sync(c);
+    sim_compare_report r;
+    sim_compare_get(c, &r);
+    sim_compare_print(&r, _session_line, f);
 }

@@ -51,6 +51,7 @@ typedef struct session_desc {
     uint32_t software_particles; /* the count when particles is 0 and the GPU is llvmpipe (0: the scene's) */
     bool strict;
     bool no_sim; /* no sim yet: the caller makes each with session_sim_make (bench --sim) */
+    bool compare; /* the compare mode (sim/compare.h) on every sim made: every sort on the same keys */
     /* the pictures */
     bool render; /* a renderer and a HUD; the size is checked first (app_limits.h) */
     bool video;  /* the size check counts a video recorder's buffers too */
@@ -93,6 +94,10 @@ void session_sim_destroy(session *ss);
 /* Live switches, the fluid kept: the profiler follows the new stages. */
 bool session_set_sort(session *ss, const char *name, char *err);
 bool session_set_solver(session *ss, const char *name, char *err);
+/* The compare mode on or off (desc.compare follows it, so a rebuilt sim keeps it). */
+bool session_set_compare(session *ss, bool on, char *err);
+/* The compare mode's table (after waiting for its last checks), a line each; nothing when off. */
+void session_compare_print(session *ss, FILE *f);
 
 /* SESSION_TIME_STAGES_SAMPLED: the stages of the frame's first step, on every frame where a timed
  * step is like any other, else (sim_stage_note: a fused step) on every SESSION_STAGE_SAMPLE-th frame. */

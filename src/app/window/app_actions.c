@@ -44,6 +44,10 @@ const app_binding app_bindings[] = {
      "switch sort: radix -> onesweep -> counting -> bitonic -> cpu (live; skips any that cannot run)",
      0,
      {{APP_SORT_NEXT, "sort-next", {GLFW_KEY_TAB}}}},
+    {"`K`",
+     "compare mode on / off: every other sort on the same keys, checked and timed (HUD panel)",
+     0,
+     {{APP_COMPARE, "compare", {GLFW_KEY_K}}}},
     {"`M`", "switch solver: dfsph -> wcsph (live)", 0, {{APP_SOLVER_NEXT, "solver-next", {GLFW_KEY_M}}}},
     {"`1` / `2`",
      "sort: radix / bitonic",
@@ -132,6 +136,9 @@ const char *const *app_help_lines(void) {
 static bool _app_switch(app *a, bool solver, const char *name, bool quiet) {
     char err[ERR_LEN];
     const char *what = solver ? "solver" : "sort";
+    char was[32], was_path[128] = "";
+    snprintf(was, sizeof was, "%s", solver ? sim_solver_name(a->ss.s) : sim_sort_name(a->ss.s));
+    if (!solver) sim_sort_path(a->ss.s, was_path, sizeof was_path);
     if (!(solver ? session_set_solver : session_set_sort)(&a->ss, name, err)) {
         if (quiet) {
             log_info("APP", "%s %s skipped: %s", what, name, err);
@@ -142,7 +149,11 @@ static bool _app_switch(app *a, bool solver, const char *name, bool quiet) {
         return false;
     }
     const char *now = solver ? sim_solver_name(a->ss.s) : sim_sort_name(a->ss.s);
-    app_message(a, "%s: %s (the fluid is kept)", what, now);
+    char now_path[128] = "";
+    if (!solver) sim_sort_path(a->ss.s, now_path, sizeof now_path);
+    if (!solver && strcmp(was, now) && !strcmp(was_path, now_path)) /* radix -> onesweep where radix takes onesweep */
+        app_message(a, "sort: %s (the same path as %s here; the fluid is kept)", now, was);
+    else app_message(a, "%s: %s (the fluid is kept)", what, now);
     log_info("APP", "%s switched to %s at t = %.3f s", what, now, sim_time(a->ss.s));
     return true;
 }
@@ -280,6 +291,17 @@ bool app_handle_action(app *a, app_action act) {
     case APP_SOLVER_NEXT: return _app_cycle(a, REGISTRY_SOLVERS, sim_solver_name(s));
     case APP_RECORD: return app_record(a, NULL);
     case APP_TRACE: return app_trace(a);
+    case APP_COMPARE: {
+        char err[ERR_LEN];
+        bool on = !sim_get_compare(s);
+        if (!session_set_compare(&a->ss, on, err)) {
+            log_error("APP", "%s", err);
+            app_message(a, "compare mode: %.200s", err);
+            return false;
+        }
+        app_message(a, on ? "compare mode on: every other sort on the same keys (K: off)" : "compare mode off");
+        return true;
+    }
     case APP_ACTION_COUNT: break;
     }
     return false;

@@ -37,6 +37,7 @@ typedef enum app_action {
     APP_SOLVER_NEXT,
     APP_RECORD,
     APP_TRACE,
+    APP_COMPARE,
     APP_ACTION_COUNT
 } app_action;
 
