@@ -54,6 +54,7 @@ int main(void) {
         [RENDER_STYLE_SURFACE] = {"shadow", "visibility", "spray", "smoothing", "shading", "blit"},
         [RENDER_STYLE_SPHERES] = {"visibility", "shading", "blit"},
         [RENDER_STYLE_RASTER] = {"raster"},
+        [RENDER_STYLE_SURFACE_ISO] = {"shadow", "visibility", "spray", "smoothing", "shading", "blit"},
     };
     static uint8_t rgba[W * H * 4], empty[W * H * 4];
     for (int k = 0; k < RENDER_STYLE_COUNT; k++) {

@@ -41,6 +41,11 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
                           .count = sim_particle_count(s),
                           .radius = sim_particle_radius(s)};
     sim_domain(s, p.lo, p.hi);
+    sim_grid g;
+    sim_get_grid(s, &g);
+    p.ranges = g.ranges, p.cell = g.cell, p.h = g.h;
+    memcpy(p.grid_lo, g.lo, sizeof p.grid_lo);
+    memcpy(p.dims, g.dims, sizeof p.dims);
     render_view rv = {.framebuffer = fbo,
                       .color_texture = target ? target->color : 0,
                       .width = w,

@@ -60,7 +60,7 @@ const app_binding app_bindings[] = {
      0,
      {{APP_MORE, "more", {GLFW_KEY_EQUAL, GLFW_KEY_KP_ADD}}, {APP_FEWER, "fewer", {GLFW_KEY_MINUS, GLFW_KEY_KP_SUBTRACT}}}},
     {"`C`", "colour: speed, density, cell hash (from the water: spheres by cell hash)", 0, {{APP_COLOR, "color", {GLFW_KEY_C}}}},
-    {"`F`", "style: water surface -> spheres -> raster spheres", 0, {{APP_STYLE, "style", {GLFW_KEY_F}}}},
+    {"`F`", "style: water surface -> spheres -> raster spheres -> isotropic surface", 0, {{APP_STYLE, "style", {GLFW_KEY_F}}}},
     {"`G`", "start / stop a video: fluid-YYYYMMDD-HHMMSS.mp4", 0, {{APP_RECORD, "record", {GLFW_KEY_G}}}},
     {"`V`", "vsync on / off", 0, {{APP_VSYNC, "vsync", {GLFW_KEY_V}}}},
     {"`F12` or `P`", "screenshot: fluid-YYYYMMDD-HHMMSS.png", 0, {{APP_SCREENSHOT, "screenshot", {GLFW_KEY_F12, GLFW_KEY_P}}}},
