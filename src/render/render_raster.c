@@ -58,7 +58,7 @@ static int _raster_bind_particles(render_raster *r, const render_particles *p, i
 static void _raster_spheres(render_raster *r, const render_particles *p, const render_view *v) {
     if (!p->count || !p->positions) return;
     float lo, hi;
-    render_view_range(v, &lo, &hi);
+    render_particles_range(p, v, &lo, &hi);
     glUseProgram(r->spheres);
     glBindVertexArray(r->vao);
     int use = _raster_bind_particles(r, p, (int)v->color);

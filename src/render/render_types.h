@@ -70,6 +70,9 @@ void render_color_range(render_color c, float *lo, float *hi);
 const char *render_color_unit(render_color c);
 /* v's colour-map range: its own, else the mode's default (render_color_range). */
 void render_view_range(const render_view *v, float *lo, float *hi);
+/* The same, but for the cell colour where p's grid is known: 0 and the number of cells (the hue
+ * follows the sorted key order; particles.glsl). */
+void render_particles_range(const render_particles *p, const render_view *v, float *lo, float *hi);
 
 typedef struct render_target {
     GLuint fbo, color, depth;
