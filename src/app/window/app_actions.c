@@ -268,7 +268,7 @@ bool app_handle_action(app *a, app_action act) {
     case APP_HUD: v->show_hud = !v->show_hud; return true;
     case APP_CAMERA_RESET:
         sim_domain(s, lo, hi);
-        camera_fit(&v->cam, lo, hi);
+        app_view_frame(&v->cam, lo, hi);
         return true;
     case APP_PAN_LEFT: camera_pan(&v->cam, -APP_PAN_STEP, 0, APP_PAN_REF_PX); return true;
     case APP_PAN_RIGHT: camera_pan(&v->cam, APP_PAN_STEP, 0, APP_PAN_REF_PX); return true;
