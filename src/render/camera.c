@@ -38,7 +38,8 @@ void camera_frame(camera *c, const float lo[3], const float hi[3], float aspect,
         float near = 0.05f * c->size, far = 20.0f * c->size;
         for (int k = 0; k < 40; k++) {
             c->distance = 0.5f * (near + far);
-            bool fits = _camera_bounds(c, lo, hi, aspect, b) && b[2] - b[0] <= rect[2] - rect[0] && b[3] - b[1] <= rect[3] - rect[1];
+            bool fits =
+                _camera_bounds(c, lo, hi, aspect, b) && b[2] - b[0] <= rect[2] - rect[0] && b[3] - b[1] <= rect[3] - rect[1];
             *(fits ? &far : &near) = c->distance;
         }
         c->distance = far;

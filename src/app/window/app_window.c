@@ -198,6 +198,7 @@ int app_window_run(const run_opts *o) {
     run_opts_session_desc(o, &sd);
     sd.vsync = o->vsync != 0;
     sd.render = sd.time_render = true;
+    sd.software_particles = RUN_DEMO_SOFTWARE_PARTICLES; /* as headless: a count llvmpipe runs near real time, said in the log */
     if (!session_make(ss, &sd, err)) {
         log_error(ss->fail_tag, "%s", err);
         app_script_free(a);
