@@ -91,6 +91,26 @@ int main(void) {
         CHECK(ink >= drawn / 2, "style %s: of %d pixels drawn, %d differ from the plain backdrop", render_styles[k]->key, drawn,
               ink);
     }
+    /* The raster spheres in the same lit scene as the compute spheres: with the scene backdrop and
+     * no particles the two pictures are the same (the floor and sky, not the plain colour). */
+    {
+        static uint8_t a[W * H * 4], b[W * H * 4];
+        render_particles none = p;
+        none.count = 0;
+        render_view v = {.framebuffer = t.fbo, .color_texture = t.color, .width = W, .height = H};
+        camera_matrices(&cam, W, H, v.view, v.proj);
+        v.style = RENDER_STYLE_SPHERES;
+        render_scene(r, &none, &v);
+        render_target_read(&t, a);
+        v.style = RENDER_STYLE_RASTER;
+        render_scene(r, &none, &v);
+        render_target_read(&t, b);
+        int differ = 0, plain = 0;
+        for (int i = 0; i < W * H; i++) differ += memcmp(a + 4 * i, b + 4 * i, 3) != 0, plain += _background(b + 4 * i);
+        CHECK(differ < W * H / 100 && plain < W * H / 10,
+              "raster on the scene backdrop: %d pixels differ from the compute style's (the tank lines may), %d plain", differ,
+              plain);
+    }
     render_target_destroy(&t);
     render_destroy(r);
     CHECK(gpu_live_objects() == live0, "%d GL objects alive after render_destroy, %d before render_make", gpu_live_objects(),
