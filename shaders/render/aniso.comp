@@ -80,51 +80,44 @@ void main() {
     vec3 u = (xi - u_lo) * u_inv_cell;
     ivec3 c = clamp(ivec3(floor(u)), ivec3(0), u_dims - 1);
     int reach = int(ceil(u_h * u_inv_cell - 1e-3));
+    // One walk: the weighted sums of the offsets d = x_j - x_i and of their outer products, so the
+    // mean is x_i + sum w d / sum w and the covariance sum w d d^T / sum w - (its mean offset)^2
+    // (offsets from x_i, a few h at most, keep the difference well conditioned in float).
     float wsum = 0.0;
-    vec3 wx = vec3(0.0);
+    vec3 wd = vec3(0.0);
+    mat3 wdd = mat3(0.0);
     int n = 0;
-    // First the weighted mean, then (a second time over the same runs) the covariance about it.
-    for (int pass = 0; pass < 2; pass++) {
-        vec3 m = wsum > 0.0 ? wx / wsum : xi;
-        mat3 C = mat3(0.0);
-        for (int z = max(c.z - reach, 0); z <= min(c.z + reach, u_dims.z - 1); z++)
-            for (int y = max(c.y - reach, 0); y <= min(c.y + reach, u_dims.y - 1); y++) {
-                int x0 = max(c.x - reach, 0), x1 = min(c.x + reach, u_dims.x - 1);
-                uint row = uint(u_dims.x) * (uint(y) + uint(u_dims.y) * uint(z));
-                uint j0 = ranges[row + uint(x0)], j1 = ranges[row + uint(x1) + 1u];
-                for (uint j = j0; j < j1; j++) {
-                    vec3 xj = positions[j].xyz;
-                    vec3 d = xj - xi;
-                    float r2 = dot(d, d);
-                    if (r2 >= u_h * u_h) continue;
-                    float s = sqrt(r2) / u_h, w = 1.0 - s * s * s;
-                    if (pass == 0) {
-                        wsum += w, wx += w * xj;
-                        n += int(j != i);
-                    } else {
-                        vec3 e = xj - m;
-                        C += w * outerProduct(e, e);
-                    }
-                }
+    for (int z = max(c.z - reach, 0); z <= min(c.z + reach, u_dims.z - 1); z++)
+        for (int y = max(c.y - reach, 0); y <= min(c.y + reach, u_dims.y - 1); y++) {
+            int x0 = max(c.x - reach, 0), x1 = min(c.x + reach, u_dims.x - 1);
+            uint row = uint(u_dims.x) * (uint(y) + uint(u_dims.y) * uint(z));
+            uint j0 = ranges[row + uint(x0)], j1 = ranges[row + uint(x1) + 1u];
+            for (uint j = j0; j < j1; j++) {
+                vec3 d = positions[j].xyz - xi;
+                float r2 = dot(d, d);
+                if (r2 >= u_h * u_h) continue;
+                float s = sqrt(r2) / u_h, w = 1.0 - s * s * s;
+                wsum += w, wd += w * d, wdd += w * outerProduct(d, d);
+                n += int(j != i);
             }
-        if (pass == 1) {
-            vec4 centre = vec4(xi, 1.0);
-            mat3 S = mat3(1.0);
-            if (n >= RENDER_ANISO_MIN_NEIGHBOURS) {
-                centre.xyz = mix(xi, m, float(RENDER_ANISO_LAMBDA));
-                vec3 lam;
-                mat3 V;
-                eigen_sym3(C / wsum, lam, V);
-                if (lam.x > 0.0) {
-                    vec3 s = max(lam, vec3(lam.x / float(RENDER_ANISO_KR)));
-                    s /= pow(s.x * s.y * s.z, 1.0 / 3.0);  // the sphere's volume
-                    s = min(s, vec3(float(RENDER_ANISO_MAX_AXIS)));
-                    centre.w = s.x;
-                    S = V * mat3(1.0 / s.x, 0.0, 0.0, 0.0, 1.0 / s.y, 0.0, 0.0, 0.0, 1.0 / s.z) * transpose(V);
-                }
-            }
-            ellipsoids[4u * i] = centre;
-            for (int k = 0; k < 3; k++) ellipsoids[4u * i + 1u + uint(k)] = vec4(S[k], 0.0);
+        }
+    vec3 md = wd / wsum, m = xi + md;  // wsum > 0: x_i itself weighs 1
+    mat3 C = wdd / wsum - outerProduct(md, md);
+    vec4 centre = vec4(xi, 1.0);
+    mat3 S = mat3(1.0);
+    if (n >= RENDER_ANISO_MIN_NEIGHBOURS) {
+        centre.xyz = mix(xi, m, float(RENDER_ANISO_LAMBDA));
+        vec3 lam;
+        mat3 V;
+        eigen_sym3(C, lam, V);
+        if (lam.x > 0.0) {
+            vec3 s = max(lam, vec3(lam.x / float(RENDER_ANISO_KR)));
+            s /= pow(s.x * s.y * s.z, 1.0 / 3.0);  // the sphere's volume
+            s = min(s, vec3(float(RENDER_ANISO_MAX_AXIS)));
+            centre.w = s.x;
+            S = V * mat3(1.0 / s.x, 0.0, 0.0, 0.0, 1.0 / s.y, 0.0, 0.0, 0.0, 1.0 / s.z) * transpose(V);
         }
     }
+    ellipsoids[4u * i] = centre;
+    for (int k = 0; k < 3; k++) ellipsoids[4u * i + 1u + uint(k)] = vec4(S[k], 0.0);
 }
