@@ -9,11 +9,14 @@ layout(std430, binding = RENDER_BIND_VELOCITIES) readonly buffer Velocities { ve
 layout(std430, binding = RENDER_BIND_DENSITIES) readonly buffer Densities { float densities[]; };
 layout(std430, binding = RENDER_BIND_CELL_KEYS) readonly buffer CellKeys { uint cell_keys[]; };
 
-// mode: RENDER_COLOR_*, or anything else for white; range: the values mapped to 0 and 1.
+// mode: RENDER_COLOR_*, or anything else for white; range: the values mapped to 0 and 1 (the cell
+// colour: 0 and the number of cells, by the sorted order; the old hashed hues where range.y <= 1,
+// the cell count unknown).
 vec3 particle_color(uint id, int mode, vec2 range) {
     if (mode == RENDER_COLOR_SPEED) return colormap_speed((length(velocities[id].xyz) - range.x) / (range.y - range.x));
     if (mode == RENDER_COLOR_DENSITY) return colormap_density((densities[id] - range.x) / (range.y - range.x));
-    if (mode == RENDER_COLOR_CELL) return colormap_cell(cell_keys[id]);
+    if (mode == RENDER_COLOR_CELL)
+        return range.y > 1.0 ? colormap_cell_order(float(cell_keys[id]) / range.y, cell_keys[id]) : colormap_cell(cell_keys[id]);
     return vec3(1.0);
 }
 #endif

@@ -11,6 +11,46 @@ void camera_fit(camera *c, const float lo[3], const float hi[3]) {
     c->distance = 0.5f * c->size / sinf(0.5f * c->fov_y) * 0.92f;
 }
 
+/* The NDC bounds of box lo..hi's corners seen by c at `aspect` (x0, y0, x1, y1); false when a
+ * corner is behind the eye. */
+static bool _camera_bounds(const camera *c, const float lo[3], const float hi[3], float aspect, float b[4]) {
+    mat4 view, proj, vp;
+    camera_matrices(c, 1000, (int)(1000.0f / aspect), view, proj);
+    glm_mat4_mul(proj, view, vp);
+    b[0] = b[1] = 1e30f, b[2] = b[3] = -1e30f;
+    for (int k = 0; k < 8; k++) {
+        vec4 w = {k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2], 1}, q;
+        glm_mat4_mulv(vp, w, q);
+        if (q[3] <= 1e-6f) return false;
+        b[0] = fminf(b[0], q[0] / q[3]), b[1] = fminf(b[1], q[1] / q[3]);
+        b[2] = fmaxf(b[2], q[0] / q[3]), b[3] = fmaxf(b[3], q[1] / q[3]);
+    }
+    return true;
+}
+
+void camera_frame(camera *c, const float lo[3], const float hi[3], float aspect, const float rect[4]) {
+    camera_fit(c, lo, hi);
+    if (aspect <= 0) return;
+    float b[4];
+    for (int it = 0; it < 4; it++) {
+        /* the distance at which the box just fits the rectangle (bisection on a scale), then the
+         * target moved across the view so the box's bounds centre on the rectangle's */
+        float near = 0.05f * c->size, far = 20.0f * c->size;
+        for (int k = 0; k < 40; k++) {
+            c->distance = 0.5f * (near + far);
+            bool fits =
+                _camera_bounds(c, lo, hi, aspect, b) && b[2] - b[0] <= rect[2] - rect[0] && b[3] - b[1] <= rect[3] - rect[1];
+            *(fits ? &far : &near) = c->distance;
+        }
+        c->distance = far;
+        if (!_camera_bounds(c, lo, hi, aspect, b)) return;
+        float dx = 0.5f * ((rect[0] + rect[2]) - (b[0] + b[2])), dy = 0.5f * ((rect[1] + rect[3]) - (b[1] + b[3]));
+        /* an NDC shift of the target's plane is a pan of -shift * half the view's size there */
+        int h = 1000;
+        camera_pan(c, dx * 0.5f * (float)h * aspect, -dy * 0.5f * (float)h, h);
+    }
+}
+
 void camera_orbit(camera *c, float dx_px, float dy_px) {
     c->yaw -= dx_px * 0.008f;
     c->pitch += dy_px * 0.008f;

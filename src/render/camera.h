@@ -25,6 +25,10 @@ typedef struct camera {
 } camera;
 
 void camera_fit(camera *c, const float lo[3], const float hi[3]);
+/* As camera_fit, then the distance and target set so the box's 8 corners fill the NDC rectangle
+ * rect (x0, y0, x1, y1, y up) of a view of that aspect (width / height): the scene framed, with
+ * room left for the HUD. */
+void camera_frame(camera *c, const float lo[3], const float hi[3], float aspect, const float rect[4]);
 void camera_orbit(camera *c, float dx_px, float dy_px);
 void camera_zoom(camera *c, float steps);
 void camera_pan(camera *c, float dx_px, float dy_px, int height);

@@ -20,6 +20,8 @@
 #define RENDER_BIND_SPRAY_DEPTH 10 /* uint per pixel: the nearest spray droplet's window depth bits */
 #define RENDER_BIND_SPRAY_IDS 11   /* uint per pixel: that droplet's index */
 #define RENDER_BIND_SHADOW 12      /* uint per light pixel: fluid thickness seen from the sun */
+#define RENDER_BIND_ELLIPSOIDS 13  /* 4 vec4 per particle: the surface's ellipsoids (aniso.comp) */
+#define RENDER_BIND_RANGES 14      /* uint per cell + 1: the sim's cell table */
 
 /* The compute splat (render_splat.c): threads a work group has, and the cleared pixel values. */
 #define RENDER_SPLAT_GROUP 64
@@ -28,6 +30,15 @@
 #define RENDER_SPLAT_FAR 0x3F800000u  /* 1.0 as float bits: the far plane */
 #define RENDER_SPLAT_EDGES 12         /* tank edges the full-picture passes draw */
 #define RENDER_SPLAT_THICK_UNIT 1e-6  /* metres */
+
+/* The surface's ellipsoids (aniso.comp, after Yu & Turk 2013): the most one axis may be longer than
+ * another (their k_r), the neighbours below which a particle stays a sphere (their N_eps, within
+ * h), how far its centre moves towards its neighbours' weighted mean (their lambda), and the
+ * longest axis against the sphere's radius (a bound on the splat's box). */
+#define RENDER_ANISO_KR 4.0
+#define RENDER_ANISO_MIN_NEIGHBOURS 4
+#define RENDER_ANISO_LAMBDA 0.9
+#define RENDER_ANISO_MAX_AXIS 2.0
 
 /* The splat's passes (splat.comp, uniform RENDER_LOC_PASS). */
 #define RENDER_PASS_DEPTH 0       /* nearest window depth */
@@ -89,6 +100,11 @@
 #define RENDER_LOC_IMAGE 56        /* image2D, the colour target (set by its binding; located so it takes no other's place) */
 #define RENDER_LOC_IMAGE_1 57      /* image2D at binding 1 (likewise) */
 #define RENDER_LOC_IMAGE_2 58      /* image2D at binding 2 (likewise) */
+#define RENDER_LOC_ELLIPSOIDS 59   /* int, 1: the splat draws RENDER_BIND_ELLIPSOIDS' ellipsoids, not spheres */
+#define RENDER_LOC_GRID_LO 60      /* vec3, the cell grid's corner */
+#define RENDER_LOC_INV_CELL 61     /* float, 1 / cell size */
+#define RENDER_LOC_GRID_DIMS 62    /* ivec3, cells per axis */
+#define RENDER_LOC_H 63            /* float, the neighbourhood's radius, metres */
 
 /* Image and texture units (the binding of an image2D or sampler, glBindImageTexture's or
  * glBindTextureUnit's first argument). */
@@ -118,7 +134,9 @@
     X(RENDER_BIND_POSITIONS) X(RENDER_BIND_VELOCITIES) X(RENDER_BIND_DENSITIES) X(RENDER_BIND_CELL_KEYS) \
     X(RENDER_BIND_HUD_QUADS) X(RENDER_BIND_SPLAT_DEPTH) X(RENDER_BIND_SPLAT_IDS) X(RENDER_BIND_SPLAT_THICK) \
     X(RENDER_BIND_SURFACE_SRC) X(RENDER_BIND_SURFACE_DST) X(RENDER_BIND_SPRAY_DEPTH) X(RENDER_BIND_SPRAY_IDS) \
-    X(RENDER_BIND_SHADOW) X(RENDER_SPLAT_GROUP) X(RENDER_SPLAT_SPHERES) X(RENDER_SPLAT_NONE) X(RENDER_SPLAT_FAR) \
+    X(RENDER_BIND_SHADOW) X(RENDER_BIND_ELLIPSOIDS) X(RENDER_BIND_RANGES) X(RENDER_ANISO_KR) \
+    X(RENDER_ANISO_MIN_NEIGHBOURS) X(RENDER_ANISO_LAMBDA) X(RENDER_ANISO_MAX_AXIS) X(RENDER_LOC_ELLIPSOIDS) \
+    X(RENDER_LOC_GRID_LO) X(RENDER_LOC_INV_CELL) X(RENDER_LOC_GRID_DIMS) X(RENDER_LOC_H) X(RENDER_SPLAT_GROUP) X(RENDER_SPLAT_SPHERES) X(RENDER_SPLAT_NONE) X(RENDER_SPLAT_FAR) \
     X(RENDER_SPLAT_EDGES) X(RENDER_SPLAT_THICK_UNIT) X(RENDER_PASS_DEPTH) X(RENDER_PASS_INDEX) \
     X(RENDER_PASS_THICKNESS) X(RENDER_PASS_SPRAY_DEPTH) X(RENDER_PASS_SPRAY_INDEX) X(RENDER_SELECT_ALL) \
     X(RENDER_SELECT_BULK) X(RENDER_SELECT_SPRAY) X(RENDER_LOC_VIEW) X(RENDER_LOC_PROJ) X(RENDER_LOC_RADIUS) \

@@ -1,9 +1,14 @@
-/* render_raster: RENDER_STYLE_RASTER, the sphere impostors through the graphics pipeline on the
- * plain backdrop: 6 vertices a particle from gl_VertexID, a ray-sphere hit per fragment writing its
- * depth, then the tank's edges as lines. It clears the framebuffer's colour and depth first. Kept
- * for comparison, and as render.c's fallback where a compute style cannot make its texture. */
+/* render_raster: RENDER_STYLE_RASTER, the sphere impostors through the graphics pipeline: 6
+ * vertices a particle from gl_VertexID, a ray-sphere hit per fragment writing its depth, then the
+ * tank's edges as lines. First the backdrop: with the scene backdrop (render_view.backdrop) the
+ * same lit scene as the compute styles (floor, sky, the tank's glass: the splat's resolve pass
+ * with no particles, into the view's colour texture or a texture of its own, blitted), else the
+ * plain colour; the depth cleared. Kept for comparison, and as render.c's fallback where a compute
+ * style cannot make its texture. */
 #include "render/render_common.h"
+#include "render/render_splat.h"
 #include "render/render_style.h"
+#include "core/util.h"
 #include "gpu/shader.h"
 #include <stdlib.h>
 
@@ -11,6 +16,7 @@ typedef struct render_raster {
     GLuint spheres, tank;
     GLuint vao;   /* empty: every draw reads its data from buffers in the shader */
     GLuint dummy; /* bound where a colour buffer is not given */
+    render_target scene; /* the lit scene, where the view has no colour texture of its own */
 } render_raster;
 
 static void _raster_destroy(void *impl) {
@@ -19,6 +25,7 @@ static void _raster_destroy(void *impl) {
     shader_destroy(&r->spheres);
     shader_destroy(&r->tank);
     gpu_buffer_destroy(&r->dummy);
+    render_target_destroy(&r->scene);
     gpu_vao_destroy(&r->vao);
     free(r);
 }
@@ -58,7 +65,7 @@ static int _raster_bind_particles(render_raster *r, const render_particles *p, i
 static void _raster_spheres(render_raster *r, const render_particles *p, const render_view *v) {
     if (!p->count || !p->positions) return;
     float lo, hi;
-    render_view_range(v, &lo, &hi);
+    render_particles_range(p, v, &lo, &hi);
     glUseProgram(r->spheres);
     glBindVertexArray(r->vao);
     int use = _raster_bind_particles(r, p, (int)v->color);
@@ -87,13 +94,32 @@ static void _raster_tank(render_raster *r, const render_particles *p, const rend
     glDrawArrays(GL_LINES, 0, 24);
 }
 
-static void _raster_clear(GLuint fbo, int w, int h) {
+/* The lit scene with no particles into the view's colour (false: not made, the plain colour it is). */
+static bool _raster_scene(render_raster *r, render_splat *splat, const render_particles *p, const render_view *v) {
+    if (v->backdrop != RENDER_BACKDROP_SCENE || !splat) return false;
+    GLuint color = v->color_texture;
+    if (!color && (r->scene.width != v->width || r->scene.height != v->height)) {
+        char err[ERR_LEN];
+        render_target_destroy(&r->scene);
+        if (!render_target_make(&r->scene, v->width, v->height, "raster-scene", err)) return false;
+    }
+    if (!color) color = r->scene.color;
+    render_particles none = *p;
+    none.count = 0;
+    render_splat_resolve(splat, &none, v, -1, 0, 1, color);
+    if (!v->color_texture)
+        glBlitNamedFramebuffer(r->scene.fbo, v->framebuffer, 0, 0, v->width, v->height, 0, 0, v->width, v->height,
+                               GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    return true;
+}
+
+static void _raster_clear(GLuint fbo, int w, int h, bool keep_color) {
     glBindFramebuffer(GL_FRAMEBUFFER, fbo);
     glViewport(0, 0, w, h);
     glDepthMask(GL_TRUE);
     glClearColor(RENDER_CLEAR_R, RENDER_CLEAR_G, RENDER_CLEAR_B, 1.0f);
     glClearDepth(1.0);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glClear((keep_color ? 0 : GL_COLOR_BUFFER_BIT) | GL_DEPTH_BUFFER_BIT);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
 }
@@ -102,7 +128,8 @@ static void _raster_draw(void *impl, const render_style_ctx *ctx, const render_p
                          GLuint color_tex, render_passes *timer) {
     render_raster *r = impl;
     render_passes_begin(timer, "raster");
-    _raster_clear(v->framebuffer, v->width, v->height);
+    bool scene = _raster_scene(r, ctx ? ctx->splat : NULL, p, v);
+    _raster_clear(v->framebuffer, v->width, v->height, scene);
     _raster_spheres(r, p, v);
     _raster_tank(r, p, v);
     render_passes_end(timer);

@@ -11,7 +11,7 @@ static void _spheres_destroy(void *impl) {}
 static void _spheres_draw(void *impl, const render_style_ctx *ctx, const render_particles *p, const render_view *v,
                           GLuint color_tex, render_passes *timer) {
     float lo, hi;
-    render_view_range(v, &lo, &hi);
+    render_particles_range(p, v, &lo, &hi);
     /* The mode's buffer missing: white (a dummy would colour every particle by its first element). */
     int mode = (int)v->color;
     bool have = (mode == RENDER_COLOR_SPEED && p->velocities) || (mode == RENDER_COLOR_DENSITY && p->densities) ||

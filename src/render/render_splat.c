@@ -17,6 +17,7 @@ struct render_splat {
     GLuint visibility, resolve, backdrop;
     GLuint depth_bits, ids; /* a uint per pixel each */
     GLuint behind, front;   /* the backdrop (RGBA8) and the near glass (RGBA16F: colour, ray distance) */
+    GLuint ellipsoids;      /* render_splat_ellipsoids: drawn instead of spheres where not 0 (not owned) */
     GLuint dummy;           /* bound where the resolve pass is given no buffer (a colour mode without its data, no shadow) */
     _splat_backdrop_key key;
     bool key_valid;
@@ -110,6 +111,9 @@ static void _splat_passes(render_splat *s, const render_particles *p, const rend
     if (!render_splat_can_select(p)) select = RENDER_SELECT_ALL;
     glUniform1i(RENDER_LOC_SELECT, select);
     glUniform2f(RENDER_LOC_SPRAY, RENDER_SPRAY_DENSITY * RENDER_REST_DENSITY, RENDER_SPRAY_SPEED);
+    bool ellipsoids = s->ellipsoids && select != RENDER_SELECT_SPRAY;
+    glUniform1i(RENDER_LOC_ELLIPSOIDS, ellipsoids);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_ELLIPSOIDS, ellipsoids ? s->ellipsoids : s->dummy);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_POSITIONS, p->positions);
     if (select != RENDER_SELECT_ALL) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_VELOCITIES, p->velocities);
@@ -124,6 +128,8 @@ static void _splat_passes(render_splat *s, const render_particles *p, const rend
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
 }
+
+void render_splat_ellipsoids(render_splat *s, GLuint ellipsoids) { s->ellipsoids = ellipsoids; }
 
 void render_splat_visibility(render_splat *s, const render_particles *p, const render_view *v) {
     if (!_splat_resize(s, v->width, v->height) || !p->count) return;

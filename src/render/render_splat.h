@@ -54,6 +54,9 @@ void render_splat_thickness(render_splat *s, const render_particles *p, const re
  * where p has no densities or velocities. */
 void render_splat_spray(render_splat *s, const render_particles *p, const render_view *v, float radius, GLuint spray_bits,
                         GLuint spray_ids);
+/* The surface's ellipsoids (4 vec4 per particle, aniso.comp) drawn instead of spheres by the
+ * passes that follow, bar the spray's; 0: spheres again. */
+void render_splat_ellipsoids(render_splat *s, GLuint ellipsoids);
 /* Whether p carries what the spray's test needs (densities and velocities). */
 bool render_splat_can_select(const render_particles *p);
 /* On the current program: the view's matrices and size (RENDER_LOC_VIEW, _PROJ, _SIZE, _INV_PROJ);

@@ -2,9 +2,10 @@
  * platform table: a new style is a new file and a line in render_styles[], not an `if` in
  * render.c).
  *
- *   surface  screen-space fluid rendering, all by compute (render_surface.c)
+ *   surface  screen-space fluid rendering, all by compute, of anisotropic kernels (render_surface.c)
  *   spheres  the particles as lit spheres, by compute (render_spheres.c, on render_splat.h)
  *   raster   the same spheres through the graphics pipeline, on the plain backdrop (render_raster.c)
+ *   surface-iso  the surface of spheres (render_surface.c), to compare with the anisotropic one live
  *
  * render.c makes one of each (make), draws the view's (draw) and, for a compute style, blits its
  * colour texture to the view's framebuffer when the view gives no texture of its own. A style
@@ -37,6 +38,7 @@ typedef struct render_style_ops {
 extern const render_style_ops render_style_surface;
 extern const render_style_ops render_style_spheres;
 extern const render_style_ops render_style_raster;
+extern const render_style_ops render_style_surface_iso;
 /* Indexed by render_style (render_types.h). */
 extern const render_style_ops *const render_styles[RENDER_STYLE_COUNT];
 

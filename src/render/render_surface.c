@@ -11,7 +11,10 @@
 #define SURFACE_SPRAY_SCALE 0.9f  /* the spray droplets' */
 
 struct render_surface {
-    GLuint smooth, shade;
+    GLuint aniso, smooth, shade;
+    bool spheres;      /* draw spheres even where the particles come with a cell table */
+    GLuint ellipsoids; /* 4 vec4 per particle (aniso.comp), `capacity` of them */
+    uint32_t capacity;
     render_splat *light;          /* the sun's view: only its thickness pass runs */
     GLuint shadow;                /* uint per light pixel: thickness towards the sun, cleared each frame */
     GLuint thickness;             /* uint per pixel, zero between frames (the shade pass clears it) */
@@ -20,9 +23,11 @@ struct render_surface {
     int width, height;
 };
 
-render_surface *render_surface_make(char *err) {
+render_surface *render_surface_make(bool spheres, char *err) {
     render_surface *s = calloc(1, sizeof *s);
-    s->smooth = shader_make_compute("render/surface_smooth.comp", render_shader_defines(), err);
+    s->spheres = spheres;
+    s->aniso = shader_make_compute("render/aniso.comp", render_shader_defines(), err);
+    if (s->aniso) s->smooth = shader_make_compute("render/surface_smooth.comp", render_shader_defines(), err);
     if (s->smooth) s->shade = shader_make_compute("render/surface_shade.comp", render_shader_defines(), err);
     if (s->shade) s->light = render_splat_make(err);
     if (s->light) s->shadow = gpu_buffer_make((size_t)RENDER_SHADOW_SIZE * RENDER_SHADOW_SIZE * 4, NULL, "surface-shadow", err);
@@ -30,6 +35,7 @@ render_surface *render_surface_make(char *err) {
         render_surface_destroy(s);
         return NULL;
     }
+    glObjectLabel(GL_PROGRAM, s->aniso, -1, "surface-ellipsoids");
     glObjectLabel(GL_PROGRAM, s->smooth, -1, "surface-smooth");
     glObjectLabel(GL_PROGRAM, s->shade, -1, "surface-shade");
     return s;
@@ -48,7 +54,9 @@ void render_surface_destroy(render_surface *s) {
     if (!s) return;
     _surface_free_buffers(s);
     gpu_buffer_destroy(&s->shadow);
+    gpu_buffer_destroy(&s->ellipsoids);
     render_splat_destroy(s->light);
+    shader_destroy(&s->aniso);
     shader_destroy(&s->smooth);
     shader_destroy(&s->shade);
     free(s);
@@ -101,9 +109,43 @@ static void _surface_light_view(const render_particles *p, render_view *lv, mat4
     glm_mat4_mul(lv->proj, lv->view, vp);
 }
 
+/* The ellipsoids of p's particles into s->ellipsoids (aniso.comp), or false where they are not
+ * drawn: the spheres style, no cell table, or no memory for them. */
+static bool _surface_ellipsoids(render_surface *s, const render_particles *p, render_passes *timer) {
+    if (s->spheres || !p->ranges || !p->count || p->cell <= 0 || p->h <= 0) return false;
+    render_passes_begin(timer, "ellipsoids");
+    if (s->capacity < p->count) {
+        char err[ERR_LEN];
+        gpu_buffer_destroy(&s->ellipsoids);
+        s->capacity = 0;
+        s->ellipsoids = gpu_buffer_make((size_t)p->count * 64, NULL, "surface-ellipsoids", err);
+        if (!s->ellipsoids) {
+            log_error("RENDER", "%s", err);
+            return false;
+        }
+        s->capacity = p->count;
+    }
+    glUseProgram(s->aniso);
+    glUniform1ui(RENDER_LOC_COUNT, p->count);
+    glUniform3fv(RENDER_LOC_GRID_LO, 1, p->grid_lo);
+    glUniform1f(RENDER_LOC_INV_CELL, 1.0f / p->cell);
+    glUniform3i(RENDER_LOC_GRID_DIMS, (GLint)p->dims[0], (GLint)p->dims[1], (GLint)p->dims[2]);
+    glUniform1f(RENDER_LOC_H, p->h);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_POSITIONS, p->positions);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_RANGES, p->ranges);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_ELLIPSOIDS, s->ellipsoids);
+    glDispatchCompute((p->count + 63) / 64, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    return true;
+}
+
 void render_surface_draw(render_surface *s, render_splat *splat, const render_particles *p, const render_view *v,
                          GLuint color_tex, render_passes *timer) {
     if (!_surface_resize(s, v->width, v->height)) return;
+    /* 0: the ellipsoids (the bulk's splats below draw them instead of spheres) */
+    GLuint ellipsoids = _surface_ellipsoids(s, p, timer) ? s->ellipsoids : 0;
+    render_splat_ellipsoids(splat, ellipsoids);
+    render_splat_ellipsoids(s->light, ellipsoids);
     GLuint depth_bits, ids;
     bool water = !(v->hide & RENDER_HIDE_WATER), spray = !(v->hide & RENDER_HIDE_SPRAY);
     float radius = p->radius * SURFACE_RADIUS_SCALE;
@@ -122,6 +164,8 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
     /* 2: depth and thickness of the bulk's (enlarged, so neighbours overlap) spheres */
     render_passes_begin(timer, "visibility");
     render_splat_depth_thickness(splat, p, v, radius, s->thickness, RENDER_SELECT_BULK);
+    render_splat_ellipsoids(splat, 0);
+    render_splat_ellipsoids(s->light, 0);
     render_splat_buffers(splat, &depth_bits, &ids);
     if (!depth_bits) return;
     /* 3: the spray droplets */
@@ -170,7 +214,8 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
 
 /* ---- the style (render_style.h) ---- */
 
-static void *_surface_style_make(char *err) { return render_surface_make(err); }
+static void *_surface_style_make(char *err) { return render_surface_make(false, err); }
+static void *_surface_iso_style_make(char *err) { return render_surface_make(true, err); }
 static void _surface_style_destroy(void *impl) { render_surface_destroy(impl); }
 static void _surface_style_draw(void *impl, const render_style_ctx *ctx, const render_particles *p, const render_view *v,
                                 GLuint color_tex, render_passes *timer) {
@@ -185,3 +230,12 @@ const render_style_ops render_style_surface = {.key = "surface",
                                                .make = _surface_style_make,
                                                .destroy = _surface_style_destroy,
                                                .draw = _surface_style_draw};
+
+const render_style_ops render_style_surface_iso = {.key = "surface-iso",
+                                                   .name = "isotropic surface",
+                                                   .compute = true,
+                                                   .make = _surface_iso_style_make,
+                                                   .destroy = _surface_style_destroy,
+                                                   .draw = _surface_style_draw};
+
+GLuint render_surface_distance(const render_surface *s) { return s->dist[1]; }

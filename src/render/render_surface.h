@@ -1,6 +1,11 @@
-/* render_surface: RENDER_STYLE_SURFACE (render_style_surface, render_style.h; private to src/render).
+/* render_surface: RENDER_STYLE_SURFACE and RENDER_STYLE_SURFACE_ISO (render_style_surface and
+ * render_style_surface_iso, render_style.h; private to src/render).
  *
  * Screen-space fluid rendering, all in compute (render_splat.h says why):
+ *   0. ellipsoids: where the particles come with the sim's cell table (render_particles.ranges)
+ *      and the style is not the isotropic one, each particle's anisotropic kernel (Yu & Turk 2013:
+ *      aniso.comp), which passes 1 and 2 draw instead of spheres (flat water flat, a sheet of one
+ *      layer continuous, a lone droplet round);
  *   1. shadow: the fluid's thickness seen from the sun (a RENDER_SHADOW_SIZE square view of the
  *      tank along the sun's direction), read by the floor (the scene backdrop only);
  *   2. depth and thickness: the bulk's nearest depth and the sum of its chords through each pixel,
@@ -13,7 +18,7 @@
  *      absorption, Fresnel reflection, the sun's highlight, the spray over it, the tank's edges and
  *      glass, every pixel of the colour texture (surface_shade.comp).
  * The per-pixel buffers follow the view's size. Spray just under the surface shows as foam. It
- * does NOT draw bubbles inside the fluid, nor anisotropic splats, and the shadow is the bulk's
+ * does NOT draw bubbles inside the fluid, and the shadow is the bulk's
  * only (the spray and the tank cast none).
  */
 #ifndef FLUID_RENDER_SURFACE_H
@@ -23,7 +28,11 @@
 #include "render/render_types.h"
 
 typedef struct render_surface render_surface;
-render_surface *render_surface_make(char *err);
+/* spheres: draw spheres even where the particles come with a cell table (the isotropic style). */
+render_surface *render_surface_make(bool spheres, char *err);
+/* The smoothed view distance of the last draw (float per pixel, 0: no fluid; row 0 at the
+ * bottom), for tests. */
+GLuint render_surface_distance(const render_surface *s);
 void render_surface_destroy(render_surface *s);
 /* Writes every pixel of color_tex (RGBA8, v's size); its passes are timed by name on timer (may be
  * NULL): shadow, visibility, spray, smoothing, shading. */

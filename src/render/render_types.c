@@ -29,6 +29,11 @@ void render_view_range(const render_view *v, float *lo, float *hi) {
     if (*hi <= *lo) *hi = *lo + 1;
 }
 
+void render_particles_range(const render_particles *p, const render_view *v, float *lo, float *hi) {
+    render_view_range(v, lo, hi);
+    if (v->color == RENDER_COLOR_CELL && p->dims[0]) *lo = 0, *hi = (float)p->dims[0] * (float)p->dims[1] * (float)p->dims[2];
+}
+
 bool render_target_make(render_target *t, int width, int height, const char *label, char *err) {
     *t = (render_target){.width = width, .height = height};
     if (width <= 0 || height <= 0)

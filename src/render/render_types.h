@@ -13,7 +13,13 @@
 typedef enum render_color { RENDER_COLOR_SPEED, RENDER_COLOR_DENSITY, RENDER_COLOR_CELL, RENDER_COLOR_COUNT } render_color;
 /* An index into the style registry, render_styles[] (render_style.h); the surface first: the
  * window's default. */
-typedef enum render_style { RENDER_STYLE_SURFACE, RENDER_STYLE_SPHERES, RENDER_STYLE_RASTER, RENDER_STYLE_COUNT } render_style;
+typedef enum render_style {
+    RENDER_STYLE_SURFACE,
+    RENDER_STYLE_SPHERES,
+    RENDER_STYLE_RASTER,
+    RENDER_STYLE_SURFACE_ISO, /* the surface of spheres, not ellipsoids: the anisotropic one's comparison */
+    RENDER_STYLE_COUNT
+} render_style;
 typedef enum render_backdrop { RENDER_BACKDROP_SCENE, RENDER_BACKDROP_PLAIN } render_backdrop;
 /* render_view.hide: parts of the surface style left out (tests compare with and without them). */
 #define RENDER_HIDE_WATER 1u
@@ -27,6 +33,11 @@ typedef struct render_particles {
     GLuint cell_keys;  /* uint per particle, its grid cell (RENDER_COLOR_CELL) */
     uint32_t count;
     float radius;       /* sphere radius, metres */
+    /* The sim's cell table in the particles' order and its grid (sim_get_grid), for the surface's
+     * ellipsoids; ranges 0: none (the surface draws spheres). */
+    GLuint ranges;
+    float grid_lo[3], cell, h;
+    uint32_t dims[3];
     float lo[3], hi[3]; /* the tank */
 } render_particles;
 
@@ -59,6 +70,9 @@ void render_color_range(render_color c, float *lo, float *hi);
 const char *render_color_unit(render_color c);
 /* v's colour-map range: its own, else the mode's default (render_color_range). */
 void render_view_range(const render_view *v, float *lo, float *hi);
+/* The same, but for the cell colour where p's grid is known: 0 and the number of cells (the hue
+ * follows the sorted key order; particles.glsl). */
+void render_particles_range(const render_particles *p, const render_view *v, float *lo, float *hi);
 
 typedef struct render_target {
     GLuint fbo, color, depth;

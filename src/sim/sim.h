@@ -153,6 +153,15 @@ GLuint sim_positions(const sim *s);  /* vec4 per particle: xyz metres */
 GLuint sim_velocities(const sim *s); /* vec4 per particle: xyz m/s */
 GLuint sim_densities(const sim *s);  /* float per particle: kg/m^3 */
 GLuint sim_cell_keys(const sim *s);  /* uint per particle: its grid cell */
+/* The cell table of the last search (search.h: starts per cell, the current order) and its grid,
+ * for the renderer's neighbour walks (the surface's ellipsoids). */
+typedef struct sim_grid {
+    GLuint ranges;     /* uint per cell + 1 */
+    float lo[3], cell; /* the grid's corner and cell size, metres */
+    uint32_t dims[3];
+    float h; /* the kernel's support, metres */
+} sim_grid;
+void sim_get_grid(const sim *s, sim_grid *g);
 
 /* Mouse interaction: push (strength > 0) or pull (< 0) particles within radius of a point. Applies
  * to the next frame or step. */

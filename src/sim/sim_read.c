@@ -31,6 +31,10 @@ GLuint sim_positions(const sim *s) { return s->p.pos[s->p.cur]; }
 GLuint sim_velocities(const sim *s) { return s->p.vel[s->p.cur]; }
 GLuint sim_densities(const sim *s) { return s->p.dens; }
 GLuint sim_cell_keys(const sim *s) { return sim_search_cell_keys(s->q); }
+void sim_get_grid(const sim *s, sim_grid *g) {
+    *g = (sim_grid){.ranges = sim_search_ranges(s->q), .cell = s->params.cell, .h = s->params.h};
+    for (int a = 0; a < 3; a++) g->lo[a] = s->params.lo[a], g->dims[a] = s->params.dims[a];
+}
 
 /* Reads a per-particle buffer of `comps` floats and scatters it by original id. */
 static void _sim_read_by_id(const sim_particles *p, GLuint buf, int comps, const uint32_t *ids, float *out) {

@@ -13,13 +13,19 @@ void app_view_init(app_view *v, const sim *s) {
     memset(v, 0, sizeof *v);
     float lo[3], hi[3];
     sim_domain(s, lo, hi);
-    camera_fit(&v->cam, lo, hi);
+    app_view_frame(&v->cam, lo, hi);
     v->color = RENDER_COLOR_SPEED;
     v->style = RENDER_STYLE_SURFACE;
     v->show_hud = true;
     v->steps_per_frame = 1;
     v->frame_seconds = 1.0 / 60;
     v->realtime = -1;
+}
+
+void app_view_frame(camera *c, const float lo[3], const float hi[3]) {
+    /* NDC: the stats panel and the graph take the left ~450 of 1280 pixels, the legend the top
+     * right ~90 of 720 */
+    camera_frame(c, lo, hi, 16.0f / 9.0f, (const float[4]){-0.27f, -0.95f, 0.97f, 0.74f});
 }
 
 void app_view_push_frame_time(app_view *v, float ms) {
@@ -97,6 +103,11 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
                           .count = sim_particle_count(s),
                           .radius = sim_particle_radius(s)};
     sim_domain(s, p.lo, p.hi);
+    sim_grid g;
+    sim_get_grid(s, &g);
+    p.ranges = g.ranges, p.cell = g.cell, p.h = g.h;
+    memcpy(p.grid_lo, g.lo, sizeof p.grid_lo);
+    memcpy(p.dims, g.dims, sizeof p.dims);
     render_view rv = {.framebuffer = fbo,
                       .color_texture = target ? target->color : 0,
                       .width = w,

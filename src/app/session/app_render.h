@@ -41,6 +41,9 @@ typedef struct app_view {
 } app_view;
 
 void app_view_init(app_view *v, const sim *s);
+/* The camera placed for the tank lo..hi: the whole tank filling a 16:9 view right of the HUD's
+ * left-hand panels and below the legend (camera_frame). */
+void app_view_frame(camera *c, const float lo[3], const float hi[3]);
 void app_view_push_frame_time(app_view *v, float ms);
 /* Draws into target (NULL: the window) at w x h; layout (may be NULL) gets where the HUD went. */
 /* What the HUD shows of s, prof and v at w x h_px (app_render_frame draws it): the solver's own

@@ -64,7 +64,7 @@ bool session_sim_make(session *ss, const sim_desc *desc, char *err) {
     float lo[3], hi[3];
     sim_domain(ss->s, lo, hi);
     camera cam = ss->view.cam;
-    camera_fit(&ss->view.cam, lo, hi);
+    app_view_frame(&ss->view.cam, lo, hi);
     if (fabsf(cam.size - ss->view.cam.size) < 1e-6f) ss->view.cam = cam; /* the same tank: keep the orbit and zoom */
     _session_prof_remake(ss);
     return true;

@@ -64,7 +64,7 @@ const app_binding app_bindings[] = {
      0,
      {{APP_MORE, "more", {GLFW_KEY_EQUAL, GLFW_KEY_KP_ADD}}, {APP_FEWER, "fewer", {GLFW_KEY_MINUS, GLFW_KEY_KP_SUBTRACT}}}},
     {"`C`", "colour: speed, density, cell hash (from the water: spheres by cell hash)", 0, {{APP_COLOR, "color", {GLFW_KEY_C}}}},
-    {"`F`", "style: water surface -> spheres -> raster spheres", 0, {{APP_STYLE, "style", {GLFW_KEY_F}}}},
+    {"`F`", "style: water surface -> spheres -> raster spheres -> isotropic surface", 0, {{APP_STYLE, "style", {GLFW_KEY_F}}}},
     {"`G`", "start / stop a video: fluid-YYYYMMDD-HHMMSS.mp4", 0, {{APP_RECORD, "record", {GLFW_KEY_G}}}},
     {"`T`", "save the next 120 frames' timeline: fluid-YYYYMMDD-HHMMSS.json (Perfetto)", 0, {{APP_TRACE, "trace", {GLFW_KEY_T}}}},
     {"`V`", "vsync on / off", 0, {{APP_VSYNC, "vsync", {GLFW_KEY_V}}}},
@@ -280,7 +280,7 @@ bool app_handle_action(app *a, app_action act) {
     case APP_HUD: v->show_hud = !v->show_hud; return true;
     case APP_CAMERA_RESET:
         sim_domain(s, lo, hi);
-        camera_fit(&v->cam, lo, hi);
+        app_view_frame(&v->cam, lo, hi);
         return true;
     case APP_PAN_LEFT: camera_pan(&v->cam, -APP_PAN_STEP, 0, APP_PAN_REF_PX); return true;
     case APP_PAN_RIGHT: camera_pan(&v->cam, APP_PAN_STEP, 0, APP_PAN_REF_PX); return true;

@@ -200,6 +200,7 @@ int app_window_run(const run_opts *o) {
     sd.vsync = o->vsync != 0;
     sd.render = sd.time_render = true;
     sd.prof_cpu_fallback = true; /* no GPU timers (llvmpipe): the CPU-clock table, labelled, as headless shows */
+    sd.software_particles = RUN_DEMO_SOFTWARE_PARTICLES; /* as headless: a count llvmpipe runs near real time, said in the log */
     if (!session_make(ss, &sd, err)) {
         log_error(ss->fail_tag, "%s", err);
         app_script_free(a);
