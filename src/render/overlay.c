@@ -279,18 +279,19 @@ static void _ov_legend(hud *h, const overlay_info *o, overlay_layout *lay) {
     float *r = lay->rect[OVERLAY_LEGEND];
     r[0] = x0, r[1] = y0, r[2] = x1, r[3] = y1;
     char title[96];
-    if (o->style == RENDER_STYLE_SURFACE) snprintf(title, sizeof title, "%s", render_styles[o->style]->name);
+    bool surface = o->style == RENDER_STYLE_SURFACE || o->style == RENDER_STYLE_SURFACE_ISO; /* water: no colour map */
+    if (surface) snprintf(title, sizeof title, "%s", render_styles[o->style]->name);
     else snprintf(title, sizeof title, "%s, colour: %s", render_styles[o->style]->name, render_color_names[o->color]);
     hud_text(h, x0 + OV_PAD, y0 + OV_PAD, OV_TEXT, title);
     float by = y0 + OV_PAD + lh + 2;
-    if (o->style == RENDER_STYLE_SURFACE) {
+    if (surface) {
         hud_text(h, x0 + OV_PAD, by, OV_DIM, "F: spheres, coloured by C");
         return;
     }
     hud_colormap(h, x0 + OV_PAD, by, x0 + OV_PAD + bw, by + 10 * _ov_s, (int)o->color);
     float ly = by + 12 * _ov_s;
     if (o->color == RENDER_COLOR_CELL) {
-        hud_text(h, x0 + OV_PAD, ly, OV_DIM, "cell index hashed to a hue");
+        hud_text(h, x0 + OV_PAD, ly, OV_DIM, "a cell's place in the sorted key order");
         return;
     }
     float lo = o->value_lo, hi = o->value_hi;
