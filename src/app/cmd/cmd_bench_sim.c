@@ -37,7 +37,7 @@
 typedef struct _bsim_opts {
     const char *solvers, *sorts, *counts_text, *seconds_text, *warmup_text, *scene, *csv_path, *data, *trace_path;
     gpu_trace *trace; /* --trace's writer, during the run */
-    bool sim, compare;
+    bool sim, compare, no_groups;
     char solver[BSIM_MAX][16], sort[BSIM_MAX][32];
     int nsolvers, nsorts, ncounts;
     uint64_t counts[BSIM_MAX];
@@ -61,6 +61,8 @@ static args_opt _bsim_args[] = {
      "every row's frames as one timeline (Trace Event Format JSON: ui.perfetto.dev)"},
     {"--compare", NULL, ARGS_AT(_bsim_opts, compare), args_flag, 0, 0,
      "the first run at each count also sorts each frame's first step's keys with every\nsort path here: a table of each sort's median, p95, ratio to the fastest and\nmismatches (the compare runs outside the frame's timing)"},
+    {"--no-debug-groups", NULL, ARGS_AT(_bsim_opts, no_groups), args_flag, 0, 0,
+     "no KHR_debug groups around the stages (what they cost: docs/BENCHMARKS.md)"},
     {"--data", "DIR", ARGS_AT(_bsim_opts, data), args_string, 0, 0, "the folder holding shaders/"},
 };
 
@@ -289,9 +291,14 @@ int cmd_bench_sim(int argc, char **argv) {
         return 1;
     }
     session ss;
-    if (!session_make(
-            &ss, &(session_desc){.headless = true, .data = o.data, .no_sim = true, .prof_cpu_fallback = true, .prof_sync = true},
-            err)) {
+    if (!session_make(&ss,
+                      &(session_desc){.headless = true,
+                                      .data = o.data,
+                                      .no_sim = true,
+                                      .prof_cpu_fallback = true,
+                                      .prof_sync = true,
+                                      .no_debug_groups = o.no_groups},
+                      err)) {
         log_error(ss.fail_tag, "%s", err);
         outfile_abort(trace_out);
         return 1;

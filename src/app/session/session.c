@@ -31,7 +31,8 @@ static void _session_prof_remake(session *ss) {
                                       .stages = n + extra,
                                       .window = 120, /* the HUD's rolling mean, median and p95 */
                                       .cpu_fallback = ss->desc.prof_cpu_fallback,
-                                      .sync = ss->desc.prof_sync},
+                                      .sync = ss->desc.prof_sync,
+                                      .no_debug_groups = ss->desc.no_debug_groups},
                          ss->caps);
 }
 

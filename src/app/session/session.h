@@ -58,6 +58,7 @@ typedef struct session_desc {
     int style;   /* a render_style (0: surface) */
     /* the profiler */
     bool prof_cpu_fallback, prof_sync; /* prof_desc's cpu_fallback and sync */
+    bool no_debug_groups;              /* prof_desc's: no KHR_debug groups (to measure their cost) */
     bool time_render;                  /* a "render" entry after "simulation" */
 } session_desc;
 
