@@ -28,18 +28,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void _run_dump(sim *s, outfile *f) {
+/* The final particles, checked (sim_read_checked): a lost particle or a value not finite is an
+ * error, never a dump. */
+static bool _run_dump(sim *s, outfile *f, char *err) {
     uint32_t n = sim_particle_count(s);
     float *pos = malloc(16ull * n + 16), *vel = malloc(16ull * n + 16), *dens = malloc(4ull * n + 4);
-    sim_read_particles(s, pos, vel, dens);
-    outfile_printf(f, "id,x,y,z,vx,vy,vz,density\n");
-    for (uint32_t i = 0; i < n; i++) {
+    bool ok = pos && vel && dens ? sim_read_checked(s, pos, vel, dens, err) : fail(err, "out of host memory");
+    if (ok) outfile_printf(f, "id,x,y,z,vx,vy,vz,density\n");
+    for (uint32_t i = 0; ok && i < n; i++) {
         const float *x = pos + 4ull * i, *v = vel + 4ull * i;
         outfile_printf(f, "%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", i, x[0], x[1], x[2], v[0], v[1], v[2], dens[i]);
     }
     free(pos);
     free(vel);
     free(dens);
+    return ok;
 }
 
 /* Ctrl-C (or SIGTERM) during a headless run: the first stops it after the step in progress; a
@@ -304,7 +307,10 @@ static int _run_headless(const run_opts *o) {
         rc = 1;
     }
     app_recorder_abort(&rec); /* an unfinished video is removed */
-    if (!rc && out[RUN_OUT_DUMP]) _run_dump(ss.s, out[RUN_OUT_DUMP]);
+    if (!rc && out[RUN_OUT_DUMP] && !_run_dump(ss.s, out[RUN_OUT_DUMP], err)) {
+        log_error("CLI", "--dump: %s; no output written", err);
+        rc = 1;
+    }
     /* One transaction: every output finished and checked (the video's trailer read back), then all
      * renamed into place, or none (the old files are put back). */
     if (!rc && !outfile_commit_all(out, RUN_OUTS, err)) {
