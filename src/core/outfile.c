@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,7 +76,18 @@ static void _outfile_live_drop(outfile *f) {
     f->live = -1;
 }
 
+/* The encoder writing into a temporary (ffmpeg): stopped and waited for before the temporaries go,
+ * or it would create its output again after the unlink. */
+static volatile pid_t _outfile_child;
+void outfile_child_set(pid_t pid) { _outfile_child = pid; }
+
 void outfile_emergency(void) {
+    pid_t child = _outfile_child;
+    if (child > 0) {
+        _outfile_child = 0;
+        kill(child, SIGKILL);
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+    }
     for (int i = 0; i < OUTFILE_LIVE_MAX; i++) {
         _outfile_live_slot *s = &_outfile_live[i];
         if (!s->used) continue;
@@ -104,7 +116,7 @@ static void _outfile_guard_signals(void) {
     static bool done;
     if (done) return;
     done = true;
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction old, sa;
         if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO)) continue;
@@ -464,7 +476,8 @@ bool outfile_commit_all(outfile **fs, int n, char *err) {
     /* No signal between the first rename and the last: the set is put in place or taken back. */
     sigset_t block, old;
     sigemptyset(&block);
-    sigaddset(&block, SIGINT), sigaddset(&block, SIGTERM), sigaddset(&block, SIGHUP), sigaddset(&block, SIGPIPE);
+    sigaddset(&block, SIGINT), sigaddset(&block, SIGTERM), sigaddset(&block, SIGHUP), sigaddset(&block, SIGQUIT);
+    sigaddset(&block, SIGPIPE);
     sigprocmask(SIG_BLOCK, &block, &old);
     int placed = 0;
     for (; placed < n && ok; placed++)
