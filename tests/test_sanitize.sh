@@ -14,8 +14,8 @@
 #             against the CPU sort, and radix's tiles, one-group and emulated-subgroup paths;
 #   command   test_cli_sort and test_bench_cli (every error path of sort and bench), headless runs
 #             of both solvers with --stats, --dump, --screenshot and --video in each style, an
-#             interrupted run, bench --sim;
-#   window    a short scripted session under Xvfb: every sort and solver switch, every style and
+#             interrupted run, bench --sim, test_fragile (--script refused at parse time);
+#   window    a short scripted session under Xvfb (the script parser on every kind of step): every sort and solver switch, every style and
 #             colour, help, resizes through 0x0, more and fewer particles, pause and step, a
 #             screenshot checked by the app.
 # Any sanitizer report (memory error, leak, undefined behaviour) or failure fails it. A part
@@ -121,6 +121,7 @@ done
 run test_cli_sort.sh bash "$src/tests/test_cli_sort.sh" "$asan"
 run test_bench_cli.sh bash "$src/tests/test_bench_cli.sh" "$asan"
 run test_outputs.sh bash "$src/tests/test_outputs.sh" "$asan"
+run "test_fragile.sh (the script parser's refusal, the program dump's path)" bash "$src/tests/test_fragile.sh" "$asan"
 run "run: dfsph, surface, video" headless dfsph --solver dfsph --style surface --video "$TMP/h.mp4"
 run "run: wcsph, spheres" headless wcsph --solver wcsph --style spheres --scene drop
 run "run: raster, bitonic" headless raster --style raster --sort bitonic --scene double-dambreak

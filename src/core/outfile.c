@@ -92,7 +92,9 @@ void outfile_emergency(void) {
         _outfile_live_slot *s = &_outfile_live[i];
         if (!s->used) continue;
         s->used = 0;
-        if (s->keep && ftruncate(s->fd, s->flushed) == 0 && rename(s->tmp, s->final) == 0) continue;
+        /* kept only with whole rows flushed: an empty file (a signal before the header) never
+         * replaces an old one */
+        if (s->keep && s->flushed > 0 && ftruncate(s->fd, s->flushed) == 0 && rename(s->tmp, s->final) == 0) continue;
         unlink(s->tmp);
     }
 }
