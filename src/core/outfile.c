@@ -232,6 +232,14 @@ static bool _outfile_plan_make(const char *flag, const char *path, unsigned flag
     }
     if (!S_ISDIR(st.st_mode)) return fail(err, "%s: %s is not a folder; fix the path", who, pdir);
     if (access(p->dir, W_OK | X_OK) != 0) return fail(err, "%s: folder %s is not writable; choose another path", who, pdir);
+    /* The replace itself: in a sticky folder (/tmp) only the file's or the folder's owner (or root)
+     * may rename over a file, so another user's file fails there at the end, after the work. */
+    uid_t me = geteuid();
+    if (p->exists && !(flags & OUTFILE_NEW) && (st.st_mode & S_ISVTX) && me != 0 && me != p->old.st_uid && me != st.st_uid)
+        return fail(err,
+                    "%s: the file belongs to another user in the sticky folder %s, so it cannot be replaced; choose "
+                    "another path",
+                    who, pdir);
     return true;
 }
 
