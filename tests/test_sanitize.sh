@@ -7,15 +7,15 @@
 #   programs  the GL layer and shader loader, the C/GLSL layouts, the key table, the HUD at every
 #             scale, the session (the frame every command shares), the render style registry and
 #             the renderer (every style: surface, spheres, raster, splats), the sim's kernels,
-#             neighbour lists and state setting, the radix sort's resizing (the sim over time:
+#             neighbour lists and state setting, the fluid's read-back (test_sim_read), the radix sort's resizing (the sim over time:
 #             the headless runs, bench --sim and the window below);
 #   sorts     fluid bench, every algorithm (radix on both paths, shared ranking, onesweep on one
 #             llvmpipe thread, counting, bitonic, cpu) at odd sizes and two widths, each checked
 #             against the CPU sort, and radix's tiles, one-group and emulated-subgroup paths;
 #   command   test_cli_sort and test_bench_cli (every error path of sort and bench), headless runs
 #             of both solvers with --stats, --dump, --screenshot and --video in each style, an
-#             interrupted run, bench --sim;
-#   window    a short scripted session under Xvfb: every sort and solver switch, every style and
+#             interrupted run, bench --sim, test_fragile (--script refused at parse time);
+#   window    a short scripted session under Xvfb (the script parser on every kind of step): every sort and solver switch, every style and
 #             colour, help, resizes through 0x0, more and fewer particles, pause and step, a
 #             screenshot checked by the app.
 # Any sanitizer report (memory error, leak, undefined behaviour) or failure fails it. A part
@@ -27,7 +27,7 @@ fluid=${1:?usage: test_sanitize.sh /path/to/fluid}
 src=${FLUID_SOURCE_DIR:?run through ctest, which sets FLUID_SOURCE_DIR}
 build=$(cd "$(dirname "$fluid")" && pwd)/asan
 programs=(test_outfile test_gpu test_layout test_controls test_hud_scale test_session test_render_styles test_render_offscreen
-    test_render_splat test_render_water test_sim_kernels test_sim_neighbours test_sim_set test_font)
+    test_render_splat test_render_water test_sim_kernels test_sim_neighbours test_sim_set test_font test_sim_read)
 log=$(mktemp)
 TMP=$(mktemp -d)
 trap 'rm -f "$log"; rm -rf "$TMP"' EXIT
@@ -121,6 +121,7 @@ done
 run test_cli_sort.sh bash "$src/tests/test_cli_sort.sh" "$asan"
 run test_bench_cli.sh bash "$src/tests/test_bench_cli.sh" "$asan"
 run test_outputs.sh bash "$src/tests/test_outputs.sh" "$asan"
+run "test_fragile.sh (the script parser's refusal, the program dump's path)" bash "$src/tests/test_fragile.sh" "$asan"
 run "run: dfsph, surface, video" headless dfsph --solver dfsph --style surface --video "$TMP/h.mp4"
 run "run: wcsph, spheres" headless wcsph --solver wcsph --style spheres --scene drop
 run "run: raster, bitonic" headless raster --style raster --sort bitonic --scene double-dambreak

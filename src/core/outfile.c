@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,12 +76,25 @@ static void _outfile_live_drop(outfile *f) {
     f->live = -1;
 }
 
+/* The encoder writing into a temporary (ffmpeg): stopped and waited for before the temporaries go,
+ * or it would create its output again after the unlink. */
+static volatile pid_t _outfile_child;
+void outfile_child_set(pid_t pid) { _outfile_child = pid; }
+
 void outfile_emergency(void) {
+    pid_t child = _outfile_child;
+    if (child > 0) {
+        _outfile_child = 0;
+        kill(child, SIGKILL);
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+    }
     for (int i = 0; i < OUTFILE_LIVE_MAX; i++) {
         _outfile_live_slot *s = &_outfile_live[i];
         if (!s->used) continue;
         s->used = 0;
-        if (s->keep && ftruncate(s->fd, s->flushed) == 0 && rename(s->tmp, s->final) == 0) continue;
+        /* kept only with whole rows flushed: an empty file (a signal before the header) never
+         * replaces an old one */
+        if (s->keep && s->flushed > 0 && ftruncate(s->fd, s->flushed) == 0 && rename(s->tmp, s->final) == 0) continue;
         unlink(s->tmp);
     }
 }
@@ -104,7 +118,7 @@ static void _outfile_guard_signals(void) {
     static bool done;
     if (done) return;
     done = true;
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction old, sa;
         if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO)) continue;
@@ -218,6 +232,14 @@ static bool _outfile_plan_make(const char *flag, const char *path, unsigned flag
     }
     if (!S_ISDIR(st.st_mode)) return fail(err, "%s: %s is not a folder; fix the path", who, pdir);
     if (access(p->dir, W_OK | X_OK) != 0) return fail(err, "%s: folder %s is not writable; choose another path", who, pdir);
+    /* The replace itself: in a sticky folder (/tmp) only the file's or the folder's owner (or root)
+     * may rename over a file, so another user's file fails there at the end, after the work. */
+    uid_t me = geteuid();
+    if (p->exists && !(flags & OUTFILE_NEW) && (st.st_mode & S_ISVTX) && me != 0 && me != p->old.st_uid && me != st.st_uid)
+        return fail(err,
+                    "%s: the file belongs to another user in the sticky folder %s, so it cannot be replaced; choose "
+                    "another path",
+                    who, pdir);
     return true;
 }
 
@@ -464,7 +486,8 @@ bool outfile_commit_all(outfile **fs, int n, char *err) {
     /* No signal between the first rename and the last: the set is put in place or taken back. */
     sigset_t block, old;
     sigemptyset(&block);
-    sigaddset(&block, SIGINT), sigaddset(&block, SIGTERM), sigaddset(&block, SIGHUP), sigaddset(&block, SIGPIPE);
+    sigaddset(&block, SIGINT), sigaddset(&block, SIGTERM), sigaddset(&block, SIGHUP), sigaddset(&block, SIGQUIT);
+    sigaddset(&block, SIGPIPE);
     sigprocmask(SIG_BLOCK, &block, &old);
     int placed = 0;
     for (; placed < n && ok; placed++)

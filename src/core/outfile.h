@@ -39,7 +39,7 @@
  * OUTFILE_NEW: the final name is new and never replaces anything: at the commit it is linked to
  * NAME, or NAME-2, NAME-3, ... before the extension (link(2) fails on an existing name), so two
  * processes saving in the same second get two files.
- * Signals: the first outfile_open installs handlers for SIGINT, SIGTERM, SIGHUP and SIGPIPE (where
+ * Signals: the first outfile_open installs handlers for SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE (where
  * they are at their defaults) that call outfile_emergency and die of the signal: every temporary
  * file is removed, and an OUTFILE_KEEP output (--stats) is put in place with the rows flushed so
  * far (whole rows: the file is cut back to the last outfile_flush). A caller with its own handler
@@ -50,6 +50,7 @@
 #define FLUID_OUTFILE_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 enum {
     OUTFILE_DASH = 1, /* "-" means stdout */
@@ -98,6 +99,9 @@ void outfile_abort(outfile *f);
 
 /* Async-signal-safe: removes every temporary file, puts the OUTFILE_KEEP ones in place. */
 void outfile_emergency(void);
+/* The child process writing into a temporary (the video's ffmpeg; 0: none): outfile_emergency kills
+ * it and waits for it first, so it cannot create its output again after the temporaries go. */
+void outfile_child_set(pid_t pid);
 /* outfile_emergency, then the process dies of sig (its default action); for signal handlers. */
 void outfile_emergency_exit(int sig);
 

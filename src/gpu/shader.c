@@ -169,7 +169,13 @@ static void _shader_dump_binary(GLuint prog, const char *label) {
     snprintf(name, sizeof name, "%s", label);
     for (char *c = name; *c; c++)
         if (*c == '/') *c = '-';
-    snprintf(path, sizeof path, "%s/%s-%d.bin", dir, name, serial++);
+    int used = snprintf(path, sizeof path, "%s/%s-%d.bin", dir, name, serial++);
+    if (used < 0 || (size_t)used >= sizeof path) { /* cut short it would name a file outside DIR */
+        log_warn("SHADER", "FLUID_DUMP_PROGRAMS: the folder's path is longer than %zu bytes; %s not dumped", sizeof path - 40,
+                 name);
+        free(bin);
+        return;
+    }
     FILE *f = fopen(path, "wb");
     if (f) {
         fwrite(bin, 1, (size_t)len, f);

@@ -171,8 +171,11 @@ void sim_poke(sim *s, const float point[3], float radius, float strength);
 
 /* The whole state read back, each array indexed by the particle's original index (its place in
  * the scene's initial layout), so two runs can be compared row by row. Any pointer may be NULL.
- * pos4/vel4: 4 floats per particle. Waits for the GPU. */
-void sim_read_particles(sim *s, float *pos4, float *vel4, float *density);
+ * pos4/vel4: 4 floats per particle. Waits for the GPU. False (nothing written) where the ids read
+ * back are not a permutation of 0..n-1 (out of range or repeated: a particle lost). */
+bool sim_read_particles(sim *s, float *pos4, float *vel4, float *density);
+/* The same for an output: also every value finite; else false and a one-line error in `err`. */
+bool sim_read_checked(sim *s, float *pos4, float *vel4, float *density, char *err);
 
 /* Numbers that describe the fluid now (read back from the GPU; waits for it). */
 typedef struct sim_stats {

@@ -1,5 +1,6 @@
 /* sim_read: what the simulation shows: its names, its buffers for the renderer, the read-backs
  * (sim_read_particles, sim_read_stats) and the tests' getters (sim_test.h). Nothing here steps it. */
+#include "core/err.h"
 #include "sim/sim_internal.h"
 #include "sim/sim_test.h"
 #include "sim/solver_test.h"
@@ -36,7 +37,16 @@ void sim_get_grid(const sim *s, sim_grid *g) {
     for (int a = 0; a < 3; a++) g->lo[a] = s->params.lo[a], g->dims[a] = s->params.dims[a];
 }
 
-/* Reads a per-particle buffer of `comps` floats and scatters it by original id. */
+/* The permutation's ids read back: each below n and none twice (else a particle was lost). */
+static bool _sim_ids_valid(const uint32_t *ids, uint32_t n) {
+    uint8_t *seen = calloc(n + 1, 1);
+    bool ok = seen != NULL;
+    for (uint32_t i = 0; ok && i < n; i++) ok = ids[i] < n && !seen[ids[i]]++;
+    free(seen);
+    return ok;
+}
+
+/* Reads a per-particle buffer of `comps` floats and scatters it by original id (ids checked). */
 static void _sim_read_by_id(const sim_particles *p, GLuint buf, int comps, const uint32_t *ids, float *out) {
     uint32_t n = p->n;
     float *tmp = malloc(4ull * comps * n + 16);
@@ -45,16 +55,37 @@ static void _sim_read_by_id(const sim_particles *p, GLuint buf, int comps, const
     free(tmp);
 }
 
-void sim_read_particles(sim *s, float *pos4, float *vel4, float *density) {
+bool sim_read_particles(sim *s, float *pos4, float *vel4, float *density) {
     sim_particles *p = &s->p;
     sim_sync(s);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     uint32_t *ids = malloc(4ull * p->n + 4);
     glGetNamedBufferSubData(p->id[p->cur], 0, 4ll * p->n, ids);
-    if (pos4) _sim_read_by_id(p, p->pos[p->cur], 4, ids, pos4);
-    if (vel4) _sim_read_by_id(p, p->vel[p->cur], 4, ids, vel4);
-    if (density) _sim_read_by_id(p, p->dens, 1, ids, density);
+    bool ok = _sim_ids_valid(ids, p->n);
+    if (ok && pos4) _sim_read_by_id(p, p->pos[p->cur], 4, ids, pos4);
+    if (ok && vel4) _sim_read_by_id(p, p->vel[p->cur], 4, ids, vel4);
+    if (ok && density) _sim_read_by_id(p, p->dens, 1, ids, density);
     free(ids);
+    return ok;
+}
+
+/* The same for an output: a lost particle (its id out of range or repeated) or a value that is not
+ * finite is an error in `err` (the fluid blew up or the GPU state is corrupt), never data. */
+bool sim_read_checked(sim *s, float *pos4, float *vel4, float *density, char *err) {
+    uint32_t n = s->p.n;
+    if (!sim_read_particles(s, pos4, vel4, density))
+        return fail(err, "the particles read back are corrupt: an id is out of range or repeated (a particle was lost)");
+    const char *what[3] = {"position", "velocity", "density"};
+    const float *arr[3] = {pos4, vel4, density};
+    for (int a = 0; a < 3; a++) {
+        int comps = a < 2 ? 3 : 1, stride = a < 2 ? 4 : 1;
+        for (uint32_t i = 0; arr[a] && i < n; i++)
+            for (int c = 0; c < comps; c++)
+                if (!isfinite(arr[a][(size_t)stride * i + c]))
+                    return fail(err, "particle %u's %s is not finite (%g): the fluid blew up", i, what[a],
+                                (double)arr[a][(size_t)stride * i + c]);
+    }
+    return true;
 }
 
 bool sim_read_pressure(sim *s, float *out) {
@@ -66,7 +97,8 @@ bool sim_read_pressure(sim *s, float *out) {
     if (ok) {
         uint32_t *ids = malloc(4ull * p->n + 4);
         glGetNamedBufferSubData(p->id[p->cur], 0, 4ll * p->n, ids);
-        for (uint32_t i = 0; i < p->n; i++) out[ids[i]] = cur[i];
+        ok = _sim_ids_valid(ids, p->n);
+        for (uint32_t i = 0; ok && i < p->n; i++) out[ids[i]] = cur[i];
         free(ids);
     }
     free(cur);

@@ -442,7 +442,7 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     uint32_t kpt = RADIX_KPT;
     if (r->onesweep) kpt = r->os_kpt > r->os_kpt_small ? r->os_kpt : r->os_kpt_small;
     if (_radix_shared_bytes(r, false, kpt) > caps->max_shared_bytes) {
-        fail(err, "the radix sort needs %d bytes of shared memory per work group but this GPU has %d; use --sort bitonic",
+        fail(err, "the radix sort needs %d bytes of shared memory per work group but this GPU has %d; use the bitonic sort (fluid: --sort bitonic; fluid sort: --algo bitonic)",
              _radix_shared_bytes(r, false, kpt), caps->max_shared_bytes);
         _radix_destroy(r);
         return NULL;

@@ -27,35 +27,60 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static void _run_dump(sim *s, outfile *f) {
+/* The final particles, checked (sim_read_checked): a lost particle or a value not finite is an
+ * error, never a dump. */
+static bool _run_dump(sim *s, outfile *f, char *err) {
     uint32_t n = sim_particle_count(s);
     float *pos = malloc(16ull * n + 16), *vel = malloc(16ull * n + 16), *dens = malloc(4ull * n + 4);
-    sim_read_particles(s, pos, vel, dens);
-    outfile_printf(f, "id,x,y,z,vx,vy,vz,density\n");
-    for (uint32_t i = 0; i < n; i++) {
+    bool ok = pos && vel && dens ? sim_read_checked(s, pos, vel, dens, err) : fail(err, "out of host memory");
+    if (ok) outfile_printf(f, "id,x,y,z,vx,vy,vz,density\n");
+    for (uint32_t i = 0; ok && i < n; i++) {
         const float *x = pos + 4ull * i, *v = vel + 4ull * i;
         outfile_printf(f, "%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", i, x[0], x[1], x[2], v[0], v[1], v[2], dens[i]);
     }
     free(pos);
     free(vel);
     free(dens);
+    return ok;
 }
 
-/* Ctrl-C (or SIGTERM) during a headless run: the first stops it after the step in progress; a
- * second one ends the process at once, as the first would have ended it: the temporary files
- * removed, the --stats rows flushed so far put in place (outfile_emergency_exit). */
+/* Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT) during a headless run: the first stops it after the step in
+ * progress, or before the outputs are committed if the frames are done; a second one ends the
+ * process at once, as the first would have ended it: ffmpeg stopped, the temporary files removed,
+ * the --stats rows flushed so far put in place (outfile_emergency), exit 130. */
 static volatile sig_atomic_t _run_stop;
 static void _run_on_signal(int sig) {
     if (!_run_stop) {
         _run_stop = sig;
         return;
     }
-    outfile_emergency_exit(sig);
+    outfile_emergency(); /* ffmpeg stopped first, then the temporaries; 130 as the first would (README) */
+    _exit(130);
 }
 
 /* The outputs of a headless run, in the order they are checked, opened and committed. */
 enum { RUN_OUT_STATS, RUN_OUT_DUMP, RUN_OUT_SHOT, RUN_OUT_VIDEO, RUN_OUT_TRACE, RUN_OUTS };
+
+/* Interrupted (a signal's first arrival, also during the final writes): the stats so far are kept,
+ * nothing else is written; 130 whichever signal it was (README). */
+static int _run_interrupted(outfile **out, const char *stats_path, long long steps) {
+    char err[ERR_LEN], shown[PATH_MAX];
+    for (int k = 0; k < RUN_OUTS; k++)
+        if (k != RUN_OUT_STATS) {
+            outfile_abort(out[k]);
+            out[k] = NULL;
+        }
+    if (!out[RUN_OUT_STATS]) log_error("CLI", "interrupted after %lld steps; no output written", steps);
+    else if (outfile_commit(out[RUN_OUT_STATS], err))
+        log_error("CLI", "interrupted after %lld steps: the stats rows so far are in %s; nothing else written", steps,
+                  outfile_printable(stats_path, shown, sizeof shown));
+    else log_error("CLI", "%s", err);
+    out[RUN_OUT_STATS] = NULL;
+    return 130;
+}
+
 static const char *const _run_out_flags[RUN_OUTS] = {"--stats", "--dump", "--screenshot", "--video", "--trace"};
 static const unsigned _run_out_modes[RUN_OUTS] = {OUTFILE_DASH | OUTFILE_KEEP, OUTFILE_DASH, 0, 0, OUTFILE_DASH};
 
@@ -194,6 +219,8 @@ static int _run_headless(const run_opts *o) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGQUIT, &sa, NULL);
     signal(SIGPIPE, SIG_IGN); /* a pipe's reader quitting is a write error: the run stops and cleans up */
     for (int k = 0; k < RUN_OUTS; k++)
         if (paths[k] && !(out[k] = outfile_open(_run_out_flags[k], paths[k], _run_out_modes[k], err))) {
@@ -282,21 +309,7 @@ static int _run_headless(const run_opts *o) {
     if (trace) session_trace_counters(&ss, &tc), trace_finish(trace, &tc); /* committed with the others */
     double wall = now_seconds() - t0 - render_s;
 
-    if (_run_stop) {
-        /* Interrupted: the stats so far are kept, nothing else is written. */
-        for (int k = 0; k < RUN_OUTS; k++)
-            if (k != RUN_OUT_STATS) {
-                outfile_abort(out[k]);
-                out[k] = NULL;
-            }
-        rc = 130;
-        if (!stats) log_error("CLI", "interrupted after %lld steps; no output written", steps);
-        else if (outfile_commit(stats, err))
-            log_error("CLI", "interrupted after %lld steps: the stats rows so far are in %s; nothing else written", steps,
-                      outfile_printable(o->stats_path, shown, sizeof shown));
-        else log_error("CLI", "%s", err);
-        out[RUN_OUT_STATS] = NULL;
-    }
+    if (_run_stop) rc = _run_interrupted(out, o->stats_path, steps);
     /* The picture goes to the screenshot's temporary file (or straight to its device); ffmpeg
      * finishes the video's, which comes back uncommitted. */
     if (!rc && ss.r && !_run_pictures_finish(&ss, &rec, out[RUN_OUT_SHOT], &out[RUN_OUT_VIDEO], err)) {
@@ -304,7 +317,13 @@ static int _run_headless(const run_opts *o) {
         rc = 1;
     }
     app_recorder_abort(&rec); /* an unfinished video is removed */
-    if (!rc && out[RUN_OUT_DUMP]) _run_dump(ss.s, out[RUN_OUT_DUMP]);
+    if (!rc && out[RUN_OUT_DUMP] && !_run_dump(ss.s, out[RUN_OUT_DUMP], err)) {
+        log_error("CLI", "--dump: %s; no output written", err);
+        rc = 1;
+    }
+    /* A signal during those final writes still interrupts (its failures, ffmpeg's included, are the
+     * signal's): the stats so far kept, nothing else written. */
+    if (rc != 130 && _run_stop) rc = _run_interrupted(out, o->stats_path, steps);
     /* One transaction: every output finished and checked (the video's trailer read back), then all
      * renamed into place, or none (the old files are put back). */
     if (!rc && !outfile_commit_all(out, RUN_OUTS, err)) {

@@ -34,6 +34,14 @@ static bool _run_style(const args_opt *opt, void *field, const char *v, char *er
     return true;
 }
 
+/* --script: at least one step (an empty or ';'-only script never ended a session: issue 25);
+ * the steps themselves are parsed where the window starts (app_script_parse). */
+static bool _run_script(const args_opt *opt, void *field, const char *v, char *err) {
+    if (!v[strspn(v, "; \t")])
+        return fail(err, "--script '%s' has no step; give at least one, e.g. --script 'frames:60' (docs/CONTROLS.md)", v);
+    return args_string(opt, field, v, err);
+}
+
 static bool _run_on(const args_opt *opt, void *field, const char *v, char *err) { return *(int *)field = 1, true; }
 static bool _run_off(const args_opt *opt, void *field, const char *v, char *err) { return *(int *)field = 0, true; }
 
@@ -69,7 +77,7 @@ static args_opt _run_args[] = {
     {"--no-vsync", NULL, ARGS_AT(run_opts, vsync), _run_off, 0, 0, "do not wait for it"},
     {"--data", "DIR", ARGS_AT(run_opts, data), args_string, 0, 0, "the folder holding shaders/ and assets/"},
     {"--debug", NULL, ARGS_AT(run_opts, debug), args_flag, 0, 0, "GL debug context; GL messages are logged"},
-    {"--script", "STEPS", ARGS_AT(run_opts, script), args_string, 0, 0,
+    {"--script", "STEPS", ARGS_AT(run_opts, script), _run_script, 0, 0,
      "window: run ';'-separated steps (frames:N, an action's name, sort:NAME, resize:WxH,\nshot:FILE, check:FILE, expect-sort:NAME), then quit; the tests' driver (docs/CONTROLS.md)"},
 };
 

@@ -138,7 +138,14 @@ video *video_open(const char *write_path, const char *name, int width, int heigh
     posix_spawn_file_actions_addclose(&fa, pipefd[0]);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     if (v->log) posix_spawn_file_actions_adddup2(&fa, fileno(v->log), 2);
-    int rc = posix_spawn(&v->pid, ffmpeg, &fa, NULL, argv, environ);
+    /* Its own process group: a terminal's Ctrl-C reaches fluid alone, which stops ffmpeg itself
+     * (outfile_emergency, video_abort) and keeps the stats so far, not an "ffmpeg failed". */
+    posix_spawnattr_t sa;
+    posix_spawnattr_init(&sa);
+    posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&sa, 0);
+    int rc = posix_spawn(&v->pid, ffmpeg, &fa, &sa, argv, environ);
+    posix_spawnattr_destroy(&sa);
     posix_spawn_file_actions_destroy(&fa);
     close(pipefd[0]);
     if (rc != 0) {
@@ -148,7 +155,8 @@ video *video_open(const char *write_path, const char *name, int width, int heigh
         return fail(err, "--video %s: cannot start %s (%s)", name, ffmpeg, strerror(rc)), NULL;
     }
     v->fd = pipefd[1];
-    signal(SIGPIPE, SIG_IGN); /* ffmpeg stopping early is an error returned by write, not a signal */
+    outfile_child_set(v->pid); /* a signal's cleanup stops it before removing its temporary */
+    signal(SIGPIPE, SIG_IGN);  /* ffmpeg stopping early is an error returned by write, not a signal */
     return v;
 }
 
@@ -178,6 +186,7 @@ bool video_close(video *v, char *err) {
     if (!v) return true;
     close(v->fd);
     int status = _video_wait(v);
+    outfile_child_set(0);
     _video_show_log(v);
     bool ok = status == 0;
     if (!ok) fail(err, "--video %s: ffmpeg failed (exit status %d); its messages are above", v->path, status);
@@ -191,6 +200,7 @@ void video_abort(video *v) {
     close(v->fd);
     kill(v->pid, SIGTERM);
     _video_wait(v);
+    outfile_child_set(0);
     _video_show_log(v);
     free(v);
 }

@@ -189,7 +189,8 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
 
 static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     dfsph *d = impl;
-    dfsph_integrate_hash(d, q); /* built now, not in the first step's time */
+    dfsph_persistent_probe(d, p); /* the persistent grid resident here, before any step (else the indirect path) */
+    dfsph_integrate_hash(d, q);   /* built now, not in the first step's time */
     dfsph_step_program(d, q);   /* the same (and the stages' names, read at setup, follow it) */
     d->discard = true;          /* new particles or a new solver: earlier steps are not this state's */
     dfsph_collect(d, 0);

@@ -91,6 +91,7 @@ uint32_t dfsph_grid(const dfsph *d, uint32_t groups);
 GLuint dfsph_step_program(dfsph *d, const sim_search *q);
 void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, GLuint prog);
 const char *dfsph_stage_note(void *impl);
+void dfsph_persistent_probe(dfsph *d, const sim_particles *p);
 /* dfsph_records.c */
 void dfsph_collect(dfsph *d, int lag);
 int dfsph_frame_begin(void *impl, double seconds, int substeps);

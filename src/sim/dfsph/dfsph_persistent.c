@@ -106,3 +106,37 @@ const char *dfsph_stage_note(void *impl) {
                ? "a per-stage sample; the other steps run fused"
                : NULL;
 }
+
+/* Before any step (prime): the persistent path's grid for `n` particles crosses a few grid
+ * barriers on a scratch buffer (grid_probe.comp). Where it stalls, the groups are not all resident
+ * here (FLUID_DFSPH_PERSISTENT above what the GPU holds): the indirect path runs every step, so
+ * the fluid is the indirect path's bit for bit (a stall inside a step would have left it
+ * half-stepped). */
+void dfsph_persistent_probe(dfsph *d, const sim_particles *p) {
+    uint32_t groups = d->solve_groups ? gpu_groups((size_t)p->n * p->lanes, SIM_WG) : 0;
+    if (!groups) return;
+    char defines[1280], err[ERR_LEN];
+    snprintf(defines, sizeof defines, "%s%s#define GRID_PROBE_ROUNDS 4u\n", d->defines, d->grid_defines);
+    GLuint prog = sim_program_make("sim/dfsph/grid_probe.comp", defines, "sim.dfsph.grid_probe", err), buf = 0;
+    uint32_t words[3] = {0, 0, 0};
+    bool ran = false;
+    if (prog && (buf = gpu_buffer_make(sizeof words, words, "sim.dfsph.grid_probe", err))) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_CTL, buf); /* dfsph_bind binds the control block again */
+        glUseProgram(prog);
+        glDispatchCompute(dfsph_grid(d, groups), 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        glGetNamedBufferSubData(buf, 0, sizeof words, words);
+        ran = true;
+    }
+    gpu_buffer_destroy(&buf);
+    shader_destroy(&prog);
+    if (!ran) {
+        log_error("SIM", "dfsph: the persistent path's probe: %s (the indirect path runs)", err);
+        words[2] = 1;
+    } else if (words[2])
+        log_error("SIM",
+                  "dfsph: the persistent path's %u groups are not all resident here (a grid barrier stalled before the "
+                  "first step); the indirect path runs (set FLUID_DFSPH_PERSISTENT lower, or 0)",
+                  dfsph_grid(d, groups));
+    if (words[2]) d->solve_groups = 0;
+}
