@@ -32,7 +32,7 @@ for solver in wcsph dfsph dfsph-fused; do
         untimed=$(awk '/^stage/ { on = 1; next } $1 == "step" { on = 0 } on && $2 == "-" && $1 != "reorder=ranges" { print $1 }' "$TMP/out")
         [ -z "$untimed" ] || fail "$solver: stages without a time: $untimed"
         if [ $solver = dfsph-fused ]; then
-            grep -q "^step .*per-stage path" "$TMP/out" || fail "$solver: the step row does not say how it was timed: $(grep '^step' "$TMP/out")"
+            grep -q "^step .*per-stage" "$TMP/out" || fail "$solver: the step row does not say how it was timed: $(grep '^step' "$TMP/out")"
         fi
         awk -v s="$step" -v t="$stages" 'BEGIN { d = s - t; exit (s > 0 && d < 0.01 * s && d > -0.01 * s) ? 0 : 1 }' ||
             fail "$solver: the stages add to ${stages} us, the step is ${step} us"

@@ -11,6 +11,9 @@ run() { # run NAME ENV...: a 3-frame dam break of 1,000 dumped to $TMP/NAME.csv
     shift
     env "$@" "$FLUID" --headless --particles 1000 --frames 3 --dump "$TMP/$name.csv" > /dev/null 2> "$TMP/$name.err"
 }
+caps=${FLUID_GPU_CAPS:-$(dirname "$0")/gpu_caps}
+llvmpipe=0
+"$caps" 2>/dev/null | grep -q '^renderer=llvmpipe' && llvmpipe=1
 run ref FLUID_DFSPH_PERSISTENT=0
 skip_without_gl "$TMP/ref.err"
 check '[ -s "$TMP/ref.csv" ]' "the indirect path's run wrote no dump: $(tail -1 "$TMP/ref.err")"
@@ -23,6 +26,10 @@ for case in "p64 FLUID_DFSPH_PERSISTENT=64" "p65535 FLUID_DFSPH_PERSISTENT=65535
     rc=$?
     check "[ $rc = 0 ]" "$*: exit status not 0: $(tail -1 "$TMP/$name.err")"
     check "cmp -s '$TMP/ref.csv' '$TMP/$name.csv'" "$*: the dump differs from the indirect path's"
-    check "grep -q 'the indirect path runs' '$TMP/$name.err'" "$*: no word that the indirect path runs"
+    # llvmpipe keeps few groups resident, so these stall there and the run says so; a large GPU may
+    # keep them all (the H100: 64 and 65535 ran without a stall) and then has nothing to say
+    if [ "$llvmpipe" = 1 ]; then
+        check "grep -q 'the indirect path runs' '$TMP/$name.err'" "$*: no word that the indirect path runs"
+    fi
 done
 finish
