@@ -58,7 +58,9 @@ void bsim_table_group(FILE *f, bsim_row *rows, int n, const bsim_columns *cols, 
         if (r->has_cfl) fprintf(f, " %7.3f", r->cfl_max);
         else fprintf(f, " %7s", "-");
         fprintf(f, " %7.2f %6.1f %6u ", r->realtime, r->disp_mean, r->disp_1_4);
-        for (int s = 0; s < r->nst; s++) fprintf(f, "%s%s %.1f", s ? ", " : "", r->stage_names[s], r->stage_us[s]);
+        for (int s = 0; s < r->nst; s++) /* "-": not timed (no work of its own) */
+            if (isnan(r->stage_us[s])) fprintf(f, "%s%s -", s ? ", " : "", r->stage_names[s]);
+            else fprintf(f, "%s%s %.1f", s ? ", " : "", r->stage_names[s], r->stage_us[s]);
         fprintf(f, " | worst frame: %d steps, %llu dispatches\n", r->worst_steps, (unsigned long long)r->worst_disp);
     }
     fprintf(f, "\n");
@@ -85,7 +87,9 @@ void bsim_csv(outfile *f, const bsim_row *rows, int n, const bsim_columns *cols,
         else outfile_printf(f, ",");
         outfile_printf(f, ",%llu,%llu,%.4f,%.2f,%u,", (unsigned long long)r->capped, (unsigned long long)r->dropped, r->realtime,
                        r->disp_mean, r->disp_1_4);
-        for (int s = 0; s < r->nst; s++) outfile_printf(f, "%s%s=%.2f", s ? ";" : "", r->stage_names[s], r->stage_us[s]);
+        for (int s = 0; s < r->nst; s++)
+            if (isnan(r->stage_us[s])) outfile_printf(f, "%s%s=", s ? ";" : "", r->stage_names[s]);
+            else outfile_printf(f, "%s%s=%.2f", s ? ";" : "", r->stage_names[s], r->stage_us[s]);
         outfile_printf(f, "\n");
     }
 }
