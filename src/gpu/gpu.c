@@ -4,6 +4,7 @@
 #include <link.h>
 #endif
 #include "gpu/gpu.h"
+#include "gpu/shader.h"
 #include "core/log.h"
 #include "core/util.h"
 #include <stdio.h>
@@ -167,6 +168,7 @@ gpu_ctx *gpu_make(const gpu_desc *desc_in, char *err) {
 
 void gpu_destroy(gpu_ctx *gpu) {
     if (!gpu) return;
+    shader_cache_purge();
     gpu->backend->destroy(gpu->impl);
     free(gpu);
 }
