@@ -147,6 +147,14 @@ int main(void) {
     test_shader_cache();
     test_cpu_sorts();
     test_grid_barrier(gpu_get_caps(gpu));
+    /* A program cached in one context, made again in the next: a program of the new context (the
+     * old one's went with it), which runs. */
+    char err[ERR_LEN] = "";
+    GLuint old = shader_make_compute("tests/fill.comp", "#define FILL_VALUE 42u\n", err);
+    shader_destroy(&old);
+    gpu_destroy(gpu);
+    gpu = check_gpu();
+    test_shader_runs();
     gpu_destroy(gpu);
     return check_done();
 }

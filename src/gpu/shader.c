@@ -127,8 +127,8 @@ static void _shader_report(const char *what, const char *log, const _sources *sr
 /* The program cache: a program is linked once per context for each distinct source text (the file,
  * the defines and every included file's content all end up in the expanded text, so the text is the
  * key). shader_make_* hands out the same program again, counting references; shader_destroy drops
- * one. A program nobody holds stays linked until the context goes (shader_cache_purge, called by
- * gpu_destroy), so that remaking a sorter or a sim in one process links nothing new. Programs carry
+ * one. A program nobody holds stays linked until its context goes (with its objects; the first
+ * make in the next context, gpu_serial, forgets them), so that remaking a sorter or a sim in one process links nothing new. Programs carry
  * no state the callers rely on between a make and a dispatch: every caller sets its uniforms before
  * it dispatches or draws. */
 typedef struct _cached {
@@ -140,6 +140,7 @@ typedef struct _cached {
 } _cached;
 static _cached *_cache;
 static int _cache_count, _cache_cap;
+static uint32_t _cache_serial; /* the context the cached programs belong to (gpu_serial) */
 
 static uint64_t _cache_hash(const char *text, size_t len) {
     uint64_t h = 1469598103934665603ull; /* FNV-1a */
@@ -161,14 +162,12 @@ static void _cache_add(char *text, size_t len, uint64_t hash, GLuint prog) {
     _cache[_cache_count++] = (_cached){text, len, hash, prog, 1};
 }
 
-void shader_cache_purge(void) {
-    for (int i = 0; i < _cache_count; i++) {
-        if (_cache[i].prog) glDeleteProgram(_cache[i].prog);
-        free(_cache[i].text);
-    }
-    free(_cache);
-    _cache = NULL;
-    _cache_count = _cache_cap = 0;
+/* Forgets the programs of an earlier context (they went with it: no GL call). */
+static void _cache_follow_context(void) {
+    if (_cache_serial == gpu_serial()) return;
+    for (int i = 0; i < _cache_count; i++) free(_cache[i].text);
+    _cache_count = 0;
+    _cache_serial = gpu_serial();
 }
 
 /* A stage's expanded source and its line map. */
@@ -253,6 +252,7 @@ static GLuint _shader_link(GLuint *stages, int n, const char *label, char *err) 
 static GLuint _shader_make(int n, const GLenum *stages, const char *const *paths, const char *defines, char *err) {
     _stage_src st[2] = {0};
     GLuint prog = 0;
+    _cache_follow_context();
     for (int i = 0; i < n; i++)
         if (!_shader_expand(paths[i], defines, &st[i].src, &st[i].text, 0, err)) goto done;
     size_t klen = 0;
@@ -305,12 +305,16 @@ GLuint shader_make_graphics(const char *vert_path, const char *frag_path, const 
 void shader_destroy(GLuint *program) {
     if (!*program) return;
     gpu_count_object(-1);
+    if (_cache_serial != gpu_serial()) { /* made in a context that has gone, and the program with it */
+        *program = 0;
+        return;
+    }
     for (int i = 0; i < _cache_count; i++)
         if (_cache[i].prog == *program) {
             _cache[i].refs--; /* kept linked at 0 refs: the next make of the same text takes it */
             *program = 0;
             return;
         }
-    glDeleteProgram(*program); /* not from the cache (made before a purge) */
+    glDeleteProgram(*program); /* not from the cache (cannot happen: every program is) */
     *program = 0;
 }

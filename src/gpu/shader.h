@@ -15,8 +15,9 @@
  * Programs are cached per context, keyed by the expanded text (file, defines and every included
  * file's content): a second make of the same text returns the same program with one more reference,
  * and shader_destroy drops one (gpu_live_objects counts makes minus destroys). A program with no
- * reference left stays linked for the next make until gpu_destroy purges the cache, so a process
- * that remakes a sorter or a sim per case compiles each program once. Callers must set a program's
+ * reference left stays linked for the next make until its context goes (the objects go with it;
+ * the first make in a new context, gpu_serial, empties the cache), so a process that remakes a
+ * sorter or a sim per case compiles each program once. Callers must set a program's
  * uniforms before each dispatch or draw (another holder may have changed them).
  */
 #ifndef FLUID_SHADER_H
@@ -26,7 +27,5 @@
 GLuint shader_make_compute(const char *path, const char *defines, char *err);
 GLuint shader_make_graphics(const char *vert_path, const char *frag_path, const char *defines, char *err);
 void shader_destroy(GLuint *program); /* sets *program to 0; 0 is ignored */
-/* Deletes every cached program; gpu_destroy calls it while its context is still current. */
-void shader_cache_purge(void);
 
 #endif
