@@ -128,9 +128,9 @@ static void _shader_report(const char *what, const char *log, const _sources *sr
  * the defines and every included file's content all end up in the expanded text, so the text is the
  * key). shader_make_* hands out the same program again, counting references; shader_destroy drops
  * one. A program nobody holds stays linked until its context goes (with its objects; the first
- * make in the next context, gpu_serial, forgets them), so that remaking a sorter or a sim in one process links nothing new. Programs carry
- * no state the callers rely on between a make and a dispatch: every caller sets its uniforms before
- * it dispatches or draws. */
+ * make in the next context, gpu_serial, forgets them), so that remaking a sorter or a sim in one
+ * process links nothing new. Programs carry no state the callers rely on between a make and a
+ * dispatch: every caller sets its uniforms before it dispatches or draws. */
 typedef struct _cached {
     char *text; /* expanded source of every stage, each followed by '|' */
     size_t len;
