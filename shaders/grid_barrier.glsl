@@ -11,8 +11,7 @@
 //   waiters read the word: plain loads of a volatile word on GPUs (GRID_POLL_ONE), so the
 //   polls do not queue read-modify-writes at the L2 ahead of the arrivals.
 // GRID_FORM 0: the first form (a count, a generation and the stalled word read with atomics before
-//   arriving; polls are atomics), kept for measuring: on the H100 a barrier of 528 groups of 64
-//   took 5.5 us, of 1,056 10.4 us (docs/BENCHMARKS.md).
+//   arriving; polls are atomics), kept for measuring against the default (docs/BENCHMARKS.md).
 // Polling: the whole group polls, with atomics, unless GRID_POLL_ONE: on llvmpipe a loop of the
 // first thread alone, or of the first 32, left early (tests/test_gpu.c caught it), and a plain
 // coherent read was hoisted out of the loop. GRID_POLL_ONE 1 (GPUs): the first thread alone

@@ -2,7 +2,8 @@
  * with the persistent solve on the H100 (test_sim_dispatches' reset check). Not a test: it prints,
  * for several set-ups, the records (dt, iterations, errors) of the 3 steps after the reset, of a
  * fresh sim and of a fresh indirect sim, and how many particles differ.
- *   usage: diag_persist_reset [GRID]   (GRID: FLUID_DFSPH_PERSISTENT of the persistent sims; 1) */
+ *   usage: diag_persist_reset [GRID]   (GRID: dfsph_desc.persistent of the persistent sims, 0 the
+ *   indirect path; 1) */
 #include "sim_ref.h"
 #include "sim/solver.h"
 #include "gpu/shader.h"
@@ -26,11 +27,10 @@ typedef struct opts {
     bool same_sim;     /* the "fresh" one is a sim made, set to p0 with no steps */
 } opts;
 
+/* grid: the persistent solve's groups as dfsph_desc.persistent takes them ("0": the indirect path). */
 static sim *make(const char *grid, const gpu_caps *caps) {
-    setenv("FLUID_DFSPH_PERSISTENT", grid, 1);
-    sim *s = ref_sim("dambreak", 1200, "radix", "dfsph", caps);
-    unsetenv("FLUID_DFSPH_PERSISTENT");
-    return s;
+    int groups = atoi(grid);
+    return ref_sim_dfsph("dambreak", 1200, "radix", &(dfsph_desc){.persistent = groups ? groups : DFSPH_ZERO}, caps);
 }
 
 static void finish(sim *s, run *r) {

@@ -20,9 +20,32 @@ static inline const sort_algo *ref_sort(const char *name) {
     return a;
 }
 
+/* The grid and lanes every ref_sim* simulation takes (sim_desc.cells_per_h, .lanes; 0: defaults),
+ * set by a test's main from its command line (ref_args): a second ctest entry runs the same checks
+ * with h/2 cells and 4 lanes a particle. */
+static uint32_t ref_cells_per_h, ref_lanes;
+
+/* "--half": h/2 cells (the 5 x 5 rows of 5 cells walk) and 4 lanes a particle; nothing else taken. */
+static inline void ref_args(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--half") != 0) {
+            fprintf(stderr, "FAIL: unknown argument '%s'; the only one is --half\n", argv[i]);
+            exit(1);
+        }
+        ref_cells_per_h = 2;
+        ref_lanes = 4;
+    }
+}
+
 static inline sim *ref_sim(const char *scene, uint32_t particles, const char *sort, const char *solver, const gpu_caps *caps) {
     char err[ERR_LEN];
-    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = particles, .sort = ref_sort(sort), .solver = solver}, caps, err);
+    sim *s = sim_make(&(sim_desc){.scene = scene,
+                                  .particles = particles,
+                                  .sort = ref_sort(sort),
+                                  .solver = solver,
+                                  .cells_per_h = ref_cells_per_h,
+                                  .lanes = ref_lanes},
+                      caps, err);
     if (!s) {
         fprintf(stderr, "FAIL: sim_make %s %u %s %s: %s\n", scene, particles, sort, solver ? solver : "(default)", err);
         exit(1);
@@ -39,6 +62,8 @@ static inline sim *ref_sim_with(const char *scene, uint32_t particles, const cha
                                   .particles = particles,
                                   .sort = ref_sort(sort),
                                   .solver = solver,
+                                  .cells_per_h = ref_cells_per_h,
+                                  .lanes = ref_lanes,
                                   .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, dd}, {0}}},
                       caps, err);
     if (!s) {

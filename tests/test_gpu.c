@@ -41,6 +41,30 @@ static void test_shader_runs(void) {
     CHECK(gpu_live_objects() == 0, "live objects %d after destroy", gpu_live_objects());
 }
 
+/* The program cache: the same file and defines give the same program while any holder lives and
+ * after the last one let go (no new link); other defines give another; the live count balances.
+ * Reference: the GL names themselves and glIsProgram. */
+static void test_shader_cache(void) {
+    char err[ERR_LEN] = "";
+    int live0 = gpu_live_objects();
+    GLuint a = shader_make_compute("tests/fill.comp", "#define FILL_VALUE 42u\n", err);
+    GLuint b = shader_make_compute("tests/fill.comp", "#define FILL_VALUE 42u\n", err);
+    GLuint c = shader_make_compute("tests/fill.comp", "#define FILL_VALUE 43u\n", err);
+    CHECK(a && b && c, "fill.comp: %s", err);
+    CHECK(a == b, "the same file and defines linked twice (%u, %u)", a, b);
+    CHECK(c != a, "other defines gave the same program %u", c);
+    CHECK(gpu_live_objects() == live0 + 3, "live objects %d, expected %d", gpu_live_objects(), live0 + 3);
+    GLuint first = a;
+    shader_destroy(&a);
+    CHECK(a == 0 && glIsProgram(b), "destroying one holder deleted the program the other holds");
+    shader_destroy(&b);
+    shader_destroy(&c);
+    CHECK(gpu_live_objects() == live0, "live objects %d after destroy, expected %d", gpu_live_objects(), live0);
+    GLuint d = shader_make_compute("tests/fill.comp", "#define FILL_VALUE 42u\n", err);
+    CHECK(d == first, "remade after its last holder let go: program %u, not the cached %u", d, first);
+    shader_destroy(&d);
+}
+
 static void test_cpu_sorts(void) {
     uint32_t k[] = {5, 3, 5, 1, 3, 0xFFFFFFFFu, 0};
     uint32_t v[] = {9, 8, 2, 7, 1, 6, 5};
@@ -120,8 +144,17 @@ int main(void) {
     test_timer_probe(gpu_get_caps(gpu));
     test_shader_error();
     test_shader_runs();
+    test_shader_cache();
     test_cpu_sorts();
     test_grid_barrier(gpu_get_caps(gpu));
+    /* A program cached in one context, made again in the next: a program of the new context (the
+     * old one's went with it), which runs. */
+    char err[ERR_LEN] = "";
+    GLuint old = shader_make_compute("tests/fill.comp", "#define FILL_VALUE 42u\n", err);
+    shader_destroy(&old);
+    gpu_destroy(gpu);
+    gpu = check_gpu();
+    test_shader_runs();
     gpu_destroy(gpu);
     return check_done();
 }

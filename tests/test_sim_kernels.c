@@ -73,7 +73,7 @@ static void test_kernel_cpu(void) {
 static void test_gpu_vs_cpu(const gpu_caps *caps, uint32_t lanes) {
     char err[ERR_LEN];
     sim *s =
-        sim_make(&(sim_desc){.scene = "dambreak", .particles = 2000, .sort = ref_sort("cpu"), .solver = "wcsph", .lanes = lanes},
+        sim_make(&(sim_desc){.scene = "dambreak", .particles = 2000, .sort = ref_sort("cpu"), .solver = "wcsph", .lanes = lanes, .cells_per_h = ref_cells_per_h},
                  caps, err);
     CHECK(s, "sim_make: %s", err);
     if (!s) return;
@@ -200,7 +200,8 @@ static void test_momentum(const char *solver, const gpu_caps *caps) {
     sim_destroy(s);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    ref_args(argc, argv);
     gpu_ctx *gpu = check_gpu();
     test_kernel_cpu();
     test_gpu_vs_cpu(gpu_get_caps(gpu), 1);

@@ -176,10 +176,11 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
 
 static float frand(uint32_t *st) { return (float)(check_rand(st) % 1000000) / 1000000.0f; }
 
-int main(void) {
+int main(int argc, char **argv) {
+    ref_args(argc, argv);
     gpu_ctx *gpu = check_gpu();
     /* The cell size by solver and count (measured on the H100, docs/BENCHMARKS.md): h/2 for wcsph
-     * above 262,144 particles, h otherwise; and a simulation takes it unless FLUID_SIM_CELL says. */
+     * above 262,144 particles, h otherwise; and a simulation takes it unless sim_desc.cells_per_h says. */
     CHECK(sim_cells_per_h(&sim_solver_wcsph, 262144) == 1 && sim_cells_per_h(&sim_solver_wcsph, 262145) == 2 &&
               sim_cells_per_h(&sim_solver_dfsph, 27648) == 1 && sim_cells_per_h(&sim_solver_dfsph, 1000000) == 1,
           "cells per h by solver and count: wcsph %u at 262,144, %u above; dfsph %u, %u",
@@ -191,10 +192,9 @@ int main(void) {
         sim *s = ref_sim("dambreak", 3000, sorts[si], NULL, gpu_get_caps(gpu));
         printf("sort %s:\n", sorts[si]);
         const sim_params *p = sim_get_params(s);
-        const char *cell_env = getenv("FLUID_SIM_CELL");
-        uint32_t want_reach = cell_env ? (uint32_t)atoi(cell_env) : sim_cells_per_h(&sim_solver_dfsph, sim_particle_count(s));
-        CHECK(sim_cell_reach(p) == want_reach, "the walk reaches %u cells, not %u (FLUID_SIM_CELL=%s)", sim_cell_reach(p),
-              want_reach, cell_env ? cell_env : "unset");
+        uint32_t want_reach = ref_cells_per_h ? ref_cells_per_h : sim_cells_per_h(&sim_solver_dfsph, sim_particle_count(s));
+        CHECK(sim_cell_reach(p) == want_reach, "the walk reaches %u cells, not %u (cells_per_h %u)", sim_cell_reach(p),
+              want_reach, ref_cells_per_h);
         uint32_t cap = sim_particle_count(s), st = 99, n;
         float *pos = calloc(4ull * cap, sizeof(float));
         float ext[3] = {p->hi[0] - p->lo[0], p->hi[1] - p->lo[1], p->hi[2] - p->lo[2]};

@@ -83,6 +83,18 @@ int main(void) {
                  caps, err);
     CHECK(!s && strstr(err, "FLUID_DFSPH_SLACK") && strstr(err, "0..9"), "dfsph_desc.slack 12: '%s'", err);
     sim_destroy(s);
+    const struct {
+        sim_desc desc;
+        const char *want;
+    } bad_desc[] = {{{.particles = 500, .cells_per_h = 3}, "sim_desc.cells_per_h=3; choose 1 or 2"},
+                    {{.particles = 500, .fast = 2}, "sim_desc.fast=2; choose 1 (on), -1 (off) or 0"}};
+    for (size_t i = 0; i < ARRAY_LEN(bad_desc); i++) {
+        err[0] = 0;
+        s = sim_make(&bad_desc[i].desc, caps, err);
+        CHECK(!s && strstr(err, bad_desc[i].want) && !strchr(err, '\n'), "bad desc %zu: sim_make %s: '%s'", i,
+              s ? "made it" : "failed", err);
+        sim_destroy(s);
+    }
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
     gpu_destroy(gpu);
     return check_done();

@@ -162,7 +162,7 @@ uint rx_rank_round(uint d, uint sg) {
     // counter in a round, so the old value is what came before, and it is handed to every peer.
     // No barrier before the next round: every lane waits at this shuffle for the leaders' atomics
     // to return, so the next round's atomics come after them. (A subgroupBarrier() here is a full
-    // memory barrier on NVIDIA, MEMBAR.GL, and cost ~1 us a round: most of the scatter's time.)
+    // memory barrier on NVIDIA, MEMBAR.GL, which would be most of the scatter's time.)
     uint old = 0u;
     if (rx_sg_lane == leader) old = atomicAdd(s_whist[sg * uint(RADIX) + d], count);
     return rx_shuffle(old, leader) + below;

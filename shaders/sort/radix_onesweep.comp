@@ -87,7 +87,7 @@ void main() {
     uint sg = rx_sg_id();
     uint first = base + sg * uint(KPT * SG) + rx_lane();
     // The values are loaded with the keys, their latency hidden behind the ranking (loading them
-    // after the keys are written measured slower on the H100: 1380 against 1048 us at 16M x 32).
+    // after the keys are written was slower; docs/BENCHMARKS.md).
     uint keys[KPT], vals[KPT], ranked[KPT];
     for (uint k = 0u; k < uint(KPT); k++) {
         uint i = first + k * uint(SG);

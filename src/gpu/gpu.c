@@ -29,6 +29,8 @@ struct gpu_ctx {
 static int _gpu_live;
 
 void gpu_count_object(int delta) { _gpu_live += delta; }
+static uint32_t _gpu_serial;
+uint32_t gpu_serial(void) { return _gpu_serial; }
 int gpu_live_objects(void) { return _gpu_live; }
 
 static void GLAPIENTRY _gpu_on_debug(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length, const GLchar *msg,
@@ -145,6 +147,7 @@ gpu_ctx *gpu_make(const gpu_desc *desc_in, char *err) {
         free(gpu);
         return NULL;
     }
+    _gpu_serial++; /* a new context: the shader cache starts empty */
     int ver = epoxy_gl_version();
     if (ver < 45 || !epoxy_is_desktop_gl()) {
         fail(err,

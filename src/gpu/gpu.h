@@ -72,6 +72,9 @@ void gpu_vao_destroy(GLuint *vao); /* sets *vao to 0; 0 is ignored */
 /* Buffers and programs made through this module and the shader module, still alive. */
 int gpu_live_objects(void);
 void gpu_count_object(int delta); /* for other modules that make GL objects (shader.c) */
+/* Which context this is: 0 before the first gpu_make, one more at each (the shader cache keys its
+ * programs by it: a new context starts with none). */
+uint32_t gpu_serial(void);
 
 /* Number of work groups of `size` needed for n items (n may be 0). */
 static inline uint32_t gpu_groups(uint64_t n, uint32_t size) { return (uint32_t)((n + size - 1) / size); }

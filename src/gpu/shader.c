@@ -3,6 +3,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/gpu.h"
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,17 +124,67 @@ static void _shader_report(const char *what, const char *log, const _sources *sr
     if (first) fail(err, "SHADER: %s failed (shaders/%s), with no log from the driver", what, src->names[0]);
 }
 
-static GLuint _shader_compile(GLenum stage, const char *path, const char *defines, char *err) {
-    _sources src = {0};
-    _str text = {0};
-    if (!_shader_expand(path, defines, &src, &text, 0, err)) {
-        free(text.p);
-        free(src.line_file);
-        free(src.line_no);
-        return 0;
+/* The program cache: a program is linked once per context for each distinct source text (the file,
+ * the defines and every included file's content all end up in the expanded text, so the text is the
+ * key). shader_make_* hands out the same program again, counting references; shader_destroy drops
+ * one. A program nobody holds stays linked until its context goes (with its objects; the first
+ * make in the next context, gpu_serial, forgets them), so that remaking a sorter or a sim in one
+ * process links nothing new. Programs carry no state the callers rely on between a make and a
+ * dispatch: every caller sets its uniforms before it dispatches or draws. */
+typedef struct _cached {
+    char *text; /* expanded source of every stage, each followed by '|' */
+    size_t len;
+    uint64_t hash;
+    GLuint prog;
+    int refs;
+} _cached;
+static _cached *_cache;
+static int _cache_count, _cache_cap;
+static uint32_t _cache_serial; /* the context the cached programs belong to (gpu_serial) */
+
+static uint64_t _cache_hash(const char *text, size_t len) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t i = 0; i < len; i++) h = (h ^ (uint8_t)text[i]) * 1099511628211ull;
+    return h;
+}
+
+static _cached *_cache_find(const char *text, size_t len, uint64_t hash) {
+    for (int i = 0; i < _cache_count; i++)
+        if (_cache[i].hash == hash && _cache[i].len == len && memcmp(_cache[i].text, text, len) == 0) return &_cache[i];
+    return NULL;
+}
+
+static void _cache_add(char *text, size_t len, uint64_t hash, GLuint prog) {
+    if (_cache_count == _cache_cap) {
+        _cache_cap = _cache_cap ? _cache_cap * 2 : 64;
+        _cache = realloc(_cache, sizeof *_cache * (size_t)_cache_cap);
     }
+    _cache[_cache_count++] = (_cached){text, len, hash, prog, 1};
+}
+
+/* Forgets the programs of an earlier context (they went with it: no GL call). */
+static void _cache_follow_context(void) {
+    if (_cache_serial == gpu_serial()) return;
+    for (int i = 0; i < _cache_count; i++) free(_cache[i].text);
+    _cache_count = 0;
+    _cache_serial = gpu_serial();
+}
+
+/* A stage's expanded source and its line map. */
+typedef struct _stage_src {
+    _sources src;
+    _str text;
+} _stage_src;
+
+static void _stage_free(_stage_src *st) {
+    free(st->text.p);
+    free(st->src.line_file);
+    free(st->src.line_no);
+}
+
+static GLuint _shader_compile(GLenum stage, _stage_src *st, char *err) {
     GLuint s = glCreateShader(stage);
-    const char *p = text.p;
+    const char *p = st->text.p;
     glShaderSource(s, 1, &p, NULL);
     glCompileShader(s);
     GLint ok = 0;
@@ -143,14 +194,11 @@ static GLuint _shader_compile(GLenum stage, const char *path, const char *define
         glGetShaderiv(s, GL_INFO_LOG_LENGTH, &len);
         char *log = calloc(1, (size_t)len + 1);
         glGetShaderInfoLog(s, len, NULL, log);
-        _shader_report("compile", log, &src, err);
+        _shader_report("compile", log, &st->src, err);
         free(log);
         glDeleteShader(s);
         s = 0;
     }
-    free(text.p);
-    free(src.line_file);
-    free(src.line_no);
     return s;
 }
 
@@ -203,30 +251,76 @@ static GLuint _shader_link(GLuint *stages, int n, const char *label, char *err) 
     }
     glObjectLabel(GL_PROGRAM, prog, -1, label);
     _shader_dump_binary(prog, label);
-    gpu_count_object(1);
+    return prog;
+}
+
+/* Expands every stage, returns the cached program for that text or compiles and links a new one. */
+static GLuint _shader_make(int n, const GLenum *stages, const char *const *paths, const char *defines, char *err) {
+    _stage_src st[2] = {0};
+    GLuint prog = 0;
+    _cache_follow_context();
+    for (int i = 0; i < n; i++)
+        if (!_shader_expand(paths[i], defines, &st[i].src, &st[i].text, 0, err)) goto done;
+    size_t klen = 0;
+    for (int i = 0; i < n; i++) klen += st[i].text.len + 1;
+    _str key = {malloc(klen), 0, klen};
+    for (int i = 0; i < n; i++) {
+        if (st[i].text.len) memcpy(key.p + key.len, st[i].text.p, st[i].text.len);
+        key.len += st[i].text.len;
+        key.p[key.len++] = '|'; /* after each stage */
+    }
+    uint64_t hash = _cache_hash(key.p, key.len);
+    _cached *hit = _cache_find(key.p, key.len, hash);
+    if (hit) {
+        hit->refs++;
+        prog = hit->prog;
+        free(key.p);
+        gpu_count_object(1);
+        goto done;
+    }
+    GLuint sh[2] = {0};
+    for (int i = 0; i < n; i++) {
+        sh[i] = _shader_compile(stages[i], &st[i], err);
+        if (!sh[i]) {
+            for (int j = 0; j < i; j++) glDeleteShader(sh[j]);
+            free(key.p);
+            goto done;
+        }
+    }
+    prog = _shader_link(sh, n, paths[0], err);
+    if (prog) {
+        _cache_add(key.p, key.len, hash, prog);
+        gpu_count_object(1);
+    } else {
+        free(key.p);
+    }
+done:
+    for (int i = 0; i < n; i++) _stage_free(&st[i]);
     return prog;
 }
 
 GLuint shader_make_compute(const char *path, const char *defines, char *err) {
-    GLuint cs = _shader_compile(GL_COMPUTE_SHADER, path, defines, err);
-    if (!cs) return 0;
-    return _shader_link(&cs, 1, path, err);
+    return _shader_make(1, (const GLenum[]){GL_COMPUTE_SHADER}, (const char *const[]){path}, defines, err);
 }
 
 GLuint shader_make_graphics(const char *vert_path, const char *frag_path, const char *defines, char *err) {
-    GLuint st[2] = {_shader_compile(GL_VERTEX_SHADER, vert_path, defines, err), 0};
-    if (!st[0]) return 0;
-    st[1] = _shader_compile(GL_FRAGMENT_SHADER, frag_path, defines, err);
-    if (!st[1]) {
-        glDeleteShader(st[0]);
-        return 0;
-    }
-    return _shader_link(st, 2, vert_path, err);
+    return _shader_make(2, (const GLenum[]){GL_VERTEX_SHADER, GL_FRAGMENT_SHADER}, (const char *const[]){vert_path, frag_path},
+                        defines, err);
 }
 
 void shader_destroy(GLuint *program) {
     if (!*program) return;
-    glDeleteProgram(*program);
     gpu_count_object(-1);
+    if (_cache_serial != gpu_serial()) { /* made in a context that has gone, and the program with it */
+        *program = 0;
+        return;
+    }
+    for (int i = 0; i < _cache_count; i++)
+        if (_cache[i].prog == *program) {
+            _cache[i].refs--; /* kept linked at 0 refs: the next make of the same text takes it */
+            *program = 0;
+            return;
+        }
+    glDeleteProgram(*program); /* not from the cache (cannot happen: every program is) */
     *program = 0;
 }

@@ -11,6 +11,14 @@
  * expanded text to (file, line), because drivers disagree on #line source numbers. On a compile or
  * link error the result is 0 and err holds the first error as "shaders/FILE:LINE: message"; the
  * whole driver log is printed to stderr, each line mapped back to the file and line it came from.
+ *
+ * Programs are cached per context, keyed by the expanded text (file, defines and every included
+ * file's content): a second make of the same text returns the same program with one more reference,
+ * and shader_destroy drops one (gpu_live_objects counts makes minus destroys). A program with no
+ * reference left stays linked for the next make until its context goes (the objects go with it;
+ * the first make in a new context, gpu_serial, empties the cache), so a process that remakes a
+ * sorter or a sim per case compiles each program once. Callers must set a program's
+ * uniforms before each dispatch or draw (another holder may have changed them).
  */
 #ifndef FLUID_SHADER_H
 #define FLUID_SHADER_H

@@ -9,7 +9,7 @@
 
 uint32_t sim_lanes_for(uint32_t capacity, const gpu_caps *caps) {
     if (strstr(caps->renderer, "llvmpipe") || strstr(caps->renderer, "softpipe")) return 1;
-    return capacity <= 262144 ? 4 : 1; /* measured on an H100 (docs/BENCHMARKS.md); at 986,078 2 and 4 lanes did not pay */
+    return capacity <= 262144 ? 4 : 1; /* past 262,144 particles the GPU is full with one lane each (docs/BENCHMARKS.md) */
 }
 
 bool sim_lanes_resolve(uint32_t asked, uint32_t *lanes, char *err) {
@@ -24,14 +24,15 @@ bool sim_lanes_resolve(uint32_t asked, uint32_t *lanes, char *err) {
     return true;
 }
 
-bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, bool fast_default, const sim_params *params,
-                        const gpu_caps *caps, char *err) {
+bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, int fast_asked, bool fast_default,
+                        const sim_params *params, const gpu_caps *caps, char *err) {
     memset(p, 0, sizeof *p);
     p->capacity = capacity;
     p->lanes = lanes ? lanes : sim_lanes_for(capacity, caps);
     p->reach = sim_cell_reach(params);
     uint32_t fast = fast_default;
-    if (!env_u32(ENV_SIM_FAST, 0, 1, &fast, err)) return false;
+    if (fast_asked) fast = fast_asked > 0;
+    else if (!env_u32(ENV_SIM_FAST, 0, 1, &fast, err)) return false;
     p->fast = fast != 0;
     snprintf(p->pass_defines, sizeof p->pass_defines, "#define SIM_LANES %u\n#define SIM_CELL_REACH %u\n#define SIM_FAST %u\n",
              p->lanes, p->reach, fast);

@@ -3,7 +3,7 @@
  * the helpers that build a sim shader and dispatch it.
  *
  *   sim_particles p;
- *   sim_particles_make(&p, capacity, &params, err);
+ *   sim_particles_make(&p, capacity, 0, 0, true, &params, caps, err);
  *   GLuint prog = sim_program_make("sim/wcsph/density.comp", NULL, "sim.wcsph.density", err);
  *   sim_particles_bind(&p);              // params at SIM_UBO_PARAMS, current pos/vel, density
  *   sim_dispatch(prog, p.n);             // one thread a particle, then a shader-storage barrier
@@ -34,9 +34,10 @@ typedef struct sim_particles {
     char pass_defines[96];
 } sim_particles;
 
-/* lanes: 0 picks by the count and the GPU (sim_lanes_for). */
-bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, bool fast_default, const sim_params *params,
-                        const gpu_caps *caps, char *err);
+/* lanes: 0 picks by the count and the GPU (sim_lanes_for). fast_asked: 1 on, -1 off, 0 FLUID_SIM_FAST
+ * else fast_default (the solver's). */
+bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, int fast_asked, bool fast_default,
+                        const sim_params *params, const gpu_caps *caps, char *err);
 /* Threads a particle for the neighbour passes: many while the particles alone would leave most of
  * the GPU idle, 1 on a software renderer (where threads are not free); sim_desc.lanes or
  * FLUID_SIM_LANES (read by sim_make) override. */

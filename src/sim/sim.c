@@ -26,11 +26,7 @@
 /* "dambreak, drop, ...": every scene, for error messages. */
 static const char *_sim_scene_list(void) {
     static char list[256];
-    list[0] = 0;
-    for (int i = 0; i < sim_scene_count; i++) {
-        if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
-        strncat(list, sim_scenes[i].name, sizeof list - strlen(list) - 1);
-    }
+    names_join(list, sizeof list, &sim_scenes[0].name, sizeof sim_scenes[0], sim_scene_count, ", ", NULL);
     return list;
 }
 
@@ -54,7 +50,7 @@ uint64_t sim_max_particles(const gpu_caps *caps) {
 
 /* Grid cells per h: 1 (the walk: 3 x 3 rows of 3 cells, 27 h^3) or 2 (5 x 5 rows of 5 cells of h/2,
  * 15.6 h^3, fewer candidates for more rows and 8x the cells), by the solver's measured threshold.
- * FLUID_SIM_CELL overrides. */
+ * sim_desc.cells_per_h, else FLUID_SIM_CELL, overrides. */
 uint32_t sim_cells_per_h(const sim_solver *solver, uint64_t particles) {
     return solver->half_cells_above && particles > solver->half_cells_above ? 2 : 1;
 }
@@ -69,12 +65,14 @@ static double _sim_lattice_sum(double dx, double hs) {
     return sum;
 }
 
-static bool _sim_params_init(sim *s, char *err) {
+static bool _sim_params_init(sim *s, uint32_t cells_per_h, char *err) {
     const sim_layout *lay = &s->layout;
     sim_params *p = &s->params;
     memset(p, 0, sizeof *p);
     uint32_t per_h = sim_cells_per_h(s->solver, lay->count);
-    if (!env_u32(ENV_SIM_CELL, 1, 2, &per_h, err)) return false;
+    if (cells_per_h > 2) return fail(err, "sim_desc.cells_per_h=%u; choose 1 or 2 (0: the default)", cells_per_h);
+    if (cells_per_h) per_h = cells_per_h;
+    else if (!env_u32(ENV_SIM_CELL, 1, 2, &per_h, err)) return false;
     double h = SIM_H_OVER_DX * lay->dx, cell = h / per_h * SIM_CELL_MARGIN, hs = h / 2;
     for (int a = 0; a < 3; a++) {
         p->lo[a] = (float)lay->lo[a];
@@ -206,6 +204,10 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     }
     uint32_t lanes;
     if (!sim_lanes_resolve(desc->lanes, &lanes, err)) return NULL;
+    if (desc->fast < -1 || desc->fast > 1) {
+        fail(err, "sim_desc.fast=%d; choose 1 (on), -1 (off) or 0 (the default)", desc->fast);
+        return NULL;
+    }
     sim *s = calloc(1, sizeof *s);
     s->caps = caps;
     s->solver = solver;
@@ -222,7 +224,7 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         sim_destroy(s);
         return NULL;
     }
-    if (!_sim_params_init(s, err)) {
+    if (!_sim_params_init(s, desc->cells_per_h, err)) {
         sim_destroy(s);
         return NULL;
     }
@@ -243,7 +245,8 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     }
     _sim_layout_fill(s);
     bool ok =
-        sim_particles_make(&s->p, (uint32_t)s->layout.count, lanes, s->solver->fast_kernels, &s->params, caps, err) &&
+        sim_particles_make(&s->p, (uint32_t)s->layout.count, lanes, desc->fast, s->solver->fast_kernels, &s->params, caps,
+                           err) &&
         (s->q = sim_search_make(&(sim_search_desc){.capacity = (uint32_t)s->layout.count, .cells = (uint32_t)cells, .sort = sort},
                                 caps, err)) &&
         (s->impl = _sim_solver_make(s, solver, err));

@@ -45,6 +45,10 @@ typedef struct sim_desc {
                                    * edge: app/session.c); NULL: the first */
     const char *solver;    /* a name of sim_solvers[] (solver.h); NULL: the first */
     uint32_t lanes;        /* threads a particle in the neighbour passes: 1, 2, 4, 8, 16; 0: FLUID_SIM_LANES, else picked */
+    uint32_t cells_per_h;  /* grid cells per h: 1 (cells h wide) or 2 (h/2); 0: FLUID_SIM_CELL, else the solver's
+                            * pick by count (sim_cells_per_h) */
+    int fast;              /* the neighbour passes' kernels with precomputed reciprocals: 1 on, -1 off; 0: FLUID_SIM_FAST,
+                            * else the solver's default (sim_solver.fast_kernels) */
     const sim_solver_desc *solver_descs; /* NULL, or solvers' own descs ended by {NULL}; a solver not listed: defaults */
     uint32_t records; /* step records kept for sim_records, 0: SIM_RECORDS (the one ring from the GPU to the stats; past
                        * it the oldest unread are dropped and counted: sim_summary.records_dropped) */

@@ -36,10 +36,12 @@ int sim_solver_index(const sim_solver *solver) {
 
 const char *sim_solver_names(void) {
     static char list[256];
-    list[0] = 0;
-    for (int i = 0; sim_solvers[i]; i++) {
-        if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
-        strncat(list, sim_solvers[i]->name, sizeof list - strlen(list) - 1);
+    const char *names[32];
+    int n = 0;
+    while (sim_solvers[n] && n < 32) {
+        names[n] = sim_solvers[n]->name;
+        n++;
     }
+    names_join(list, sizeof list, names, 0, n, ", ", NULL);
     return list;
 }

@@ -6,8 +6,8 @@
  *                                 digit whose tile offsets come from a chained scan with
  *                                 decoupled look-back (a work group reads earlier ones' counts);
  *               reduce-then-scan  count, scan, scatter per digit: no group ever waits on another.
- *             Onesweep by default on every driver and at every size (it measured faster than
- *             reduce-then-scan at every size on the H100). GL promises no forward progress
+ *             Onesweep by default on every driver and at every size (the faster of the two at
+ *             every size benchmarked, docs/BENCHMARKS.md). GL promises no forward progress
  *             between work groups, so its look-back waits without bound only on drivers known to
  *             give it (GL_VENDOR NVIDIA, AMD, ATI or Intel); elsewhere (Mesa llvmpipe) it waits a
  *             bounded time, then counts the late tile's digits itself (Decoupled Fallback), which

@@ -84,15 +84,13 @@
 #include <string.h>
 
 /* The largest n sorted by the one-group kernel (at most RADIX_OG_WG * RADIX_OG_KPT): 0, off by
- * default. Measured on the H100 (docs/BENCHMARKS.md): one group on one SM sorts 27,648 16-bit
- * pairs in 156 us, the tiles path in 43 us; the kernel stays for GPUs with a costlier dispatch
+ * default, since one group on one multiprocessor is slower than the tiles path on a GPU with cheap
+ * dispatches (docs/BENCHMARKS.md); the kernel stays for GPUs with a costlier dispatch
  * (FLUID_RADIX_ONEGROUP_MAX=32768 turns it on). */
 #define RADIX_ONEGROUP_MAX 0
 /* The most tiles (of RADIX_TILE keys) sorted by the count-ahead path; past it, reduce-then-scan.
- * Measured on the H100 (before the ranking lost its barriers): the count-ahead path wins while its last
- * group's scan of tiles x 256 counts is short (27,648 16-bit pairs, 7 tiles: 57 us against 62 us)
- * and loses past that (1,048,576 32-bit pairs, 256 tiles: 661 us against 193 us; 65,536 pairs,
- * 16 tiles: even). */
+ * The count-ahead path wins while its last group's scan of tiles x 256 counts is short, and loses
+ * once that scan dominates (about even at 16 tiles; docs/BENCHMARKS.md). */
 #define RADIX_COUNT_AHEAD_TILES 16
 /* Emulated subgroup sizes of the shared path (tile kernels, one-group kernel): the shared memory
  * for per-stream digit counters is (WG / EMU_SG) KiB, which must fit llvmpipe's 32 KiB. */
@@ -100,34 +98,29 @@
 #define RADIX_OG_EMU_SG 64
 
 /* Onesweep tiles: RADIX_WG invocations x this many keys each; smaller tiles up to
- * RADIX_OS_SMALL_MAX pairs, where more tiles keep more of the GPU busy. Measured on the H100
- * (docs/bench/2026-11-24-sort/profile, tune): 12 keys an invocation against 16, 20 and 24 at 16M
- * x 32 bits: 1048, 1754, 1429 and 1374 us (16 spilled the per-key arrays or cost occupancy); 8,
- * 10, 12 and 14 with the values loaded late: 1781, 1595, 1497 and 2303 us. Small tiles: 4 keys
- * against 6, 8 and 12 at 27,648 x 16 bits: 31.6, 32.6, 34.3 and 37.1 us. */
+ * RADIX_OS_SMALL_MAX pairs, where more tiles keep more of the GPU busy. More keys an invocation
+ * than 12 spill the per-key arrays or cost occupancy; the choices and the sweep behind them are in
+ * docs/BENCHMARKS.md. */
 #define RADIX_OS_KPT 12
 #define RADIX_OS_SMALL_KPT 4
 #define RADIX_OS_SMALL_MAX 131072
 #define RADIX_OS_MAX_KPT 24
-/* Look-back words each digit's invocation reads at a time (the waiting look-back). Measured on the
- * H100 (docs/bench/2026-11-24-sort/profile), 16M x 32 bits: 1, 8, 32 words: 1756, 1721, 2076 us;
- * 1M: 136, 156, 200 us. */
+/* Look-back words each digit's invocation reads at a time (the waiting look-back): one word, since
+ * wider windows did not pay (docs/BENCHMARKS.md). */
 #define RADIX_OS_WINDOW 1
 #define RADIX_OS_MAX_WINDOW 32
 /* Look-back with fallback: reads of an unpublished word before the group counts that tile's
- * digits itself (FLUID_ONESWEEP_SPIN). H100, 16M x 32 bits: 8 and 64 reads the same (1489 and
- * 1497 us); 1024 did not finish a bench row in 30 s (not understood; so the range stops at 256). */
+ * digits itself (FLUID_ONESWEEP_SPIN). The range stops at 256: a spin of 1024 did not finish a
+ * bench row (not understood; docs/BENCHMARKS.md). */
 #define RADIX_OS_SPIN 64
 #define RADIX_OS_MAX_SPIN 256
 /* Keys per invocation of the onesweep histogram (RADIX_HIST_WG invocations a group): few up to
- * os_small_max pairs (more groups: less latency), many past it (fewer global atomics). Measured on
- * the H100 with 32 throughout: 16.9 us for 27,648 16-bit keys in 4 groups, 67 us for 16,777,216. */
+ * os_small_max pairs (more groups: less latency), many past it (fewer global atomics). */
 #define RADIX_HIST_KPT_SMALL 8
 #define RADIX_HIST_KPT 32
 /* radix takes onesweep up to this many pairs and reduce-then-scan past it: past every size, since
- * onesweep with tiles of 12 keys an invocation measured faster at every size on the H100
- * (docs/bench/2026-11-24-sort/profile, 32-bit keys: 83.9 against 95.8 us at 262,144, 115 against
- * 133 at 1M, 319 against 425 at 4M, 1048 against 1422 at 16M); FLUID_ONESWEEP_MAX sets it. */
+ * onesweep is the faster of the two at every size benchmarked (docs/BENCHMARKS.md);
+ * FLUID_ONESWEEP_MAX sets it. */
 #define RADIX_OS_AUTO_MAX (1u << 30)
 
 _Static_assert(RADIX_COUNT_AHEAD_TILES <= RADIX_COUNT_AHEAD_MAX_TILES,
@@ -369,9 +362,8 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
         return NULL;
     }
     /* The path: onesweep needs forward progress between work groups (see the top of sort.h). The
-     * look-back: waiting on drivers known to make forward progress, where it measured faster (H100,
-     * docs/bench/2026-11-24-sort/tune: 1380 against 1497 us at 16M x 32 bits, 32.5 against 34.3 us
-     * at 27,648 x 16), with fallback elsewhere (it ends on any driver). */
+     * look-back: waiting on drivers known to make forward progress (the faster of the two there,
+     * docs/BENCHMARKS.md), with fallback elsewhere (it ends on any driver). */
     const sort_radix_desc *in = desc->radix ? desc->radix : &_radix_tuning;
     sort_radix_path path = in->force_path ? in->path : desc->radix_path;
     bool progress = gpu_forward_progress();

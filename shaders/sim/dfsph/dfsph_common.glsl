@@ -118,8 +118,8 @@ bool dfsph_reduce_last(float v, bool is_max) {
 // DFSPH_LIST_CAP, DFSPH_LIST_STRIDE (lanes a buffer holds) and DFSPH_REC come from dfsph.c.
 //   DFSPH_PREFETCH 1: the walk loads entry k+1 before it uses entry k, so a thread waits on one
 //     chain of loads a neighbour fewer (the entry's); the same sums in the same order. dfsph.c
-//     sets it where the lists hold indices (H100: 3% off the frame at 432,000 and 986,078); with
-//     records it cost 9% at 27,648, so 0 there (docs/BENCHMARKS.md).
+//     sets it where the lists hold indices, where it pays; with records it costs, so 0 there
+//     (docs/BENCHMARKS.md).
 #ifndef DFSPH_PREFETCH
 #define DFSPH_PREFETCH 0
 #endif

@@ -6,7 +6,7 @@
 //   DFSPH_Q_POS, DFSPH_Q_VEL, DFSPH_Q_KAPPA: the buffers' qualifiers: `coherent` in the persistent
 //   solve (other groups' writes are read after the grid barrier, in the same dispatch); readonly
 //   or writeonly in the indirect passes (update.comp, predict.comp), where they let the driver
-//   read through its non-coherent cache (the first H100 run without them: 7.04 against 6.32 ms).
+//   read through its non-coherent cache (without them the step was slower; docs/BENCHMARKS.md).
 //   DFSPH_Q_NBR, DFSPH_Q_WALL, DFSPH_Q_NBR_COUNT, DFSPH_Q_DENS, DFSPH_Q_FACTOR, DFSPH_Q_ACCEL:
 //   readonly but in the fused step (step.comp), which writes them too.
 //   DFSPH_ONLY_PREDICT, DFSPH_ONLY_UPDATE: one of the two passes alone (for those qualifiers).

@@ -1,9 +1,9 @@
 // ranges: after the sort, the cell table: starts[c] = the first sorted index of cell c, for every
 // cell and one past the last (starts[cells] = n), so cell c holds [starts[c], starts[c + 1]) and
 // an empty cell starts where the next one does. One thread a cell: a binary search for the first
-// key not below c (log2 n reads; a thread a key filling the gaps serially took 24 us at 27,648
-// particles on the H100, where most of the tank is empty). (The counting sort makes this table
-// itself and the stage is skipped.)
+// key not below c (log2 n reads; a thread a key filling the gaps serially is slow where most of
+// the tank is empty, as a long run of empty cells falls to one thread). (The counting sort makes
+// this table itself and the stage is skipped.)
 #version 450
 #include "sim/sim_common.glsl"
 layout(local_size_x = SIM_WG) in;

@@ -1,5 +1,6 @@
 /* registry: the families' names, read from their registries (see registry.h). */
 #include "app/session/registry.h"
+#include "core/util.h"
 #include "render/render_style.h"
 #include "sim/scene.h"
 #include "sim/solver.h"
@@ -39,13 +40,22 @@ int registry_find(registry_family f, const char *name) {
     return -1;
 }
 
+/* The family's names, in registry order (at most 32). */
+static int _registry_names(registry_family f, const char **names) {
+    int n = registry_count(f) < 32 ? registry_count(f) : 32;
+    for (int i = 0; i < n; i++) names[i] = registry_name(f, i);
+    return n;
+}
+
 static const char *_registry_join(registry_family f, bool cycle, char *buf, size_t len) {
-    buf[0] = 0;
-    int n = registry_count(f);
-    for (int i = 0; i < n; i++) {
-        const char *sep = i == 0 ? "" : cycle ? " -> " : i == n - 1 ? " or " : ", ";
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s%s", sep, registry_name(f, i), !cycle && i == 0 ? " (default)" : "");
+    const char *names[32];
+    char first[128];
+    int n = _registry_names(f, names);
+    if (!cycle && n) { /* "a (default), b or c" */
+        snprintf(first, sizeof first, "%s (default)", names[0]);
+        names[0] = first;
     }
+    names_join(buf, len, names, 0, n, cycle ? " -> " : ", ", cycle ? NULL : " or ");
     return buf;
 }
 
@@ -60,9 +70,8 @@ const char *registry_cycle(registry_family f) {
 }
 
 const char *registry_join(registry_family f, const char *sep, char *buf, size_t len) {
-    buf[0] = 0;
-    for (int i = 0; i < registry_count(f); i++)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? sep : "", registry_name(f, i));
+    const char *names[32];
+    names_join(buf, len, names, 0, _registry_names(f, names), sep, NULL);
     return buf;
 }
 

@@ -88,8 +88,8 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
         !_dfsph_knob(&d->grid_form, ENV_DFSPH_GRID_FORM, 0, 1, err) ||
         !_dfsph_knob(&d->prefetch, ENV_DFSPH_PREFETCH, 0, 1, err) || !_dfsph_knob(&d->fused, ENV_DFSPH_FUSED, 0, 2, err))
         return false;
-    /* Empty pairs cost ~10 us each at 27,648 on the H100 (slack 2 against 0: 8.15 against 6.82 ms a
-     * frame); one pair of slack catches most solves that need one more iteration than lately. */
+    /* Each empty pair of slack costs a frame its dispatches (docs/BENCHMARKS.md); one pair catches
+     * most solves that need one more iteration than lately. */
     if (!d->slack) d->slack = 1;
     if (!d->history) d->history = DFSPH_FRAMES;
     if (!d->grid_form) d->grid_form = 1;
@@ -141,12 +141,12 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     bool ok = d->buf != NULL;
     size_t stride = n * p->lanes, cap = dfsph_list_cap(p->lanes);
     /* 16-byte records {m grad W_ij, j} where the lists fit the L2 (desc.records forces it, for
-     * measuring): at 27,648 they cut the solves' time by a third; at 109,744, past the L2, they
-     * made the frame 27% slower (docs/BENCHMARKS.md) */
+     * measuring): they save the solves' kernel evaluations while they stay in the L2, and cost
+     * more than they save past it (docs/BENCHMARKS.md) */
     size_t rec = d->desc.records ? (d->desc.records > 0 ? 16 : 4) : 16 * stride * cap <= DFSPH_REC_L2 ? 16 : 4;
     d->rec = (uint32_t)rec;
-    /* The walks load the next entry ahead (DFSPH_PREFETCH) where the lists hold indices: on the H100
-     * 3% off the frame at 432,000 and 986,078; with records it cost 9% at 27,648 (docs/BENCHMARKS.md). */
+    /* The walks load the next entry ahead (DFSPH_PREFETCH) where the lists hold indices, where it
+     * pays; with records it costs (docs/BENCHMARKS.md). */
     uint32_t prefetch = d->desc.prefetch ? (uint32_t)_dfsph_value(d->desc.prefetch) : rec == 4;
     if (rec * stride * cap > (size_t)caps->max_ssbo_bytes) {
         _dfsph_destroy(d);
@@ -261,8 +261,8 @@ const sim_solver sim_solver_dfsph = {
     .desc_size = sizeof(dfsph_desc),
     .desc_resolve = _dfsph_desc_resolve,
     .layout_g_over_c2 = _dfsph_g_over_c2,
-    /* no h/2 cells: slower at every count on the H100 (its list passes read neighbours in an order
-     * that h/2 cells' x-long runs scatter; docs/BENCHMARKS.md, 2026-11-24 s9) */
+    /* no h/2 cells: its list passes read neighbours in an order that h/2 cells' x-long runs
+     * scatter (docs/BENCHMARKS.md) */
     .half_cells_above = 0,
     .fast_kernels = false,
     .make = _dfsph_make,

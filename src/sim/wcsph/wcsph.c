@@ -188,8 +188,8 @@ const sim_solver sim_solver_wcsph = {
     .stages = _wcsph_stages,
     .stage_count = (int)ARRAY_LEN(_wcsph_stages),
     .layout_g_over_c2 = _wcsph_g_over_c2,
-    /* H100: h/2 cells cut a step 20% at 432,000 and 18% at 986,078, cost 16% at 27,648 (a third
-     * radix pass) and 13% at 109,744 (docs/BENCHMARKS.md, 2026-11-24 s9) */
+    /* h/2 cells pay at large counts and cost at small ones (a third radix pass;
+     * docs/BENCHMARKS.md) */
     .half_cells_above = 262144,
     .fast_kernels = true,
     .make = _wcsph_make,
