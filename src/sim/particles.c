@@ -66,19 +66,20 @@ void sim_particles_bind(const sim_particles *p) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_DENS, p->dens);
 }
 
+void sim_defines_write(const sim_define *defs, size_t count, char *out, size_t len) {
+    size_t used = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < count && used < len; i++)
+        used += (size_t)snprintf(out + used, len - used, "#define %s %d\n", defs[i].name, defs[i].value);
+}
+
 void sim_shader_defines(char *out, size_t len) {
-    static const struct {
-        const char *name;
-        int value;
-    } defs[] = {
+    static const sim_define defs[] = {
 #define SIM_DEFINE_ROW(glsl, c) {#glsl, c},
         SIM_SHADER_CONSTANTS(SIM_DEFINE_ROW)
 #undef SIM_DEFINE_ROW
     };
-    size_t used = 0;
-    out[0] = 0;
-    for (size_t i = 0; i < ARRAY_LEN(defs) && used < len; i++)
-        used += (size_t)snprintf(out + used, len - used, "#define %s %d\n", defs[i].name, defs[i].value);
+    sim_defines_write(defs, ARRAY_LEN(defs), out, len);
 }
 
 GLuint sim_program_make(const char *path, const char *defines, const char *label, char *err) {

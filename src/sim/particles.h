@@ -68,5 +68,12 @@ uint64_t sim_dispatch_count(void);
 void sim_dispatch_count_add(uint32_t k);
 /* The #define lines every sim shader gets (SIM_WG, B_*). */
 void sim_shader_defines(char *out, size_t len);
+/* A table of shader constants as "#define NAME VALUE" lines into out (what sim_shader_defines and a
+ * solver's own defines write). */
+typedef struct sim_define {
+    const char *name;
+    int value;
+} sim_define;
+void sim_defines_write(const sim_define *defs, size_t count, char *out, size_t len);
 
 #endif

@@ -2,6 +2,7 @@
 #include "sim/dfsph/dfsph_params.h"
 #include "core/env.h"
 #include "core/util.h"
+#include "sim/particles.h"
 #include <stdio.h>
 
 void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max) {
@@ -34,16 +35,10 @@ void dfsph_params_apply(const dfsph_params *dp, double hs, double nu, dfsph_gpu_
 bool dfsph_params_env(float *dt_max, char *err) { return env_float(ENV_DT_MAX, 1e-6, 0.1, dt_max, err); }
 
 void dfsph_shader_defines(char *out, size_t len) {
-    static const struct {
-        const char *name;
-        int value;
-    } defs[] = {
+    static const sim_define defs[] = {
 #define DFSPH_DEFINE_ROW(glsl, c) {#glsl, c},
         DFSPH_SHADER_CONSTANTS(DFSPH_DEFINE_ROW)
 #undef DFSPH_DEFINE_ROW
     };
-    size_t used = 0;
-    out[0] = 0;
-    for (size_t i = 0; i < ARRAY_LEN(defs) && used < len; i++)
-        used += (size_t)snprintf(out + used, len - used, "#define %s %d\n", defs[i].name, defs[i].value);
+    sim_defines_write(defs, ARRAY_LEN(defs), out, len);
 }
