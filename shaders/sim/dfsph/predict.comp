@@ -10,11 +10,10 @@ layout(local_size_x = SIM_WG) in;
 #define DFSPH_ONLY_PREDICT
 #define DFSPH_Q_POS readonly
 #define DFSPH_Q_VEL readonly
-#define DFSPH_Q_KAPPA writeonly
 #include "sim/dfsph/solve_passes.glsl"
 
 void main() {
-    float err = dfsph_predict();
+    float err = dfsph_predict(C.iter);
     if (dfsph_reduce_last(err, false) && gl_LocalInvocationID.x == 0u) {
         uint it = C.iter;
         bool more = dfsph_decide(it, s_red[0] / float(P.n), true);

@@ -64,7 +64,7 @@ void dfsph_update(bool warm) {
 // (only compression: the fluid is never pulled together). Returns the thread's error (0 but on
 // a particle's lane 0). Call from uniform control flow.
 #ifndef DFSPH_ONLY_UPDATE
-float dfsph_predict() {
+float dfsph_predict(uint it) {
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
     float err = 0.0, drho = 0.0, neighbours = 0.0;
@@ -79,7 +79,9 @@ float dfsph_predict() {
         float dt = C.dt, e;
 #if DFSPH_DENSITY
         e = max(dens[i] + dt * drho - P.rho0, 0.0);
-        kappa[i] = e * factor[i] / (dt * dt);
+        float k = e * factor[i] / (dt * dt);
+        if (it > 0u && D.momentum != 0u) k += float(it - 1u) / float(it + 2u) * kappa[i];
+        kappa[i] = k;
 #else
         e = sums.y < float(D.min_neighbours) ? 0.0 : max(drho, 0.0) * dt;
         kappa[i] = e * factor[i] / (dt * dt);

@@ -85,6 +85,7 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
         !_dfsph_knob(&d->records, ENV_DFSPH_RECORDS, 0, 1, err) ||
         !_dfsph_knob(&d->persistent, ENV_DFSPH_PERSISTENT, 0, 65535, err) ||
         !_dfsph_knob(&d->warm_sph, ENV_DFSPH_WARM_SPH, 0, 1, err) ||
+        !_dfsph_knob(&d->momentum, ENV_DFSPH_MOMENTUM, 0, 1, err) ||
         !_dfsph_knob(&d->grid_form, ENV_DFSPH_GRID_FORM, 0, 1, err) ||
         !_dfsph_knob(&d->prefetch, ENV_DFSPH_PREFETCH, 0, 1, err) || !_dfsph_knob(&d->fused, ENV_DFSPH_FUSED, 0, 2, err))
         return false;
@@ -95,6 +96,7 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
     if (!d->grid_form) d->grid_form = 1;
     if (!d->fused) d->fused = 1;
     if (!d->warm_sph) d->warm_sph = DFSPH_ZERO;
+    if (!d->momentum) d->momentum = 1;
     return true;
 }
 
@@ -128,7 +130,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     d->desc = *(const dfsph_desc *)md->desc;
     d->sink = md->records;
     dfsph_params dp;
-    dfsph_params_default(&dp, d->desc.strict, d->desc.dt_max);
+    dfsph_params_default(&dp, d->desc.strict, d->desc.dt_max, d->desc.momentum == 1);
     dfsph_params_apply(&dp, md->hs, md->nu, &d->gp);
     size_t n = p->capacity ? p->capacity : 1;
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
