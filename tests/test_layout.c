@@ -66,7 +66,6 @@ static const layout_member _dfsph_params_members[] = {
     MEMBER(dfsph_gpu_params, min_it_density),
     MEMBER(dfsph_gpu_params, min_it_divergence),
     MEMBER(dfsph_gpu_params, min_neighbours),
-    MEMBER(dfsph_gpu_params, warm_density),
     MEMBER(dfsph_gpu_params, momentum),
 };
 

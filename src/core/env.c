@@ -37,8 +37,7 @@ const env_info env_table[ENV_COUNT] = {
                          "where the persistent solve runs: 1 the whole DFSPH step as one dispatch, 0 each solve alone, "
                          "2 the fused step reading positions coherent (measuring)"},
     [ENV_DFSPH_MOMENTUM] = {"FLUID_DFSPH_MOMENTUM", "0 or 1", "1", "src/sim/dfsph/dfsph.c",
-                            "1: DFSPH's pressure iterations take momentum and start from 0.7 of the last total; "
-                            "0: plain iterations from half (comparing)"},
+                            "1: DFSPH's pressure iterations take momentum; 0: plain iterations (comparing)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},
     [ENV_RADIX_COUNT_AHEAD_TILES] =

@@ -18,7 +18,6 @@ layout(std140, binding = UBO_SOLVER) uniform DfsphParams {
     uint min_it_density;   // at least this many pressure iterations
     uint min_it_divergence;// at least this many divergence iterations
     uint min_neighbours;   // fewer: the divergence solve leaves the particle alone (free surface)
-    float warm_density;    // the share of the last step's pressure total the pressure solve starts from
     uint momentum;         // 1: the pressure solve's iterations take momentum (solve_fns.glsl)
 } D;
 

@@ -55,7 +55,7 @@ float dfsph_nonpressure() {
         float adv = rhoi + C.dt * (sums.w + P.rho0 * dot(vi + C.dt * a, wallg[i].yzw));
         kappa[i] = adv > P.rho0 ? 0.5 * min(DFSPH_POS_R[i].w * (C.dt * C.dt), 0.00025) : 0.0;
 #else
-        kappa[i] = D.warm_density * DFSPH_POS_R[i].w;
+        kappa[i] = 0.5 * DFSPH_POS_R[i].w;
 #endif
         speed = length(vi + a * C.dt);
     }

@@ -16,9 +16,6 @@ void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max, bool mome
         .min_it_density = 2,
         .min_it_divergence = 1,
         .min_neighbours = 20,
-        /* Half the last total (SPlisHSPlasH's factor) with plain iterations; 0.7 with momentum,
-         * which takes back the over-push of a larger share (docs/SPH.md, "Momentum"). */
-        .warm_density = momentum ? 0.7 : 0.5,
         .momentum = momentum,
         .dt_max_set = dt_max,
     };
@@ -34,7 +31,6 @@ void dfsph_params_apply(const dfsph_params *dp, double hs, double nu, dfsph_gpu_
     out->min_it_density = dp->min_it_density;
     out->min_it_divergence = dp->min_it_divergence;
     out->min_neighbours = dp->min_neighbours;
-    out->warm_density = (float)dp->warm_density;
     out->momentum = dp->momentum;
 }
 

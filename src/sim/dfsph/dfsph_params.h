@@ -24,7 +24,6 @@ typedef struct dfsph_params {
     double eta_divergence;                      /* mean density change over one step from the divergence, relative */
     uint32_t min_it_density, min_it_divergence; /* at least this many iterations a solve */
     uint32_t min_neighbours;                    /* fewer: the divergence solve leaves a particle be (free surface) */
-    double warm_density;                        /* the share of the last pressure total the pressure solve starts from */
     bool momentum;                              /* the pressure iterations take momentum (docs/SPH.md) */
     float dt_max_set;                           /* the desc's dt_max (0: the bound above) */
 } dfsph_params;
@@ -33,7 +32,7 @@ typedef struct dfsph_params {
 bool dfsph_params_env(float *dt_max, char *err);
 /* strict: mean density error 0.01% (SPlisHSPlasH's default) instead of 0.05% (its dam break);
  * dt_max > 0 replaces the largest step (dfsph_desc, dfsph.h); momentum: the pressure solve's
- * iterations take momentum, from 0.7 of the last total (else plain, from half). */
+ * iterations take momentum (docs/SPH.md). */
 void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max, bool momentum);
 /* Fills the block: hs the smoothing length, nu the kinematic viscosity (m^2/s) that bounds an
  * explicit step. */
