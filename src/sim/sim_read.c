@@ -69,8 +69,29 @@ bool sim_read_particles(sim *s, float *pos4, float *vel4, float *density) {
     return ok;
 }
 
-/* The same for an output: a lost particle (its id out of range or repeated) or a value that is not
- * finite is an error in `err` (the fluid blew up or the GPU state is corrupt), never data. */
+static const float *_sim_stack_pos; /* qsort's context: the positions (4 floats a particle) */
+static int _sim_pos_cmp(const void *a, const void *b) {
+    return memcmp(_sim_stack_pos + 4ull * *(const uint32_t *)a, _sim_stack_pos + 4ull * *(const uint32_t *)b, 12);
+}
+
+/* The particles that sit exactly (bit for bit) on another's position. */
+static uint32_t _sim_stacked(const float *pos4, uint32_t n) {
+    uint32_t *order = malloc(4ull * n + 4), stacked = 0;
+    if (!order) return 0;
+    for (uint32_t i = 0; i < n; i++) order[i] = i;
+    _sim_stack_pos = pos4;
+    qsort(order, n, 4, _sim_pos_cmp);
+    for (uint32_t i = 0; i < n; i++)
+        stacked += (i > 0 && !_sim_pos_cmp(&order[i - 1], &order[i])) || (i + 1 < n && !_sim_pos_cmp(&order[i], &order[i + 1]));
+    free(order);
+    return stacked;
+}
+
+/* The same for an output: a lost particle (its id out of range or repeated), a value that is not
+ * finite, or particles stacked on one another (more than 1% of them exactly on another's position:
+ * SPH pushes coinciding particles nowhere, so only a corrupt state makes many; a few may meet in a
+ * corner the walls clamp them to) is an error in `err` (the fluid blew up or the GPU state is
+ * corrupt), never data. */
 bool sim_read_checked(sim *s, float *pos4, float *vel4, float *density, char *err) {
     uint32_t n = s->p.n;
     if (!sim_read_particles(s, pos4, vel4, density))
@@ -85,6 +106,9 @@ bool sim_read_checked(sim *s, float *pos4, float *vel4, float *density, char *er
                     return fail(err, "particle %u's %s is not finite (%g): the fluid blew up", i, what[a],
                                 (double)arr[a][(size_t)stride * i + c]);
     }
+    uint32_t stacked = pos4 ? _sim_stacked(pos4, n) : 0;
+    if (stacked > 1 && stacked > n / 100)
+        return fail(err, "%u of %u particles sit exactly on another particle's position: the fluid's state is corrupt", stacked, n);
     return true;
 }
 
