@@ -63,7 +63,8 @@ static bool _video_ffmpeg(char *out, size_t len) {
     char *copy = strdup(path), *save = NULL;
     bool found = false;
     for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-        snprintf(out, len, "%s/ffmpeg", *dir ? dir : ".");
+        int n = snprintf(out, len, "%s/ffmpeg", *dir ? dir : ".");
+        if (n < 0 || (size_t)n >= len) continue; /* cut short it would name another file: not there */
         struct stat st;
         found = stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0;
     }
