@@ -359,26 +359,22 @@ int cmd_run(int argc, char **argv) {
         run_opts_usage(stdout);
         return 0;
     }
-    bool asked = o.stats_path || o.dump_path || o.trace_path || o.screenshot_path || o.video_path;
-    if (!o.headless && !o.script && asked && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
-        /* No display, and outputs named: the run they ask for, as --headless runs it, nothing else. */
+    if (!o.headless && !o.script && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
+        /* No display to open a window on. Outputs named: the run they ask for, as --headless runs
+         * it, nothing else. None: what a headless run can show, the fluid in motion (a second of
+         * it, as a video where ffmpeg is installed), the last frame and the times. */
         o.headless = true;
-        log_info("CLI", "no display (DISPLAY and WAYLAND_DISPLAY are unset): running as with --headless, writing only the "
-                        "outputs asked for (a window needs a display, or xvfb-run)");
-    } else if (!o.headless && !o.script && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
-        /* No display to open a window on, and no output asked for: show what a headless run can,
-         * the fluid in motion (a second of it, as a video where ffmpeg is installed), the last
-         * frame and the times. */
-        o.headless = true;
-        o.demo = true;
-        if (!o.screenshot_path) o.screenshot_path = "fluid-headless.png";
-        if (!o.video_path && video_check("fluid-headless.mp4", err)) o.video_path = "fluid-headless.mp4";
-        else if (!o.video_path) log_info("CLI", "no video: %s", err);
+        o.demo = !o.stats_path && !o.dump_path && !o.trace_path && !o.screenshot_path && !o.video_path;
+        if (o.demo) {
+            if (video_check("fluid-headless.mp4", err)) o.video_path = "fluid-headless.mp4";
+            else log_info("CLI", "no video: %s", err);
+            o.screenshot_path = "fluid-headless.png";
+        }
         log_info("CLI",
-                 "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless; %s%s%s the last frame "
-                 "to %s (a window needs a display, or xvfb-run)",
-                 o.video_path ? "the video goes to " : "", o.video_path ? o.video_path : "", o.video_path ? "," : "",
-                 o.screenshot_path);
+                 "no display (DISPLAY and WAYLAND_DISPLAY are unset): running %s%s%s (a window needs a display, or xvfb-run)",
+                 o.demo ? "headless; " : "as with --headless, writing only the outputs asked for",
+                 o.demo && o.video_path ? "the video goes to fluid-headless.mp4, " : "",
+                 o.demo ? "the last frame to fluid-headless.png" : "");
     }
     if (o.headless) return _run_headless(&o);
     /* The window: --stats and --dump are for headless runs; --screenshot is checked now. */
