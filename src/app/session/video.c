@@ -171,7 +171,7 @@ video *video_open(const char *write_path, const char *name, int width, int heigh
         return fail(err, "--video %s: cannot start %s (%s)", name, ffmpeg, strerror(rc)), NULL;
     }
     v->fd = pipefd[1];
-    signal(SIGPIPE, SIG_IGN);  /* ffmpeg stopping early is an error returned by write, not a signal */
+    signal(SIGPIPE, SIG_IGN); /* ffmpeg stopping early is an error returned by write, not a signal */
     return v;
 }
 
