@@ -219,7 +219,17 @@ static void test_pacing(void) {
     CHECK(fabs(sec - APP_PACING_FRAME) < 1e-12, "a GPU that keeps up was slowed to %g s a frame", sec);
 }
 
+/* A printable copy cut short says so ("..." in place of the rest, whole escapes only); one that fits
+ * is whole. Model: the expected strings, written out by hand. */
+static void test_printable_cut(void) {
+    char buf[16];
+    CHECK(!strcmp(outfile_printable("abc\ndef", buf, sizeof buf), "abc\\ndef"), "fits: '%s'", buf);
+    CHECK(!strcmp(outfile_printable("abcdefghijklmnop", buf, sizeof buf), "abcdefghijk..."), "cut: '%s'", buf);
+    CHECK(!strcmp(outfile_printable("abcdefghij\x1b[31m", buf, sizeof buf), "abcdefghij..."), "cut at an escape: '%s'", buf);
+}
+
 int main(void) {
+    test_printable_cut();
     snprintf(dir, sizeof dir, "/tmp/test_outfile.XXXXXX");
     if (!mkdtemp(dir)) return 1;
     test_transaction();

@@ -110,7 +110,7 @@ traces=$(ls "$out/trace" | grep -E '^fluid-[0-9]{8}-[0-9]{6}(-[0-9]+)?\.json$')
 if [ "$(echo "$traces" | grep -c .)" -ne 1 ] || [ "$(ls -A "$out/trace" | wc -l)" -ne 1 ]; then
     fail "the trace key left $(ls -A "$out/trace" | tr '\n' ' '), expected one fluid-YYYYMMDD-HHMMSS.json"
 else
-    grep -q "tracing the next 120 frames to $traces" "$out/stderr6" || fail "the trace's start is not logged: $(cat "$out/stderr6")"
+    grep -q "tracing the next 120 frames" "$out/stderr6" || fail "the trace's start is not logged: $(cat "$out/stderr6")"
     grep -q "trace of 120 frames written to $traces" "$out/stderr6" || fail "the trace's end is not logged: $(cat "$out/stderr6")"
     python3 - "$out/trace/$traces" << 'EOF' || fail "the trace key's file (above)"
 import json, sys

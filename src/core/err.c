@@ -61,14 +61,21 @@ size_t names_join(char *out, size_t cap, const char *const *names, size_t stride
 }
 
 const char *err_printable(const char *s, char *buf, size_t len) {
-    size_t o = 0;
+    size_t o = 0, fits = 0; /* fits: the last whole escape's end that leaves room for "..." */
     if (!len) return buf;
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && o + 5 < len; p++) {
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    for (; *p && o + 5 < len; p++) {
+        if (o + 4 <= len) fits = o;
         if (*p == '\n') o += (size_t)snprintf(buf + o, len - o, "\\n");
         else if (*p == '\t') o += (size_t)snprintf(buf + o, len - o, "\\t");
         else if (*p == '\\') o += (size_t)snprintf(buf + o, len - o, "\\\\");
         else if (*p < 0x20 || *p == 0x7f) o += (size_t)snprintf(buf + o, len - o, "\\x%02x", *p);
         else buf[o++] = (char)*p;
+    }
+    if (*p && len >= 4) { /* cut short: said so */
+        if (o + 4 <= len) fits = o;
+        memcpy(buf + fits, "...", 3);
+        o = fits + 3;
     }
     buf[o] = 0;
     return buf;

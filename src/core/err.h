@@ -26,7 +26,7 @@ bool parse_f64(const char *s, double lo, double hi, double *out);
  * and outputs alike). Copies s into buf (len bytes, always terminated) with a newline shown as \n,
  * a tab as \t, a backslash as \\ and any other control byte (and DEL) as \xNN, so a message stays
  * one line and no escape sequence reaches the terminal; cut short (whole escapes only) where buf
- * is full. Returns buf. */
+ * is full, ending in "..." so a cut is never silent. Returns buf. */
 const char *err_printable(const char *s, char *buf, size_t len);
 /* err_printable into one of 8 static buffers of ERR_LEN bytes, taken in turn, for use inside one
  * message: fail(err, "--in %s: ...", err_esc(path)). Not thread-safe (the program has one thread). */

@@ -76,6 +76,20 @@ static void _outfile_live_drop(outfile *f) {
     f->live = -1;
 }
 
+/* The signals whose handlers clean up (outfile_emergency), held back while the table above and
+ * the folder disagree: a temporary made but not yet in the table, one out of the table but not yet
+ * renamed or removed, a descriptor closing. A signal then waits the few system calls, and finds
+ * every temporary in the table whichever moment it came. */
+static void _outfile_hold(sigset_t *old) {
+    sigset_t set;
+    sigemptyset(&set);
+    /* (never around a write to a FIFO, a device or stdout, which may wait on a reader) */
+    sigaddset(&set, SIGINT), sigaddset(&set, SIGTERM), sigaddset(&set, SIGHUP), sigaddset(&set, SIGQUIT);
+    sigaddset(&set, SIGPIPE);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+static void _outfile_release(const sigset_t *old) { sigprocmask(SIG_SETMASK, old, NULL); }
+
 /* The encoder writing into a temporary (ffmpeg): stopped and waited for before the temporaries go,
  * or it would create its output again after the unlink. */
 static volatile pid_t _outfile_child;
@@ -94,13 +108,15 @@ void outfile_emergency(void) {
         s->used = 0;
         /* kept only with whole rows flushed: an empty file (a signal before the header) never
          * replaces an old one */
-        if (s->keep && s->flushed > 0 && ftruncate(s->fd, s->flushed) == 0 && rename(s->tmp, s->final) == 0) continue;
+        if (s->keep && s->flushed > 0 && (s->fd < 0 || ftruncate(s->fd, s->flushed) == 0) && rename(s->tmp, s->final) == 0)
+            continue; /* fd -1: closed, every row written */
         unlink(s->tmp);
     }
 }
 
 void outfile_emergency_exit(int sig) {
     outfile_emergency();
+    if (sig != SIGPIPE) _exit(130); /* an interrupt: 130 whichever signal it was (README) */
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
@@ -111,10 +127,10 @@ void outfile_emergency_exit(int sig) {
     sigaddset(&set, sig);
     sigprocmask(SIG_UNBLOCK, &set, NULL);
     raise(sig);
-    _exit(128 + sig); /* a signal that does not kill by default */
+    _exit(128 + sig); /* SIGPIPE ignored */
 }
 
-static void _outfile_guard_signals(void) {
+void outfile_guard_signals(void) {
     static bool done;
     if (done) return;
     done = true;
@@ -124,7 +140,8 @@ static void _outfile_guard_signals(void) {
         if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO)) continue;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = outfile_emergency_exit;
-        sigemptyset(&sa.sa_mask);
+        sigemptyset(&sa.sa_mask); /* the others wait while one is handled: no cleanup runs inside another */
+        for (size_t j = 0; j < sizeof sigs / sizeof sigs[0]; j++) sigaddset(&sa.sa_mask, sigs[j]);
         sigaction(sigs[i], &sa, NULL);
     }
 }
@@ -310,7 +327,7 @@ static mode_t _outfile_umask(void) {
 outfile *outfile_open(const char *flag, const char *path, unsigned flags, char *err) {
     _outfile_plan p;
     if (!_outfile_plan_make(flag, path, flags, &p, err)) return NULL;
-    _outfile_guard_signals();
+    outfile_guard_signals();
     outfile *f = calloc(1, sizeof *f);
     f->live = -1;
     _outfile_who(f->who, sizeof f->who, flag, path);
@@ -322,7 +339,7 @@ outfile *outfile_open(const char *flag, const char *path, unsigned flags, char *
         f->fp = stdout;
         return f;
     }
-    int fd;
+    int fd = -1;
     if (p.kind == _OUTFILE_DIRECT) {
         fd = open(p.final, O_WRONLY | O_NOCTTY | O_CLOEXEC);
         if (fd < 0) {
@@ -330,14 +347,19 @@ outfile *outfile_open(const char *flag, const char *path, unsigned flags, char *
             free(f);
             return NULL;
         }
-    } else {
+    }
+    sigset_t held;
+    _outfile_hold(&held); /* the temporary is in the table before a signal can see the folder */
+    if (p.kind == _OUTFILE_FILE) {
         if (!_outfile_hidden_name(f->tmp, sizeof f->tmp, p.dir, p.final, ".XXXXXX")) {
+            _outfile_release(&held);
             fail(err, "%s: the path is too long; choose a shorter one", f->who);
             free(f);
             return NULL;
         }
         fd = mkstemp(f->tmp);
         if (fd < 0) {
+            _outfile_release(&held);
             char pdir[PATH_MAX * 2];
             fail(err, "%s: cannot make a file in folder %s: %s; choose another path", f->who,
                  outfile_printable(p.dir, pdir, sizeof pdir), strerror(errno));
@@ -361,9 +383,11 @@ outfile *outfile_open(const char *flag, const char *path, unsigned flags, char *
         close(fd);
         _outfile_live_drop(f);
         if (f->tmp[0]) unlink(f->tmp);
+        _outfile_release(&held);
         free(f);
         return NULL;
     }
+    _outfile_release(&held);
     return f;
 }
 
@@ -405,8 +429,14 @@ bool outfile_is_direct(const outfile *f) { return f->kind != _OUTFILE_FILE; }
 static bool _outfile_finish(outfile *f, char *err) {
     errno = 0;
     if (!f->error && fflush(f->fp) != 0) f->error = errno ? errno : EIO;
+    sigset_t held;
+    bool hold = f->kind == _OUTFILE_FILE;
+    if (hold) _outfile_hold(&held); /* the handler never sees a closed descriptor: fd -1, every row written */
+    if (f->live >= 0 && !f->error) _outfile_live[f->live].flushed = ftello(f->fp);
+    if (f->live >= 0) _outfile_live[f->live].fd = -1;
     if (f->kind != _OUTFILE_STDOUT && fclose(f->fp) != 0 && !f->error) f->error = errno ? errno : EIO;
     f->fp = NULL;
+    if (hold) _outfile_release(&held);
     if (f->error) return fail(err, "%s: writing failed: %s", f->who, strerror(f->error));
     if (f->check && f->tmp[0]) {
         char why[ERR_LEN];
@@ -471,11 +501,15 @@ static void _outfile_unplace(outfile *f) {
 }
 
 static void _outfile_free(outfile *f) {
+    sigset_t held;
+    bool hold = f->kind == _OUTFILE_FILE;
+    if (hold) _outfile_hold(&held); /* out of the table and off the disk at once */
+    _outfile_live_drop(f);
     if (f->fp && f->kind != _OUTFILE_STDOUT) fclose(f->fp);
     else if (f->fp) fflush(stdout);
-    _outfile_live_drop(f);
     if (f->tmp[0]) unlink(f->tmp);
     if (f->backup[0]) unlink(f->backup);
+    if (hold) _outfile_release(&held);
     free(f);
 }
 
@@ -484,11 +518,8 @@ bool outfile_commit_all(outfile **fs, int n, char *err) {
     for (int k = 0; k < n && ok; k++)
         if (fs[k]) ok = _outfile_finish(fs[k], err);
     /* No signal between the first rename and the last: the set is put in place or taken back. */
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT), sigaddset(&block, SIGTERM), sigaddset(&block, SIGHUP), sigaddset(&block, SIGQUIT);
-    sigaddset(&block, SIGPIPE);
-    sigprocmask(SIG_BLOCK, &block, &old);
+    sigset_t old;
+    _outfile_hold(&old);
     int placed = 0;
     for (; placed < n && ok; placed++)
         if (fs[placed] && fs[placed]->tmp[0]) {
@@ -505,7 +536,7 @@ bool outfile_commit_all(outfile **fs, int n, char *err) {
             _outfile_free(fs[k]);
             fs[k] = NULL;
         }
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    _outfile_release(&old);
     return ok;
 }
 
@@ -515,6 +546,8 @@ bool outfile_commit_named(outfile *f, char *name, size_t len, char *err) {
     char placed[PATH_MAX];
     snprintf(placed, sizeof placed, "%s", f->kind == _OUTFILE_STDOUT ? "stdout" : f->final);
     bool ok = _outfile_finish(f, err);
+    sigset_t held;
+    _outfile_hold(&held); /* out of the table and in place (or removed) at once */
     if (ok && f->tmp[0]) {
         _outfile_live_drop(f);
         ok = _outfile_place(f, err);
@@ -522,6 +555,7 @@ bool outfile_commit_named(outfile *f, char *name, size_t len, char *err) {
         if (ok && (f->flags & OUTFILE_NEW)) unlink(f->tmp), f->tmp[0] = 0;
     }
     _outfile_free(f);
+    _outfile_release(&held);
     if (name) outfile_printable(placed, name, len);
     return ok;
 }

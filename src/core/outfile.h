@@ -40,8 +40,8 @@
  * NAME, or NAME-2, NAME-3, ... before the extension (link(2) fails on an existing name), so two
  * processes saving in the same second get two files.
  * Signals: the first outfile_open installs handlers for SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE (where
- * they are at their defaults) that call outfile_emergency and die of the signal: every temporary
- * file is removed, and an OUTFILE_KEEP output (--stats) is put in place with the rows flushed so
+ * they are at their defaults) that call outfile_emergency and exit 130 (SIGPIPE: die of it): every
+ * temporary file is removed, and an OUTFILE_KEEP output (--stats) is put in place with the rows flushed so
  * far (whole rows: the file is cut back to the last outfile_flush). A caller with its own handler
  * calls outfile_emergency itself (async-signal-safe).
  * It does NOT fsync, lock, or write anywhere but the given path (or stdout).
@@ -102,8 +102,12 @@ void outfile_emergency(void);
 /* The child process writing into a temporary (the video's ffmpeg; 0: none): outfile_emergency kills
  * it and waits for it first, so it cannot create its output again after the temporaries go. */
 void outfile_child_set(pid_t pid);
-/* outfile_emergency, then the process dies of sig (its default action); for signal handlers. */
+/* outfile_emergency, then exit 130 (SIGINT, SIGTERM, SIGHUP, SIGQUIT: an interrupt, README), or
+ * the process dies of SIGPIPE; for signal handlers. */
 void outfile_emergency_exit(int sig);
+/* Installs outfile_emergency_exit for those five signals where they are at their defaults (the
+ * first outfile_open does; a command calls it first so that an interrupt at any moment exits 130). */
+void outfile_guard_signals(void);
 
 /* err_printable (core/err.h), the one escaping function, under the name the app calls it by. */
 const char *outfile_printable(const char *s, char *buf, size_t len);

@@ -62,15 +62,28 @@ bool file_write_atomic(const char *path, const void *data, size_t len, char *err
 
 static char _data_dir[PATH_MAX];
 
+/* The longest data folder: room is left for "/shaders/NAME" (data_path), NAME at most 127 bytes
+ * (shader.c refuses a longer #include), so no path under it is ever cut short. */
+#define DATA_DIR_MAX (PATH_MAX - 160)
+
 static bool _has_shaders(const char *dir) {
     char p[PATH_MAX];
     struct stat st;
-    snprintf(p, sizeof p, "%s/shaders/common.glsl", dir);
-    return stat(p, &st) == 0;
+    return strlen(dir) <= DATA_DIR_MAX && snprintf(p, sizeof p, "%s/shaders/common.glsl", dir) < (int)sizeof p &&
+           stat(p, &st) == 0;
+}
+
+static bool _data_dir_fits(const char *what, const char *dir, char *err) {
+    if (strlen(dir) <= DATA_DIR_MAX) return true;
+    return fail(err,
+                "%s: the folder's path is %zu bytes, longer than %d (the files under it would not fit in a path); move it "
+                "or use a shorter path to it",
+                what, strlen(dir), DATA_DIR_MAX);
 }
 
 bool data_dir_init(const char *override, char *err) {
     if (override) {
+        if (!_data_dir_fits("--data", override, err)) return false;
         if (!_has_shaders(override))
             return fail(err, "--data %s: no shaders/common.glsl there; point it at the folder holding shaders/",
                         err_esc(override));
@@ -79,6 +92,7 @@ bool data_dir_init(const char *override, char *err) {
     }
     const char *env = env_str(ENV_DATA_DIR);
     if (env) {
+        if (!_data_dir_fits("FLUID_DATA_DIR", env, err)) return false;
         if (!_has_shaders(env))
             return fail(err, "FLUID_DATA_DIR=%s: no shaders/common.glsl there; unset it or fix it", err_esc(env));
         snprintf(_data_dir, sizeof _data_dir, "%s", env);
@@ -109,7 +123,7 @@ const char *data_path(const char *sub, const char *name) {
     static char ring[8][PATH_MAX];
     static int next;
     char *p = ring[next++ & 7];
-    snprintf(p, PATH_MAX, "%s/%s/%s", _data_dir, sub, name);
+    snprintf(p, PATH_MAX, "%s/%s/%s", _data_dir, sub, name); /* fits: DATA_DIR_MAX, and NAME within 127 bytes */
     return p;
 }
 

@@ -75,6 +75,10 @@ static bool _shader_expand(const char *name, const char *defines, _sources *src,
                 break;
             }
             char inc[128];
+            if ((size_t)(b - a - 1) >= sizeof inc) { /* cut short it would name another file */
+                ok = fail(err, "SHADER: shaders/%s:%d: #include names a file of more than %zu bytes", name, line, sizeof inc - 1);
+                break;
+            }
             snprintf(inc, sizeof inc, "%.*s", (int)(b - a - 1), a + 1);
             _str_add(out, "\n", 1); /* the #include line itself becomes blank */
             _sources_line(src, id, line);

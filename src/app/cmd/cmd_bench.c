@@ -191,6 +191,7 @@ static int _bench_print_row(FILE *tab, outfile *csv, int aw, const bench_row *r,
 }
 
 int cmd_bench(int argc, char **argv) {
+    outfile_guard_signals(); /* an interrupt at any moment: the temporaries removed, exit 130 (README) */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sim")) return cmd_bench_sim(argc, argv);
         if (!strcmp(argv[i], "--render")) return cmd_bench_render(argc, argv); /* cmd_bench_render.c */

@@ -216,16 +216,19 @@ static int _run_headless(const run_opts *o) {
         return 1;
     }
     struct sigaction sa = {.sa_handler = _run_on_signal}; /* stays installed: the second one ends the run */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    sigaction(SIGQUIT, &sa, NULL);
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    sigemptyset(&sa.sa_mask); /* the others wait while one is handled: no cleanup runs inside another */
+    for (int i = 0; i < 4; i++) sigaddset(&sa.sa_mask, sigs[i]);
+    for (int i = 0; i < 4; i++) sigaction(sigs[i], &sa, NULL);
     signal(SIGPIPE, SIG_IGN); /* a pipe's reader quitting is a write error: the run stops and cleans up */
     for (int k = 0; k < RUN_OUTS; k++)
         if (paths[k] && !(out[k] = outfile_open(_run_out_flags[k], paths[k], _run_out_modes[k], err))) {
-            log_error("CLI", "%s", err);
             _run_outs_abort(out);
+            if (_run_stop) { /* Ctrl-C while a FIFO waited for its reader (open returned EINTR) */
+                log_error("CLI", "interrupted before the run; no output written");
+                return 130;
+            }
+            log_error("CLI", "%s", err);
             return 1;
         }
     /* The table goes to stderr when an output streams to stdout. */
@@ -357,18 +360,21 @@ int cmd_run(int argc, char **argv) {
         return 0;
     }
     if (!o.headless && !o.script && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
-        /* No display to open a window on: show what a headless run can, the fluid in motion (a
-         * second of it, as a video where ffmpeg is installed), the last frame and the times. */
+        /* No display to open a window on. Outputs named: the run they ask for, as --headless runs
+         * it, nothing else. None: what a headless run can show, the fluid in motion (a second of
+         * it, as a video where ffmpeg is installed), the last frame and the times. */
         o.headless = true;
-        o.demo = true;
-        if (!o.screenshot_path) o.screenshot_path = "fluid-headless.png";
-        if (!o.video_path && video_check("fluid-headless.mp4", err)) o.video_path = "fluid-headless.mp4";
-        else if (!o.video_path) log_info("CLI", "no video: %s", err);
+        o.demo = !o.stats_path && !o.dump_path && !o.trace_path && !o.screenshot_path && !o.video_path;
+        if (o.demo) {
+            if (video_check("fluid-headless.mp4", err)) o.video_path = "fluid-headless.mp4";
+            else log_info("CLI", "no video: %s", err);
+            o.screenshot_path = "fluid-headless.png";
+        }
         log_info("CLI",
-                 "no display (DISPLAY and WAYLAND_DISPLAY are unset): running headless; %s%s%s the last frame "
-                 "to %s (a window needs a display, or xvfb-run)",
-                 o.video_path ? "the video goes to " : "", o.video_path ? o.video_path : "", o.video_path ? "," : "",
-                 o.screenshot_path);
+                 "no display (DISPLAY and WAYLAND_DISPLAY are unset): running %s%s%s (a window needs a display, or xvfb-run)",
+                 o.demo ? "headless; " : "as with --headless, writing only the outputs asked for",
+                 o.demo && o.video_path ? "the video goes to fluid-headless.mp4, " : "",
+                 o.demo ? "the last frame to fluid-headless.png" : "");
     }
     if (o.headless) return _run_headless(&o);
     /* The window: --stats and --dump are for headless runs; --screenshot is checked now. */
@@ -389,5 +395,6 @@ int cmd_run(int argc, char **argv) {
         log_error("CLI", "%s", err);
         return 1;
     }
+    outfile_guard_signals(); /* an interrupt at any moment: a recording's temporary removed, exit 130 (README) */
     return app_window_run(&o);
 }

@@ -147,6 +147,7 @@ static unsigned char *_sort_read_stdin(uint64_t limit, uint64_t *len, char *err)
 }
 
 static bool _sort_file(const _sort_opts *o, char *err) {
+    outfile_guard_signals(); /* an interrupt at any moment: the temporary removed, exit 130 (README) */
     if (!outfile_check("--out", o->out, OUTFILE_DASH, err)) return false;
     if (!data_dir_init(o->data, err)) return false;
     bool from_stdin = strcmp(o->in, "-") == 0;

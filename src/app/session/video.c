@@ -24,6 +24,16 @@ struct video {
     FILE *log;                 /* ffmpeg's stderr, shown at the end with write_path replaced by path */
 };
 
+/* The signals whose cleanup stops ffmpeg (outfile_emergency), held back while ffmpeg runs but is
+ * not registered (outfile_child_set) yet, or is reaped but still registered: a signal at that
+ * moment would leave it writing (and creating its output again), or kill a reused pid. */
+static void _video_hold(sigset_t *old) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT), sigaddset(&set, SIGTERM), sigaddset(&set, SIGHUP), sigaddset(&set, SIGQUIT);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
 /* ffmpeg's messages, each line "fluid: VIDEO: ffmpeg: ..." with the temporary file's name replaced
  * by the name the user gave, so no message names the hidden file. */
 static void _video_show_log(video *v) {
@@ -53,7 +63,8 @@ static bool _video_ffmpeg(char *out, size_t len) {
     char *copy = strdup(path), *save = NULL;
     bool found = false;
     for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-        snprintf(out, len, "%s/ffmpeg", *dir ? dir : ".");
+        int n = snprintf(out, len, "%s/ffmpeg", *dir ? dir : ".");
+        if (n < 0 || (size_t)n >= len) continue; /* cut short it would name another file: not there */
         struct stat st;
         found = stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0;
     }
@@ -142,9 +153,14 @@ video *video_open(const char *write_path, const char *name, int width, int heigh
      * (outfile_emergency, video_abort) and keeps the stats so far, not an "ffmpeg failed". */
     posix_spawnattr_t sa;
     posix_spawnattr_init(&sa);
-    posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETPGROUP);
+    sigset_t held;
+    _video_hold(&held); /* started and registered at once; ffmpeg itself gets the mask as it was */
+    posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
     posix_spawnattr_setpgroup(&sa, 0);
+    posix_spawnattr_setsigmask(&sa, &held);
     int rc = posix_spawn(&v->pid, ffmpeg, &fa, &sa, argv, environ);
+    if (rc == 0) outfile_child_set(v->pid); /* a signal's cleanup stops it before removing its temporary */
+    sigprocmask(SIG_SETMASK, &held, NULL);
     posix_spawnattr_destroy(&sa);
     posix_spawn_file_actions_destroy(&fa);
     close(pipefd[0]);
@@ -155,17 +171,23 @@ video *video_open(const char *write_path, const char *name, int width, int heigh
         return fail(err, "--video %s: cannot start %s (%s)", name, ffmpeg, strerror(rc)), NULL;
     }
     v->fd = pipefd[1];
-    outfile_child_set(v->pid); /* a signal's cleanup stops it before removing its temporary */
-    signal(SIGPIPE, SIG_IGN);  /* ffmpeg stopping early is an error returned by write, not a signal */
+    signal(SIGPIPE, SIG_IGN); /* ffmpeg stopping early is an error returned by write, not a signal */
     return v;
 }
 
-/* Waits for ffmpeg; its exit status, or -1. */
+/* Waits for ffmpeg's end (a signal meanwhile still finds it registered, and stops it), then reaps
+ * and unregisters it at once; its exit status, or -1. */
 static int _video_wait(video *v) {
+    siginfo_t info;
+    while (waitid(P_PID, v->pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {}
+    sigset_t held;
+    _video_hold(&held);
     int status = 0;
-    while (waitpid(v->pid, &status, 0) < 0)
-        if (errno != EINTR) return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    pid_t got;
+    while ((got = waitpid(v->pid, &status, 0)) < 0 && errno == EINTR) {}
+    outfile_child_set(0);
+    sigprocmask(SIG_SETMASK, &held, NULL);
+    return got == v->pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 bool video_frame(video *v, const uint8_t *rgba, char *err) {
@@ -186,7 +208,6 @@ bool video_close(video *v, char *err) {
     if (!v) return true;
     close(v->fd);
     int status = _video_wait(v);
-    outfile_child_set(0);
     _video_show_log(v);
     bool ok = status == 0;
     if (!ok) fail(err, "--video %s: ffmpeg failed (exit status %d); its messages are above", v->path, status);
@@ -200,7 +221,6 @@ void video_abort(video *v) {
     close(v->fd);
     kill(v->pid, SIGTERM);
     _video_wait(v);
-    outfile_child_set(0);
     _video_show_log(v);
     free(v);
 }

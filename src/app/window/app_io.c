@@ -91,10 +91,12 @@ bool app_record(app *a, const char *path_in) {
         app_message(a, "no video: %.200s", err);
         return false;
     }
+    /* A new name is taken only when the video is saved (NAME-2 if NAME is taken by then): named then. */
     char shown[PATH_MAX];
-    outfile_printable(name, shown, sizeof shown);
-    log_info("APP", "recording %dx%d to %s (G stops)", w, h, shown);
-    app_message(a, "recording %s (G stops)", shown);
+    outfile_printable(path_in ? path_in : "", shown, sizeof shown);
+    log_info("APP", "recording %dx%d%s%s (G stops%s)", w, h, path_in ? " to " : "", shown,
+             path_in ? "" : " and saves it: its name is said then");
+    app_message(a, "recording%s%s (G stops)", path_in ? " " : "", shown);
     return true;
 }
 
@@ -111,8 +113,10 @@ bool app_trace(app *a) {
         return false;
     }
     a->trace = trace_make(a->trace_out, a->ss.prof, &(trace_desc){.max_frames = APP_TRACE_FRAMES});
-    log_info("APP", "tracing the next %d frames to %s (%s clock)", APP_TRACE_FRAMES, a->trace_name, prof_clock_name(a->ss.prof));
-    app_message(a, "tracing the next %d frames to %s (T: stop)", APP_TRACE_FRAMES, a->trace_name);
+    /* its new name is taken when it is saved (NAME-2 if NAME is taken by then): named then */
+    log_info("APP", "tracing the next %d frames (%s clock; T stops; the file's name is said when it is saved)", APP_TRACE_FRAMES,
+             prof_clock_name(a->ss.prof));
+    app_message(a, "tracing the next %d frames (T: stop)", APP_TRACE_FRAMES);
     return true;
 }
 

@@ -74,6 +74,9 @@ bool app_script_parse(app *a, const char *text, char *err) {
             st->kind = tok[0] == 's' ? APP_SCRIPT_SHOT : tok[0] == 'c' ? APP_SCRIPT_CHECK : APP_SCRIPT_EXPECT_SORT;
             snprintf(st->text, sizeof st->text, "%s", arg);
             ok = arg[0] || fail(err, "--script: %s: needs a value", tok);
+            if (ok && strlen(arg) >= sizeof st->text)
+                ok = fail(err, "--script: %s: the value is %zu bytes, longer than %zu; choose a shorter path", tok, strlen(arg),
+                          sizeof st->text - 1);
         } else {
             ok = fail(
                 err,
