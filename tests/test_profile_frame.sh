@@ -37,6 +37,16 @@ for solver in wcsph dfsph dfsph-fused; do
         awk -v s="$step" -v t="$stages" 'BEGIN { d = s - t; exit (s > 0 && d < 0.01 * s && d > -0.01 * s) ? 0 : 1 }' ||
             fail "$solver: the stages add to ${stages} us, the step is ${step} us"
     done
+    # The frame times compared, measured again up to twice where a loaded machine (ctest -j2 beside
+    # other tests) made the 20-step frame slow: a profiler that leaves steps untimed fails all three.
+    for try in 2 3; do
+        awk -v a="${frame[20]}" -v b="${frame[100]}" 'BEGIN { exit (a > 0 && b >= 2 * a) ? 0 : 1 }' && break
+        echo "  $solver: 100 steps ${frame[100]} us against 20 steps ${frame[20]} us; measuring again ($try of 3)"
+        for k in 20 100; do
+            env "${env[@]}" "$FLUID" --headless --solver ${solver%-fused} --particles 1000 --frames 3 --substeps $k >"$TMP/out" 2>/dev/null
+            frame[$k]=$(awk '$1 == "frame" { print $2 }' "$TMP/out")
+        done
+    done
     awk -v a="${frame[20]}" -v b="${frame[100]}" 'BEGIN { exit (a > 0 && b >= 2 * a) ? 0 : 1 }' ||
         fail "$solver: a frame of 100 steps timed ${frame[100]} us, of 20 steps ${frame[20]} us: the later steps went untimed"
 done
