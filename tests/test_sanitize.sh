@@ -21,7 +21,7 @@
 # Any sanitizer report (memory error, leak, undefined behaviour) or failure fails it. A part
 # that skips (77) checked nothing under the sanitizers: the run then skips as a whole (77)
 # unless something failed, so a skip never reads as a pass. The full tests, unsanitized, are the
-# rest of the suite; tools/test.sh runs this as its own step (ctest -L sanitize).
+# rest of the suite; tools/test.sh --sanitize (.ci/run) runs this as its own step (ctest -L sanitize).
 set -u
 fluid=${1:?usage: test_sanitize.sh /path/to/fluid}
 src=${FLUID_SOURCE_DIR:?run through ctest, which sets FLUID_SOURCE_DIR}
