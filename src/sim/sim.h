@@ -25,6 +25,7 @@
 #include "gpu/gpu.h"
 #include "gpu/prof.h"
 #include "sim/step_record.h" /* sim_step_record */
+#include "sim/diffuse.h"     /* sim_diffuse_desc: spray, foam and bubbles */
 #include "sort/sort.h"       /* sort_algo: the typed sort a simulation takes */
 #include <stdbool.h>
 #include <stdint.h>
@@ -52,6 +53,7 @@ typedef struct sim_desc {
     const sim_solver_desc *solver_descs; /* NULL, or solvers' own descs ended by {NULL}; a solver not listed: defaults */
     uint32_t records; /* step records kept for sim_records, 0: SIM_RECORDS (the one ring from the GPU to the stats; past
                        * it the oldest unread are dropped and counted: sim_summary.records_dropped) */
+    sim_diffuse_desc diffuse; /* spray, foam and bubbles (diffuse.h), once a frame; zero: none */
 } sim_desc;
 
 typedef struct sim sim;

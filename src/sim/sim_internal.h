@@ -5,6 +5,7 @@
 #ifndef FLUID_SIM_INTERNAL_H
 #define FLUID_SIM_INTERNAL_H
 #include "sim/compare.h"
+#include "sim/diffuse.h"
 #include "sim/particles.h"
 #include "sim/scene.h"
 #include "sim/search.h"
@@ -38,6 +39,8 @@ struct sim {
     sim_summary sum;
     sim_dispatches disp; /* dispatches of the steps issued */
     double it_sum[SIM_RECORD_COUNTERS], err_density_sum;
+    sim_diffuse *diffuse;  /* spray, foam and bubbles (diffuse.h), NULL: none */
+    double frame_seconds; /* the frame's, for sim_diffuse_update at its end */
 };
 
 /* compare.c: after a sort switch, the compare mode made again for the new driving sort (or off, warned) */
