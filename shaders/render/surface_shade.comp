@@ -7,7 +7,8 @@
 // else leaves the fluid and goes on as it came in, so thick water shifts what is behind it; that
 // light absorbed per channel by the thickness (Beer-Lambert); the environment reflected by Fresnel
 // (Schlick); the sun's highlight. Spray droplets are drawn over it as small lit white spheres, and
-// as foam, fading white, where they sit just under the surface. The
+// as foam, fading white, where they sit just under the surface; the diffuse particles' soft
+// points (diffuse.comp) over all, as 1 - exp(-their summed weight) of white. The
 // scene (scene.glsl) everywhere else; the tank's edges where they are nearer (or just behind the
 // surface); the near glass wall's reflection over all. It clears its per-pixel buffers for the
 // next frame.
@@ -24,6 +25,7 @@ layout(std430, binding = RENDER_BIND_SPLAT_THICK) buffer Thickness { uint thickn
 layout(std430, binding = RENDER_BIND_SURFACE_SRC) readonly buffer Smoothed { float smoothed[]; };
 layout(std430, binding = RENDER_BIND_SPRAY_DEPTH) buffer SprayDepth { uint spray_bits[]; };
 layout(std430, binding = RENDER_BIND_SPRAY_IDS) buffer SprayIds { uint spray_ids[]; };
+layout(std430, binding = RENDER_BIND_DIFFUSE_SUM) buffer DiffuseSum { uint diffuse_sum[]; };
 layout(location = RENDER_LOC_IMAGE, binding = RENDER_UNIT_IMAGE, rgba8) uniform writeonly image2D u_color;
 
 layout(location = RENDER_LOC_VIEW) uniform mat4 u_view;
@@ -64,6 +66,8 @@ void main() {
     uint at = uint(px.y * u_size.x + px.x);
     float thick = float(thickness[at]) * RENDER_SPLAT_THICK_UNIT, z = distance_at(px);
     uint sid = spray_ids[at];
+    float diffuse = float(diffuse_sum[at]) / float(RENDER_DIFFUSE_UNIT);
+    diffuse_sum[at] = 0u;
     thickness[at] = 0u;
     depth_bits[at] = RENDER_SPLAT_FAR;
     spray_bits[at] = RENDER_SPLAT_FAR;
@@ -123,6 +127,8 @@ void main() {
             }
         }
     }
+    // The diffuse particles (diffuse.comp's sum): soft white, lit by the sky and the sun, over all.
+    if (diffuse > 0.0) col = mix(col, vec3(0.90, 0.93, 0.95) * (0.78 + 0.22 * max(u_sun.y, 0.0)), 1.0 - exp(-diffuse));
     if (ze >= 1.0) col += scene_front_glass(o, d, t_hit);
     imageStore(u_color, px, vec4(col, 1.0));
 }

@@ -41,9 +41,9 @@ _Static_assert(DIFFUSE_B_PARTS_IN >= SIM_B_SOLVER + SIM_B_SOLVER_COUNT, "the dif
     X(DIFFUSE_LIFE_MAX, 2.5)
 #define DIFFUSE_SHADER_INTS(X)                                                                                                   \
     X(DIFFUSE_WG)                                                                                                                \
-    X(DIFFUSE_B_PARTS_IN) X(DIFFUSE_B_PARTS_OUT) X(DIFFUSE_B_STATE) X(DIFFUSE_B_COUNTS) X(DIFFUSE_B_NORMALS) X(DIFFUSE_B_DEBUG)  \
-        X(DIFFUSE_KIND_SPRAY) X(DIFFUSE_KIND_FOAM) X(DIFFUSE_KIND_BUBBLE) X(DIFFUSE_MAX_SPAWN) X(DIFFUSE_SPRAY_BELOW)            \
-            X(DIFFUSE_BUBBLE_ABOVE)
+    X(DIFFUSE_B_PARTS_IN)                                                                                                        \
+    X(DIFFUSE_B_PARTS_OUT) X(DIFFUSE_B_STATE) X(DIFFUSE_B_COUNTS) X(DIFFUSE_B_NORMALS) X(DIFFUSE_B_DEBUG) X(DIFFUSE_KIND_SPRAY)  \
+        X(DIFFUSE_KIND_FOAM) X(DIFFUSE_KIND_BUBBLE) X(DIFFUSE_MAX_SPAWN) X(DIFFUSE_SPRAY_BELOW) X(DIFFUSE_BUBBLE_ABOVE)
 #define DIFFUSE_MAX_SPAWN 8     /* new ones a fluid particle makes a frame, at most */
 #define DIFFUSE_SPRAY_BELOW 6   /* fluid neighbours within h below which a diffuse particle is spray */
 #define DIFFUSE_BUBBLE_ABOVE 20 /* above which it is a bubble (between: foam) */
@@ -216,7 +216,7 @@ static void _diffuse_counts_from(sim_diffuse *d, const uint32_t *st) {
                                    .capacity = d->capacity};
 }
 
-bool sim_read_diffuse(sim *s, sim_diffuse_counts *out, bool wait) {
+bool sim_read_diffuse(const sim *s, sim_diffuse_counts *out, bool wait) {
     sim_diffuse *d = s->diffuse;
     *out = (sim_diffuse_counts){0};
     if (!d) return false;

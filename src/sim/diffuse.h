@@ -74,7 +74,7 @@ typedef struct sim_diffuse_counts {
 } sim_diffuse_counts;
 /* wait: the last frame's (waits for the GPU); else the newest frame the GPU has finished (no
  * wait; known false before the first). False (known false) where the sim has none. */
-bool sim_read_diffuse(struct sim *s, sim_diffuse_counts *out, bool wait);
+bool sim_read_diffuse(const struct sim *s, sim_diffuse_counts *out, bool wait);
 
 /* Switched off: not simulated, not drawn, none alive (the next switch on starts from none). */
 void sim_set_diffuse_shown(struct sim *s, bool on);

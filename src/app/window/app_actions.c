@@ -69,6 +69,7 @@ const app_binding app_bindings[] = {
     {"`T`", "save the next 120 frames' timeline: fluid-YYYYMMDD-HHMMSS.json (Perfetto)", 0, {{APP_TRACE, "trace", {GLFW_KEY_T}}}},
     {"`V`", "vsync on / off", 0, {{APP_VSYNC, "vsync", {GLFW_KEY_V}}}},
     {"`F12` or `P`", "screenshot: fluid-YYYYMMDD-HHMMSS.png", 0, {{APP_SCREENSHOT, "screenshot", {GLFW_KEY_F12, GLFW_KEY_P}}}},
+    {"`B`", "spray, foam and bubbles on / off (their counts on the HUD)", 0, {{APP_DIFFUSE, "diffuse", {GLFW_KEY_B}}}},
     {"`U`", "hide / show the HUD", 0, {{APP_HUD, "hud", {GLFW_KEY_U}}}},
     {"`0` or `Home`", "reset the camera", 0, {{APP_CAMERA_RESET, "camera-reset", {GLFW_KEY_0, GLFW_KEY_HOME}}}},
     {"`H`", "help on screen", 0, {{APP_HELP, "help", {GLFW_KEY_H}}}},
@@ -300,6 +301,17 @@ bool app_handle_action(app *a, app_action act) {
             return false;
         }
         app_message(a, on ? "compare mode on: every other sort on the same keys (K: off)" : "compare mode off");
+        return true;
+    }
+    case APP_DIFFUSE: {
+        sim_diffuse_view dv;
+        sim_get_diffuse(s, &dv);
+        if (!dv.capacity) {
+            app_message(a, "no spray, foam or bubbles in this run (--no-diffuse)");
+            return false;
+        }
+        sim_set_diffuse_shown(s, !dv.shown);
+        app_message(a, dv.shown ? "spray, foam and bubbles off (B: on)" : "spray, foam and bubbles on");
         return true;
     }
     case APP_ACTION_COUNT: break;
