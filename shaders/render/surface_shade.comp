@@ -127,8 +127,12 @@ void main() {
             }
         }
     }
-    // The diffuse particles (diffuse.comp's sum): soft white, lit by the sky and the sun, over all.
-    if (diffuse > 0.0) col = mix(col, vec3(0.90, 0.93, 0.95) * (0.78 + 0.22 * max(u_sun.y, 0.0)), 1.0 - exp(-diffuse));
+    // The diffuse particles (diffuse.comp's sum): soft white, lit by the sky and the sun, over all;
+    // never darker than what is behind (over the sun's highlight they add nothing).
+    if (diffuse > 0.0) {
+        vec3 white = vec3(0.90, 0.93, 0.95) * (0.78 + 0.22 * max(u_sun.y, 0.0));
+        col = mix(col, max(col, white), 1.0 - exp(-diffuse));
+    }
     if (ze >= 1.0) col += scene_front_glass(o, d, t_hit);
     imageStore(u_color, px, vec4(col, 1.0));
 }

@@ -201,7 +201,9 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
     render_passes_begin(timer, "diffuse");
     if (p->diffuse && p->diffuse_state && !(v->hide & RENDER_HIDE_DIFFUSE)) {
         glUseProgram(s->diffuse);
-        render_splat_uniforms(v);
+        glUniformMatrix4fv(RENDER_LOC_VIEW, 1, GL_FALSE, (const float *)v->view);
+        glUniformMatrix4fv(RENDER_LOC_PROJ, 1, GL_FALSE, (const float *)v->proj);
+        glUniform2i(RENDER_LOC_SIZE, v->width, v->height);
         glUniform1f(RENDER_LOC_RADIUS, p->radius * RENDER_DIFFUSE_RADIUS);
         glUniform1f(RENDER_LOC_STREAK, SURFACE_STREAK);
         glUniform1f(RENDER_LOC_UNDER, p->radius * SURFACE_UNDER_SCALE);

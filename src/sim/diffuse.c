@@ -37,8 +37,7 @@ _Static_assert(DIFFUSE_B_PARTS_IN >= SIM_B_SOLVER + SIM_B_SOLVER_COUNT, "the dif
     X(DIFFUSE_K_DRAG, 0.5)       /* a bubble's share of its slip to the fluid dropped a frame */                                 \
     X(DIFFUSE_SPAWN_R, 0.5)      /* the spawn cylinder's radius, in h */                                                         \
     X(DIFFUSE_SPAWN_SPREAD, 0.1) /* a new one's velocity across the fluid's, in its speed */                                     \
-    X(DIFFUSE_LIFE_MIN, 1.0)     /* seconds */                                                                                   \
-    X(DIFFUSE_LIFE_MAX, 2.5)
+    X(DIFFUSE_LIFE_MIN, 0.4)     /* a new one's shortest lifetime, in the longest (sim_diffuse_desc.lifetime) */
 #define DIFFUSE_SHADER_INTS(X)                                                                                                   \
     X(DIFFUSE_WG)                                                                                                                \
     X(DIFFUSE_B_PARTS_IN)                                                                                                        \
@@ -65,6 +64,7 @@ struct sim_diffuse {
     GLuint state, counts, normals;
     uint32_t capacity, slots, n, groups; /* slots: capacity rounded up to DIFFUSE_WG */
     uint32_t frame;                      /* frames updated (the hash's seed) */
+    float lifetime;                      /* the longest, seconds */
     float speed;                         /* U = sqrt(|g| tank height), m/s: the potentials' scale */
     bool off;                            /* switched off (sim_set_diffuse_shown) */
     GLuint staging[DIFFUSE_STAGING];
@@ -103,6 +103,7 @@ sim_diffuse *sim_diffuse_make(const sim_diffuse_desc *desc, uint32_t fluid_parti
     d->capacity = desc->capacity ? desc->capacity : sim_diffuse_capacity(fluid_particles);
     d->slots = (d->capacity + DIFFUSE_WG - 1) / DIFFUSE_WG * DIFFUSE_WG;
     d->n = fluid_particles;
+    d->lifetime = desc->lifetime > 0 ? desc->lifetime : SIM_DIFFUSE_LIFETIME;
     d->groups = d->slots / DIFFUSE_WG + (fluid_particles + DIFFUSE_WG - 1) / DIFFUSE_WG;
     char defines[2048];
     _diffuse_defines(defines, sizeof defines);
@@ -161,6 +162,7 @@ static void _diffuse_run(sim_diffuse *d, int pass, uint32_t groups, float dt) {
     glUniform1ui(3, d->slots);
     glUniform1ui(4, d->groups);
     if (pass == PASS_POTENTIALS) glUniform1f(6, d->speed);
+    if (pass == PASS_SCATTER) glUniform1f(7, d->lifetime);
     glDispatchCompute(groups, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     d->dispatches++;

@@ -43,7 +43,10 @@ struct sim;
 typedef struct sim_diffuse_desc {
     bool on;
     uint32_t capacity; /* the most diffuse particles alive at once; 0: sim_diffuse_capacity(particles) */
+    float lifetime;    /* the longest lifetime, seconds (a new one's is 0.4 to 1 of it); 0: SIM_DIFFUSE_LIFETIME */
 } sim_diffuse_desc;
+
+#define SIM_DIFFUSE_LIFETIME 2.5
 
 /* The default capacity for a fluid of n particles: n / 2, at least 4096, at most 1 << 20. */
 uint32_t sim_diffuse_capacity(uint32_t n);

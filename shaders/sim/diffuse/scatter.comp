@@ -6,11 +6,12 @@
 // counted it). A new one, the k-th of fluid particle i (after Ihmsen et al.): in a cylinder
 // around i along its velocity, at a distance r = DIFFUSE_SPAWN_R h sqrt(X_r) across it at angle
 // 2 pi X_t and X_h |v_i| dt along it; its velocity v_i plus DIFFUSE_SPAWN_SPREAD |v_i| across;
-// its lifetime DIFFUSE_LIFE_MIN .. DIFFUSE_LIFE_MAX by X_l; foam until the next advection
+// its lifetime DIFFUSE_LIFE_MIN .. 1 of u_lifetime by X_l; foam until the next advection
 // classifies it. X_* = diffuse_rand(id_i, frame, 4k + 0..3).
 #include "sim/diffuse/diffuse_common.glsl"
 
 layout(local_size_x = DIFFUSE_WG) in;
+layout(location = 7) uniform float u_lifetime;  // the longest, seconds
 
 layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
@@ -44,7 +45,7 @@ void main() {
         vec3 across = cos(th) * e1 + sin(th) * e2;
         vec3 x = xi + r * across + xh * vi * u_dt;
         vec3 v = vi + DIFFUSE_SPAWN_SPREAD * speed * across;
-        float life = DIFFUSE_LIFE_MIN + (DIFFUSE_LIFE_MAX - DIFFUSE_LIFE_MIN) * xl;
+        float life = u_lifetime * (DIFFUSE_LIFE_MIN + (1.0 - DIFFUSE_LIFE_MIN) * xl);
         parts_out[2u * (slot + k)] = vec4(x, life);
         parts_out[2u * (slot + k) + 1u] = vec4(v, float(DIFFUSE_KIND_FOAM));
     }
