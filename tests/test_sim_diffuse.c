@@ -7,7 +7,8 @@
  *    (the lifetimes), plus an invariant (the kinds add up to the survivors).
  *  - two runs give the same counts, bit-identical particle buffers and a bit-identical picture;
  *    the picture with them differs from the one without only by brighter pixels (no dark discs).
- *    Kind: twin runs, and an invariant of the compositing.
+ *    Kind: twin runs, and an invariant of the compositing. A third run without them (none made)
+ *    ends with a bit-identical fluid: they are a pure by-product.
  *  - a capacity of 5 (sim_desc.diffuse.capacity) overflows: drops are counted, never more than 5
  *    alive (5 whenever any was dropped), and every slot past 5 of both ping-pong buffers keeps the
  *    sentinel the test wrote there. Kind: independent (a sentinel).
@@ -39,8 +40,9 @@ _Static_assert(RENDER_DIFFUSE_ALIVE == 3, "the state block's count alive (ST_ALI
 
 static sim *make(const gpu_caps *caps, const char *scene, uint32_t capacity, float lifetime) {
     char err[ERR_LEN];
-    sim *s = sim_make(&(sim_desc){.scene = scene, .particles = N_FLUID, .diffuse = {.on = true, .capacity = capacity, .lifetime = lifetime}},
-                      caps, err);
+    sim *s = sim_make(
+        &(sim_desc){.scene = scene, .particles = N_FLUID, .diffuse = {.on = true, .capacity = capacity, .lifetime = lifetime}},
+        caps, err);
     CHECK(s != NULL, "%s", err);
     return s;
 }
@@ -50,8 +52,8 @@ static sim_diffuse_counts frame(sim *s) {
     sim_diffuse_counts c;
     sim_read_diffuse(s, &c, true);
     if (verbose)
-        printf("  frame %u: alive %u (spray %u foam %u bubbles %u) spawned %u dropped %u (total %llu)\n", c.frames, c.alive, c.spray,
-               c.foam, c.bubble, c.spawned, c.dropped, (unsigned long long)c.dropped_total);
+        printf("  frame %u: alive %u (spray %u foam %u bubbles %u) spawned %u dropped %u (total %llu)\n", c.frames, c.alive,
+               c.spray, c.foam, c.bubble, c.spawned, c.dropped, (unsigned long long)c.dropped_total);
     return c;
 }
 
@@ -95,8 +97,9 @@ static void test_splash(const gpu_caps *caps) {
     int f = 0;
     for (; f < 40 && c.alive < 20; f++) {
         c = frame(s);
-        CHECK(c.spray + c.foam + c.bubble + c.spawned == c.alive, "frame %d: the kinds %u + %u + %u and %u new are not the %u alive",
-              f, c.spray, c.foam, c.bubble, c.spawned, c.alive);
+        CHECK(c.spray + c.foam + c.bubble + c.spawned == c.alive,
+              "frame %d: the kinds %u + %u + %u and %u new are not the %u alive", f, c.spray, c.foam, c.bubble, c.spawned,
+              c.alive);
     }
     CHECK(c.alive >= 20, "a dam break of %u particles: %u diffuse particles alive after %d frames", N_FLUID, c.alive, f);
     printf("splash: %u alive after %d frames (spray %u, foam %u, bubbles %u)\n", c.alive, f, c.spray, c.foam, c.bubble);
@@ -140,7 +143,8 @@ static void picture(renderer *r, const render_target *t, const sim *s, unsigned 
     camera cam;
     camera_fit(&cam, p.lo, p.hi);
     cam.distance *= 0.6f; /* nearer: the splash's side */
-    render_view v = {.framebuffer = t->fbo, .color_texture = t->color, .width = W, .height = H, .style = RENDER_STYLE_SURFACE, .hide = hide};
+    render_view v = {
+        .framebuffer = t->fbo, .color_texture = t->color, .width = W, .height = H, .style = RENDER_STYLE_SURFACE, .hide = hide};
     camera_matrices(&cam, W, H, v.view, v.proj);
     render_scene(r, &p, &v);
     render_target_read(t, rgba);
@@ -157,10 +161,22 @@ static void test_twins(const gpu_caps *caps) {
     static uint8_t pic[2][W * H * 4], bare[W * H * 4];
     sim_diffuse_counts c[2];
     float *parts[2] = {NULL, NULL};
-    for (int run = 0; run < 2; run++) {
-        sim *s = make(caps, "dambreak", 0, 0);
+    uint32_t n = 0;
+    float *fluid[3][3] = {{NULL}}; /* positions, velocities, densities: two runs with, one without */
+    for (int run = 0; run < 3; run++) {
+        sim *s = run < 2 ? make(caps, "dambreak", 0, 0)
+                         : sim_make(&(sim_desc){.scene = "dambreak", .particles = N_FLUID}, caps, err); /* none made */
         if (!s) return;
-        for (int f = 0; f < 24; f++) c[run] = frame(s);
+        n = sim_particle_count(s);
+        for (int f = 0; f < 24; f++)
+            if (run < 2) c[run] = frame(s);
+            else sim_frame(s, FRAME, 0, NULL);
+        for (int k = 0; k < 3; k++) fluid[run][k] = malloc((k < 2 ? 16ull : 4ull) * n);
+        sim_read_particles(s, fluid[run][0], fluid[run][1], fluid[run][2]);
+        if (run == 2) {
+            sim_destroy(s);
+            break;
+        }
         sim_diffuse_view dv;
         sim_get_diffuse(s, &dv);
         parts[run] = calloc((size_t)c[run].alive * 8 + 8, sizeof(float));
@@ -170,10 +186,16 @@ static void test_twins(const gpu_caps *caps) {
         sim_destroy(s);
     }
     CHECK(c[0].alive > 0, "no diffuse particle after 24 frames of the dam break");
-    CHECK(!memcmp(&c[0], &c[1], sizeof c[0]), "two runs: %u and %u alive, %u and %u spawned", c[0].alive, c[1].alive, c[0].spawned,
-          c[1].spawned);
-    CHECK(c[0].alive == c[1].alive && !memcmp(parts[0], parts[1], (size_t)c[0].alive * 32), "two runs: the particle buffers differ");
+    CHECK(!memcmp(&c[0], &c[1], sizeof c[0]), "two runs: %u and %u alive, %u and %u spawned", c[0].alive, c[1].alive,
+          c[0].spawned, c[1].spawned);
+    CHECK(c[0].alive == c[1].alive && !memcmp(parts[0], parts[1], (size_t)c[0].alive * 32),
+          "two runs: the particle buffers differ");
     CHECK(!memcmp(pic[0], pic[1], sizeof pic[0]), "two runs: the pictures differ");
+    bool same = true; /* the fluid is the same with and without them, bit for bit */
+    for (int k = 0; k < 3; k++) same &= !memcmp(fluid[0][k], fluid[2][k], (k < 2 ? 16ull : 4ull) * n);
+    CHECK(same, "the fluid with diffuse particles differs from the fluid without");
+    for (int run = 0; run < 3; run++)
+        for (int k = 0; k < 3; k++) free(fluid[run][k]);
     int changed = 0, darker = 0;
     for (int i = 0; i < W * H; i++) {
         int a = pic[0][4 * i] + pic[0][4 * i + 1] + pic[0][4 * i + 2], b = bare[4 * i] + bare[4 * i + 1] + bare[4 * i + 2];
@@ -181,8 +203,9 @@ static void test_twins(const gpu_caps *caps) {
     }
     CHECK(changed > 0, "the diffuse particles change no pixel");
     CHECK(darker == 0, "%d of the %d pixels they change are darker (a dark disc)", darker, changed);
-    printf("twins: %u alive in both, buffers and %dx%d pictures bit-identical; they change %d pixels, darken %d\n", c[0].alive, W, H,
-           changed, darker);
+    printf("twins: %u alive in both, buffers and %dx%d pictures bit-identical; they change %d pixels, darken %d; the fluid "
+           "bit-identical to a run without them\n",
+           c[0].alive, W, H, changed, darker);
     image_write_png(check_path("diffuse.png"), pic[0], W, H, err);
     image_write_png(check_path("diffuse-hidden.png"), bare, W, H, err);
     free(parts[0]), free(parts[1]);
@@ -251,11 +274,13 @@ static void test_potentials(const gpu_caps *caps) {
         pos[4 * i] = lo[0] + (float)((x + 2) * dx) + JIT(), pos[4 * i + 1] = lo[1] + (float)((y + 1) * dx) + JIT();
         pos[4 * i + 2] = lo[2] + (float)((z + 2) * dx) + JIT(), pos[4 * i + 3] = 0;
         float up = y == 3 ? 1.2f + 0.1f * (float)x : 0.05f * (float)y;
-        vel[4 * i] = 0.1f * (float)(x - 3) + 0.3f * (y == 3), vel[4 * i + 1] = up, vel[4 * i + 2] = 0.05f * (float)(z - 2), vel[4 * i + 3] = 0;
+        vel[4 * i] = 0.1f * (float)(x - 3) + 0.3f * (y == 3), vel[4 * i + 1] = up, vel[4 * i + 2] = 0.05f * (float)(z - 2),
+                vel[4 * i + 3] = 0;
     }
     for (int k = 0; k < NJ; k++) {
         int i = NB + k;
-        pos[4 * i] = lo[0] + (float)((1.2 - 0.6 * k) * dx), pos[4 * i + 1] = lo[1] + (float)(2.5 * dx), pos[4 * i + 2] = lo[2] + (float)(4.5 * dx);
+        pos[4 * i] = lo[0] + (float)((1.2 - 0.6 * k) * dx), pos[4 * i + 1] = lo[1] + (float)(2.5 * dx),
+                pos[4 * i + 2] = lo[2] + (float)(4.5 * dx);
         pos[4 * i + 3] = 0;
         vel[4 * i] = 2.5f, vel[4 * i + 1] = -0.3f, vel[4 * i + 2] = 0.1f * (float)k, vel[4 * i + 3] = 0;
     }
@@ -325,10 +350,10 @@ static void test_potentials(const gpu_caps *caps) {
         crests += wc > 0, traps += ta > REF_TA_LO * U, spawning += n > 0;
     }
     CHECK(bad == 0, "%d of %d particles' potentials differ from the CPU reference", bad, N);
-    CHECK(crests >= 4 && traps >= 2 && spawning >= 4, "the configuration exercises too little: %d crests, %d trapping air, %d spawning",
-          crests, traps, spawning);
-    printf("potentials: %d particles against a brute-force CPU reference: %d crests, %d trapping air, %d spawning, %d differ\n", N, crests,
-           traps, spawning, bad);
+    CHECK(crests >= 4 && traps >= 2 && spawning >= 4,
+          "the configuration exercises too little: %d crests, %d trapping air, %d spawning", crests, traps, spawning);
+    printf("potentials: %d particles against a brute-force CPU reference: %d crests, %d trapping air, %d spawning, %d differ\n",
+           N, crests, traps, spawning, bad);
     free(gpu), free(dens);
     sim_destroy(s);
 }
