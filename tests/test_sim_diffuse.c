@@ -219,7 +219,7 @@ static void test_overflow(const gpu_caps *caps) {
     if (!s) return;
     GLuint buf[2];
     uint32_t slots;
-    sim_diffuse_buffers(s, buf, &slots);
+    sim_get_diffuse_buffers(s, buf, &slots);
     CHECK(slots >= cap && buf[0] && buf[1], "%u slots for a capacity of %u", slots, cap);
     for (int b = 0; b < 2; b++) glClearNamedBufferData(buf[b], GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &sentinel);
     sim_diffuse_counts c = {0};
@@ -303,7 +303,7 @@ static void test_potentials(const gpu_caps *caps) {
     sim_find_neighbours(s);
     uint32_t n_all = sim_particle_count(s);
     float *gpu = calloc(4ull * n_all, sizeof *gpu), *dens = calloc(n_all, sizeof *dens);
-    CHECK(sim_diffuse_potentials(s, (float)FRAME, gpu, err), "%s", err);
+    CHECK(sim_read_diffuse_potentials(s, (float)FRAME, gpu, err), "%s", err);
     sim_read_particles(s, NULL, NULL, dens);
     /* the reference, by brute force */
     double nrm[N][3], U = sqrt(fabs(P->gravity[1]) * (hi[1] - lo[1]));

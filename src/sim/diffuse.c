@@ -3,7 +3,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
-#include "sim/sim_internal.h"
+#include "sim/particles.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +41,9 @@ _Static_assert(DIFFUSE_B_PARTS_IN >= SIM_B_SOLVER + SIM_B_SOLVER_COUNT, "the dif
 #define DIFFUSE_SHADER_INTS(X)                                                                                                   \
     X(DIFFUSE_WG)                                                                                                                \
     X(DIFFUSE_B_PARTS_IN)                                                                                                        \
-    X(DIFFUSE_B_PARTS_OUT) X(DIFFUSE_B_STATE) X(DIFFUSE_B_COUNTS) X(DIFFUSE_B_NORMALS) X(DIFFUSE_B_DEBUG) X(DIFFUSE_KIND_SPRAY)  \
-        X(DIFFUSE_KIND_FOAM) X(DIFFUSE_KIND_BUBBLE) X(DIFFUSE_MAX_SPAWN) X(DIFFUSE_SPRAY_BELOW) X(DIFFUSE_BUBBLE_ABOVE)
+    X(DIFFUSE_B_PARTS_OUT)                                                                                                       \
+    X(DIFFUSE_B_STATE) X(DIFFUSE_B_COUNTS) X(DIFFUSE_B_NORMALS) X(DIFFUSE_B_DEBUG) X(DIFFUSE_KIND_SPRAY) X(DIFFUSE_KIND_FOAM)    \
+        X(DIFFUSE_KIND_BUBBLE) X(DIFFUSE_MAX_SPAWN) X(DIFFUSE_SPRAY_BELOW) X(DIFFUSE_BUBBLE_ABOVE)
 #define DIFFUSE_MAX_SPAWN 8     /* new ones a fluid particle makes a frame, at most */
 #define DIFFUSE_SPRAY_BELOW 6   /* fluid neighbours within h below which a diffuse particle is spray */
 #define DIFFUSE_BUBBLE_ABOVE 20 /* above which it is a bubble (between: foam) */
@@ -168,12 +169,12 @@ static void _diffuse_run(sim_diffuse *d, int pass, uint32_t groups, float dt) {
     d->dispatches++;
 }
 
-static void _diffuse_bind(sim_diffuse *d, sim *s) {
-    const float *g = s->params.gravity;
-    d->speed = sqrtf(sqrtf(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * (s->params.hi[1] - s->params.lo[1]));
-    sim_particles_bind(&s->p);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, sim_search_ranges(s->q));
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ID_IN, s->p.id[s->p.cur]);
+static void _diffuse_bind(sim_diffuse *d, const sim_particles *p, GLuint ranges, const sim_params *params) {
+    const float *g = params->gravity;
+    d->speed = sqrtf(sqrtf(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) * (params->hi[1] - params->lo[1]));
+    sim_particles_bind(p);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, ranges);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ID_IN, p->id[p->cur]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DIFFUSE_B_PARTS_IN, d->parts[d->cur]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DIFFUSE_B_PARTS_OUT, d->parts[1 - d->cur]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DIFFUSE_B_STATE, d->state);
@@ -181,10 +182,10 @@ static void _diffuse_bind(sim_diffuse *d, sim *s) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DIFFUSE_B_NORMALS, d->normals);
 }
 
-void sim_diffuse_update(sim_diffuse *d, sim *s, double seconds) {
-    if (!d || d->off || seconds <= 0 || s->p.n != d->n) return;
+void sim_diffuse_update(sim_diffuse *d, const sim_particles *p, GLuint ranges, const sim_params *params, double seconds) {
+    if (!d || d->off || seconds <= 0 || p->n != d->n) return;
     float dt = (float)seconds;
-    _diffuse_bind(d, s);
+    _diffuse_bind(d, p, ranges, params);
     GLuint zero = 0; /* the kinds' counts, summed by the advection */
     glClearNamedBufferSubData(d->state, GL_R32UI, ST_KIND * 4, 12, GL_RED_INTEGER, GL_UNSIGNED_INT, &zero);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -218,8 +219,7 @@ static void _diffuse_counts_from(sim_diffuse *d, const uint32_t *st) {
                                    .capacity = d->capacity};
 }
 
-bool sim_read_diffuse(const sim *s, sim_diffuse_counts *out, bool wait) {
-    sim_diffuse *d = s->diffuse;
+bool sim_diffuse_read(sim_diffuse *d, sim_diffuse_counts *out, bool wait) {
     *out = (sim_diffuse_counts){0};
     if (!d) return false;
     uint32_t st[ST_GROUPS];
@@ -246,15 +246,13 @@ bool sim_read_diffuse(const sim *s, sim_diffuse_counts *out, bool wait) {
     return true;
 }
 
-void sim_get_diffuse(const sim *s, sim_diffuse_view *out) {
-    const sim_diffuse *d = s->diffuse;
+void sim_diffuse_get_view(const sim_diffuse *d, sim_diffuse_view *out) {
     *out = (sim_diffuse_view){0};
     if (!d) return;
     *out = (sim_diffuse_view){.particles = d->parts[d->cur], .state = d->state, .capacity = d->capacity, .shown = !d->off};
 }
 
-void sim_set_diffuse_shown(sim *s, bool on) {
-    sim_diffuse *d = s->diffuse;
+void sim_diffuse_show(sim_diffuse *d, bool on) {
     if (!d || d->off == !on) return;
     d->off = !on;
     sim_diffuse_clear(d);
@@ -262,19 +260,18 @@ void sim_set_diffuse_shown(sim *s, bool on) {
 
 /* ---- tests ---- */
 
-void sim_diffuse_buffers(const sim *s, GLuint out[2], uint32_t *slots) {
-    const sim_diffuse *d = s->diffuse;
+void sim_diffuse_buffers(const sim_diffuse *d, GLuint out[2], uint32_t *slots) {
     out[0] = d ? d->parts[0] : 0, out[1] = d ? d->parts[1] : 0;
     *slots = d ? d->slots : 0;
 }
 
-bool sim_diffuse_potentials(sim *s, float dt, float *out4, char *err) {
-    sim_diffuse *d = s->diffuse;
+bool sim_diffuse_potentials(sim_diffuse *d, const sim_particles *p, GLuint ranges, const sim_params *params, float dt,
+                            float *out4, char *err) {
     if (!d) return fail(err, "this simulation has no diffuse particles (sim_desc.diffuse.on)");
-    uint32_t n = s->p.n;
+    uint32_t n = p->n;
     GLuint dbg = gpu_buffer_make((size_t)n * 16, NULL, "diffuse-debug", err);
     if (!dbg) return false;
-    _diffuse_bind(d, s);
+    _diffuse_bind(d, p, ranges, params);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DIFFUSE_B_DEBUG, dbg);
     uint32_t groups = (n + DIFFUSE_WG - 1) / DIFFUSE_WG;
     _diffuse_run(d, PASS_NORMALS, groups, dt);
@@ -291,7 +288,7 @@ bool sim_diffuse_potentials(sim *s, float dt, float *out4, char *err) {
     float *cur = malloc((size_t)n * 16);
     uint32_t *ids = malloc((size_t)n * 4);
     glGetNamedBufferSubData(dbg, 0, (GLsizeiptr)n * 16, cur);
-    glGetNamedBufferSubData(s->p.id[s->p.cur], 0, (GLsizeiptr)n * 4, ids);
+    glGetNamedBufferSubData(p->id[p->cur], 0, (GLsizeiptr)n * 4, ids);
     bool ok = true;
     for (uint32_t i = 0; i < n && ok; i++) {
         if (ids[i] >= n) ok = fail(err, "particle id %u out of range", ids[i]);

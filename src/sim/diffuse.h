@@ -4,8 +4,8 @@
  *
  *   sim_desc d = {..., .diffuse = {.on = true}};    // capacity 0: the default (sim_diffuse_capacity)
  *   each frame: sim_frame(...) ends with sim_diffuse_update (sim.c), once, over the frame's seconds
- *   draw:  sim_diffuse_view v; sim_get_diffuse(s, &v);  // v.particles, v.state (the renderer's)
- *   count: sim_diffuse_counts c; sim_read_diffuse(s, &c, false);  // the newest finished, no wait
+ *   draw:  sim_diffuse_view v; sim_get_diffuse(s, &v);  // v.particles, v.state (the renderer's; sim.h)
+ *   count: sim_diffuse_counts c; sim_read_diffuse(s, &c, false);  // the newest finished, no wait (sim.h)
  *
  * Once a frame (not a step), over the cell table of the frame's last search (no search of its own),
  * in five dispatches and one buffer clear (shaders/sim/diffuse/):
@@ -34,10 +34,9 @@
 #ifndef FLUID_SIM_DIFFUSE_H
 #define FLUID_SIM_DIFFUSE_H
 #include "gpu/gpu.h"
+#include "sim/particles.h" /* sim_particles, sim_params */
 #include <stdbool.h>
 #include <stdint.h>
-
-struct sim;
 
 /* In sim_desc.diffuse (zero: off). */
 typedef struct sim_diffuse_desc {
@@ -58,7 +57,6 @@ typedef struct sim_diffuse_view {
     uint32_t capacity;
     bool shown; /* false while switched off (sim_set_diffuse_shown) */
 } sim_diffuse_view;
-void sim_get_diffuse(const struct sim *s, sim_diffuse_view *out);
 
 /* The kinds (the particle's second vec4's w). */
 #define DIFFUSE_KIND_SPRAY 0
@@ -75,26 +73,26 @@ typedef struct sim_diffuse_counts {
     uint32_t frames;              /* frames updated */
     uint32_t capacity;
 } sim_diffuse_counts;
-/* wait: the last frame's (waits for the GPU); else the newest frame the GPU has finished (no
- * wait; known false before the first). False (known false) where the sim has none. */
-bool sim_read_diffuse(const struct sim *s, sim_diffuse_counts *out, bool wait);
-
-/* Switched off: not simulated, not drawn, none alive (the next switch on starts from none). */
-void sim_set_diffuse_shown(struct sim *s, bool on);
-
-/* ---- for sim.c ---- */
+/* ---- the object, owned by the sim (sim.c; sim.h's sim_get_diffuse, sim_read_diffuse and
+ * sim_set_diffuse_shown, sim_read.c, call these; d may be NULL: none) ---- */
 typedef struct sim_diffuse sim_diffuse;
 sim_diffuse *sim_diffuse_make(const sim_diffuse_desc *desc, uint32_t fluid_particles, char *err);
 void sim_diffuse_destroy(sim_diffuse *d);
-void sim_diffuse_update(sim_diffuse *d, struct sim *s, double seconds); /* after the frame's last step */
-void sim_diffuse_clear(sim_diffuse *d);                                 /* none alive, counts zero */
-
-/* ---- for the tests ---- */
-/* The ping-pong pair of particle buffers (2 vec4 a slot) and their slots (the capacity rounded up). */
-void sim_diffuse_buffers(const struct sim *s, GLuint out[2], uint32_t *slots);
-/* The normals and potentials passes on the particles as they are (after sim_set_particles and
- * sim_find_neighbours), by original index, 4 floats each: I_ta, I_wc, I_k (unclamped) and the
- * spawn count n before rounding, over dt. False with err where the sim has no diffuse particles. */
-bool sim_diffuse_potentials(struct sim *s, float dt, float *out4, char *err);
+/* After the frame's last step: p in the order of the last search, ranges its cell table. */
+void sim_diffuse_update(sim_diffuse *d, const sim_particles *p, GLuint ranges, const sim_params *params, double seconds);
+void sim_diffuse_clear(sim_diffuse *d); /* none alive, counts zero */
+void sim_diffuse_get_view(const sim_diffuse *d, sim_diffuse_view *out);
+/* wait: the last frame's (waits for the GPU); else the newest frame the GPU has finished (no
+ * wait; known false before the first). False (known false) where d is NULL. */
+bool sim_diffuse_read(sim_diffuse *d, sim_diffuse_counts *out, bool wait);
+/* Switched off: not simulated, not drawn, none alive (the next switch on starts from none). */
+void sim_diffuse_show(sim_diffuse *d, bool on);
+/* Tests: the ping-pong pair of particle buffers (2 vec4 a slot) and their slots (the capacity
+ * rounded up). */
+void sim_diffuse_buffers(const sim_diffuse *d, GLuint out[2], uint32_t *slots);
+/* Tests: the normals and potentials passes on p as it is, by original index (p's ids), 4 floats
+ * each: I_ta, I_wc, I_k (unclamped) and the spawn count n before rounding, over dt. */
+bool sim_diffuse_potentials(sim_diffuse *d, const sim_particles *p, GLuint ranges, const sim_params *params, float dt,
+                            float *out4, char *err);
 
 #endif

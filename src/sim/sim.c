@@ -326,7 +326,7 @@ void sim_frame_end(sim *s) {
     if (!s->in_frame) return;
     s->solver->frame_end(s->impl);
     s->in_frame = false;
-    sim_diffuse_update(s->diffuse, s, s->frame_seconds); /* once a frame, after its last step */
+    sim_diffuse_update(s->diffuse, &s->p, sim_search_ranges(s->q), &s->params, s->frame_seconds); /* once a frame */
     /* Readers of the results: the renderer's vertex pulls and read-backs. */
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if (s->params.poke[3] > 0) {

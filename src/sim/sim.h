@@ -168,6 +168,13 @@ typedef struct sim_grid {
     float h; /* the kernel's support, metres */
 } sim_grid;
 void sim_get_grid(const sim *s, sim_grid *g);
+/* The diffuse particles (diffuse.h; all zero where sim_desc.diffuse.on was not set): the buffers
+ * the renderer draws, and their counts (wait: the last frame's, waiting for the GPU; else the
+ * newest the GPU has finished, known false before the first; false where there are none). Switched
+ * off, they are neither simulated nor drawn, and start again from none. */
+void sim_get_diffuse(const sim *s, sim_diffuse_view *out);
+bool sim_read_diffuse(const sim *s, sim_diffuse_counts *out, bool wait);
+void sim_set_diffuse_shown(sim *s, bool on);
 
 /* Mouse interaction: push (strength > 0) or pull (< 0) particles within radius of a point. Applies
  * to the next frame or step. */
