@@ -179,10 +179,13 @@ static bool _app_rebuild(app *a, const char *scene, uint32_t particles) {
     snprintf(old_scene, sizeof old_scene, "%s", a->scene);
     snprintf(sort, sizeof sort, "%s", sim_sort_name(ss->s));
     snprintf(solver, sizeof solver, "%s", sim_solver_name(ss->s));
+    sim_diffuse_view diffuse; /* kept: made or not (--no-diffuse), shown or not (B) */
+    sim_get_diffuse(ss->s, &diffuse);
     sim_desc d = {.scene = scene,
                   .particles = particles,
                   .sort = sort_algo_find(sort), /* the sort the sim had */
                   .solver = solver,
+                  .diffuse = {.on = diffuse.capacity > 0},
                   .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, &(dfsph_desc){.strict = a->o->strict}}, {0}}};
     if (!session_sim_make(ss, &d, err)) {
         log_error("APP", "%s", err);
@@ -195,6 +198,7 @@ static bool _app_rebuild(app *a, const char *scene, uint32_t particles) {
         }
         return false;
     }
+    sim_set_diffuse_shown(ss->s, diffuse.shown);
     snprintf(a->scene, sizeof a->scene, "%s", sim_scene_name(ss->s));
     return true;
 }
