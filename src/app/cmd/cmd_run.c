@@ -142,10 +142,12 @@ static int _run_stats_rows(outfile *stats, const session *ss, long long steps) {
                            st.kinetic_energy, st.potential_energy);
         else outfile_printf(stats, ",,,,,,");
         for (int j = 0; j < ss->stages; j++)
-            if (i == 0 && prof_timed(ss->prof, j)) outfile_printf(stats, ",%.3f", prof_last_us(ss->prof, j)); /* empty: not timed */
+            if (i == 0 && prof_timed(ss->prof, j))
+                outfile_printf(stats, ",%.3f", prof_last_us(ss->prof, j)); /* empty: not timed */
             else outfile_printf(stats, ",");
         if (!have && diffuse) /* after the frame's diffuse update; dropped: since the start */
-            outfile_printf(stats, ",%u,%u,%u,%u,%llu", dc.spray, dc.foam, dc.bubble, dc.alive, (unsigned long long)dc.dropped_total);
+            outfile_printf(stats, ",%u,%u,%u,%u,%llu", dc.spray, dc.foam, dc.bubble, dc.alive,
+                           (unsigned long long)dc.dropped_total);
         else outfile_printf(stats, ",,,,,");
         outfile_printf(stats, "\n");
     }
