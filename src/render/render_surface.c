@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #define SURFACE_RADIUS_SCALE 1.5f /* the surface's spheres against the particles' radius */
-#define SURFACE_SPRAY_SCALE 0.9f  /* the spray droplets' */
+#define SURFACE_SPRAY_SCALE 0.6f  /* the spray droplets' (small, soft: issue 26) */
 #define SURFACE_STREAK 0.02f      /* seconds of a spray particle's motion its streak shows */
 #define SURFACE_UNDER_SCALE 6.0f  /* metres under the water over which a diffuse particle dims to 1/e, in radii */
 
