@@ -80,7 +80,7 @@ int main(void) {
     memcpy(entries, stages, sizeof(char *) * (size_t)nstages);
     entries[nstages] = "simulation";
     entries[nstages + 1] = "render";
-    const char *passes[] = {"ellipsoids", "shadow", "visibility", "spray", "smoothing", "shading", "raster", "blit", "hud"};
+    const char *passes[] = {"ellipsoids", "shadow", "visibility", "spray", "smoothing", "diffuse", "shading", "raster", "blit", "hud"};
 
     CHECK(!overflow && frame_events > 0, "%d group messages (%d lost)", frame_events, overflow);
     CHECK(frame_events > 0 && events[0].push && !strcmp(events[0].name, PROF_FRAME_GROUP), "the first group is %s, not %s",

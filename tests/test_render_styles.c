@@ -51,10 +51,10 @@ int main(void) {
     camera cam;
     camera_fit(&cam, p.lo, p.hi);
     static const char *const want[RENDER_STYLE_COUNT][8] = {
-        [RENDER_STYLE_SURFACE] = {"shadow", "visibility", "spray", "smoothing", "shading", "blit"},
+        [RENDER_STYLE_SURFACE] = {"shadow", "visibility", "spray", "smoothing", "diffuse", "shading", "blit"},
         [RENDER_STYLE_SPHERES] = {"visibility", "shading", "blit"},
         [RENDER_STYLE_RASTER] = {"raster"},
-        [RENDER_STYLE_SURFACE_ISO] = {"shadow", "visibility", "spray", "smoothing", "shading", "blit"},
+        [RENDER_STYLE_SURFACE_ISO] = {"shadow", "visibility", "spray", "smoothing", "diffuse", "shading", "blit"},
     };
     static uint8_t rgba[W * H * 4], empty[W * H * 4];
     for (int k = 0; k < RENDER_STYLE_COUNT; k++) {

@@ -57,6 +57,16 @@ awk -F, -v h="$header" 'BEGIN { n = split(h, c, ","); for (i = 1; i <= n; i++) c
      NR > 1 && $(col["particles"]) != "" { state++; if ($(col["front_x"]) + 0 <= 0 || $(col["density_ratio"]) + 0 < 0.5 || $(col["density_ratio"]) + 0 > 1.5) bad++ }
      END { exit (bad || state != 2) ? 1 : 0 }' "$TMP/s.csv" ||
     fail "stats rows look wrong: $(sed -n 2,7p "$TMP/s.csv")"
+# The diffuse particles' columns end the header; on each frame's last row counts (numbers), else
+# empty; with --no-diffuse empty everywhere (the fluid's columns as before).
+echo "$header" | grep -q ',spray,foam,bubbles,diffuse_alive,diffuse_dropped$' || fail "stats header does not end with the diffuse columns: $header"
+awk -F, 'NR > 1 && $11 != "" { rows++; for (i = NF - 4; i <= NF; i++) if ($i !~ /^[0-9]+$/) bad++ }
+     NR > 1 && $11 == "" { for (i = NF - 4; i <= NF; i++) if ($i != "") bad++ }
+     END { exit (bad || rows != 2) ? 1 : 0 }' "$TMP/s.csv" || fail "diffuse columns look wrong: $(sed -n 2,7p "$TMP/s.csv")"
+"$FLUID" --headless --scene drop --particles 1500 --sort $SORT --frames 1 --substeps 2 --stats "$TMP/s0.csv" --no-diffuse \
+    >"$TMP/out" 2>"$TMP/err" || fail "--no-diffuse run failed: $(cat "$TMP/err")"
+awk -F, 'NR > 1 { for (i = NF - 4; i <= NF; i++) if ($i != "") bad++ } END { exit bad ? 1 : 0 }' "$TMP/s0.csv" ||
+    fail "--no-diffuse: diffuse columns not empty: $(sed -n 2,3p "$TMP/s0.csv")"
 
 # Bad input: non-zero exit, a message naming the problem, no files.
 bad() { # expected-text args...

@@ -7,7 +7,8 @@
 #   programs  the GL layer and shader loader, the C/GLSL layouts, the key table, the HUD at every
 #             scale, the session (the frame every command shares), the render style registry and
 #             the renderer (every style: surface, spheres, raster, splats), the sim's kernels,
-#             neighbour lists and state setting, the fluid's read-back (test_sim_read), the radix sort's resizing (the sim over time:
+#             neighbour lists and state setting, the fluid's read-back (test_sim_read), the diffuse particles (test_sim_diffuse:
+#             their overflow, host side), the radix sort's resizing (the sim over time:
 #             the headless runs, bench --sim and the window below);
 #   sorts     fluid bench, every algorithm (radix on both paths, shared ranking, onesweep on one
 #             llvmpipe thread, counting, bitonic, cpu) at odd sizes and two widths, each checked
@@ -27,7 +28,7 @@ fluid=${1:?usage: test_sanitize.sh /path/to/fluid}
 src=${FLUID_SOURCE_DIR:?run through ctest, which sets FLUID_SOURCE_DIR}
 build=$(cd "$(dirname "$fluid")" && pwd)/asan
 programs=(test_outfile test_gpu test_layout test_controls test_hud_scale test_session test_render_styles test_render_offscreen
-    test_render_splat test_render_water test_sim_kernels test_sim_neighbours test_sim_set test_font test_sim_read)
+    test_render_splat test_render_water test_sim_kernels test_sim_neighbours test_sim_set test_font test_sim_read test_sim_diffuse)
 log=$(mktemp)
 TMP=$(mktemp -d)
 trap 'rm -f "$log"; rm -rf "$TMP"' EXIT

@@ -43,7 +43,7 @@ script="frames:12;sort:bitonic;expect-sort:bitonic;frames:12;sort-next;expect-so
 script+=";sort-next;expect-sort:onesweep;frames:2;sort-next;expect-sort:counting;frames:2;solver-next;frames:4;solver-next;frames:2"
 script+=";sort:bitonic;color;color;style;frames:3;style;color;help;frames:2;help;sort:radix;expect-sort:radix"
 script+=";resize:0x0;frames:3;resize:800x600;frames:2;resize:1x1;frames:1;resize:1100x640;frames:1;resize:640x400"
-script+=";frames:1;resize:0x0;resize:800x600;frames:3;more;frames:2;fewer;frames:3;pause;step;step;pause;frames:2"
+script+=";frames:1;resize:0x0;resize:800x600;frames:3;more;frames:2;fewer;frames:3;pause;step;step;pause;frames:2;diffuse;frames:2;diffuse;frames:2"
 script+=";shot:$shot;check:$shot"
 # At 640x360 (the script resizes it later): a 1280x720 window made this session 2 of the suite's
 # slowest minutes on llvmpipe, drawing the same paths four times the pixels.

@@ -6,8 +6,10 @@
 // floor if it gets there first (shallow water shows the tiles, displaced where the surface curves),
 // else leaves the fluid and goes on as it came in, so thick water shifts what is behind it; that
 // light absorbed per channel by the thickness (Beer-Lambert); the environment reflected by Fresnel
-// (Schlick); the sun's highlight. Spray droplets are drawn over it as small lit white spheres, and
-// as foam, fading white, where they sit just under the surface. The
+// (Schlick); the sun's highlight. Spray droplets are drawn over it as small soft translucent white
+// discs (most opaque at the centre, never darker than what is behind), and
+// as foam, fading white, where they sit just under the surface; the diffuse particles' soft
+// points (diffuse.comp) over all, as 1 - exp(-their summed weight) of white. The
 // scene (scene.glsl) everywhere else; the tank's edges where they are nearer (or just behind the
 // surface); the near glass wall's reflection over all. It clears its per-pixel buffers for the
 // next frame.
@@ -24,6 +26,7 @@ layout(std430, binding = RENDER_BIND_SPLAT_THICK) buffer Thickness { uint thickn
 layout(std430, binding = RENDER_BIND_SURFACE_SRC) readonly buffer Smoothed { float smoothed[]; };
 layout(std430, binding = RENDER_BIND_SPRAY_DEPTH) buffer SprayDepth { uint spray_bits[]; };
 layout(std430, binding = RENDER_BIND_SPRAY_IDS) buffer SprayIds { uint spray_ids[]; };
+layout(std430, binding = RENDER_BIND_DIFFUSE_SUM) buffer DiffuseSum { uint diffuse_sum[]; };
 layout(location = RENDER_LOC_IMAGE, binding = RENDER_UNIT_IMAGE, rgba8) uniform writeonly image2D u_color;
 
 layout(location = RENDER_LOC_VIEW) uniform mat4 u_view;
@@ -64,6 +67,8 @@ void main() {
     uint at = uint(px.y * u_size.x + px.x);
     float thick = float(thickness[at]) * RENDER_SPLAT_THICK_UNIT, z = distance_at(px);
     uint sid = spray_ids[at];
+    float diffuse = float(diffuse_sum[at]) / float(RENDER_DIFFUSE_UNIT);
+    diffuse_sum[at] = 0u;
     thickness[at] = 0u;
     depth_bits[at] = RENDER_SPLAT_FAR;
     spray_bits[at] = RENDER_SPLAT_FAR;
@@ -113,15 +118,25 @@ void main() {
     if ((u_show & 2) != 0 && sid != RENDER_SPLAT_NONE) {
         vec3 center = (u_view * vec4(positions[sid].xyz, 1.0)).xyz, hit, n;
         if (sphere_hit(d_view, center, u_spray_radius, hit, n) && -hit.z < edge_distance) {
-            vec3 white = sphere_shade(hit, n, vec3(0.86, 0.90, 0.93), u_sun_view);
+            // Soft and translucent, never dark: white lit a little by the sun, most opaque at its
+            // centre and fading to nothing at its rim (no marble, no dark disc).
+            float facing = max(dot(n, normalize(-hit)), 0.0);
+            vec3 white = vec3(0.86, 0.90, 0.93) * (0.82 + 0.18 * max(dot(n, u_sun_view), 0.0));
+            float alpha = 0.8 * smoothstep(0.0, 0.7, facing);
             float behind = length(hit) - t_hit;  // how far behind the water's surface the droplet is
             if (behind < 0.0) {
-                col = mix(col, white, 0.9);  // spray, in the air before the surface
+                col = mix(col, max(col, white), alpha);  // spray, in the air before the surface
                 t_hit = length(hit);
             } else if (behind < 4.0 * u_spray_radius) {
-                col = mix(col, white, 0.55 * (1.0 - behind / (4.0 * u_spray_radius)));  // foam, just under it
+                col = mix(col, max(col, white), 0.55 * (1.0 - behind / (4.0 * u_spray_radius)));  // foam, just under it
             }
         }
+    }
+    // The diffuse particles (diffuse.comp's sum): soft white, lit by the sky and the sun, over all;
+    // never darker than what is behind (over the sun's highlight they add nothing).
+    if (diffuse > 0.0) {
+        vec3 white = vec3(0.90, 0.93, 0.95) * (0.78 + 0.22 * max(u_sun.y, 0.0));
+        col = mix(col, max(col, white), 1.0 - exp(-diffuse));
     }
     if (ze >= 1.0) col += scene_front_glass(o, d, t_hit);
     imageStore(u_color, px, vec4(col, 1.0));

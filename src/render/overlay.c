@@ -194,6 +194,10 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
                              o->counter_means[c]);
         _ov_add(lines, &n, max, OV_DIM, 0, "%s", text);
     }
+    if (o->diffuse_shown && o->diffuse_dropped)
+        _ov_add(lines, &n, max, OV_WARN, 0, "spray %u  foam %u  bubbles %u  (%llu dropped: the capacity is full)", o->spray,
+                o->foam, o->bubbles, (unsigned long long)o->diffuse_dropped);
+    else if (o->diffuse_shown) _ov_add(lines, &n, max, OV_DIM, 0, "spray %u  foam %u  bubbles %u", o->spray, o->foam, o->bubbles);
     if (o->paused) _ov_add(lines, &n, max, OV_TEXT, 0, "paused (Space resumes)");
     else if (o->realtime >= 0 && o->realtime < 0.95) /* 0.1%, not 0%: two digits below 10% */
         _ov_add(lines, &n, max, OV_WARN, 0,

@@ -50,6 +50,11 @@ typedef struct overlay_info {
     const char *counter_names[OVERLAY_MAX_COUNTERS];
     double counter_means[OVERLAY_MAX_COUNTERS]; /* mean a step since the solver started */
     double dt;                 /* the last step, seconds (0: not shown) */
+    /* The diffuse particles (sim/diffuse.h), a line when diffuse_shown: alive by kind, and those
+     * dropped since the start (the capacity full; a warning when any). */
+    bool diffuse_shown;
+    uint32_t spray, foam, bubbles;
+    uint64_t diffuse_dropped;
     int search_stages;         /* prof's first search_stages entries are the neighbour search's */
     int step_stages;           /* prof's first step_stages entries are one sampled step's stages
                                   (the search's, then the solver's), the rest whole-frame totals

@@ -23,7 +23,8 @@
  * RENDER_STYLE_SURFACE (the window's default) is screen-space fluid rendering, all by compute
  * (render_surface.h): depth and thickness, narrow-range smoothing, normals, refraction of the
  * scene behind, Beer-Lambert absorption, Fresnel reflection, the sun's highlight, spray drawn as
- * white droplets, the shadow through thickness.
+ * white droplets, the diffuse spray, foam and bubbles (render_particles.diffuse) as soft
+ * translucent points, the shadow through thickness.
  *
  * RENDER_STYLE_SPHERES draws the particles as lit spheres coloured by a colour mode, the whole
  * picture by compute (render_splat.h): on a GPU with few graphics units (the H100) that is many

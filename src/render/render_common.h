@@ -22,6 +22,22 @@
 #define RENDER_BIND_SHADOW 12      /* uint per light pixel: fluid thickness seen from the sun */
 #define RENDER_BIND_ELLIPSOIDS 13  /* 4 vec4 per particle: the surface's ellipsoids (aniso.comp) */
 #define RENDER_BIND_RANGES 14      /* uint per cell + 1: the sim's cell table */
+#define RENDER_BIND_DIFFUSE 15       /* 2 vec4 per diffuse particle: xyz and lifetime left, velocity and kind */
+#define RENDER_BIND_DIFFUSE_STATE 16 /* uint: the diffuse particles' counts (alive at RENDER_DIFFUSE_ALIVE) */
+#define RENDER_BIND_DIFFUSE_SUM 17   /* uint per pixel: the diffuse particles' summed weight / RENDER_DIFFUSE_UNIT */
+
+/* The diffuse particles (render_particles.diffuse; twins of src/sim/diffuse.h's DIFFUSE_KIND_* and
+ * its state block, checked by tests/test_sim_diffuse.c): their kinds, where the count alive is,
+ * the fixed-point unit of the per-pixel sum, the longest spray streak (pixels), the seconds over
+ * which one fades at the end of its lifetime, and their radius against the fluid particles'. */
+#define RENDER_DIFFUSE_SPRAY 0
+#define RENDER_DIFFUSE_FOAM 1
+#define RENDER_DIFFUSE_BUBBLE 2
+#define RENDER_DIFFUSE_ALIVE 3
+#define RENDER_DIFFUSE_UNIT 256
+#define RENDER_DIFFUSE_MAX_STREAK 16.0
+#define RENDER_DIFFUSE_FADE 0.4
+#define RENDER_DIFFUSE_RADIUS 0.5
 
 /* The compute splat (render_splat.c): threads a work group has, and the cleared pixel values. */
 #define RENDER_SPLAT_GROUP 64
@@ -105,6 +121,8 @@
 #define RENDER_LOC_INV_CELL 61     /* float, 1 / cell size */
 #define RENDER_LOC_GRID_DIMS 62    /* ivec3, cells per axis */
 #define RENDER_LOC_H 63            /* float, the neighbourhood's radius, metres */
+#define RENDER_LOC_STREAK 64       /* float, seconds of motion a spray streak shows */
+#define RENDER_LOC_UNDER 65        /* float, metres under the water over which a diffuse particle dims to 1/e */
 
 /* Image and texture units (the binding of an image2D or sampler, glBindImageTexture's or
  * glBindTextureUnit's first argument). */
@@ -149,7 +167,10 @@
     X(RENDER_LOC_SHOW) X(RENDER_LOC_VIEW_PROJ) X(RENDER_LOC_COLOR) X(RENDER_LOC_CENTER) X(RENDER_LOC_IMAGE) X(RENDER_LOC_IMAGE_1) X(RENDER_LOC_IMAGE_2) \
     X(RENDER_UNIT_IMAGE) X(RENDER_UNIT_IMAGE_1) X(RENDER_UNIT_IMAGE_2) X(RENDER_UNIT_ATLAS) \
     X(RENDER_CLEAR_R) X(RENDER_CLEAR_G) X(RENDER_CLEAR_B) X(RENDER_TANK_R) X(RENDER_TANK_G) X(RENDER_TANK_B) \
-    X(HUD_KIND_GLYPH) X(HUD_KIND_SOLID) X(HUD_KIND_COLORMAP) X(RENDER_SHADOW_SIZE)
+    X(HUD_KIND_GLYPH) X(HUD_KIND_SOLID) X(HUD_KIND_COLORMAP) X(RENDER_SHADOW_SIZE) \
+    X(RENDER_BIND_DIFFUSE) X(RENDER_BIND_DIFFUSE_STATE) X(RENDER_BIND_DIFFUSE_SUM) X(RENDER_DIFFUSE_SPRAY) \
+    X(RENDER_DIFFUSE_FOAM) X(RENDER_DIFFUSE_BUBBLE) X(RENDER_DIFFUSE_ALIVE) X(RENDER_DIFFUSE_UNIT) \
+    X(RENDER_DIFFUSE_MAX_STREAK) X(RENDER_DIFFUSE_FADE) X(RENDER_LOC_STREAK) X(RENDER_LOC_UNDER)
 /* clang-format on */
 
 /* The #define text of RENDER_SHADER_CONSTANTS and the colour modes and backdrops (render.h), for

@@ -8,10 +8,12 @@
 #include <stdlib.h>
 
 #define SURFACE_RADIUS_SCALE 1.5f /* the surface's spheres against the particles' radius */
-#define SURFACE_SPRAY_SCALE 0.9f  /* the spray droplets' */
+#define SURFACE_SPRAY_SCALE 0.6f  /* the spray droplets' (small, soft: issue 26) */
+#define SURFACE_STREAK 0.02f      /* seconds of a spray particle's motion its streak shows */
+#define SURFACE_UNDER_SCALE 6.0f  /* metres under the water over which a diffuse particle dims to 1/e, in radii */
 
 struct render_surface {
-    GLuint aniso, smooth, shade;
+    GLuint aniso, smooth, shade, diffuse;
     bool spheres;      /* draw spheres even where the particles come with a cell table */
     GLuint ellipsoids; /* 4 vec4 per particle (aniso.comp), `capacity` of them */
     uint32_t capacity;
@@ -20,6 +22,7 @@ struct render_surface {
     GLuint thickness;             /* uint per pixel, zero between frames (the shade pass clears it) */
     GLuint dist[2];               /* float per pixel: the smoothing passes' ping-pong */
     GLuint spray_bits, spray_ids; /* uint per pixel, RENDER_SPLAT_FAR / _NONE between frames */
+    GLuint diffuse_sum;           /* uint per pixel, zero between frames (the shade pass clears it) */
     int width, height;
 };
 
@@ -29,7 +32,8 @@ render_surface *render_surface_make(bool spheres, char *err) {
     s->aniso = shader_make_compute("render/aniso.comp", render_shader_defines(), err);
     if (s->aniso) s->smooth = shader_make_compute("render/surface_smooth.comp", render_shader_defines(), err);
     if (s->smooth) s->shade = shader_make_compute("render/surface_shade.comp", render_shader_defines(), err);
-    if (s->shade) s->light = render_splat_make(err);
+    if (s->shade) s->diffuse = shader_make_compute("render/diffuse.comp", render_shader_defines(), err);
+    if (s->diffuse) s->light = render_splat_make(err);
     if (s->light) s->shadow = gpu_buffer_make((size_t)RENDER_SHADOW_SIZE * RENDER_SHADOW_SIZE * 4, NULL, "surface-shadow", err);
     if (!s->shadow) {
         render_surface_destroy(s);
@@ -38,6 +42,7 @@ render_surface *render_surface_make(bool spheres, char *err) {
     glObjectLabel(GL_PROGRAM, s->aniso, -1, "surface-ellipsoids");
     glObjectLabel(GL_PROGRAM, s->smooth, -1, "surface-smooth");
     glObjectLabel(GL_PROGRAM, s->shade, -1, "surface-shade");
+    glObjectLabel(GL_PROGRAM, s->diffuse, -1, "surface-diffuse");
     return s;
 }
 
@@ -47,6 +52,7 @@ static void _surface_free_buffers(render_surface *s) {
     gpu_buffer_destroy(&s->dist[1]);
     gpu_buffer_destroy(&s->spray_bits);
     gpu_buffer_destroy(&s->spray_ids);
+    gpu_buffer_destroy(&s->diffuse_sum);
     s->width = s->height = 0;
 }
 
@@ -59,6 +65,7 @@ void render_surface_destroy(render_surface *s) {
     shader_destroy(&s->aniso);
     shader_destroy(&s->smooth);
     shader_destroy(&s->shade);
+    shader_destroy(&s->diffuse);
     free(s);
 }
 
@@ -81,7 +88,8 @@ static bool _surface_resize(render_surface *s, int w, int h) {
     if (s->dist[0]) s->dist[1] = gpu_buffer_make(n * 4, NULL, "surface-distance-1", err);
     if (s->dist[1]) s->spray_bits = _surface_filled(n, RENDER_SPLAT_FAR, "surface-spray-depth", err);
     if (s->spray_bits) s->spray_ids = _surface_filled(n, RENDER_SPLAT_NONE, "surface-spray-ids", err);
-    if (!s->spray_ids) {
+    if (s->spray_ids) s->diffuse_sum = _surface_filled(n, 0, "surface-diffuse-sum", err);
+    if (!s->diffuse_sum) {
         log_error("RENDER", "%s", err);
         _surface_free_buffers(s);
         return false;
@@ -189,7 +197,27 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
         glDispatchCompute(groups_x, groups_y, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
-    /* 5: shade every pixel (the last smoothing pass wrote dist[1]) */
+    /* 5: the diffuse particles' soft points and streaks, dimmed under the smoothed surface (dist[1]) */
+    render_passes_begin(timer, "diffuse");
+    if (p->diffuse && p->diffuse_state && !(v->hide & RENDER_HIDE_DIFFUSE)) {
+        glUseProgram(s->diffuse);
+        glUniformMatrix4fv(RENDER_LOC_VIEW, 1, GL_FALSE, (const float *)v->view);
+        glUniformMatrix4fv(RENDER_LOC_PROJ, 1, GL_FALSE, (const float *)v->proj);
+        glUniform2i(RENDER_LOC_SIZE, v->width, v->height);
+        glUniform1f(RENDER_LOC_RADIUS, p->radius * RENDER_DIFFUSE_RADIUS);
+        glUniform1f(RENDER_LOC_STREAK, SURFACE_STREAK);
+        glUniform1f(RENDER_LOC_UNDER, p->radius * SURFACE_UNDER_SCALE);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_DIFFUSE, p->diffuse);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_DIFFUSE_STATE, p->diffuse_state);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SURFACE_SRC, s->dist[1]);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_DIFFUSE_SUM, s->diffuse_sum);
+        glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, p->diffuse_state);
+        glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
+        glDispatchComputeIndirect(0);
+        glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+    /* 6: shade every pixel (the last smoothing pass wrote dist[1]) */
     render_passes_begin(timer, "shading");
     glUseProgram(s->shade);
     render_splat_uniforms(v);
@@ -205,6 +233,7 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPRAY_DEPTH, s->spray_bits);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SPRAY_IDS, s->spray_ids);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SHADOW, s->shadow);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_DIFFUSE_SUM, s->diffuse_sum);
     glBindImageTexture(RENDER_UNIT_IMAGE, color_tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
     glDispatchCompute(groups_x, groups_y, 1);
     glMemoryBarrier(GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |

@@ -14,9 +14,13 @@
  *   3. spray: the spray droplets' nearest depth and index;
  *   4. smoothing: the narrow-range filter (Truong & Yuksel 2018) on the view distance, x then y,
  *      twice (surface_smooth.comp says how and why);
- *   5. shading: normals from the smoothed distance, refraction of the scene, Beer-Lambert
- *      absorption, Fresnel reflection, the sun's highlight, the spray over it, the tank's edges and
- *      glass, every pixel of the colour texture (surface_shade.comp).
+ *   5. diffuse: the diffuse particles (render_particles.diffuse: spray, foam, bubbles) as soft
+ *      Gaussian points, spray streaked along its velocity, dimmed behind the smoothed water, summed
+ *      per pixel in fixed point (diffuse.comp; one indirect dispatch over those alive);
+ *   6. shading: normals from the smoothed distance, refraction of the scene, Beer-Lambert
+ *      absorption, Fresnel reflection, the sun's highlight, the spray over it, the diffuse sum as
+ *      white (never darker than what is behind), the tank's edges and glass, every pixel of the
+ *      colour texture (surface_shade.comp).
  * The per-pixel buffers follow the view's size. Spray just under the surface shows as foam. It
  * does NOT draw bubbles inside the fluid, and the shadow is the bulk's
  * only (the spray and the tank cast none).
@@ -35,7 +39,7 @@ render_surface *render_surface_make(bool spheres, char *err);
 GLuint render_surface_distance(const render_surface *s);
 void render_surface_destroy(render_surface *s);
 /* Writes every pixel of color_tex (RGBA8, v's size); its passes are timed by name on timer (may be
- * NULL): shadow, visibility, spray, smoothing, shading. */
+ * NULL): shadow, visibility, spray, smoothing, diffuse, shading. */
 void render_surface_draw(render_surface *s, render_splat *splat, const render_particles *p, const render_view *v,
                          GLuint color_tex, render_passes *timer);
 

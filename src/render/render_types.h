@@ -24,6 +24,7 @@ typedef enum render_backdrop { RENDER_BACKDROP_SCENE, RENDER_BACKDROP_PLAIN } re
 /* render_view.hide: parts of the surface style left out (tests compare with and without them). */
 #define RENDER_HIDE_WATER 1u
 #define RENDER_HIDE_SPRAY 2u
+#define RENDER_HIDE_DIFFUSE 4u /* the diffuse particles (spray, foam, bubbles) */
 extern const char *const render_color_names[RENDER_COLOR_COUNT]; /* "speed", "density", "cell hash" */
 
 typedef struct render_particles {
@@ -39,6 +40,11 @@ typedef struct render_particles {
     float grid_lo[3], cell, h;
     uint32_t dims[3];
     float lo[3], hi[3]; /* the tank */
+    /* The diffuse particles (spray, foam, bubbles: the sim's sim_diffuse_view), drawn by the surface
+     * style over the water; diffuse 0: none. */
+    GLuint diffuse;       /* 2 vec4 a slot: xyz metres and the lifetime left (s), xyz m/s and the kind (RENDER_DIFFUSE_*) */
+    GLuint diffuse_state; /* uints: the indirect dispatch over the alive ones at 0 (64 a group), the count alive at
+                           * RENDER_DIFFUSE_ALIVE */
 } render_particles;
 
 typedef struct render_view {

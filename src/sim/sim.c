@@ -249,7 +249,8 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
                            err) &&
         (s->q = sim_search_make(&(sim_search_desc){.capacity = (uint32_t)s->layout.count, .cells = (uint32_t)cells, .sort = sort},
                                 caps, err)) &&
-        (s->impl = _sim_solver_make(s, solver, err));
+        (s->impl = _sim_solver_make(s, solver, err)) &&
+        (!desc->diffuse.on || (s->diffuse = sim_diffuse_make(&desc->diffuse, (uint32_t)s->layout.count, err)));
     if (!ok) {
         sim_destroy(s);
         return NULL;
@@ -266,6 +267,7 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
 void sim_destroy(sim *s) {
     if (!s) return;
     if (s->impl) s->solver->destroy(s->impl);
+    sim_diffuse_destroy(s->diffuse);
     sim_compare_destroy(s->cmp);
     if (s->q) sim_search_destroy(s->q);
     sim_particles_destroy(&s->p);
@@ -295,6 +297,7 @@ int sim_frame_begin(sim *s, double seconds, int substeps) {
     if (s->in_frame) sim_frame_end(s);
     if (s->params_dirty) _sim_upload_params(s);
     int steps = s->solver->frame_begin(s->impl, seconds, substeps);
+    s->frame_seconds = seconds;
     sim_poll(s, false);
     s->in_frame = true;
     s->first_step = 1;
@@ -323,6 +326,7 @@ void sim_frame_end(sim *s) {
     if (!s->in_frame) return;
     s->solver->frame_end(s->impl);
     s->in_frame = false;
+    sim_diffuse_update(s->diffuse, &s->p, sim_search_ranges(s->q), &s->params, s->frame_seconds); /* once a frame */
     /* Readers of the results: the renderer's vertex pulls and read-backs. */
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if (s->params.poke[3] > 0) {
@@ -345,6 +349,7 @@ void sim_reset(sim *s) {
     sim_records_clear(s);
     _sim_layout_fill(s);
     _sim_upload_particles(s, s->init_pos, NULL, (uint32_t)s->layout.count);
+    sim_diffuse_clear(s->diffuse);
 }
 
 bool sim_set_sort(sim *s, const sort_algo *algo, char *err) {

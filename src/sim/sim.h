@@ -25,6 +25,7 @@
 #include "gpu/gpu.h"
 #include "gpu/prof.h"
 #include "sim/step_record.h" /* sim_step_record */
+#include "sim/diffuse.h"     /* sim_diffuse_desc: spray, foam and bubbles */
 #include "sort/sort.h"       /* sort_algo: the typed sort a simulation takes */
 #include <stdbool.h>
 #include <stdint.h>
@@ -52,6 +53,7 @@ typedef struct sim_desc {
     const sim_solver_desc *solver_descs; /* NULL, or solvers' own descs ended by {NULL}; a solver not listed: defaults */
     uint32_t records; /* step records kept for sim_records, 0: SIM_RECORDS (the one ring from the GPU to the stats; past
                        * it the oldest unread are dropped and counted: sim_summary.records_dropped) */
+    sim_diffuse_desc diffuse; /* spray, foam and bubbles (diffuse.h), once a frame; zero: none */
 } sim_desc;
 
 typedef struct sim sim;
@@ -166,6 +168,13 @@ typedef struct sim_grid {
     float h; /* the kernel's support, metres */
 } sim_grid;
 void sim_get_grid(const sim *s, sim_grid *g);
+/* The diffuse particles (diffuse.h; all zero where sim_desc.diffuse.on was not set): the buffers
+ * the renderer draws, and their counts (wait: the last frame's, waiting for the GPU; else the
+ * newest the GPU has finished, known false before the first; false where there are none). Switched
+ * off, they are neither simulated nor drawn, and start again from none. */
+void sim_get_diffuse(const sim *s, sim_diffuse_view *out);
+bool sim_read_diffuse(const sim *s, sim_diffuse_counts *out, bool wait);
+void sim_set_diffuse_shown(sim *s, bool on);
 
 /* Mouse interaction: push (strength > 0) or pull (< 0) particles within radius of a point. Applies
  * to the next frame or step. */

@@ -5,6 +5,7 @@
 #ifndef FLUID_SIM_INTERNAL_H
 #define FLUID_SIM_INTERNAL_H
 #include "sim/compare.h"
+#include "sim/diffuse.h"
 #include "sim/particles.h"
 #include "sim/scene.h"
 #include "sim/search.h"
@@ -38,6 +39,8 @@ struct sim {
     sim_summary sum;
     sim_dispatches disp; /* dispatches of the steps issued */
     double it_sum[SIM_RECORD_COUNTERS], err_density_sum;
+    sim_diffuse *diffuse; /* spray, foam and bubbles (diffuse.h), NULL: none */
+    double frame_seconds; /* the frame's, for sim_diffuse_update at its end */
 };
 
 /* compare.c: after a sort switch, the compare mode made again for the new driving sort (or off, warned) */
@@ -45,7 +48,7 @@ void sim_compare_follow_sort(sim *s);
 
 /* sim_records.c */
 void sim_poll(sim *s, bool wait);                            /* takes the solver's finished records (wait: every step issued) */
-void sim_records_solver_switched(sim *s); /* the summary's per-solver part anew (sim.h) */
+void sim_records_solver_switched(sim *s);                    /* the summary's per-solver part anew (sim.h) */
 void sim_records_clear(sim *s);                              /* forgets every record and the summary */
 bool sim_records_make(sim *s, uint32_t capacity, char *err); /* the ring (0: SIM_RECORDS) and the sink */
 

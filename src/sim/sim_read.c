@@ -195,3 +195,13 @@ uint32_t sim_read_neighbour_counts(sim *s, uint32_t *out) {
     sim_sync(s);
     return t && t->read_neighbour_counts ? t->read_neighbour_counts(s->impl, &s->p, out) : 0;
 }
+
+/* --- the diffuse particles (diffuse.h) --- */
+
+void sim_get_diffuse(const sim *s, sim_diffuse_view *out) { sim_diffuse_get_view(s->diffuse, out); }
+bool sim_read_diffuse(const sim *s, sim_diffuse_counts *out, bool wait) { return sim_diffuse_read(s->diffuse, out, wait); }
+void sim_set_diffuse_shown(sim *s, bool on) { sim_diffuse_show(s->diffuse, on); }
+void sim_get_diffuse_buffers(const sim *s, GLuint out[2], uint32_t *slots) { sim_diffuse_buffers(s->diffuse, out, slots); }
+bool sim_read_diffuse_potentials(sim *s, float dt, float *out4, char *err) {
+    return sim_diffuse_potentials(s->diffuse, &s->p, sim_search_ranges(s->q), &s->params, dt, out4, err);
+}

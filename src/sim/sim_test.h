@@ -32,6 +32,10 @@ uint32_t sim_read_neighbour_counts(sim *s, uint32_t *out);
 GLuint sim_get_accel(const sim *s);
 /* Grid cells per h a simulation of this solver and count takes unless FLUID_SIM_CELL says (1 or 2). */
 uint32_t sim_cells_per_h(const sim_solver *solver, uint64_t particles);
+/* The diffuse particles' ping-pong buffers and slots, and their spawn potentials on the particles
+ * as they are (sim_diffuse_buffers and sim_diffuse_potentials, diffuse.h). */
+void sim_get_diffuse_buffers(const sim *s, GLuint out[2], uint32_t *slots);
+bool sim_read_diffuse_potentials(sim *s, float dt, float *out4, char *err);
 /* The cell of p, computed on the CPU exactly as sim_cell_of() in sim_common.glsl. */
 void sim_cell_of(const sim_params *p, const float pos[3], int cell[3]);
 

@@ -37,7 +37,7 @@
 typedef struct _bsim_opts {
     const char *solvers, *sorts, *counts_text, *seconds_text, *warmup_text, *scene, *csv_path, *data, *trace_path;
     gpu_trace *trace; /* --trace's writer, during the run */
-    bool sim, compare, no_groups;
+    bool sim, compare, no_groups, diffuse;
     char solver[BSIM_MAX][16], sort[BSIM_MAX][32];
     int nsolvers, nsorts, ncounts;
     uint64_t counts[BSIM_MAX];
@@ -61,6 +61,8 @@ static args_opt _bsim_args[] = {
      "every row's frames as one timeline (Trace Event Format JSON: ui.perfetto.dev)"},
     {"--compare", NULL, ARGS_AT(_bsim_opts, compare), args_flag, 0, 0,
      "the first run at each count also sorts each frame's first step's keys with every\nsort path here: a table of each sort's median, p95, ratio to the fastest and\nmismatches (the compare runs outside the frame's timing)"},
+    {"--diffuse", NULL, ARGS_AT(_bsim_opts, diffuse), args_flag, 0, 0,
+     "also the spray, foam and bubbles (sim/diffuse.h), once a frame inside its timing:\ntheir cost is the difference to a run without"},
     {"--no-debug-groups", NULL, ARGS_AT(_bsim_opts, no_groups), args_flag, 0, 0,
      "no KHR_debug groups around the stages (what they cost: docs/BENCHMARKS.md)"},
     {"--data", "DIR", ARGS_AT(_bsim_opts, data), args_string, 0, 0, "the folder holding shaders/"},
@@ -164,8 +166,11 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
                       char *err) {
     /* Spin-up: a quarter second of the same simulation, thrown away, so that the GPU's clocks are
      * up when the timed run starts (an idle H100 sits at 360 MHz); the timed run is a fresh sim. */
-    const sim_desc sd = {
-        .scene = o->scene, .particles = count, .sort = sort_algo_find(sort), .solver = solver}; /* checked by --sorts */
+    const sim_desc sd = {.scene = o->scene,
+                         .particles = count,
+                         .sort = sort_algo_find(sort),
+                         .solver = solver,
+                         .diffuse = {.on = o->diffuse}}; /* the sort: checked by --sorts */
     if (!session_sim_make(ss, &sd, err)) return false;
     for (double t0 = now_seconds(); now_seconds() - t0 < BSIM_SPINUP_S;) {
         session_simulate(ss, SESSION_FRAME_SECONDS, 0, 0, NULL);

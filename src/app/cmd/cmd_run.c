@@ -119,7 +119,7 @@ static void _run_stats_header(outfile *stats, const session *ss) {
     outfile_printf(stats, "step,time,dt,dt_cfl,cfl,it_div,it_density,err_div,err_density,capped,particles,front_x,density_ratio,"
                           "density_max_dev,kinetic_energy,potential_energy");
     for (int st = 0; st < ss->stages; st++) outfile_printf(stats, ",%s_%s_us", ss->stage_names[st], prof_clock_name(ss->prof));
-    outfile_printf(stats, "\n");
+    outfile_printf(stats, ",spray,foam,bubbles,diffuse_alive,diffuse_dropped\n"); /* empty: --no-diffuse */
     outfile_flush(stats);
 }
 
@@ -128,6 +128,8 @@ static void _run_stats_header(outfile *stats, const session *ss) {
 static int _run_stats_rows(outfile *stats, const session *ss, long long steps) {
     sim_stats st;
     sim_read_stats(ss->s, &st); /* waits: every record of the frame is in */
+    sim_diffuse_counts dc;
+    bool diffuse = sim_read_diffuse(ss->s, &dc, true);
     sim_step_record rec[2];
     int have = sim_records(ss->s, rec, 1), i = 0;
     for (; have; i++) {
@@ -140,8 +142,13 @@ static int _run_stats_rows(outfile *stats, const session *ss, long long steps) {
                            st.kinetic_energy, st.potential_energy);
         else outfile_printf(stats, ",,,,,,");
         for (int j = 0; j < ss->stages; j++)
-            if (i == 0 && prof_timed(ss->prof, j)) outfile_printf(stats, ",%.3f", prof_last_us(ss->prof, j)); /* empty: not timed */
+            if (i == 0 && prof_timed(ss->prof, j))
+                outfile_printf(stats, ",%.3f", prof_last_us(ss->prof, j)); /* empty: not timed */
             else outfile_printf(stats, ",");
+        if (!have && diffuse) /* after the frame's diffuse update; dropped: since the start */
+            outfile_printf(stats, ",%u,%u,%u,%u,%llu", dc.spray, dc.foam, dc.bubble, dc.alive,
+                           (unsigned long long)dc.dropped_total);
+        else outfile_printf(stats, ",,,,,");
         outfile_printf(stats, "\n");
     }
     outfile_flush(stats); /* a frame's rows reach the temporary file (or the stream) as the run goes */
@@ -242,6 +249,7 @@ static int _run_headless(const run_opts *o) {
     sd.headless = true;
     sd.software_particles = o->demo ? RUN_DEMO_SOFTWARE_PARTICLES : 0;
     sd.render = o->screenshot_path || o->video_path;
+    if (o->stats_path && sd.diffuse == 0) sd.diffuse = 1; /* the stats' diffuse columns */
     sd.prof_cpu_fallback = sd.prof_sync = true;
     if (!session_make(&ss, &sd, err)) {
         log_error(ss.fail_tag, "%s", err);

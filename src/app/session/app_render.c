@@ -39,6 +39,10 @@ void app_view_push_frame_time(app_view *v, float ms) {
 void app_overlay_info(const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px, overlay_info *out) {
     sim_summary sum;
     sim_get_summary(s, &sum);
+    sim_diffuse_counts dc;
+    sim_diffuse_view dv;
+    sim_get_diffuse(s, &dv);
+    sim_read_diffuse(s, &dc, v->headless); /* the window: the newest the GPU finished, no wait */
     *out = (overlay_info){.width = w,
                           .height = h_px,
                           .fps = v->fps,
@@ -64,7 +68,12 @@ void app_overlay_info(const sim *s, const gpu_prof *prof, const app_view *v, int
                           .frame_history_count = v->frame_hist_count,
                           .message = v->message,
                           .help = v->help,
-                          .show_help = v->show_help};
+                          .show_help = v->show_help,
+                          .diffuse_shown = dv.shown,
+                          .spray = dc.spray,
+                          .foam = dc.foam,
+                          .bubbles = dc.bubble,
+                          .diffuse_dropped = dc.dropped_total};
     for (int c = 0; c < sim_counter_count(s) && c < OVERLAY_MAX_COUNTERS; c++) {
         out->counter_names[c] = sim_counter_name(s, c);
         out->counter_means[c] = sum.it_mean[c];
@@ -108,6 +117,9 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
     p.ranges = g.ranges, p.cell = g.cell, p.h = g.h;
     memcpy(p.grid_lo, g.lo, sizeof p.grid_lo);
     memcpy(p.dims, g.dims, sizeof p.dims);
+    sim_diffuse_view dv;
+    sim_get_diffuse(s, &dv);
+    if (dv.shown) p.diffuse = dv.particles, p.diffuse_state = dv.state;
     render_view rv = {.framebuffer = fbo,
                       .color_texture = target ? target->color : 0,
                       .width = w,

@@ -55,6 +55,8 @@ static args_opt _run_args[] = {
     {"--sort", "NAME", ARGS_AT(run_opts, sort), _run_sort, 0, 0, NULL},
     {"--solver", "NAME", ARGS_AT(run_opts, solver), _run_solver, 0, 0, NULL},
     {"--strict", NULL, ARGS_AT(run_opts, strict), args_flag, 0, 0, "dfsph: mean density error 0.01% (default 0.05%)"},
+    {"--no-diffuse", NULL, ARGS_AT(run_opts, no_diffuse), args_flag, 0, 0,
+     "no spray, foam or bubbles (simulated once a frame and drawn over the surface where\nthe run draws pictures or writes --stats; the window's B key)"},
     {"--compare", NULL, ARGS_AT(run_opts, compare), args_flag, 0, 0,
      "also sort each frame's first step's keys with every other sort, check each result\nagainst the driving sort's and time it (the fluid is unchanged); headless: a table\nat the end (median, p95, ratio to the fastest, mismatches); window: the K key"},
     {"--frames", "N", ARGS_AT(run_opts, frames), args_int, 0, 1000000000,
@@ -136,6 +138,7 @@ void run_opts_session_desc(const run_opts *o, session_desc *d) {
                         .particles = o->particles,
                         .strict = o->strict,
                         .compare = o->compare,
+                        .diffuse = o->no_diffuse ? -1 : 0,
                         .video = o->video_path != NULL,
                         .style = o->style};
 }

@@ -17,6 +17,7 @@ typedef struct run_opts {
     const char *sort;            /* --sort NAME (NULL: sort_algos[0], the default) */
     const char *solver;          /* --solver NAME (NULL: sim_solvers[0], the default) */
     bool strict;                 /* --strict: dfsph's density error 0.01% instead of 0.05% */
+    bool no_diffuse;             /* --no-diffuse: no spray, foam or bubbles (sim/diffuse.h) */
     bool compare;                /* --compare: every sort on the same keys, checked and timed (sim/compare.h) */
     int frames;                  /* --frames N: run N frames then exit (-1: until closed); the parser
                                     sets -1 when --frames is not given */

@@ -137,6 +137,7 @@ bool session_make(session *ss, const session_desc *desc, char *err) {
                         .particles = particles,
                         .sort = sort,
                         .solver = d->solver,
+                        .diffuse = {.on = d->diffuse > 0 || (d->diffuse == 0 && d->render)},
                         .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, &(dfsph_desc){.strict = d->strict}}, {0}}},
             err);
     }

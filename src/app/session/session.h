@@ -51,6 +51,7 @@ typedef struct session_desc {
     uint32_t software_particles; /* the count when particles is 0 and the GPU is llvmpipe (0: the scene's) */
     bool strict;
     bool no_sim; /* no sim yet: the caller makes each with session_sim_make (bench --sim) */
+    int diffuse;  /* spray, foam and bubbles (sim/diffuse.h): 1 on, -1 off; 0: on where it renders */
     bool compare; /* the compare mode (sim/compare.h) on every sim made: every sort on the same keys */
     /* the pictures */
     bool render; /* a renderer and a HUD; the size is checked first (app_limits.h) */

@@ -69,6 +69,7 @@ const app_binding app_bindings[] = {
     {"`T`", "save the next 120 frames' timeline: fluid-YYYYMMDD-HHMMSS.json (Perfetto)", 0, {{APP_TRACE, "trace", {GLFW_KEY_T}}}},
     {"`V`", "vsync on / off", 0, {{APP_VSYNC, "vsync", {GLFW_KEY_V}}}},
     {"`F12` or `P`", "screenshot: fluid-YYYYMMDD-HHMMSS.png", 0, {{APP_SCREENSHOT, "screenshot", {GLFW_KEY_F12, GLFW_KEY_P}}}},
+    {"`B`", "spray, foam and bubbles on / off (their counts on the HUD)", 0, {{APP_DIFFUSE, "diffuse", {GLFW_KEY_B}}}},
     {"`U`", "hide / show the HUD", 0, {{APP_HUD, "hud", {GLFW_KEY_U}}}},
     {"`0` or `Home`", "reset the camera", 0, {{APP_CAMERA_RESET, "camera-reset", {GLFW_KEY_0, GLFW_KEY_HOME}}}},
     {"`H`", "help on screen", 0, {{APP_HELP, "help", {GLFW_KEY_H}}}},
@@ -178,10 +179,13 @@ static bool _app_rebuild(app *a, const char *scene, uint32_t particles) {
     snprintf(old_scene, sizeof old_scene, "%s", a->scene);
     snprintf(sort, sizeof sort, "%s", sim_sort_name(ss->s));
     snprintf(solver, sizeof solver, "%s", sim_solver_name(ss->s));
+    sim_diffuse_view diffuse; /* kept: made or not (--no-diffuse), shown or not (B) */
+    sim_get_diffuse(ss->s, &diffuse);
     sim_desc d = {.scene = scene,
                   .particles = particles,
                   .sort = sort_algo_find(sort), /* the sort the sim had */
                   .solver = solver,
+                  .diffuse = {.on = diffuse.capacity > 0},
                   .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, &(dfsph_desc){.strict = a->o->strict}}, {0}}};
     if (!session_sim_make(ss, &d, err)) {
         log_error("APP", "%s", err);
@@ -194,6 +198,7 @@ static bool _app_rebuild(app *a, const char *scene, uint32_t particles) {
         }
         return false;
     }
+    sim_set_diffuse_shown(ss->s, diffuse.shown);
     snprintf(a->scene, sizeof a->scene, "%s", sim_scene_name(ss->s));
     return true;
 }
@@ -300,6 +305,17 @@ bool app_handle_action(app *a, app_action act) {
             return false;
         }
         app_message(a, on ? "compare mode on: every other sort on the same keys (K: off)" : "compare mode off");
+        return true;
+    }
+    case APP_DIFFUSE: {
+        sim_diffuse_view dv;
+        sim_get_diffuse(s, &dv);
+        if (!dv.capacity) {
+            app_message(a, "no spray, foam or bubbles in this run (--no-diffuse)");
+            return false;
+        }
+        sim_set_diffuse_shown(s, !dv.shown);
+        app_message(a, dv.shown ? "spray, foam and bubbles off (B: on)" : "spray, foam and bubbles on");
         return true;
     }
     case APP_ACTION_COUNT: break;

@@ -38,6 +38,7 @@ typedef enum app_action {
     APP_RECORD,
     APP_TRACE,
     APP_COMPARE,
+    APP_DIFFUSE,
     APP_ACTION_COUNT
 } app_action;
 
