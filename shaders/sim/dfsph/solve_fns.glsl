@@ -80,7 +80,7 @@ float dfsph_predict(uint it) {
 #if DFSPH_DENSITY
         e = max(dens[i] + dt * drho - P.rho0, 0.0);
         float k = e * factor[i] / (dt * dt);
-        if (it > 0u && D.momentum != 0u) k += float(it - 1u) / float(it + 2u) * kappa[i];
+        if (it > 0u && D.momentum != 0u && e > 0.0) k += float(it - 1u) / float(it + 2u) * kappa[i]; // docs/SPH.md, "Momentum"
         kappa[i] = k;
 #else
         e = sums.y < float(D.min_neighbours) ? 0.0 : max(drho, 0.0) * dt;
