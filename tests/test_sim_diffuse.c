@@ -18,6 +18,7 @@
  *    pair (no cell table). Kind: independent (brute force).
  * Made to fail on purpose, each once: see the commit message.
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
+#include "app/session/app_render.h"
 #include "check.h"
 #include "render/camera.h"
 #include "render/image.h"
@@ -118,28 +119,8 @@ static void test_splash(const gpu_caps *caps) {
     sim_destroy(s);
 }
 
-/* p: what the renderer draws of s (as app_render.c hands it). */
-static render_particles drawn(const sim *s) {
-    render_particles p = {.positions = sim_positions(s),
-                          .velocities = sim_velocities(s),
-                          .densities = sim_densities(s),
-                          .cell_keys = sim_cell_keys(s),
-                          .count = sim_particle_count(s),
-                          .radius = sim_particle_radius(s)};
-    sim_domain(s, p.lo, p.hi);
-    sim_grid g;
-    sim_get_grid(s, &g);
-    p.ranges = g.ranges, p.cell = g.cell, p.h = g.h;
-    memcpy(p.grid_lo, g.lo, sizeof p.grid_lo);
-    memcpy(p.dims, g.dims, sizeof p.dims);
-    sim_diffuse_view dv;
-    sim_get_diffuse(s, &dv);
-    p.diffuse = dv.particles, p.diffuse_state = dv.state;
-    return p;
-}
-
 static void picture(renderer *r, const render_target *t, const sim *s, unsigned hide, uint8_t *rgba) {
-    render_particles p = drawn(s);
+    render_particles p = app_render_particles(s);
     camera cam;
     camera_fit(&cam, p.lo, p.hi);
     cam.distance *= 0.6f; /* nearer: the splash's side */

@@ -100,11 +100,7 @@ void app_overlay_info(const sim *s, const gpu_prof *prof, const app_view *v, int
     }
 }
 
-void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, const render_target *target,
-                      int w, int h_px, overlay_layout *layout) {
-    GLuint fbo = target ? target->fbo : 0;
-    if (layout) memset(layout, 0, sizeof *layout);
-    if (w <= 0 || h_px <= 0) return;
+render_particles app_render_particles(const sim *s) {
     render_particles p = {.positions = sim_positions(s),
                           .velocities = sim_velocities(s),
                           .densities = sim_densities(s),
@@ -120,6 +116,15 @@ void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, c
     sim_diffuse_view dv;
     sim_get_diffuse(s, &dv);
     if (dv.shown) p.diffuse = dv.particles, p.diffuse_state = dv.state;
+    return p;
+}
+
+void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, const render_target *target,
+                      int w, int h_px, overlay_layout *layout) {
+    GLuint fbo = target ? target->fbo : 0;
+    if (layout) memset(layout, 0, sizeof *layout);
+    if (w <= 0 || h_px <= 0) return;
+    render_particles p = app_render_particles(s);
     render_view rv = {.framebuffer = fbo,
                       .color_texture = target ? target->color : 0,
                       .width = w,

@@ -49,6 +49,8 @@ void app_view_push_frame_time(app_view *v, float ms);
 /* What the HUD shows of s, prof and v at w x h_px (app_render_frame draws it): the solver's own
  * counters only, over the steps since it started. */
 void app_overlay_info(const sim *s, const gpu_prof *prof, const app_view *v, int w, int h_px, overlay_info *out);
+/* What the renderer draws of s: its particle buffers, tank, grid and shown diffuse particles. */
+render_particles app_render_particles(const sim *s);
 void app_render_frame(renderer *r, hud *h, const sim *s, const gpu_prof *prof, const app_view *v, const render_target *target,
                       int w, int h_px, overlay_layout *layout);
 /* Renders offscreen at w x h and writes a PNG atomically. */
