@@ -66,7 +66,6 @@ static const layout_member _dfsph_params_members[] = {
     MEMBER(dfsph_gpu_params, min_it_density),
     MEMBER(dfsph_gpu_params, min_it_divergence),
     MEMBER(dfsph_gpu_params, min_neighbours),
-    MEMBER(dfsph_gpu_params, momentum),
 };
 
 /* Ctl in shaders/sim/dfsph/dfsph_common.glsl <-> struct dfsph_ctl in src/sim/dfsph/dfsph_layout.h;

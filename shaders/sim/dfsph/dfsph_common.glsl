@@ -18,7 +18,6 @@ layout(std140, binding = UBO_SOLVER) uniform DfsphParams {
     uint min_it_density;   // at least this many pressure iterations
     uint min_it_divergence;// at least this many divergence iterations
     uint min_neighbours;   // fewer: the divergence solve leaves the particle alone (free surface)
-    uint momentum;         // 1: the pressure solve's iterations take momentum (solve_fns.glsl)
 } D;
 
 layout(std430, binding = B_CTL) coherent buffer Ctl {
@@ -121,6 +120,10 @@ bool dfsph_reduce_last(float v, bool is_max) {
 //     chain of loads a neighbour fewer (the entry's); the same sums in the same order. dfsph.c
 //     sets it where the lists hold indices, where it pays; with records it costs, so 0 there
 //     (docs/BENCHMARKS.md).
+// DFSPH_MOMENTUM 1: the pressure solve's iterations take momentum (solve_fns.glsl; dfsph_desc.momentum).
+#ifndef DFSPH_MOMENTUM
+#define DFSPH_MOMENTUM 0
+#endif
 #ifndef DFSPH_PREFETCH
 #define DFSPH_PREFETCH 0
 #endif

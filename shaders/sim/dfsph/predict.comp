@@ -10,6 +10,9 @@ layout(local_size_x = SIM_WG) in;
 #define DFSPH_ONLY_PREDICT
 #define DFSPH_Q_POS readonly
 #define DFSPH_Q_VEL readonly
+#if !DFSPH_MOMENTUM // (momentum reads the particle's own last value)
+#define DFSPH_Q_KAPPA writeonly
+#endif
 #include "sim/dfsph/solve_passes.glsl"
 
 void main() {

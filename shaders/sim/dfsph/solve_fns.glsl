@@ -80,7 +80,9 @@ float dfsph_predict(uint it) {
 #if DFSPH_DENSITY
         e = max(dens[i] + dt * drho - P.rho0, 0.0);
         float k = e * factor[i] / (dt * dt);
-        if (it > 0u && D.momentum != 0u && e > 0.0) k += float(it - 1u) / float(it + 2u) * kappa[i]; // docs/SPH.md, "Momentum"
+#if DFSPH_MOMENTUM // docs/SPH.md, "Momentum": the last value applied, a growing share of it, while compressed
+        if (it > 0u && e > 0.0) k += float(it - 1u) / float(it + 2u) * kappa[i];
+#endif
         kappa[i] = k;
 #else
         e = sums.y < float(D.min_neighbours) ? 0.0 : max(drho, 0.0) * dt;

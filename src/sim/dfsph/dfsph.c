@@ -130,7 +130,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     d->desc = *(const dfsph_desc *)md->desc;
     d->sink = md->records;
     dfsph_params dp;
-    dfsph_params_default(&dp, d->desc.strict, d->desc.dt_max, d->desc.momentum == 1);
+    dfsph_params_default(&dp, d->desc.strict, d->desc.dt_max);
     dfsph_params_apply(&dp, md->hs, md->nu, &d->gp);
     size_t n = p->capacity ? p->capacity : 1;
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
@@ -160,8 +160,9 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     dfsph_shader_defines(bindings, sizeof bindings);
     snprintf(d->defines, sizeof d->defines,
              "%s%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %d\n"
-             "#define DFSPH_PREFETCH %u\n",
-             p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch);
+             "#define DFSPH_PREFETCH %u\n#define DFSPH_MOMENTUM %d\n",
+             p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch,
+             _dfsph_value(d->desc.momentum));
     for (int i = 0; ok && i < P_COUNT; i++) {
         char defines[1536];
         snprintf(defines, sizeof defines, "%s%s", d->defines, dfsph_programs[i].defines ? dfsph_programs[i].defines : "");

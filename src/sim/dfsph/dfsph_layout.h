@@ -37,7 +37,7 @@ _Static_assert(DFSPH_B_WALL < SIM_B_SOLVER + SIM_B_SOLVER_COUNT, "DFSPH's buffer
 /* "#define B_FACTOR 14\n..." for every line of DFSPH_SHADER_CONSTANTS (dfsph_params.c). */
 void dfsph_shader_defines(char *out, size_t len);
 
-/* DFSPH's own uniform block (std140: nine 4-byte scalars). */
+/* DFSPH's own uniform block (std140: eight 4-byte scalars). */
 typedef struct dfsph_gpu_params {
     float dt_max;               /* the largest step, seconds */
     float dt_min;               /* the smallest step, seconds */
@@ -47,10 +47,8 @@ typedef struct dfsph_gpu_params {
     uint32_t min_it_density;    /* at least this many pressure iterations */
     uint32_t min_it_divergence; /* at least this many divergence iterations */
     uint32_t min_neighbours;    /* fewer: the divergence solve leaves the particle alone (free surface) */
-    uint32_t momentum;          /* 1: the pressure solve's iterations take momentum (solve_fns.glsl) */
-    uint32_t pad_[3];           /* std140 rounds the block up to 16 bytes */
 } dfsph_gpu_params;
-_Static_assert(sizeof(dfsph_gpu_params) == 48, "DfsphParams is nine 4-byte scalars, three vec4s in std140");
+_Static_assert(sizeof(dfsph_gpu_params) == 32, "DfsphParams is two vec4s");
 
 /* The GPU's control block: indirect arguments, the step size, the reductions. */
 typedef struct dfsph_ctl {

@@ -5,7 +5,7 @@
 #include "sim/particles.h"
 #include <stdio.h>
 
-void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max, bool momentum) {
+void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max) {
     *dp = (dfsph_params){
         .cfl = 0.35,
         .dt_max = 0.005,
@@ -16,7 +16,6 @@ void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max, bool mome
         .min_it_density = 2,
         .min_it_divergence = 1,
         .min_neighbours = 20,
-        .momentum = momentum,
         .dt_max_set = dt_max,
     };
 }
@@ -31,7 +30,6 @@ void dfsph_params_apply(const dfsph_params *dp, double hs, double nu, dfsph_gpu_
     out->min_it_density = dp->min_it_density;
     out->min_it_divergence = dp->min_it_divergence;
     out->min_neighbours = dp->min_neighbours;
-    out->momentum = dp->momentum;
 }
 
 bool dfsph_params_env(float *dt_max, char *err) { return env_float(ENV_DT_MAX, 1e-6, 0.1, dt_max, err); }

@@ -24,16 +24,14 @@ typedef struct dfsph_params {
     double eta_divergence;                      /* mean density change over one step from the divergence, relative */
     uint32_t min_it_density, min_it_divergence; /* at least this many iterations a solve */
     uint32_t min_neighbours;                    /* fewer: the divergence solve leaves a particle be (free surface) */
-    bool momentum;                              /* the pressure iterations take momentum (docs/SPH.md) */
     float dt_max_set;                           /* the desc's dt_max (0: the bound above) */
 } dfsph_params;
 
 /* FLUID_DT_MAX into *dt_max where set; false with err on a bad value. */
 bool dfsph_params_env(float *dt_max, char *err);
 /* strict: mean density error 0.01% (SPlisHSPlasH's default) instead of 0.05% (its dam break);
- * dt_max > 0 replaces the largest step (dfsph_desc, dfsph.h); momentum: the pressure solve's
- * iterations take momentum (docs/SPH.md). */
-void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max, bool momentum);
+ * dt_max > 0 replaces the largest step (dfsph_desc, dfsph.h). */
+void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max);
 /* Fills the block: hs the smoothing length, nu the kinematic viscosity (m^2/s) that bounds an
  * explicit step. */
 void dfsph_params_apply(const dfsph_params *dp, double hs, double nu, dfsph_gpu_params *out);
