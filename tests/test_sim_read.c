@@ -43,12 +43,16 @@ int main(void) {
      * one position is allowed (a corner may clamp a few together), 2% is corrupt. */
     float *mem = malloc(16ull * n);
     glGetNamedBufferSubData(xs, 0, 16ll * n, mem);
-    mem[1] = 0.25f; /* the NaN put back with a finite value */
-    for (uint32_t i = 1; i < n / 100; i++) memcpy(mem + 4ull * i, mem, 12);
+    mem[1] = mem[4 + 1]; /* the NaN put back with a finite value */
+    /* the copies take the position of a particle away from the walls (the check leaves out the
+     * particles at an extreme coordinate, where walls clamp them): the one in the middle of memory,
+     * copied onto the first n / 100 - 1 (then n / 50 - 1) */
+    const float *mid = mem + 4ull * (n / 2);
+    for (uint32_t i = 0; i + 1 < n / 100; i++) memcpy(mem + 4ull * i, mid, 12);
     glNamedBufferSubData(xs, 0, 16ll * n, mem);
     err[0] = 0;
     CHECK(sim_read_checked(s, pos, vel, dens, err), "%u particles on one position (1%%) read as corrupt: %s", n / 100, err);
-    for (uint32_t i = 1; i < n / 50; i++) memcpy(mem + 4ull * i, mem, 12);
+    for (uint32_t i = 0; i + 1 < n / 50; i++) memcpy(mem + 4ull * i, mid, 12);
     glNamedBufferSubData(xs, 0, 16ll * n, mem);
     err[0] = 0;
     CHECK(!sim_read_checked(s, pos, vel, dens, err) && strstr(err, "sit exactly on another"), "%u particles on one position: '%s'",

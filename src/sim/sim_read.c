@@ -74,23 +74,35 @@ static int _sim_pos_cmp(const void *a, const void *b) {
     return memcmp(_sim_stack_pos + 4ull * *(const uint32_t *)a, _sim_stack_pos + 4ull * *(const uint32_t *)b, 12);
 }
 
-/* The particles that sit exactly (bit for bit) on another's position. */
+/* The particles away from the walls that sit exactly (bit for bit) on another's position. A
+ * particle with a coordinate at the extreme of all the particles' on that axis is left out: the
+ * hard walls clamp particles there, and a fluid blown up by too long a step (WCSPH with
+ * --substeps 2) piles them into edges and corners at the same clamped values. */
 static uint32_t _sim_stacked(const float *pos4, uint32_t n) {
-    uint32_t *order = malloc(4ull * n + 4), stacked = 0;
+    uint32_t *order = malloc(4ull * n + 4), stacked = 0, inner = 0;
     if (!order) return 0;
-    for (uint32_t i = 0; i < n; i++) order[i] = i;
-    _sim_stack_pos = pos4;
-    qsort(order, n, 4, _sim_pos_cmp);
+    float lo[3], hi[3];
+    for (int a = 0; a < 3; a++) lo[a] = hi[a] = n ? pos4[a] : 0;
     for (uint32_t i = 0; i < n; i++)
-        stacked += (i > 0 && !_sim_pos_cmp(&order[i - 1], &order[i])) || (i + 1 < n && !_sim_pos_cmp(&order[i], &order[i + 1]));
+        for (int a = 0; a < 3; a++) lo[a] = fminf(lo[a], pos4[4ull * i + a]), hi[a] = fmaxf(hi[a], pos4[4ull * i + a]);
+    for (uint32_t i = 0; i < n; i++) {
+        bool wall = false;
+        for (int a = 0; a < 3; a++) wall = wall || pos4[4ull * i + a] == lo[a] || pos4[4ull * i + a] == hi[a];
+        if (!wall) order[inner++] = i;
+    }
+    _sim_stack_pos = pos4;
+    qsort(order, inner, 4, _sim_pos_cmp);
+    for (uint32_t i = 0; i < inner; i++)
+        stacked += (i > 0 && !_sim_pos_cmp(&order[i - 1], &order[i])) ||
+                   (i + 1 < inner && !_sim_pos_cmp(&order[i], &order[i + 1]));
     free(order);
     return stacked;
 }
 
 /* The same for an output: a lost particle (its id out of range or repeated), a value that is not
- * finite, or particles stacked on one another (more than 1% of them exactly on another's position:
- * SPH pushes coinciding particles nowhere, so only a corrupt state makes many; a few may meet in a
- * corner the walls clamp them to) is an error in `err` (the fluid blew up or the GPU state is
+ * finite, or particles stacked on one another (more than 1% of them exactly on another's position,
+ * away from the walls: SPH pushes coinciding particles nowhere, so only a corrupt state makes many)
+ * is an error in `err` (the fluid blew up or the GPU state is
  * corrupt), never data. */
 bool sim_read_checked(sim *s, float *pos4, float *vel4, float *density, char *err) {
     uint32_t n = s->p.n;
