@@ -25,7 +25,7 @@ fi
 simulated() {
     local name=$1 frames=$2
     shift 2
-    if ! "$FLUID" --headless --frames "$frames" --stats "$TMP/$name.csv" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"; then
+    if ! "$FLUID" --headless --no-diffuse --frames "$frames" --stats "$TMP/$name.csv" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"; then
         fail "$name: the run failed: $(tail -3 "$TMP/$name.err")"
         return
     fi

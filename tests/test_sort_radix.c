@@ -208,14 +208,16 @@ int main(void) {
     test_default("default/shared", true, 0, caps);
     test_tiles("tiles/shared", true, SORT_RADIX_NONE, 0, caps);
     test_tiles("tiles-count-ahead/shared", true, 3, 0, caps);
-    /* The subgroup path's code on emulated subgroups of each size it supports: the tile kernels
-     * at 32, 64 and 128, and the "default" rig's count-ahead and tiles paths at 32 (the one-group
-     * kernel needs more shared memory than llvmpipe has at 32). The one-group kernel (off by
-     * default) on emulated subgroups is left out: at 64 its compile took 88 s of a cold run; its
-     * subgroup code runs on real subgroups where the GPU has them ("default/subgroup" above). */
+    /* The subgroup path's code on emulated subgroups of the sizes GPUs have (32: NVIDIA, AMD's
+     * wave32, 64: AMD's wave64): the tile kernels at both, and the "default" rig's count-ahead and
+     * tiles paths at 32 (the one-group kernel needs more shared memory than llvmpipe has at 32).
+     * Left out for the cold first run's time (issue 22): the one-group kernel (off by default) on
+     * emulated subgroups (at 64 its compile took 88 s; its subgroup code runs on real subgroups
+     * where the GPU has them, "default/subgroup" above), and the size 128 the code also takes
+     * (20 s of compile; no GPU we know of has 128-wide subgroups). */
     /* Where the GPU has real subgroups that code ran above, and the emulation (a barrier per
      * ballot) takes minutes there: only without them. */
-    static const uint32_t emulated[] = {32, 64, 128};
+    static const uint32_t emulated[] = {32, 64};
     for (size_t i = 0; i < (caps->subgroup ? 0 : ARRAY_LEN(emulated)); i++) {
         char name[64];
         snprintf(name, sizeof name, "default/emulated-%u", emulated[i]);
