@@ -11,6 +11,7 @@
  *     radius, within 15%).
  * The isotropic surface (spheres) fails the first two: the check is printed for both styles.
  * Pictures: surface-*.png in the test's output folder. */
+#include "app/session/app_render.h"
 #include "check.h"
 #include "render/camera.h"
 #include "render/image.h"
@@ -106,13 +107,7 @@ static void test_flat(render_surface *iso, render_surface *aniso, render_splat *
     sim_read_particles(s, pos, NULL, NULL);
     for (uint32_t i = 0; i < n; i++) top = fmaxf(top, pos[4 * i + 1]);
     free(pos);
-    render_particles p = {.positions = sim_positions(s), .count = n, .radius = sim_particle_radius(s)};
-    sim_domain(s, p.lo, p.hi);
-    sim_grid g;
-    sim_get_grid(s, &g);
-    p.ranges = g.ranges, p.cell = g.cell, p.h = g.h;
-    memcpy(p.grid_lo, g.lo, sizeof p.grid_lo);
-    memcpy(p.dims, g.dims, sizeof p.dims);
+    render_particles p = app_render_particles(s);
     float dx = 2 * p.radius, margin = 3 * dx;
     camera c;
     camera_fit(&c, p.lo, p.hi);
