@@ -66,6 +66,10 @@ static const layout_member _dfsph_params_members[] = {
     MEMBER(dfsph_gpu_params, min_it_density),
     MEMBER(dfsph_gpu_params, min_it_divergence),
     MEMBER(dfsph_gpu_params, min_neighbours),
+    MEMBER(dfsph_gpu_params, dt_visc),
+    MEMBER(dfsph_gpu_params, pad0),
+    MEMBER(dfsph_gpu_params, pad1),
+    MEMBER(dfsph_gpu_params, pad2),
 };
 
 /* Ctl in shaders/sim/dfsph/dfsph_common.glsl <-> struct dfsph_ctl in src/sim/dfsph/dfsph_layout.h;

@@ -192,6 +192,11 @@ void sim_read_stats(sim *s, sim_stats *out) {
 const sim_particles *sim_get_particles(const sim *s) { return &s->p; }
 const sim_search *sim_get_search(const sim *s) { return s->q; }
 const sim_params *sim_get_params(const sim *s) { return &s->params; }
+void sim_set_forces(sim *s, const float gravity[3], float wall_friction) {
+    for (int a = 0; a < 3; a++) s->params.gravity[a] = gravity[a];
+    s->params.wall_friction = wall_friction;
+    s->params_dirty = true;
+}
 const void *sim_get_solver_params(const sim *s) {
     const sim_solver_test_hooks *t = s->solver->test;
     return t && t->params ? t->params(s->impl) : NULL;

@@ -17,6 +17,9 @@ void sim_find_neighbours(sim *s);
 const sim_particles *sim_get_particles(const sim *s);
 const sim_search *sim_get_search(const sim *s);
 const sim_params *sim_get_params(const sim *s);
+/* Gravity (m/s^2) and the walls' friction (the no-slip walls' kinematic viscosity, m^2/s; 0: the
+ * walls are free-slip) for the steps after. */
+void sim_set_forces(sim *s, const float gravity[3], float wall_friction);
 /* The solver's own parameters, as its uniform block holds them (dfsph: dfsph_gpu_params,
  * src/sim/dfsph/dfsph_layout.h), or NULL for a solver without. */
 const void *sim_get_solver_params(const sim *s);

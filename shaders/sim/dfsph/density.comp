@@ -1,9 +1,9 @@
 // dfsph density: rho_i = sum_j m W_ij + rho0 Phi_i (the walls as ghost fluid at rest density), and
 // the factor 1 / S_i that turns a density error into the pressure value that removes it (Bender &
-// Koschier's alpha_i / rho_i, with the walls' share as update.comp applies it).
+// Koschier's alpha_i / rho_i, with the walls' share as update.comp applies it), kept in wallg.x.
 // Also loads the divergence solve's warm start: half the last step's total, as k = kappa / rho, and
 // writes each lane's neighbour list for the rest of the step (dfsph_common.glsl) and the walls'
-// share and its gradient per particle (wallg), which the solves' passes read instead of
+// share's gradient per particle (wallg.yzw), which the solves' passes read instead of
 // evaluating the walls again.
 // The pass itself is in density_pass.glsl (dfsph_density), which the fused step (step.comp) runs too.
 #version 450
@@ -15,7 +15,6 @@ layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
 layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = B_DENS) writeonly buffer Dens { float dens[]; };
-layout(std430, binding = B_FACTOR) writeonly buffer Factor { float factor[]; };
 layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };
 layout(std430, binding = B_NBR) writeonly buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_WALL) writeonly buffer Wall { vec4 wallg[]; };

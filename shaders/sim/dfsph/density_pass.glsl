@@ -2,7 +2,7 @@
 // own dispatch, step.comp (the fused step) per virtual group of the same dispatch, so both compute
 // the same values in the same order. `groups`: the dispatch's groups over the particles' lanes
 // (the step's other passes', Ctl.args_step). The includer declares the buffers (Pos, Vel, Ranges,
-// Dens, Factor, Kappa, Nbr, Wall, NbrCount) and includes sim/neighbours.glsl. Call from uniform
+// Dens, Kappa, Nbr, Wall, NbrCount) and includes sim/neighbours.glsl. Call from uniform
 // control flow.
 // The frame's values for its first step (dfsph.c sets u_frame_set to 1 + the frame's mode then, 0
 // otherwise): the ticks the frame adds to t_rem (on top of what earlier frames could not finish),
@@ -60,14 +60,14 @@ void dfsph_density(uint groups) {
     sum_g2 = g4.w;
     if (!live || SIM_LANE != 0u) return;
     vec4 wall = dfsph_wall(xi);
-    wallg[i] = wall; // for the solves' passes: positions stay until integrate
     // The walls push with the particle's own value twice over (update.comp), as a mirrored ghost of
     // the same pressure would: S = (A + B) . (A + 2 B) + sum_j |m grad W_ij|^2, A the fluid's sum of
     // m grad W, B = rho0 grad Phi.
     vec3 b = P.rho0 * wall.yzw;
     float s = dot(sum_g + b, sum_g + 2.0 * b) + sum_g2;
     dens[i] = P.mass * sum_w + P.rho0 * wall.x;
-    factor[i] = s > 0.0 ? 1.0 / s : 0.0;
+    // For the solves' passes (positions stay until integrate): the factor, and the walls' gradient.
+    wallg[i] = vec4(s > 0.0 ? 1.0 / s : 0.0, wall.yzw);
     // vel.w: the divergence solve's impulse k dt summed over the last step (reordered with it)
     kappa[i] = C.dt > 0.0 ? 0.5 * DFSPH_VEL_R[i].w / C.dt : 0.0;
 }

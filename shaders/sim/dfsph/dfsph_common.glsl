@@ -18,6 +18,8 @@ layout(std140, binding = UBO_SOLVER) uniform DfsphParams {
     uint min_it_density;   // at least this many pressure iterations
     uint min_it_divergence;// at least this many divergence iterations
     uint min_neighbours;   // fewer: the divergence solve leaves the particle alone (free surface)
+    float dt_visc;         // the explicit viscosity's bound: a longer step takes it in two half-steps (visc_pass.glsl)
+    float pad0, pad1, pad2;
 } D;
 
 layout(std430, binding = B_CTL) coherent buffer Ctl {

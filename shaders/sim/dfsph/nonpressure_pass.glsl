@@ -10,6 +10,7 @@
 #ifndef DFSPH_POS_R
 #define DFSPH_POS_R pos
 #endif
+#include "sim/dfsph/visc_fns.glsl"
 float dfsph_nonpressure() {
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
@@ -26,24 +27,12 @@ float dfsph_nonpressure() {
             float r2 = dot(d, d);
             float vr = dot(vi - vel[j].xyz, d);
             if (vr >= 0.0) continue;
-            a -= visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + dens[j])) * sim_pair(r2, P.hs, kk).y * d;
+            a -= dfsph_visc_coef(r2, vr, rhoi, dens[j], eps2, visc_k, kk) * d;
         DFSPH_LIST_END
     vec4 sums = sim_lanes_sum(vec4(a, drho));
     a = sums.xyz;
     if (live && SIM_LANE == 0u) {
-        a *= P.mass;
-        if (P.wall_friction > 0.0) {
-            float ww = 0.0;
-            for (int ax = 0; ax < 3; ax++)
-                ww += sim_wall_w(xi[ax] - P.lo[ax], P.hs, P.dx) + sim_wall_w(P.hi[ax] - xi[ax], P.hs, P.dx);
-            a -= 4.0 * SIM_PI * P.wall_friction * (P.mass / (P.rho0 * P.dx * P.dx)) * ww * vi;
-        }
-        a += P.gravity.xyz;
-        if (P.poke.w > 0.0) {
-            vec3 d = xi - P.poke.xyz;
-            float r = length(d);
-            if (r < P.poke.w && r > 0.0) a += P.poke_strength * (1.0 - r / P.poke.w) * (d / r);
-        }
+        a = dfsph_accel_local(a, xi, vi);
         accel[i] = vec4(a, 0.0);
 #if DFSPH_WARM_SPH
         // SPlisHSPlasH's warm start (TimeStepDFSPH.cpp, USE_WARMSTART): half the last total, as

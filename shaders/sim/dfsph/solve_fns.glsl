@@ -9,7 +9,7 @@
 // The totals of the step are summed for the next step's warm start, carried with the particle
 // through the reorder: the divergence solve's impulse k dt in vel.w, the pressure solve's k in
 // pos.w. warm: the first update of a solve, from the loaded values; the sums start again; in the
-// pressure solve it also predicts the velocity, v += dt a. Call from uniform control flow.
+// pressure solve it also predicts the velocity, v* = v + dt a (visc_pass.glsl). Call from uniform control flow.
 #ifndef DFSPH_ONLY_PREDICT
 void dfsph_update(bool warm) {
     uint i = SIM_PARTICLE;
@@ -41,7 +41,7 @@ void dfsph_update(bool warm) {
     vec4 v = vel[i];
 #if DFSPH_DENSITY
     if (warm) {
-        v.xyz += dt * accel[i].xyz;
+        v.xyz = vstar[i].xyz; // v + dt a, the non-pressure accelerations' step (visc_pass.glsl)
         pos[i].w = ki;
     } else {
         pos[i].w += ki; // only this thread writes pos[i].w; the others read pos[i].xyz
@@ -79,14 +79,14 @@ float dfsph_predict(uint it) {
         float dt = C.dt, e;
 #if DFSPH_DENSITY
         e = max(dens[i] + dt * drho - P.rho0, 0.0);
-        float k = e * factor[i] / (dt * dt);
+        float k = e * wallg[i].x / (dt * dt);
 #if DFSPH_MOMENTUM // docs/SPH.md, "Momentum": the last value applied, a growing share of it, while compressed
         if (it > 0u && e > 0.0) k += float(it - 1u) / float(it + 2u) * kappa[i];
 #endif
         kappa[i] = k;
 #else
         e = sums.y < float(D.min_neighbours) ? 0.0 : max(drho, 0.0) * dt;
-        kappa[i] = e * factor[i] / (dt * dt);
+        kappa[i] = e * wallg[i].x / (dt * dt);
 #endif
         err = e / P.rho0;
     }

@@ -1,6 +1,6 @@
 // dfsph step: the whole step after the neighbour search in one dispatch (the fused step; the
 // persistent path, src/sim/dfsph/dfsph.c, FLUID_DFSPH_FUSED):
-//   density | divergence solve | nonpressure | step size, pressure solve | integrate (+ hash)
+//   density | divergence solve | nonpressure | step size, viscosity (|), pressure solve | integrate (+ hash)
 // with a grid-wide barrier at each `|` (and the solves' own inside). Each phase is the function
 // its own pass runs (density_pass.glsl, solve_fns.glsl + solve_loop.glsl, nonpressure_pass.glsl,
 // integrate_pass.glsl), walked over the indirect path's virtual groups as solve.comp does, so
@@ -15,7 +15,8 @@
 // reset it in the frame's first slot); in an empty slot density runs, the solves and nonpressure
 // do nothing and integrate runs with dt 0 (only the next step's hash).
 // Buffers that other groups' writes reach within the dispatch are coherent (pos, vel, kappa,
-// dens); the lists, the walls' share, factor and accel are read only by the thread that wrote them.
+// dens, accel: the viscosity's second half-step reads the neighbours'); the lists, the walls' share
+// (with the factor) and v* are read only by the thread that wrote them.
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
@@ -28,8 +29,8 @@ uint g_gid; // the thread's index in the indirect path's dispatch (SIM_GID)
 #define DFSPH_Q_NBR
 #define DFSPH_Q_WALL
 #define DFSPH_Q_NBR_COUNT
-#define DFSPH_Q_FACTOR
-#define DFSPH_Q_ACCEL
+#define DFSPH_Q_ACCEL coherent
+#define DFSPH_Q_VSTAR
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
 #include "sim/search/hash_emit.glsl"
@@ -56,6 +57,7 @@ layout(std430, binding = B_POS_IN) readonly buffer PosR { vec4 pos_r[]; }; // th
 #include "sim/neighbours.glsl"
 #include "sim/dfsph/density_pass.glsl"
 #include "sim/dfsph/nonpressure_pass.glsl"
+#include "sim/dfsph/visc_pass.glsl"
 #include "sim/dfsph/integrate_pass.glsl"
 
 #define GRID_COUNT C.bar_count
@@ -107,7 +109,15 @@ void main() {
         barrier();
         moving = s_last;
         barrier();
-        if (moving) dfsph_solve_dens();
+        if (moving) {
+            bool split = dfsph_visc_split();
+            for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+                g_gid = vg * uint(SIM_WG) + lid;
+                dfsph_visc_step(split);
+            }
+            if (split) grid_barrier(); // the pressure solve writes vel, which the half-step read
+            dfsph_solve_dens();
+        }
         else grid_barrier(); // (not reached: no time left) the speeds' partials read before integrate's
     }
     float dt = moving ? C.dt : 0.0;

@@ -1,6 +1,6 @@
 /* dfsph: divergence-free SPH (Bender & Koschier 2015, 2017), with SPlisHSPlasH's defaults; the
  * model and the choices are in docs/SPH.md. A step, after the shared neighbour search:
- *   density     rho and the solver factor per particle, the neighbour lists, the walls' share;
+ *   density     rho and the solver factor per particle (in the walls' buffer), the neighbour lists, the walls' share;
  *               loads the divergence warm start
  *   divergence  the divergence solve: warm-start update, predict, then (update, predict) pairs
  *   nonpressure viscosity, walls, gravity, mouse; the CFL step size; loads the pressure warm start
@@ -49,6 +49,7 @@ const dfsph_program dfsph_programs[P_ALL] = {
     [P_DIV_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 0\n", "sim.dfsph.div_update"},
     [P_DIV_PREDICT] = {"sim/dfsph/predict.comp", "#define DFSPH_DENSITY 0\n", "sim.dfsph.div_predict"},
     [P_NONPRESSURE] = {"sim/dfsph/nonpressure.comp", NULL, "sim.dfsph.nonpressure"},
+    [P_VISC] = {"sim/dfsph/visc.comp", NULL, "sim.dfsph.visc"},
     [P_DENS_WARM] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 1\n#define DFSPH_WARM 1\n", "sim.dfsph.dens_warm"},
     [P_DENS_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 1\n#define DFSPH_WARM 0\n", "sim.dfsph.dens_update"},
     [P_DENS_PREDICT] = {"sim/dfsph/predict.comp", "#define DFSPH_DENSITY 1\n", "sim.dfsph.dens_predict"},
@@ -115,7 +116,7 @@ static void _dfsph_destroy(void *impl) {
     for (int i = 0; i < P_ALL; i++) shader_destroy(&d->prog[i]);
     shader_destroy(&d->integrate_hash);
     shader_destroy(&d->step_prog);
-    GLuint *all[] = {&d->factor, &d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count, &d->wall, &d->params};
+    GLuint *all[] = {&d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count, &d->wall, &d->params};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
     for (int i = 0; i < DFSPH_FRAMES; i++)
         if (d->fence[i]) glDeleteSync(d->fence[i]);
@@ -169,7 +170,6 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
         ok = (d->prog[i] = sim_program_make(dfsph_programs[i].file, defines, dfsph_programs[i].label, err)) != 0;
     }
     ok = ok && (d->params = gpu_buffer_make(sizeof d->gp, &d->gp, "sim.dfsph.params", err)) &&
-         (d->factor = gpu_buffer_make(4 * n, NULL, "sim.dfsph.factor", err)) &&
          (d->kappa = gpu_buffer_make(4 * n, NULL, "sim.dfsph.kappa", err)) &&
          (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
          (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 8ull * d->n_groups_max, NULL, "sim.dfsph.ctl", err)) &&
@@ -202,7 +202,7 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     d->groups_step = gpu_groups((size_t)p->n * p->lanes, SIM_WG);
     dfsph_policy_reset(&d->pol, &d->pol.desc); /* the caps a fresh solver starts with: the same steps as a fresh sim */
     dfsph_ctl_reset(d); /* every step issued has finished (collected above): the upload cannot land early */
-    dfsph_bind(d, q);
+    dfsph_bind(d, p, q);
     glProgramUniform1ui(d->prog[P_DENSITY], 1, 0);
     sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
     float zero = 0;

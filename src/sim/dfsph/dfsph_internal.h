@@ -22,6 +22,7 @@ enum {
     P_DIV_UPDATE,
     P_DIV_PREDICT,
     P_NONPRESSURE,
+    P_VISC,
     P_DENS_WARM,
     P_DENS_UPDATE,
     P_DENS_PREDICT,
@@ -51,7 +52,7 @@ typedef struct dfsph {
     uint32_t hash_serial;  /* the search's sorter it was built for */
     bool hash_failed;
     char defines[1024];                                              /* the programs' common defines */
-    GLuint factor, kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
+    GLuint kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
     GLuint params;                                                   /* its uniform block (dfsph_gpu_params) */
     dfsph_gpu_params gp;
     float dt0;
@@ -81,7 +82,7 @@ typedef struct dfsph {
 static inline uint32_t dfsph_list_cap(uint32_t lanes) { return 48 / lanes + 8; }
 
 /* dfsph_passes.c */
-void dfsph_bind(dfsph *d, const sim_search *q);
+void dfsph_bind(dfsph *d, const sim_particles *p, const sim_search *q);
 void dfsph_ctl_reset(dfsph *d);
 GLuint dfsph_integrate_hash(dfsph *d, const sim_search *q);
 void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first);

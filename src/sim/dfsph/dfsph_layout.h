@@ -20,24 +20,24 @@
 #include <stdint.h>
 
 /* DFSPH's buffers, in the solver's binding range; twins: B_* in its shaders. */
-#define DFSPH_B_FACTOR (SIM_B_SOLVER + 0)    /* 1 / (the solver's stiffness denominator) per particle */
 #define DFSPH_B_KAPPA (SIM_B_SOLVER + 1)     /* the pressure value kappa / rho of the solve under way */
 #define DFSPH_B_CTL (SIM_B_SOLVER + 2)       /* the GPU-side control block (indirect args, dt, reductions) */
 #define DFSPH_B_RECORDS (SIM_B_SOLVER + 3)   /* one record per step, read back a few frames late */
 #define DFSPH_B_NBR (SIM_B_SOLVER + 4)       /* each lane's neighbour list of the step ({m grad W_ij, j} records) */
 #define DFSPH_B_NBR_COUNT (SIM_B_SOLVER + 5) /* the length of each lane's list */
-#define DFSPH_B_WALL (SIM_B_SOLVER + 6)      /* the walls' kernel share and its gradient per particle (the step's) */
+#define DFSPH_B_WALL (SIM_B_SOLVER + 6)      /* per particle, the step's: the factor 1 / (the solver's stiffness
+                                              * denominator) and the walls' kernel gradient */
 _Static_assert(DFSPH_B_WALL < SIM_B_SOLVER + SIM_B_SOLVER_COUNT, "DFSPH's buffers fit the solver's binding range");
 /* clang-format off */
 #define DFSPH_SHADER_CONSTANTS(X)                                                                  \
-    X(B_FACTOR, DFSPH_B_FACTOR) X(B_KAPPA, DFSPH_B_KAPPA) X(B_CTL, DFSPH_B_CTL)                    \
+    X(B_KAPPA, DFSPH_B_KAPPA) X(B_CTL, DFSPH_B_CTL)                                                \
     X(B_RECORDS, DFSPH_B_RECORDS) X(B_NBR, DFSPH_B_NBR) X(B_NBR_COUNT, DFSPH_B_NBR_COUNT)          \
     X(B_WALL, DFSPH_B_WALL)
 /* clang-format on */
-/* "#define B_FACTOR 14\n..." for every line of DFSPH_SHADER_CONSTANTS (dfsph_params.c). */
+/* "#define B_KAPPA 15\n..." for every line of DFSPH_SHADER_CONSTANTS (dfsph_params.c). */
 void dfsph_shader_defines(char *out, size_t len);
 
-/* DFSPH's own uniform block (std140: eight 4-byte scalars). */
+/* DFSPH's own uniform block (std140: nine 4-byte scalars and padding). */
 typedef struct dfsph_gpu_params {
     float dt_max;               /* the largest step, seconds */
     float dt_min;               /* the smallest step, seconds */
@@ -47,8 +47,10 @@ typedef struct dfsph_gpu_params {
     uint32_t min_it_density;    /* at least this many pressure iterations */
     uint32_t min_it_divergence; /* at least this many divergence iterations */
     uint32_t min_neighbours;    /* fewer: the divergence solve leaves the particle alone (free surface) */
+    float dt_visc;              /* the explicit viscosity's bound: a longer step takes it in two half-steps */
+    float pad0, pad1, pad2;
 } dfsph_gpu_params;
-_Static_assert(sizeof(dfsph_gpu_params) == 32, "DfsphParams is two vec4s");
+_Static_assert(sizeof(dfsph_gpu_params) == 48, "DfsphParams is three vec4s");
 
 /* The GPU's control block: indirect arguments, the step size, the reductions. */
 typedef struct dfsph_ctl {

@@ -7,10 +7,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
-void dfsph_bind(dfsph *d, const sim_search *q) {
+void dfsph_bind(dfsph *d, const sim_particles *p, const sim_search *q) {
     glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_SOLVER, d->params);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, sim_search_ranges(q));
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_FACTOR, d->factor);
+    /* v* (visc.comp): the velocities the search's reorder left behind, unused until the next one */
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_OUT, p->vel[1 - p->cur]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_KAPPA, d->kappa);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ACCEL, d->accel);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_CTL, d->ctl);
@@ -78,7 +79,7 @@ GLuint dfsph_integrate_hash(dfsph *d, const sim_search *q) {
 void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first) {
     dfsph *d = impl;
     uint32_t n = p->n;
-    dfsph_bind(d, q);
+    dfsph_bind(d, p, q);
     GLuint fused = n ? dfsph_step_program(d, q) : 0;
     /* The fused step is one dispatch: a GPU timer sees only its whole. A step the profiler times
      * (prof) runs the per-stage path instead, each stage its own dispatches and timer pair; both
@@ -103,6 +104,7 @@ void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int
     prof_end(prof, first + 1);
     prof_begin(prof, first + 2);
     _dfsph_pass(d->prog[P_NONPRESSURE]);
+    _dfsph_pass(d->prog[P_VISC]);
     prof_end(prof, first + 2);
     prof_begin(prof, first + 3);
     _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->pol.cap_dens);

@@ -1,0 +1,33 @@
+// The non-pressure accelerations' parts that the non-pressure pass (nonpressure_pass.glsl) and the
+// viscosity's second half-step (visc_pass.glsl) share: Monaghan's artificial viscosity of a pair,
+// and what a particle feels alone (the no-slip walls, gravity, the mouse).
+#ifndef FLUID_SIM_DFSPH_VISC_FNS_GLSL
+#define FLUID_SIM_DFSPH_VISC_FNS_GLSL
+
+// The artificial viscosity between i and an approaching j (vr = (v_i - v_j) . d < 0, d = x_i - x_j,
+// r2 = |d|^2), before the mass: i's acceleration is -this * d * m. visc_k = alpha c0 hs,
+// eps2 = 0.01 hs^2, kk = sim_kernel_k(hs).
+float dfsph_visc_coef(float r2, float vr, float rhoi, float rhoj, float eps2, float visc_k, vec3 kk) {
+    return visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + rhoj)) * sim_pair(r2, P.hs, kk).y;
+}
+
+// a: the viscosity's sum over the neighbours (before the mass); returns the particle's whole
+// non-pressure acceleration at position xi and velocity vi: times the mass, the no-slip walls
+// (laminar viscosity against ghost planes at rest), gravity, the mouse.
+vec3 dfsph_accel_local(vec3 a, vec3 xi, vec3 vi) {
+    a *= P.mass;
+    if (P.wall_friction > 0.0) {
+        float ww = 0.0;
+        for (int ax = 0; ax < 3; ax++)
+            ww += sim_wall_w(xi[ax] - P.lo[ax], P.hs, P.dx) + sim_wall_w(P.hi[ax] - xi[ax], P.hs, P.dx);
+        a -= 4.0 * SIM_PI * P.wall_friction * (P.mass / (P.rho0 * P.dx * P.dx)) * ww * vi;
+    }
+    a += P.gravity.xyz;
+    if (P.poke.w > 0.0) {
+        vec3 d = xi - P.poke.xyz;
+        float r = length(d);
+        if (r < P.poke.w && r > 0.0) a += P.poke_strength * (1.0 - r / P.poke.w) * (d / r);
+    }
+    return a;
+}
+#endif
