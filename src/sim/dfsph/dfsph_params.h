@@ -18,8 +18,8 @@ typedef struct dfsph_params {
     double cfl;                                 /* dt = cfl * dx / v_max, so that the speeds after the pressure solve keep
                                 v dt <= 0.4 dx (SPlisHSPlasH's bound) */
     double dt_max;                              /* the largest step (SPlisHSPlasH's), seconds ... */
-    double visc_safety;                         /* ... and at most visc_halves * visc_safety * hs^2 / nu: the explicit */
-    double visc_halves;                         /* viscosity's bound, which a longer step takes in two half-steps */
+    double visc_safety;                         /* ... and at most this * hs^2 / nu (the explicit viscosity's bound;
+                                                 * a longer dt_max set takes it in half-steps) */
     double dt_min;                              /* the smallest step, seconds */
     double eta_density;                         /* mean density error allowed, relative */
     double eta_divergence;                      /* mean density change over one step from the divergence, relative */
