@@ -38,6 +38,11 @@
 #define RENDER_DIFFUSE_MAX_STREAK 16.0
 #define RENDER_DIFFUSE_FADE 0.4
 #define RENDER_DIFFUSE_RADIUS 0.5
+/* The diffuse pass's work groups (diffuse.comp): the points a group draws (the sim's indirect
+ * dispatch's 64 a group: sim_diffuse_view.state, diffuse_common.glsl's ST_ARGS) and its threads,
+ * which share the pixels of those points' footprints evenly. */
+#define RENDER_DIFFUSE_GROUP 64
+#define RENDER_DIFFUSE_THREADS 256
 
 /* The compute splat (render_splat.c): threads a work group has, and the cleared pixel values. */
 #define RENDER_SPLAT_GROUP 64
@@ -170,7 +175,8 @@
     X(HUD_KIND_GLYPH) X(HUD_KIND_SOLID) X(HUD_KIND_COLORMAP) X(RENDER_SHADOW_SIZE) \
     X(RENDER_BIND_DIFFUSE) X(RENDER_BIND_DIFFUSE_STATE) X(RENDER_BIND_DIFFUSE_SUM) X(RENDER_DIFFUSE_SPRAY) \
     X(RENDER_DIFFUSE_FOAM) X(RENDER_DIFFUSE_BUBBLE) X(RENDER_DIFFUSE_ALIVE) X(RENDER_DIFFUSE_UNIT) \
-    X(RENDER_DIFFUSE_MAX_STREAK) X(RENDER_DIFFUSE_FADE) X(RENDER_LOC_STREAK) X(RENDER_LOC_UNDER)
+    X(RENDER_DIFFUSE_MAX_STREAK) X(RENDER_DIFFUSE_FADE) X(RENDER_LOC_STREAK) X(RENDER_LOC_UNDER) \
+    X(RENDER_DIFFUSE_GROUP) X(RENDER_DIFFUSE_THREADS)
 /* clang-format on */
 
 /* The #define text of RENDER_SHADER_CONSTANTS and the colour modes and backdrops (render.h), for
