@@ -6,7 +6,8 @@
 // floor if it gets there first (shallow water shows the tiles, displaced where the surface curves),
 // else leaves the fluid and goes on as it came in, so thick water shifts what is behind it; that
 // light absorbed per channel by the thickness (Beer-Lambert); the environment reflected by Fresnel
-// (Schlick); the sun's highlight. Spray droplets are drawn over it as small soft translucent white
+// (Schlick); the sun's highlight; where the water is thinner than one drawn sphere (a lone droplet,
+// a sheet's rim), a small clear drop shaped by its chord, bright at its rim. Spray droplets are drawn over it as small soft translucent white
 // discs (most opaque at the centre, never darker than what is behind), and
 // as foam, fading white, where they sit just under the surface; the diffuse particles' soft
 // points (diffuse.comp) over all, as 1 - exp(-their summed weight) of white. The
@@ -112,7 +113,29 @@ void main() {
         vec3 mirrored = rr.y >= 0.0 || u_backdrop == RENDER_BACKDROP_PLAIN ? scene_sky(rr) : scene_behind(pw, rr, 1e-4, px_angle);
         float fresnel = scene_fresnel(cos_i, 0.02);
         float spec = pow(max(dot(rr, u_sun), 0.0), 1500.0) * 6.0 + pow(max(dot(rr, u_sun), 0.0), 90.0) * 0.25;
-        col = mix(through, mirrored, fresnel) + k_sun_color * spec;
+        // A lone droplet (or a sheet's thin rim): thinner than one drawn sphere across. Its
+        // smoothed depth is nearly flat, so its shape comes from its chord (a sphere of radius R
+        // is 2 R cos(theta) thick where its normal is theta off the view ray) and the side the
+        // smoothed normal leans to. Drawn as a small water drop, not a tinted disc: clear (a drop
+        // this small hardly tints), the sky and the sun's glint off it, brightest at its rim
+        // (Fresnel), fading into what is behind it at its very edge.
+        float across = thick / (2.0 * u_edge_bias);
+        float drop = 1.0 - smoothstep(1.0, 1.8, across);
+        col = mix(through, mirrored, fresnel) + k_sun_color * spec * (1.0 - drop); // a drop's glint is its own
+        if (drop > 0.0) {
+            float facing = clamp(across, 0.0, 1.0);
+            vec3 to_eye = normalize(-p), side = n_view - dot(n_view, to_eye) * to_eye;
+            side /= max(length(side), 0.25);  // where the smoothed normal hardly leans, the drop faces the eye
+            vec3 nv = side * sqrt(1.0 - facing * facing) + to_eye * facing;
+            vec3 nd = normalize(mat3(u_inv_view) * (dot(nv, nv) > 1e-6 ? nv : to_eye));
+            vec3 rd = reflect(d, nd);
+            vec3 sky = rd.y >= 0.0 || u_backdrop == RENDER_BACKDROP_PLAIN ? scene_sky(rd) : scene_behind(pw, rd, 1e-4, px_angle);
+            float glint = pow(max(dot(rd, u_sun), 0.0), 40.0) * 0.4 + pow(max(dot(rd, u_sun), 0.0), 8.0) * 0.1;
+            vec3 lit = vec3(0.80, 0.88, 0.92) * (0.55 + 0.45 * max(dot(nd, u_sun), 0.0));  // the sun and sky on it
+            vec3 body = mix(behind * mix(vec3(1.0), transmit, 0.35), lit, 0.35);
+            vec3 dcol = mix(body, sky, 0.6 * scene_fresnel(facing, 0.02)) + k_sun_color * glint;
+            col = mix(col, mix(behind, dcol, smoothstep(0.0, 0.6, facing)), drop);
+        }
         t_hit = length(pw - o);
     }
     if ((u_show & 2) != 0 && sid != RENDER_SPLAT_NONE) {

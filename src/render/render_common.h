@@ -80,6 +80,10 @@
 #define RENDER_SPRAY_SPEED                                                                                                       \
     0.5f /* m/s; thresholds from a dump of the dam break: droplets 300-600 kg/m^3, the front's surface 700-900 */
 
+/* The surface style's spheres against the particles' radius (render_surface.c: so neighbours
+ * overlap; the shadow's too, so a lone droplet's chord there is twice this radius). */
+#define RENDER_SURFACE_RADIUS_SCALE 1.5f
+
 /* The shadow: the sun's view of the fluid's thickness, RENDER_SHADOW_SIZE pixels square. */
 #define RENDER_SHADOW_SIZE 384
 
@@ -128,6 +132,7 @@
 #define RENDER_LOC_H 63            /* float, the neighbourhood's radius, metres */
 #define RENDER_LOC_STREAK 64       /* float, seconds of motion a spray streak shows */
 #define RENDER_LOC_UNDER 65        /* float, metres under the water over which a diffuse particle dims to 1/e */
+#define RENDER_LOC_SHADOW_THIN 66  /* float, metres of the sun's thickness that cast little shadow (a droplet's) */
 
 /* Image and texture units (the binding of an image2D or sampler, glBindImageTexture's or
  * glBindTextureUnit's first argument). */
@@ -166,7 +171,7 @@
     X(RENDER_LOC_COUNT) X(RENDER_LOC_SIZE) X(RENDER_LOC_INV_PROJ) X(RENDER_LOC_PASS) X(RENDER_LOC_EDGES) \
     X(RENDER_LOC_EDGE_A) X(RENDER_LOC_EDGE_B) X(RENDER_LOC_MODE) X(RENDER_LOC_RANGE) X(RENDER_LOC_SELECT) \
     X(RENDER_LOC_SPRAY) X(RENDER_LOC_INV_VIEW) X(RENDER_LOC_TANK_LO) X(RENDER_LOC_TANK_HI) X(RENDER_LOC_SUN) \
-    X(RENDER_LOC_BACKDROP) X(RENDER_LOC_SHADOW_VP) X(RENDER_LOC_SHADOW_ON) X(RENDER_LOC_SUN_VIEW) \
+    X(RENDER_LOC_BACKDROP) X(RENDER_LOC_SHADOW_VP) X(RENDER_LOC_SHADOW_ON) X(RENDER_LOC_SHADOW_THIN) X(RENDER_LOC_SUN_VIEW) \
     X(RENDER_LOC_DIR) X(RENDER_LOC_PX_PER_M) X(RENDER_LOC_FILTER_M) X(RENDER_LOC_NARROW_M) \
     X(RENDER_LOC_FROM_BITS) X(RENDER_LOC_LINEAR) X(RENDER_LOC_EDGE_BIAS) X(RENDER_LOC_SPRAY_RADIUS) \
     X(RENDER_LOC_SHOW) X(RENDER_LOC_VIEW_PROJ) X(RENDER_LOC_COLOR) X(RENDER_LOC_CENTER) X(RENDER_LOC_IMAGE) X(RENDER_LOC_IMAGE_1) X(RENDER_LOC_IMAGE_2) \

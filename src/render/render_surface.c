@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define SURFACE_RADIUS_SCALE 1.5f /* the surface's spheres against the particles' radius */
 #define SURFACE_SPRAY_SCALE 0.6f  /* the spray droplets' (small, soft: issue 26) */
 
 struct render_surface {
@@ -174,7 +173,7 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
     render_splat_ellipsoids(s->light, ellipsoids);
     GLuint depth_bits, ids;
     bool water = !(v->hide & RENDER_HIDE_WATER), spray = !(v->hide & RENDER_HIDE_SPRAY);
-    float radius = p->radius * SURFACE_RADIUS_SCALE;
+    float radius = p->radius * RENDER_SURFACE_RADIUS_SCALE;
     /* 1: the fluid's thickness from the sun */
     render_passes_begin(timer, "shadow");
     mat4 light_vp;
