@@ -10,7 +10,8 @@
  *     streaks) and far (small), partly off the screen, behind the camera, a streak whose tail is
  *     behind it, fading ones, and half the screen behind water at 1 m;
  *   splash: the dam break's (1,000 fluid particles, 30 frames; FLUID_TEST_PARTICLES and
- *     FLUID_TEST_FRAMES change them) diffuse particles seen from near.
+ *     FLUID_TEST_FRAMES change them) diffuse particles seen from near (FLUID_TEST_SIZE=WxH: at
+ *     that size, from the camera_fit framing, for a measure of the work at the app's size).
  * Each prints the work a thread does: the most pixels one thread walks (one thread a particle: its
  * box; the pass shares a group's boxes among its threads: ceil(the group's pixels / threads)).
  * Made to fail on purpose: see the commit message.
@@ -26,8 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define W 320
-#define H 180
+static int W = 320, H = 180; /* FLUID_TEST_SIZE=WxH: the splash at that size, framed as the app frames it */
 
 static char err_buf[ERR_LEN];
 
@@ -200,7 +200,7 @@ static void test_splash(render_surface *surf, const gpu_caps *caps) {
     render_particles rp = app_render_particles(s);
     camera cam;
     camera_fit(&cam, rp.lo, rp.hi);
-    cam.distance *= 0.5f; /* near: long streaks */
+    if (!getenv("FLUID_TEST_SIZE")) cam.distance *= 0.5f; /* near: long streaks */
     mat4 view, proj;
     camera_matrices(&cam, W, H, view, proj);
     float *dist = calloc((size_t)W * H, sizeof *dist);
@@ -211,6 +211,11 @@ static void test_splash(render_surface *surf, const gpu_caps *caps) {
 }
 
 int main(void) {
+    const char *size = getenv("FLUID_TEST_SIZE");
+    if (size && (sscanf(size, "%dx%d", &W, &H) != 2 || W < 16 || H < 16 || W > 4096 || H > 4096)) {
+        fprintf(stderr, "FAIL: FLUID_TEST_SIZE=%s is not WxH (16 to 4096 each)\n", size);
+        return 1;
+    }
     gpu_ctx *gpu = check_gpu();
     int live0 = gpu_live_objects();
     render_surface *surf = render_surface_make(false, err_buf);
