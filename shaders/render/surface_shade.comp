@@ -113,14 +113,27 @@ void main() {
         vec3 mirrored = rr.y >= 0.0 || u_backdrop == RENDER_BACKDROP_PLAIN ? scene_sky(rr) : scene_behind(pw, rr, 1e-4, px_angle);
         float fresnel = scene_fresnel(cos_i, 0.02);
         float spec = pow(max(dot(rr, u_sun), 0.0), 1500.0) * 6.0 + pow(max(dot(rr, u_sun), 0.0), 90.0) * 0.25;
-        // A lone droplet (or a sheet's thin rim): thinner than one drawn sphere across. Its
-        // smoothed depth is nearly flat, so its shape comes from its chord (a sphere of radius R
-        // is 2 R cos(theta) thick where its normal is theta off the view ray) and the side the
+        // A lone droplet, or a drip (a line of them): thinner than 1.5 drawn spheres across
+        // (fading out at 3), with no water three drawn radii away, or only water well behind it,
+        // in at least 6 of 8 directions (a sheet, its rim, the bulk, water before it have more).
+        // Its smoothed depth is nearly flat, so its shape comes from its chord (a sphere of radius
+        // R is 2 R cos(theta) thick where its normal is theta off the view ray) and the side the
         // smoothed normal leans to. Drawn as a small water drop, not a tinted disc: clear (a drop
-        // this small hardly tints), the sky and the sun's glint off it, brightest at its rim
-        // (Fresnel), fading into what is behind it at its very edge.
+        // this small hardly tints), the sun and sky's light on it and off it (Fresnel), a soft
+        // glint, fading into what is behind it at its edge.
         float across = thick / (2.0 * u_edge_bias);
-        float drop = 1.0 - smoothstep(1.0, 1.8, across);
+        float drop = 1.0 - smoothstep(1.5, 3.0, across);
+        if (drop > 0.0) {
+            float r_px = 3.0 * u_edge_bias * u_proj[1][1] * float(u_size.y) * 0.5 / z, alone = 0.0;
+            for (int k = 0; k < 8; k++) {
+                float a = float(k) * 0.78539816;
+                ivec2 q = px + ivec2(round(r_px * vec2(cos(a), sin(a))));
+                bool inside = all(greaterThanEqual(q, ivec2(0))) && all(lessThan(q, u_size));
+                float zq = inside ? distance_at(q) : 0.0;
+                alone += zq > 0.0 && zq < z + 4.0 * u_edge_bias ? 0.0 : 0.125;  // none there, or only far behind
+            }
+            drop *= smoothstep(0.63, 0.75, alone);  // 6 of 8 empty: a drop, or a line of them (a drip)
+        }
         col = mix(through, mirrored, fresnel) + k_sun_color * spec * (1.0 - drop); // a drop's glint is its own
         if (drop > 0.0) {
             float facing = clamp(across, 0.0, 1.0);

@@ -42,7 +42,7 @@
  * dispatch's 64 a group: sim_diffuse_view.state, diffuse_common.glsl's ST_ARGS) and its threads,
  * which share the pixels of those points' footprints evenly. */
 #define RENDER_DIFFUSE_GROUP 64
-#define RENDER_DIFFUSE_THREADS 256
+#define RENDER_DIFFUSE_THREADS 512
 
 /* The compute splat (render_splat.c): threads a work group has, and the cleared pixel values. */
 #define RENDER_SPLAT_GROUP 64
