@@ -143,7 +143,8 @@ void main() {
             vec3 nd = normalize(mat3(u_inv_view) * (dot(nv, nv) > 1e-6 ? nv : to_eye));
             vec3 rd = reflect(d, nd);
             vec3 sky = rd.y >= 0.0 || u_backdrop == RENDER_BACKDROP_PLAIN ? scene_sky(rd) : scene_behind(pw, rd, 1e-4, px_angle);
-            float glint = pow(max(dot(rd, u_sun), 0.0), 40.0) * 0.4 + pow(max(dot(rd, u_sun), 0.0), 8.0) * 0.1;
+            sky = min(sky, vec3(1.0));  // not the sun's disc: on a normal this rough it is an arc, not a point
+            float glint = pow(max(dot(rd, u_sun), 0.0), 12.0) * 0.12;  // broad: its normal is rough
             vec3 lit = vec3(0.80, 0.88, 0.92) * (0.55 + 0.45 * max(dot(nd, u_sun), 0.0));  // the sun and sky on it
             vec3 body = mix(behind * mix(vec3(1.0), transmit, 0.35), lit, 0.35);
             vec3 dcol = mix(body, sky, 0.6 * scene_fresnel(facing, 0.02)) + k_sun_color * glint;
