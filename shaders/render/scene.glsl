@@ -15,6 +15,7 @@ layout(location = RENDER_LOC_SUN_VIEW) uniform vec3 u_sun_view; // the same in v
 layout(location = RENDER_LOC_BACKDROP) uniform int u_backdrop;
 layout(location = RENDER_LOC_SHADOW_VP) uniform mat4 u_shadow_vp;
 layout(location = RENDER_LOC_SHADOW_ON) uniform int u_shadow_on;
+layout(location = RENDER_LOC_SHADOW_THIN) uniform float u_shadow_thin; // metres: a lone droplet's chord
 layout(std430, binding = RENDER_BIND_SHADOW) readonly buffer Shadow { uint shadow_thick[]; };
 
 const vec3 k_plain = vec3(RENDER_CLEAR_R, RENDER_CLEAR_G, RENDER_CLEAR_B);
@@ -47,6 +48,9 @@ vec3 scene_shadow(vec3 p) {
         float w = ((k & 1) != 0 ? f.x : 1.0 - f.x) * ((k >> 1) != 0 ? f.y : 1.0 - f.y);
         t += w * float(shadow_thick[o.y * RENDER_SHADOW_SIZE + o.x]) * RENDER_SPLAT_THICK_UNIT;
     }
+    // A lone droplet's chord (u_shadow_thin) casts little shadow, as a clear drop does (it focuses
+    // the light it blocks); thicker water casts its full shadow less that chord.
+    if (u_shadow_thin > 0.0) t = max(t - u_shadow_thin * (1.0 - exp(-t / u_shadow_thin)), 0.0);
     return exp(-k_absorb * t * 1.6 - vec3(4.0 * t));
 }
 

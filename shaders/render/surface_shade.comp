@@ -6,7 +6,8 @@
 // floor if it gets there first (shallow water shows the tiles, displaced where the surface curves),
 // else leaves the fluid and goes on as it came in, so thick water shifts what is behind it; that
 // light absorbed per channel by the thickness (Beer-Lambert); the environment reflected by Fresnel
-// (Schlick); the sun's highlight. Spray droplets are drawn over it as small soft translucent white
+// (Schlick); the sun's highlight; where the water is thinner than one drawn sphere (a lone droplet,
+// a sheet's rim), a small clear drop shaped by its chord, bright at its rim. Spray droplets are drawn over it as small soft translucent white
 // discs (most opaque at the centre, never darker than what is behind), and
 // as foam, fading white, where they sit just under the surface; the diffuse particles' soft
 // points (diffuse.comp) over all, as 1 - exp(-their summed weight) of white. The
@@ -112,7 +113,43 @@ void main() {
         vec3 mirrored = rr.y >= 0.0 || u_backdrop == RENDER_BACKDROP_PLAIN ? scene_sky(rr) : scene_behind(pw, rr, 1e-4, px_angle);
         float fresnel = scene_fresnel(cos_i, 0.02);
         float spec = pow(max(dot(rr, u_sun), 0.0), 1500.0) * 6.0 + pow(max(dot(rr, u_sun), 0.0), 90.0) * 0.25;
-        col = mix(through, mirrored, fresnel) + k_sun_color * spec;
+        // A lone droplet, or a drip (a line of them): thinner than 1.5 drawn spheres across
+        // (fading out at 3), with no water three drawn radii away, or only water well behind it,
+        // in at least 6 of 8 directions (a sheet, its rim, the bulk, water before it have more).
+        // Its smoothed depth is nearly flat, so its shape comes from its chord (a sphere of radius
+        // R is 2 R cos(theta) thick where its normal is theta off the view ray) and the side the
+        // smoothed normal leans to. Drawn as a small water drop, not a tinted disc: clear (a drop
+        // this small hardly tints), the sun and sky's light on it and off it (Fresnel), a soft
+        // glint, fading into what is behind it at its edge.
+        float across = thick / (2.0 * u_edge_bias);
+        float drop = 1.0 - smoothstep(1.5, 3.0, across);
+        if (drop > 0.0) {
+            float r_px = 3.0 * u_edge_bias * u_proj[1][1] * float(u_size.y) * 0.5 / z, alone = 0.0;
+            for (int k = 0; k < 8; k++) {
+                float a = float(k) * 0.78539816;
+                ivec2 q = px + ivec2(round(r_px * vec2(cos(a), sin(a))));
+                bool inside = all(greaterThanEqual(q, ivec2(0))) && all(lessThan(q, u_size));
+                float zq = inside ? distance_at(q) : 0.0;
+                alone += zq > 0.0 && zq < z + 4.0 * u_edge_bias ? 0.0 : 0.125;  // none there, or only far behind
+            }
+            drop *= smoothstep(0.63, 0.75, alone);  // 6 of 8 empty: a drop, or a line of them (a drip)
+        }
+        col = mix(through, mirrored, fresnel) + k_sun_color * spec * (1.0 - drop); // a drop's glint is its own
+        if (drop > 0.0) {
+            float facing = clamp(across, 0.0, 1.0);
+            vec3 to_eye = normalize(-p), side = n_view - dot(n_view, to_eye) * to_eye;
+            side /= max(length(side), 0.25);  // where the smoothed normal hardly leans, the drop faces the eye
+            vec3 nv = side * sqrt(1.0 - facing * facing) + to_eye * facing;
+            vec3 nd = normalize(mat3(u_inv_view) * (dot(nv, nv) > 1e-6 ? nv : to_eye));
+            vec3 rd = reflect(d, nd);
+            vec3 sky = rd.y >= 0.0 || u_backdrop == RENDER_BACKDROP_PLAIN ? scene_sky(rd) : scene_behind(pw, rd, 1e-4, px_angle);
+            sky = min(sky, vec3(1.0));  // not the sun's disc: on a normal this rough it is an arc, not a point
+            float glint = pow(max(dot(rd, u_sun), 0.0), 12.0) * 0.12;  // broad: its normal is rough
+            vec3 lit = vec3(0.80, 0.88, 0.92) * (0.55 + 0.45 * max(dot(nd, u_sun), 0.0));  // the sun and sky on it
+            vec3 body = mix(behind * mix(vec3(1.0), transmit, 0.35), lit, 0.35);
+            vec3 dcol = mix(body, sky, 0.6 * scene_fresnel(facing, 0.02)) + k_sun_color * glint;
+            col = mix(col, mix(behind, dcol, smoothstep(0.0, 0.6, facing)), drop);
+        }
         t_hit = length(pw - o);
     }
     if ((u_show & 2) != 0 && sid != RENDER_SPLAT_NONE) {

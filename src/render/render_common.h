@@ -38,6 +38,11 @@
 #define RENDER_DIFFUSE_MAX_STREAK 16.0
 #define RENDER_DIFFUSE_FADE 0.4
 #define RENDER_DIFFUSE_RADIUS 0.5
+/* The diffuse pass's work groups (diffuse.comp): the points a group draws (the sim's indirect
+ * dispatch's 64 a group: sim_diffuse_view.state, diffuse_common.glsl's ST_ARGS) and its threads,
+ * which share the pixels of those points' footprints evenly. */
+#define RENDER_DIFFUSE_GROUP 64
+#define RENDER_DIFFUSE_THREADS 512
 
 /* The compute splat (render_splat.c): threads a work group has, and the cleared pixel values. */
 #define RENDER_SPLAT_GROUP 64
@@ -74,6 +79,10 @@
 #define RENDER_SPRAY_DENSITY 0.72f
 #define RENDER_SPRAY_SPEED                                                                                                       \
     0.5f /* m/s; thresholds from a dump of the dam break: droplets 300-600 kg/m^3, the front's surface 700-900 */
+
+/* The surface style's spheres against the particles' radius (render_surface.c: so neighbours
+ * overlap; the shadow's too, so a lone droplet's chord there is twice this radius). */
+#define RENDER_SURFACE_RADIUS_SCALE 1.5f
 
 /* The shadow: the sun's view of the fluid's thickness, RENDER_SHADOW_SIZE pixels square. */
 #define RENDER_SHADOW_SIZE 384
@@ -123,6 +132,7 @@
 #define RENDER_LOC_H 63            /* float, the neighbourhood's radius, metres */
 #define RENDER_LOC_STREAK 64       /* float, seconds of motion a spray streak shows */
 #define RENDER_LOC_UNDER 65        /* float, metres under the water over which a diffuse particle dims to 1/e */
+#define RENDER_LOC_SHADOW_THIN 66  /* float, metres of the sun's thickness that cast little shadow (a droplet's) */
 
 /* Image and texture units (the binding of an image2D or sampler, glBindImageTexture's or
  * glBindTextureUnit's first argument). */
@@ -161,7 +171,7 @@
     X(RENDER_LOC_COUNT) X(RENDER_LOC_SIZE) X(RENDER_LOC_INV_PROJ) X(RENDER_LOC_PASS) X(RENDER_LOC_EDGES) \
     X(RENDER_LOC_EDGE_A) X(RENDER_LOC_EDGE_B) X(RENDER_LOC_MODE) X(RENDER_LOC_RANGE) X(RENDER_LOC_SELECT) \
     X(RENDER_LOC_SPRAY) X(RENDER_LOC_INV_VIEW) X(RENDER_LOC_TANK_LO) X(RENDER_LOC_TANK_HI) X(RENDER_LOC_SUN) \
-    X(RENDER_LOC_BACKDROP) X(RENDER_LOC_SHADOW_VP) X(RENDER_LOC_SHADOW_ON) X(RENDER_LOC_SUN_VIEW) \
+    X(RENDER_LOC_BACKDROP) X(RENDER_LOC_SHADOW_VP) X(RENDER_LOC_SHADOW_ON) X(RENDER_LOC_SHADOW_THIN) X(RENDER_LOC_SUN_VIEW) \
     X(RENDER_LOC_DIR) X(RENDER_LOC_PX_PER_M) X(RENDER_LOC_FILTER_M) X(RENDER_LOC_NARROW_M) \
     X(RENDER_LOC_FROM_BITS) X(RENDER_LOC_LINEAR) X(RENDER_LOC_EDGE_BIAS) X(RENDER_LOC_SPRAY_RADIUS) \
     X(RENDER_LOC_SHOW) X(RENDER_LOC_VIEW_PROJ) X(RENDER_LOC_COLOR) X(RENDER_LOC_CENTER) X(RENDER_LOC_IMAGE) X(RENDER_LOC_IMAGE_1) X(RENDER_LOC_IMAGE_2) \
@@ -170,7 +180,8 @@
     X(HUD_KIND_GLYPH) X(HUD_KIND_SOLID) X(HUD_KIND_COLORMAP) X(RENDER_SHADOW_SIZE) \
     X(RENDER_BIND_DIFFUSE) X(RENDER_BIND_DIFFUSE_STATE) X(RENDER_BIND_DIFFUSE_SUM) X(RENDER_DIFFUSE_SPRAY) \
     X(RENDER_DIFFUSE_FOAM) X(RENDER_DIFFUSE_BUBBLE) X(RENDER_DIFFUSE_ALIVE) X(RENDER_DIFFUSE_UNIT) \
-    X(RENDER_DIFFUSE_MAX_STREAK) X(RENDER_DIFFUSE_FADE) X(RENDER_LOC_STREAK) X(RENDER_LOC_UNDER)
+    X(RENDER_DIFFUSE_MAX_STREAK) X(RENDER_DIFFUSE_FADE) X(RENDER_LOC_STREAK) X(RENDER_LOC_UNDER) \
+    X(RENDER_DIFFUSE_GROUP) X(RENDER_DIFFUSE_THREADS)
 /* clang-format on */
 
 /* The #define text of RENDER_SHADER_CONSTANTS and the colour modes and backdrops (render.h), for

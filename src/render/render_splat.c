@@ -216,6 +216,7 @@ void render_splat_set_scene(const render_particles *p, const render_view *v, con
     glUniform3fv(RENDER_LOC_SUN, 1, sun);
     glUniform1i(RENDER_LOC_BACKDROP, (int)v->backdrop);
     glUniform1i(RENDER_LOC_SHADOW_ON, shadow_vp != NULL);
+    glUniform1f(RENDER_LOC_SHADOW_THIN, 2.0f * RENDER_SURFACE_RADIUS_SCALE * p->radius); /* a drawn droplet across */
     if (shadow_vp) glUniformMatrix4fv(RENDER_LOC_SHADOW_VP, 1, GL_FALSE, shadow_vp);
 }
 

@@ -7,10 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#define SURFACE_RADIUS_SCALE 1.5f /* the surface's spheres against the particles' radius */
 #define SURFACE_SPRAY_SCALE 0.6f  /* the spray droplets' (small, soft: issue 26) */
-#define SURFACE_STREAK 0.02f      /* seconds of a spray particle's motion its streak shows */
-#define SURFACE_UNDER_SCALE 6.0f  /* metres under the water over which a diffuse particle dims to 1/e, in radii */
 
 struct render_surface {
     GLuint aniso, smooth, shade, diffuse;
@@ -147,6 +144,26 @@ static bool _surface_ellipsoids(render_surface *s, const render_particles *p, re
     return true;
 }
 
+void render_surface_diffuse(render_surface *s, const render_particles *p, const render_view *v, GLuint distance, GLuint sum) {
+    if (!p->diffuse || !p->diffuse_state) return;
+    glUseProgram(s->diffuse);
+    glUniformMatrix4fv(RENDER_LOC_VIEW, 1, GL_FALSE, (const float *)v->view);
+    glUniformMatrix4fv(RENDER_LOC_PROJ, 1, GL_FALSE, (const float *)v->proj);
+    glUniform2i(RENDER_LOC_SIZE, v->width, v->height);
+    glUniform1f(RENDER_LOC_RADIUS, p->radius * RENDER_DIFFUSE_RADIUS);
+    glUniform1f(RENDER_LOC_STREAK, RENDER_SURFACE_STREAK);
+    glUniform1f(RENDER_LOC_UNDER, p->radius * RENDER_SURFACE_UNDER_SCALE);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_DIFFUSE, p->diffuse);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_DIFFUSE_STATE, p->diffuse_state);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SURFACE_SRC, distance);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_DIFFUSE_SUM, sum);
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, p->diffuse_state);
+    glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
+    glDispatchComputeIndirect(0); /* the sim's groups of RENDER_DIFFUSE_GROUP (64) alive particles */
+    glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
 void render_surface_draw(render_surface *s, render_splat *splat, const render_particles *p, const render_view *v,
                          GLuint color_tex, render_passes *timer) {
     if (!_surface_resize(s, v->width, v->height)) return;
@@ -156,7 +173,7 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
     render_splat_ellipsoids(s->light, ellipsoids);
     GLuint depth_bits, ids;
     bool water = !(v->hide & RENDER_HIDE_WATER), spray = !(v->hide & RENDER_HIDE_SPRAY);
-    float radius = p->radius * SURFACE_RADIUS_SCALE;
+    float radius = p->radius * RENDER_SURFACE_RADIUS_SCALE;
     /* 1: the fluid's thickness from the sun */
     render_passes_begin(timer, "shadow");
     mat4 light_vp;
@@ -199,24 +216,7 @@ void render_surface_draw(render_surface *s, render_splat *splat, const render_pa
     }
     /* 5: the diffuse particles' soft points and streaks, dimmed under the smoothed surface (dist[1]) */
     render_passes_begin(timer, "diffuse");
-    if (p->diffuse && p->diffuse_state && !(v->hide & RENDER_HIDE_DIFFUSE)) {
-        glUseProgram(s->diffuse);
-        glUniformMatrix4fv(RENDER_LOC_VIEW, 1, GL_FALSE, (const float *)v->view);
-        glUniformMatrix4fv(RENDER_LOC_PROJ, 1, GL_FALSE, (const float *)v->proj);
-        glUniform2i(RENDER_LOC_SIZE, v->width, v->height);
-        glUniform1f(RENDER_LOC_RADIUS, p->radius * RENDER_DIFFUSE_RADIUS);
-        glUniform1f(RENDER_LOC_STREAK, SURFACE_STREAK);
-        glUniform1f(RENDER_LOC_UNDER, p->radius * SURFACE_UNDER_SCALE);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_DIFFUSE, p->diffuse);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_DIFFUSE_STATE, p->diffuse_state);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_SURFACE_SRC, s->dist[1]);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_DIFFUSE_SUM, s->diffuse_sum);
-        glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, p->diffuse_state);
-        glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
-        glDispatchComputeIndirect(0);
-        glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    }
+    if (!(v->hide & RENDER_HIDE_DIFFUSE)) render_surface_diffuse(s, p, v, s->dist[1], s->diffuse_sum);
     /* 6: shade every pixel (the last smoothing pass wrote dist[1]) */
     render_passes_begin(timer, "shading");
     glUseProgram(s->shade);

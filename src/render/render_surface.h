@@ -16,7 +16,8 @@
  *      twice (surface_smooth.comp says how and why);
  *   5. diffuse: the diffuse particles (render_particles.diffuse: spray, foam, bubbles) as soft
  *      Gaussian points, spray streaked along its velocity, dimmed behind the smoothed water, summed
- *      per pixel in fixed point (diffuse.comp; one indirect dispatch over those alive);
+ *      per pixel in fixed point (diffuse.comp; one indirect dispatch over those alive, each work
+ *      group's threads sharing its points' pixels);
  *   6. shading: normals from the smoothed distance, refraction of the scene, Beer-Lambert
  *      absorption, Fresnel reflection, the sun's highlight, the spray over it, the diffuse sum as
  *      white (never darker than what is behind), the tank's edges and glass, every pixel of the
@@ -31,6 +32,10 @@
 #include "render/render_splat.h"
 #include "render/render_types.h"
 
+/* The diffuse pass's uniforms (render_surface_diffuse), public for its test's CPU reference. */
+#define RENDER_SURFACE_STREAK 0.02f     /* seconds of a spray particle's motion its streak shows */
+#define RENDER_SURFACE_UNDER_SCALE 6.0f /* metres under the water over which a diffuse particle dims to 1/e, in radii */
+
 typedef struct render_surface render_surface;
 /* spheres: draw spheres even where the particles come with a cell table (the isotropic style). */
 render_surface *render_surface_make(bool spheres, char *err);
@@ -38,6 +43,11 @@ render_surface *render_surface_make(bool spheres, char *err);
  * bottom), for tests. */
 GLuint render_surface_distance(const render_surface *s);
 void render_surface_destroy(render_surface *s);
+/* Pass 5 alone (render_surface_draw runs it; tests call it): p's diffuse particles (p->diffuse and
+ * p->diffuse_state; none: nothing) added to sum (uint per pixel, v's size, in RENDER_DIFFUSE_UNITs),
+ * dimmed behind distance (float per pixel, the smoothed view distance; 0: no water). One indirect
+ * dispatch, RENDER_DIFFUSE_GROUP particles a work group. */
+void render_surface_diffuse(render_surface *s, const render_particles *p, const render_view *v, GLuint distance, GLuint sum);
 /* Writes every pixel of color_tex (RGBA8, v's size); its passes are timed by name on timer (may be
  * NULL): shadow, visibility, spray, smoothing, diffuse, shading. */
 void render_surface_draw(render_surface *s, render_splat *splat, const render_particles *p, const render_view *v,

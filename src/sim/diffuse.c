@@ -34,7 +34,8 @@ _Static_assert(DIFFUSE_B_PARTS_IN >= SIM_B_SOLVER + SIM_B_SOLVER_COUNT, "the dif
     X(DIFFUSE_K_WC, 40.0)                                                                                                        \
     X(DIFFUSE_CREST_VN, 0.6)     /* v^ . n^ from which a surface particle is a crest */                                          \
     X(DIFFUSE_K_BUOYANCY, 2.0)   /* a bubble's buoyancy, in g */                                                                 \
-    X(DIFFUSE_K_DRAG, 0.5)       /* a bubble's share of its slip to the fluid dropped a frame */                                 \
+    X(DIFFUSE_DRAG_TIME, 0.024)  /* seconds over which a bubble's slip to the fluid drops to 1/e (halved in 1/60 s) */           \
+    X(DIFFUSE_WALL_LIFE, 0.1)    /* seconds spray with no fluid neighbour lives on after it meets a wall or the floor */         \
     X(DIFFUSE_SPAWN_R, 0.5)      /* the spawn cylinder's radius, in h */                                                         \
     X(DIFFUSE_SPAWN_SPREAD, 0.1) /* a new one's velocity across the fluid's, in its speed */                                     \
     X(DIFFUSE_LIFE_MIN, 0.4)     /* a new one's shortest lifetime, in the longest (sim_diffuse_desc.lifetime) */
@@ -298,4 +299,10 @@ bool sim_diffuse_potentials(sim_diffuse *d, const sim_particles *p, GLuint range
     free(ids);
     gpu_buffer_destroy(&dbg);
     return ok;
+}
+
+void sim_diffuse_advect(sim_diffuse *d, const sim_particles *p, GLuint ranges, const sim_params *params, float dt) {
+    if (!d || p->n != d->n) return;
+    _diffuse_bind(d, p, ranges, params);
+    _diffuse_run(d, PASS_ADVECT, d->slots / DIFFUSE_WG, dt);
 }

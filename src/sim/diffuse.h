@@ -19,9 +19,11 @@
  *                  DIFFUSE_MAX_SPAWN;
  *   3. advect      each diffuse particle classified by its fluid neighbours within h: fewer than
  *                  DIFFUSE_SPRAY_BELOW spray (ballistic: gravity), more than DIFFUSE_BUBBLE_ABOVE
- *                  bubbles (buoyancy against gravity and drag towards the fluid's velocity), else
+ *                  bubbles (buoyancy against gravity and drag towards the fluid's velocity,
+ *                  integrated exactly over the frame: the same motion at any frame rate), else
  *                  foam (carried by the kernel-weighted mean of its neighbours' velocities); every
- *                  one ages and dies at the end of its lifetime or outside the tank;
+ *                  one ages and dies at the end of its lifetime or outside the tank, spray that
+ *                  lands on a dry wall or floor (no fluid neighbour) within DIFFUSE_WALL_LIFE;
  *   4. scan        the survivors' and the new ones' counts, a work group's sum each, scanned in
  *                  one work group: each gets a fixed slot (survivors first, then the spawns in the
  *                  fluid's order), so the result never depends on the order threads run in;
@@ -94,5 +96,8 @@ void sim_diffuse_buffers(const sim_diffuse *d, GLuint out[2], uint32_t *slots);
  * each: I_ta, I_wc, I_k (unclamped) and the spawn count n before rounding, over dt. */
 bool sim_diffuse_potentials(sim_diffuse *d, const sim_particles *p, GLuint ranges, const sim_params *params, float dt,
                             float *out4, char *err);
+/* Tests: the advection pass alone over dt (classified, moved, aged in place; none removed), on p
+ * as it is. */
+void sim_diffuse_advect(sim_diffuse *d, const sim_particles *p, GLuint ranges, const sim_params *params, float dt);
 
 #endif

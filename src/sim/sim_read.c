@@ -222,3 +222,4 @@ void sim_get_diffuse_buffers(const sim *s, GLuint out[2], uint32_t *slots) { sim
 bool sim_read_diffuse_potentials(sim *s, float dt, float *out4, char *err) {
     return sim_diffuse_potentials(s->diffuse, &s->p, sim_search_ranges(s->q), &s->params, dt, out4, err);
 }
+void sim_advect_diffuse(sim *s, float dt) { sim_diffuse_advect(s->diffuse, &s->p, sim_search_ranges(s->q), &s->params, dt); }

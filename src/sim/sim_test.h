@@ -39,6 +39,8 @@ uint32_t sim_cells_per_h(const sim_solver *solver, uint64_t particles);
  * as they are (sim_diffuse_buffers and sim_diffuse_potentials, diffuse.h). */
 void sim_get_diffuse_buffers(const sim *s, GLuint out[2], uint32_t *slots);
 bool sim_read_diffuse_potentials(sim *s, float dt, float *out4, char *err);
+/* The diffuse particles' advection pass alone over dt, on the fluid as it is (sim_diffuse_advect). */
+void sim_advect_diffuse(sim *s, float dt);
 /* The cell of p, computed on the CPU exactly as sim_cell_of() in sim_common.glsl. */
 void sim_cell_of(const sim_params *p, const float pos[3], int cell[3]);
 

@@ -80,7 +80,7 @@ static args_opt _run_args[] = {
     {"--data", "DIR", ARGS_AT(run_opts, data), args_string, 0, 0, "the folder holding shaders/ and assets/"},
     {"--debug", NULL, ARGS_AT(run_opts, debug), args_flag, 0, 0, "GL debug context; GL messages are logged"},
     {"--script", "STEPS", ARGS_AT(run_opts, script), _run_script, 0, 0,
-     "window: run ';'-separated steps (frames:N, an action's name, sort:NAME, resize:WxH,\nshot:FILE, check:FILE, expect-sort:NAME), then quit; the tests' driver (docs/CONTROLS.md)"},
+     "window: run ';'-separated steps (frames:N, an action's name, sort:NAME, resize:WxH,\nshot:FILE, check:FILE, expect-sort:NAME, expect-message:TEXT), then quit; the tests' driver\n(docs/CONTROLS.md)"},
 };
 
 /* The help of the flags that take a registry's name, from the registry. */

@@ -118,13 +118,8 @@ bool session_make(session *ss, const session_desc *desc, char *err) {
         ok = ss->h != NULL;
     }
     uint32_t particles = d->particles;
-    if (!particles && d->software_particles && ss->caps->llvmpipe) {
-        particles = d->software_particles;
-        log_info("CLI",
-                 "%s is a software renderer: %u particles, so that a second of the dam break takes minutes, not hours "
-                 "(--particles N to choose)",
-                 ss->caps->renderer, particles);
-    }
+    bool picked = !particles && d->software_particles && ss->caps->llvmpipe;
+    if (picked) particles = d->software_particles;
     const sort_algo *sort = d->sort ? sort_algo_find(d->sort) : NULL; /* the edge: the sim takes the typed value */
     if (ok && !d->no_sim && d->sort && !sort) {
         ss->fail_tag = "SIM";
@@ -151,6 +146,14 @@ bool session_make(session *ss, const session_desc *desc, char *err) {
         return false;
     }
     ss->fail_tag = NULL;
+    if (picked && ss->s) { /* the count made (whole blocks), not the one asked for */
+        const char *r = ss->caps->renderer, *paren = strstr(r, " (");
+        snprintf(ss->notice, sizeof ss->notice,
+                 "%.*s is a software renderer: %u particles, so that a second of fluid takes minutes, not hours "
+                 "(--particles N to choose)",
+                 paren ? (int)(paren - r) : (int)strlen(r), r, sim_particle_count(ss->s));
+        log_info("CLI", "%s", ss->notice);
+    }
     if (d->no_sim) _session_prof_remake(ss);
     else app_view_init(&ss->view, ss->s);
     ss->view.style = (render_style)d->style;

@@ -76,6 +76,8 @@ typedef struct session {
     int stage_sim, stage_render; /* the whole frame's simulation and render (-1: not timed) */
     const char *stage_names[PROF_MAX_STAGES];
     uint32_t particles;   /* the count asked for (0: the scene's) */
+    char notice[192];     /* why the count was picked (desc.software_particles on a software renderer), logged; the
+                           * window shows it too; "" where desc.particles or the scene chose it */
     int sim_objects;      /* GL objects the sim holds */
     unsigned long frames_run; /* frames simulated (SESSION_TIME_STAGES_SAMPLED counts them) */
     int live0;            /* GL objects alive when the context was new */

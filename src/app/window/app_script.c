@@ -15,7 +15,8 @@ typedef enum app_script_kind {
     APP_SCRIPT_RESIZE,
     APP_SCRIPT_SHOT,
     APP_SCRIPT_CHECK,
-    APP_SCRIPT_EXPECT_SORT
+    APP_SCRIPT_EXPECT_SORT,
+    APP_SCRIPT_EXPECT_MESSAGE
 } app_script_kind;
 typedef struct app_script_step {
     app_script_kind kind;
@@ -70,8 +71,12 @@ bool app_script_parse(app *a, const char *text, char *err) {
             st->kind = APP_SCRIPT_RESIZE;
             ok = sscanf(arg, "%dx%d", &st->a, &st->b) == 2 && st->a >= 0 && st->b >= 0 && st->a <= 16384 && st->b <= 16384;
             if (!ok) fail(err, "--script: resize:%s is not WIDTHxHEIGHT (0x0 minimises)", arg);
-        } else if (strcmp(tok, "shot") == 0 || strcmp(tok, "check") == 0 || strcmp(tok, "expect-sort") == 0) {
-            st->kind = tok[0] == 's' ? APP_SCRIPT_SHOT : tok[0] == 'c' ? APP_SCRIPT_CHECK : APP_SCRIPT_EXPECT_SORT;
+        } else if (strcmp(tok, "shot") == 0 || strcmp(tok, "check") == 0 || strcmp(tok, "expect-sort") == 0 ||
+                   strcmp(tok, "expect-message") == 0) {
+            st->kind = tok[0] == 's'                     ? APP_SCRIPT_SHOT
+                       : tok[0] == 'c'                   ? APP_SCRIPT_CHECK
+                       : strcmp(tok, "expect-sort") == 0 ? APP_SCRIPT_EXPECT_SORT
+                                                         : APP_SCRIPT_EXPECT_MESSAGE;
             snprintf(st->text, sizeof st->text, "%s", arg);
             ok = arg[0] || fail(err, "--script: %s: needs a value", tok);
             if (ok && strlen(arg) >= sizeof st->text)
@@ -80,7 +85,8 @@ bool app_script_parse(app *a, const char *text, char *err) {
         } else {
             ok = fail(
                 err,
-                "--script: unknown step '%s:%s'; steps: ACTION, frames:N, sort:NAME, scene:K, resize:WxH, shot:FILE, check:FILE, expect-sort:NAME",
+                "--script: unknown step '%s:%s'; steps: ACTION, frames:N, sort:NAME, scene:K, resize:WxH, shot:FILE, check:FILE, expect-sort:NAME, "
+                "expect-message:TEXT",
                 tok, arg);
         }
         if (ok) a->nsteps++;
@@ -104,6 +110,18 @@ static void _script_check(app *a, const char *path) {
     }
 }
 
+/* expect-message:TEXT: the message on screen holds TEXT; expect-message:!TEXT: it does not. */
+static void _script_expect_message(app *a, const char *text) {
+    bool neg = text[0] == '!', has = strstr(a->ss.view.message, text + neg) != NULL;
+    if (has == neg) {
+        log_error("APP", "expect-message: the message on screen is \"%s\", expected %s\"%s\"", a->ss.view.message,
+                  neg ? "none holding " : "one holding ", text + neg);
+        a->status = 1;
+    } else {
+        log_info("APP", "expect-message: \"%s\" on screen", a->ss.view.message);
+    }
+}
+
 bool app_script_advance(app *a) {
     while (a->frames_left == 0) {
         if (a->next_step == a->nsteps) return false;
@@ -122,6 +140,7 @@ bool app_script_advance(app *a) {
                 a->status = 1;
             }
             break;
+        case APP_SCRIPT_EXPECT_MESSAGE: _script_expect_message(a, st->text); break;
         }
         if (a->quit) return false;
     }

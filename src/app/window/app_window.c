@@ -16,6 +16,7 @@
 
 #define APP_POKE_RADIUS 0.08f   /* of the tank's diagonal */
 #define APP_POKE_STRENGTH 60.0f /* passed to sim_poke, + push, - pull */
+#define APP_NOTICE_SECONDS 12.0 /* the particle count's notice on screen (wall seconds) */
 
 /* ---- input ---- */
 
@@ -215,6 +216,10 @@ int app_window_run(const run_opts *o) {
     glfwSetScrollCallback(a->win, _app_on_scroll);
     snprintf(a->scene, sizeof a->scene, "%s", sim_scene_name(ss->s));
     ss->view.help = app_help_lines();
+    if (ss->notice[0]) { /* the count picked for this GPU: on screen for a while, as headless says it in its log */
+        app_message(a, "%s", ss->notice);
+        a->message_until = now_seconds() + APP_NOTICE_SECONDS;
+    }
     log_info("APP", "%s, %u particles, sort %s, %s; GPU stage times: %s", a->scene, sim_particle_count(ss->s),
              sim_sort_name(ss->s), ss->caps->renderer,
              prof_get_mode(ss->prof) == PROF_NONE ? "unavailable (timer queries read 0)" : "GL timer queries");
