@@ -125,12 +125,15 @@ void main() {
         float drop = 1.0 - smoothstep(1.5, 3.0, across);
         if (drop > 0.0) {
             float r_px = 3.0 * u_edge_bias * u_proj[1][1] * float(u_size.y) * 0.5 / z, alone = 0.0;
-            for (int k = 0; k < 8; k++) {
+            int near = 0;
+            for (int k = 0; k < 8 && near < 3; k++) { // 3 with water near: not alone (5/8 < 0.63 below), stop
                 float a = float(k) * 0.78539816;
                 ivec2 q = px + ivec2(round(r_px * vec2(cos(a), sin(a))));
                 bool inside = all(greaterThanEqual(q, ivec2(0))) && all(lessThan(q, u_size));
                 float zq = inside ? distance_at(q) : 0.0;
-                alone += zq > 0.0 && zq < z + 4.0 * u_edge_bias ? 0.0 : 0.125;  // none there, or only far behind
+                bool water = zq > 0.0 && zq < z + 4.0 * u_edge_bias; // none there, or only far behind: alone
+                near += water ? 1 : 0;
+                alone += water ? 0.0 : 0.125;
             }
             drop *= smoothstep(0.63, 0.75, alone);  // 6 of 8 empty: a drop, or a line of them (a drip)
         }

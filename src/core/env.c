@@ -36,9 +36,9 @@ const env_info env_table[ENV_COUNT] = {
     [ENV_DFSPH_FUSED] = {"FLUID_DFSPH_FUSED", "0..2", "1", "src/sim/dfsph/dfsph.c",
                          "where the persistent solve runs: 1 the whole DFSPH step as one dispatch, 0 each solve alone, "
                          "2 the fused step reading positions coherent (measuring)"},
-    [ENV_DFSPH_MOMENTUM] = {"FLUID_DFSPH_MOMENTUM", "0 or 1", "0", "src/sim/dfsph/dfsph.c",
-                            "1: DFSPH's pressure iterations take momentum (fewer iterations; the still pool's energy grows "
-                            "past +0.1%, docs/SPH.md); 0: plain iterations (measuring)"},
+    [ENV_DFSPH_MOMENTUM] = {"FLUID_DFSPH_MOMENTUM", "0 or 1", "1", "src/sim/dfsph/dfsph.c",
+                            "1: DFSPH's pressure iterations take momentum (half the last value again while compressed: "
+                            "fewer iterations, docs/SPH.md); 0: plain iterations (measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},
     [ENV_RADIX_COUNT_AHEAD_TILES] =

@@ -80,8 +80,8 @@ float dfsph_predict(uint it) {
 #if DFSPH_DENSITY
         e = max(dens[i] + dt * drho - P.rho0, 0.0);
         float k = e * wallg[i].x / (dt * dt);
-#if DFSPH_MOMENTUM // docs/SPH.md, "Momentum": the last value applied, a growing share of it, while compressed
-        if (it > 0u && e > 0.0) k += float(it - 1u) / float(it + 2u) * kappa[i];
+#if DFSPH_MOMENTUM // docs/SPH.md, "Momentum": half the last value applied again, while compressed
+        if (it > 0u && e > 0.0) k += 0.5 * kappa[i];
 #endif
         kappa[i] = k;
 #else

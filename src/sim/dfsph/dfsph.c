@@ -97,7 +97,7 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
     if (!d->grid_form) d->grid_form = 1;
     if (!d->fused) d->fused = 1;
     if (!d->warm_sph) d->warm_sph = DFSPH_ZERO;
-    if (!d->momentum) d->momentum = DFSPH_ZERO; /* off: it grows the still pool's energy past +0.1% (docs/SPH.md) */
+    if (!d->momentum) d->momentum = 1; /* on: half the last value again (docs/SPH.md, "Momentum") */
     return true;
 }
 
