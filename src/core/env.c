@@ -36,7 +36,7 @@ const env_info env_table[ENV_COUNT] = {
     [ENV_DFSPH_FUSED] = {"FLUID_DFSPH_FUSED", "0..2", "1", "src/sim/dfsph/dfsph.c",
                          "where the persistent solve runs: 1 the whole DFSPH step as one dispatch, 0 each solve alone, "
                          "2 the fused step reading positions coherent (measuring)"},
-    [ENV_DFSPH_MOMENTUM] = {"FLUID_DFSPH_MOMENTUM", "0 or 1", "1", "src/sim/dfsph/dfsph.c",
+    [ENV_DFSPH_MOMENTUM] = {"FLUID_DFSPH_MOMENTUM", "0 or 1", "1 up to 262,144 particles, 0 above", "src/sim/dfsph/dfsph.c",
                             "1: DFSPH's pressure iterations take momentum (half the last value again while compressed: "
                             "fewer iterations, docs/SPH.md); 0: plain iterations (measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",

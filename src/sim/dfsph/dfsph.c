@@ -39,6 +39,7 @@
 #include <string.h>
 
 #define DFSPH_REC_L2 (40u << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */
+#define DFSPH_MOMENTUM_MAX 262144 /* particles up to which the pressure iterations take momentum by default */
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
 static const char *const _dfsph_counters[] = {"divergence", "pressure"}; /* sim_step_record.it[0], it[1] */
@@ -97,7 +98,6 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
     if (!d->grid_form) d->grid_form = 1;
     if (!d->fused) d->fused = 1;
     if (!d->warm_sph) d->warm_sph = DFSPH_ZERO;
-    if (!d->momentum) d->momentum = 1; /* on: half the last value again (docs/SPH.md, "Momentum") */
     return true;
 }
 
@@ -159,11 +159,14 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     }
     char bindings[512];
     dfsph_shader_defines(bindings, sizeof bindings);
+    /* Momentum (docs/SPH.md): on by default up to DFSPH_MOMENTUM_MAX particles, where it measured
+     * faster; past it the over-push it leaves in motion shortened the CFL steps (docs/BENCHMARKS.md). */
+    int momentum = d->desc.momentum ? _dfsph_value(d->desc.momentum) : n <= DFSPH_MOMENTUM_MAX;
     snprintf(d->defines, sizeof d->defines,
              "%s%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %d\n"
              "#define DFSPH_PREFETCH %u\n#define DFSPH_MOMENTUM %d\n",
              p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch,
-             _dfsph_value(d->desc.momentum));
+             momentum);
     for (int i = 0; ok && i < P_COUNT; i++) {
         char defines[1536];
         snprintf(defines, sizeof defines, "%s%s", d->defines, dfsph_programs[i].defines ? dfsph_programs[i].defines : "");

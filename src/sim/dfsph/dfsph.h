@@ -30,8 +30,9 @@ typedef struct dfsph_desc {
     int grid_form;  /* the persistent grid barrier: 1 one word (the default), DFSPH_ZERO the first form (FLUID_DFSPH_GRID_FORM) */
     int prefetch;   /* 1 / DFSPH_ZERO: the walks load the next list entry ahead or not; 0: with index lists only
                      * (FLUID_DFSPH_PREFETCH) */
-    int momentum;   /* 1 / 0: the pressure solve's iterations take momentum (half the last value again while compressed:
-                     * fewer iterations), DFSPH_ZERO: plain (FLUID_DFSPH_MOMENTUM; docs/SPH.md) */
+    int momentum;   /* 1: the pressure solve's iterations take momentum (half the last value again while compressed:
+                     * fewer iterations), DFSPH_ZERO: plain; 0: momentum up to 262,144 particles (FLUID_DFSPH_MOMENTUM;
+                     * docs/SPH.md) */
     int fused;      /* where the persistent solve runs: 1 the whole step one dispatch (the default), DFSPH_ZERO each
                      * solve alone, 2 the fused step reading positions coherent (FLUID_DFSPH_FUSED) */
 } dfsph_desc;
