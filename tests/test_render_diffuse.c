@@ -116,7 +116,8 @@ static void compare(const char *name, GLuint parts_buf, const float *parts, uint
     GLuint d = gpu_buffer_make((size_t)W * H * 4, dist, "test-diffuse-distance", err_buf);
     uint32_t *zero = calloc((size_t)W * H, 4), *got = malloc((size_t)W * H * 4), *touched = calloc((size_t)W * H, 4);
     GLuint sum = gpu_buffer_make((size_t)W * H * 4, zero, "test-diffuse-sum", err_buf);
-    render_particles p = {.diffuse = parts_buf, .diffuse_state = st, .radius = radius};
+    /* a capacity past the alive: whole groups of empty slots, and a part-filled last one */
+    render_particles p = {.diffuse = parts_buf, .diffuse_state = st, .radius = radius, .diffuse_capacity = n + 3 * RENDER_DIFFUSE_GROUP + 5};
     render_view v = {.width = W, .height = H};
     glm_mat4_copy((vec4 *)view, v.view), glm_mat4_copy((vec4 *)proj, v.proj);
     render_surface_diffuse(surf, &p, &v, d, sum);

@@ -1,6 +1,6 @@
 #version 450
 // Surface style (render_surface.c), the diffuse pass: the diffuse particles (spray, foam, bubbles:
-// src/sim/diffuse.h; an indirect dispatch over the alive ones, RENDER_DIFFUSE_GROUP a group) each
+// src/sim/diffuse.h; a dispatch over the slots, RENDER_DIFFUSE_GROUP a group, to the count alive) each
 // add a soft, translucent footprint to a per-pixel sum the shading pass composites as white over
 // the water (1 - exp(-sum)), so nothing is opaque and the order the threads run in does not change
 // the picture (integer sums). A point is a Gaussian of radius RENDER_LOC_RADIUS (0.75 to 3 pixels);
@@ -11,7 +11,8 @@
 //
 // The work is shared by pixel, not by point (a streak's box is up to ~30x30 pixels, a far point's
 // 5x5: one thread a point left a warp waiting on its longest streak). A work group of
-// RENDER_DIFFUSE_THREADS threads takes RENDER_DIFFUSE_GROUP points: its first threads project one
+// RENDER_DIFFUSE_THREADS threads takes RENDER_DIFFUSE_GROUP points at a time (chunks of the slots,
+// a grid-stride loop up to the count alive): its first threads project one
 // point each into shared memory with its clamped pixel box, a scan of the boxes' areas gives each
 // box its range of a flat list of the group's pixels, and every thread walks that list with a
 // stride of the group's size, finding its pixel's point by a binary search of the scan. No thread
@@ -73,8 +74,9 @@ uint project(uint i, uint k) {
     return uint(hi.x - lo.x + 1) * uint(hi.y - lo.y + 1);
 }
 
-void main() {
-    uint k = gl_LocalInvocationID.x, first = gl_WorkGroupID.x * RENDER_DIFFUSE_GROUP;
+// The group's chunk of RENDER_DIFFUSE_GROUP slots from `first` (below the count alive). Call from
+// uniform control flow.
+void draw_chunk(uint first, uint k) {
     if (k < RENDER_DIFFUSE_GROUP) sh_end[k] = first + k < state[RENDER_DIFFUSE_ALIVE] ? project(first + k, k) : 0u;
     barrier();
     for (uint off = 1u; off < RENDER_DIFFUSE_GROUP; off <<= 1) { // Hillis-Steele: the inclusive scan
@@ -104,4 +106,12 @@ void main() {
         if (zw > 0.0 && z > zw) w *= exp(-(z - zw) / u_under);
         if (w >= 1.0 / 512.0) atomicAdd(sum[at], uint(w * float(RENDER_DIFFUSE_UNIT) + 0.5));
     }
+    barrier(); // the next chunk writes the shared arrays this one's threads may still read
 }
+
+void main() {
+    uint k = gl_LocalInvocationID.x, alive = state[RENDER_DIFFUSE_ALIVE]; // the same in every thread
+    for (uint first = gl_WorkGroupID.x * RENDER_DIFFUSE_GROUP; first < alive; first += gl_NumWorkGroups.x * RENDER_DIFFUSE_GROUP)
+        draw_chunk(first, k);
+}
+

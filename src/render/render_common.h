@@ -41,8 +41,8 @@
 /* The diffuse pass's work groups (diffuse.comp): the points a group draws (the sim's indirect
  * dispatch's 64 a group: sim_diffuse_view.state, diffuse_common.glsl's ST_ARGS) and its threads,
  * which share the pixels of those points' footprints evenly. */
-#define RENDER_DIFFUSE_GROUP 64
-#define RENDER_DIFFUSE_THREADS 512
+#define RENDER_DIFFUSE_GROUP 16
+#define RENDER_DIFFUSE_THREADS 128
 
 /* The compute splat (render_splat.c): threads a work group has, and the cleared pixel values. */
 #define RENDER_SPLAT_GROUP 64

@@ -16,8 +16,8 @@
  *      twice (surface_smooth.comp says how and why);
  *   5. diffuse: the diffuse particles (render_particles.diffuse: spray, foam, bubbles) as soft
  *      Gaussian points, spray streaked along its velocity, dimmed behind the smoothed water, summed
- *      per pixel in fixed point (diffuse.comp; one indirect dispatch over those alive, each work
- *      group's threads sharing its points' pixels);
+ *      per pixel in fixed point (diffuse.comp; one dispatch over the slots up to those alive, each
+ *      work group's threads sharing its points' pixels);
  *   6. shading: normals from the smoothed distance, refraction of the scene, Beer-Lambert
  *      absorption, Fresnel reflection, the sun's highlight, the spray over it, the diffuse sum as
  *      white (never darker than what is behind), the tank's edges and glass, every pixel of the
@@ -44,9 +44,9 @@ render_surface *render_surface_make(bool spheres, char *err);
 GLuint render_surface_distance(const render_surface *s);
 void render_surface_destroy(render_surface *s);
 /* Pass 5 alone (render_surface_draw runs it; tests call it): p's diffuse particles (p->diffuse and
- * p->diffuse_state; none: nothing) added to sum (uint per pixel, v's size, in RENDER_DIFFUSE_UNITs),
- * dimmed behind distance (float per pixel, the smoothed view distance; 0: no water). One indirect
- * dispatch, RENDER_DIFFUSE_GROUP particles a work group. */
+ * p->diffuse_state, p->diffuse_capacity slots; none: nothing) added to sum (uint per pixel, v's size,
+ * in RENDER_DIFFUSE_UNITs), dimmed behind distance (float per pixel, the smoothed view distance; 0: no
+ * water). One dispatch over the capacity, RENDER_DIFFUSE_GROUP slots a work group at a time. */
 void render_surface_diffuse(render_surface *s, const render_particles *p, const render_view *v, GLuint distance, GLuint sum);
 /* Writes every pixel of color_tex (RGBA8, v's size); its passes are timed by name on timer (may be
  * NULL): shadow, visibility, spray, smoothing, diffuse, shading. */

@@ -45,6 +45,7 @@ typedef struct render_particles {
     GLuint diffuse;       /* 2 vec4 a slot: xyz metres and the lifetime left (s), xyz m/s and the kind (RENDER_DIFFUSE_*) */
     GLuint diffuse_state; /* uints: the indirect dispatch over the alive ones at 0 (64 a group), the count alive at
                            * RENDER_DIFFUSE_ALIVE */
+    uint32_t diffuse_capacity; /* its slots: the pass's groups cover them (those past the alive return at once) */
 } render_particles;
 
 typedef struct render_view {

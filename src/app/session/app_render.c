@@ -115,7 +115,7 @@ render_particles app_render_particles(const sim *s) {
     memcpy(p.dims, g.dims, sizeof p.dims);
     sim_diffuse_view dv;
     sim_get_diffuse(s, &dv);
-    if (dv.shown) p.diffuse = dv.particles, p.diffuse_state = dv.state;
+    if (dv.shown) p.diffuse = dv.particles, p.diffuse_state = dv.state, p.diffuse_capacity = dv.capacity;
     return p;
 }
 
