@@ -154,6 +154,10 @@ int cmd_bench_render(int argc, char **argv) {
            gpu_clock ? "gpu" : "cpu", reps, RENDER_SPINUP_S);
     app_view v = ss.view;
     v.steps_per_frame = steps;
+    /* The HUD as the window draws it: its diffuse counts the newest the GPU finished, not read back
+     * at once (a headless screenshot's exact counts stall the GPU mid-frame: that wait, not the HUD's
+     * draw, took 70-110 us of the surface's frame on the H100, docs/BENCHMARKS.md). */
+    v.headless = false;
     GLuint *q = gpu_clock ? malloc(sizeof *q * (size_t)reps) : NULL;
     if (q) glGenQueries(reps, q);
     for (int style = 0; style < RENDER_STYLE_COUNT; style++) {
