@@ -74,12 +74,18 @@ static inline const char *check_out_dir(void) {
     return check_out;
 }
 
-/* A path in the output folder (a static buffer: use it before the next call). */
-static inline const char *check_path(const char *name) {
-    static char path[4096 + 256];
-    snprintf(path, sizeof path, "%s/%s", check_out_dir(), name);
-    return path;
+/* dir/name in one of four static buffers in turn: valid until the fourth call after (so one
+ * call may take a few, rename(check_join(d, a), check_join(d, b))). */
+static inline const char *check_join(const char *dir, const char *name) {
+    static char ring[4][4096 + 256];
+    static int k;
+    char *p = ring[k++ & 3];
+    snprintf(p, sizeof ring[0], "%s/%s", dir, name);
+    return p;
 }
+
+/* A path in the output folder (check_join's buffers). */
+static inline const char *check_path(const char *name) { return check_join(check_out_dir(), name); }
 
 static inline void _check_out_remove(void) {
     DIR *d = opendir(check_out);

@@ -32,29 +32,31 @@ for sig in INT TERM; do
     check "[ -z '$(leftovers)' ]" "headless run waiting for a FIFO's reader, SIG$sig: left $(leftovers)"
 done
 
-for sig in INT TERM HUP QUIT; do
-    "${dfl[@]}" "$FLUID" sort --in "$TMP/d/p.bin" --out "$TMP/d/fifo" > /dev/null 2> "$TMP/d/err" &
+# signalled WHAT SIG PATTERN CMD...: CMD in the background (this function's stdin), SIG once it is
+# blocked in PATTERN; exit 130 and nothing left behind.
+signalled() {
+    local what=$1 sig=$2 pattern=$3 pid rc
+    shift 3
+    "${dfl[@]}" "$@" <&0 > /dev/null 2> "$TMP/d/err" & # <&0: a background job would read /dev/null
     pid=$!
-    blocked $pid 'wait_for_partner|fifo_open'
+    blocked $pid "$pattern"
     kill -$sig $pid
     wait $pid
     rc=$?
-    check "[ $rc = 130 ]" "fluid sort waiting for an --out FIFO's reader, SIG$sig: exit $rc, not 130"
-    check "[ -z '$(leftovers)' ]" "fluid sort, SIG$sig: left $(leftovers)"
+    check "[ $rc = 130 ]" "$what, SIG$sig: exit $rc, not 130"
+    check "[ -z '$(leftovers)' ]" "$what, SIG$sig: left $(leftovers)"
+}
+
+for sig in INT TERM HUP QUIT; do
+    signalled "fluid sort waiting for an --out FIFO's reader" $sig 'wait_for_partner|fifo_open' \
+        "$FLUID" sort --in "$TMP/d/p.bin" --out "$TMP/d/fifo"
 done
 
 # stdin held open by this shell (fd 3 on a FIFO opened read-write), so fluid sort waits reading it
 mkfifo "$TMP/in"
 exec 3<> "$TMP/in"
 for sig in TERM HUP; do
-    "${dfl[@]}" "$FLUID" sort --in - --out "$TMP/d/o.bin" < "$TMP/in" > /dev/null 2> "$TMP/d/err" &
-    pid=$!
-    blocked $pid 'pipe_read|pipe_wait'
-    kill -$sig $pid
-    wait $pid
-    rc=$?
-    check "[ $rc = 130 ]" "fluid sort reading stdin, SIG$sig: exit $rc, not 130"
-    check "[ -z '$(leftovers)' ]" "fluid sort reading stdin, SIG$sig: left $(leftovers)"
+    signalled "fluid sort reading stdin" $sig 'pipe_read|pipe_wait' "$FLUID" sort --in - --out "$TMP/d/o.bin" < "$TMP/in"
 done
 exec 3<&-
 finish

@@ -24,13 +24,7 @@
 
 static char dir[PATH_MAX];
 
-static const char *at(const char *name) {
-    static char ring[4][PATH_MAX];
-    static int k;
-    char *p = ring[k++ & 3];
-    snprintf(p, PATH_MAX, "%s/%s", dir, name);
-    return p;
-}
+static const char *at(const char *name) { return check_join(dir, name); }
 
 /* The writer's cycle, forever (until a signal ends the process). */
 static void churn(void) {

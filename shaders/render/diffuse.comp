@@ -74,10 +74,10 @@ uint project(uint i, uint k) {
     return uint(hi.x - lo.x + 1) * uint(hi.y - lo.y + 1);
 }
 
-// The group's chunk of RENDER_DIFFUSE_GROUP slots from `first` (below the count alive). Call from
-// uniform control flow.
-void draw_chunk(uint first, uint k) {
-    if (k < RENDER_DIFFUSE_GROUP) sh_end[k] = first + k < state[RENDER_DIFFUSE_ALIVE] ? project(first + k, k) : 0u;
+// The group's chunk of RENDER_DIFFUSE_GROUP slots from `first` (below `alive`, the count alive).
+// Call from uniform control flow.
+void draw_chunk(uint first, uint alive, uint k) {
+    if (k < RENDER_DIFFUSE_GROUP) sh_end[k] = first + k < alive ? project(first + k, k) : 0u;
     barrier();
     for (uint off = 1u; off < RENDER_DIFFUSE_GROUP; off <<= 1) { // Hillis-Steele: the inclusive scan
         uint add = k < RENDER_DIFFUSE_GROUP && k >= off ? sh_end[k - off] : 0u;
@@ -112,6 +112,6 @@ void draw_chunk(uint first, uint k) {
 void main() {
     uint k = gl_LocalInvocationID.x, alive = state[RENDER_DIFFUSE_ALIVE]; // the same in every thread
     for (uint first = gl_WorkGroupID.x * RENDER_DIFFUSE_GROUP; first < alive; first += gl_NumWorkGroups.x * RENDER_DIFFUSE_GROUP)
-        draw_chunk(first, k);
+        draw_chunk(first, alive, k);
 }
 
