@@ -9,7 +9,7 @@
 // The totals of the step are summed for the next step's warm start, carried with the particle
 // through the reorder: the divergence solve's impulse k dt in vel.w, the pressure solve's k in
 // pos.w. warm: the first update of a solve, from the loaded values; the sums start again; in the
-// pressure solve it also predicts the velocity, v* = v + dt a (visc_pass.glsl). Call from uniform control flow.
+// pressure solve it also predicts the velocity, v* = v + dt a (DFSPH_VISC_SPLIT: visc_pass.glsl's). Call from uniform control flow.
 #ifndef DFSPH_ONLY_PREDICT
 void dfsph_update(bool warm) {
     uint i = SIM_PARTICLE;
@@ -41,7 +41,11 @@ void dfsph_update(bool warm) {
     vec4 v = vel[i];
 #if DFSPH_DENSITY
     if (warm) {
+#if DFSPH_VISC_SPLIT
         v.xyz = vstar[i].xyz; // v + dt a, the non-pressure accelerations' step (visc_pass.glsl)
+#else
+        v.xyz += dt * accel[i].xyz; // dt within the viscosity's bound: one explicit step
+#endif
         pos[i].w = ki;
     } else {
         pos[i].w += ki; // only this thread writes pos[i].w; the others read pos[i].xyz

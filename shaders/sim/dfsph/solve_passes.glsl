@@ -47,7 +47,9 @@ layout(std430, binding = B_NBR) DFSPH_Q_NBR buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_WALL) DFSPH_Q_WALL buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) DFSPH_Q_NBR_COUNT buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_DENS) DFSPH_Q_DENS buffer Dens { float dens[]; };
+#if DFSPH_VISC_SPLIT
 layout(std430, binding = B_VEL_OUT) DFSPH_Q_VSTAR buffer VelStar { vec4 vstar[]; }; // v + dt a (visc.comp)
+#endif
 layout(std430, binding = B_KAPPA) DFSPH_Q_KAPPA buffer Kappa { float kappa[]; };
 layout(std430, binding = B_ACCEL) DFSPH_Q_ACCEL buffer Accel { vec4 accel[]; };
 #include "sim/lanes.glsl"

@@ -15,7 +15,7 @@
 // reset it in the frame's first slot); in an empty slot density runs, the solves and nonpressure
 // do nothing and integrate runs with dt 0 (only the next step's hash).
 // Buffers that other groups' writes reach within the dispatch are coherent (pos, vel, kappa,
-// dens, accel: the viscosity's second half-step reads the neighbours'); the lists, the walls' share
+// dens, and accel where the viscosity's half-steps run: the second reads the neighbours'); the lists, the walls' share
 // (with the factor) and v* are read only by the thread that wrote them.
 #version 450
 #include "sim/sim_common.glsl"
@@ -29,7 +29,11 @@ uint g_gid; // the thread's index in the indirect path's dispatch (SIM_GID)
 #define DFSPH_Q_NBR
 #define DFSPH_Q_WALL
 #define DFSPH_Q_NBR_COUNT
-#define DFSPH_Q_ACCEL coherent
+#if DFSPH_VISC_SPLIT
+#define DFSPH_Q_ACCEL coherent // the half-step reads the neighbours'
+#else
+#define DFSPH_Q_ACCEL
+#endif
 #define DFSPH_Q_VSTAR
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
@@ -57,7 +61,9 @@ layout(std430, binding = B_POS_IN) readonly buffer PosR { vec4 pos_r[]; }; // th
 #include "sim/neighbours.glsl"
 #include "sim/dfsph/density_pass.glsl"
 #include "sim/dfsph/nonpressure_pass.glsl"
+#if DFSPH_VISC_SPLIT
 #include "sim/dfsph/visc_pass.glsl"
+#endif
 #include "sim/dfsph/integrate_pass.glsl"
 
 #define GRID_COUNT C.bar_count
@@ -110,12 +116,14 @@ void main() {
         moving = s_last;
         barrier();
         if (moving) {
+#if DFSPH_VISC_SPLIT
             bool split = dfsph_visc_split();
             for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
                 g_gid = vg * uint(SIM_WG) + lid;
                 dfsph_visc_step(split);
             }
             if (split) grid_barrier(); // the pressure solve writes vel, which the half-step read
+#endif
             dfsph_solve_dens();
         }
         else grid_barrier(); // (not reached: no time left) the speeds' partials read before integrate's

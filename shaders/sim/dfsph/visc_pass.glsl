@@ -1,6 +1,8 @@
-// The step of the non-pressure accelerations as a function of the thread's index SIM_GID: visc.comp
-// runs it as its own dispatch after the non-pressure pass has set the step's dt, the fused step
-// (step.comp) per virtual group. It writes v* = the velocity the pressure solve starts from
+// The step of the non-pressure accelerations as a function of the thread's index SIM_GID, where a
+// step may pass the explicit viscosity's bound (dt_max set above it: DFSPH_VISC_SPLIT 1; else the
+// pressure solve's warm update adds dt a itself and none of this runs): visc.comp runs it as its
+// own dispatch after the non-pressure pass has set the step's dt, the fused step (step.comp) per
+// virtual group. It writes v* = the velocity the pressure solve starts from
 // (vstar, read by the pressure solve's warm update):
 //   dt <= D.dt_visc (the explicit viscosity's bound, 0.125 hs^2 / nu): v* = v + dt a, a the
 //     accelerations the non-pressure pass wrote (one explicit step, as ever);

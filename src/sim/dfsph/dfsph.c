@@ -162,11 +162,14 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     /* Momentum (docs/SPH.md): on by default up to DFSPH_MOMENTUM_MAX particles, where it measured
      * faster; past it the over-push it leaves in motion shortened the CFL steps (docs/BENCHMARKS.md). */
     int momentum = d->desc.momentum ? _dfsph_value(d->desc.momentum) : n <= DFSPH_MOMENTUM_MAX;
+    /* The viscosity's half-steps (visc_pass.glsl) only where a step may pass its bound: the default
+     * dt_max never does, and then the pressure solve's warm update adds dt a itself (no pass). */
+    d->visc_split = d->gp.dt_max > d->gp.dt_visc;
     snprintf(d->defines, sizeof d->defines,
              "%s%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %d\n"
-             "#define DFSPH_PREFETCH %u\n#define DFSPH_MOMENTUM %d\n",
+             "#define DFSPH_PREFETCH %u\n#define DFSPH_MOMENTUM %d\n#define DFSPH_VISC_SPLIT %d\n",
              p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch,
-             momentum);
+             momentum, d->visc_split);
     for (int i = 0; ok && i < P_COUNT; i++) {
         char defines[1536];
         snprintf(defines, sizeof defines, "%s%s", d->defines, dfsph_programs[i].defines ? dfsph_programs[i].defines : "");

@@ -52,6 +52,7 @@ typedef struct dfsph {
     uint32_t hash_serial;  /* the search's sorter it was built for */
     bool hash_failed;
     char defines[1024];                                              /* the programs' common defines */
+    bool visc_split; /* dt_max passes the viscosity's bound: the half-step pass runs (visc.comp) */
     GLuint kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
     GLuint params;                                                   /* its uniform block (dfsph_gpu_params) */
     dfsph_gpu_params gp;

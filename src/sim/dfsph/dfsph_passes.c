@@ -104,7 +104,7 @@ void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int
     prof_end(prof, first + 1);
     prof_begin(prof, first + 2);
     _dfsph_pass(d->prog[P_NONPRESSURE]);
-    _dfsph_pass(d->prog[P_VISC]);
+    if (d->visc_split) _dfsph_pass(d->prog[P_VISC]);
     prof_end(prof, first + 2);
     prof_begin(prof, first + 3);
     _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->pol.cap_dens);
