@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t sim_lanes_for(uint32_t capacity, const gpu_caps *caps) {
+uint32_t sim_lanes_for(uint32_t capacity, uint32_t lanes4_upto, uint32_t lanes2_upto, const gpu_caps *caps) {
     if (strstr(caps->renderer, "llvmpipe") || strstr(caps->renderer, "softpipe")) return 1;
-    return capacity <= 262144 ? 4 : 1; /* past 262,144 particles the GPU is full with one lane each (docs/BENCHMARKS.md) */
+    return capacity <= lanes4_upto ? 4 : capacity <= lanes2_upto ? 2 : 1;
 }
 
 bool sim_lanes_resolve(uint32_t asked, uint32_t *lanes, char *err) {
@@ -28,7 +28,7 @@ bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, int
                         const sim_params *params, const gpu_caps *caps, char *err) {
     memset(p, 0, sizeof *p);
     p->capacity = capacity;
-    p->lanes = lanes ? lanes : sim_lanes_for(capacity, caps);
+    p->lanes = lanes ? lanes : 1;
     p->reach = sim_cell_reach(params);
     uint32_t fast = fast_default;
     if (fast_asked) fast = fast_asked > 0;

@@ -3,7 +3,7 @@
  * the helpers that build a sim shader and dispatch it.
  *
  *   sim_particles p;
- *   sim_particles_make(&p, capacity, 0, 0, true, &params, caps, err);
+ *   sim_particles_make(&p, capacity, 1, 0, true, &params, caps, err);
  *   GLuint prog = sim_program_make("sim/wcsph/density.comp", NULL, "sim.wcsph.density", err);
  *   sim_particles_bind(&p);              // params at SIM_UBO_PARAMS, current pos/vel, density
  *   sim_dispatch(prog, p.n);             // one thread a particle, then a shader-storage barrier
@@ -34,14 +34,16 @@ typedef struct sim_particles {
     char pass_defines[96];
 } sim_particles;
 
-/* lanes: 0 picks by the count and the GPU (sim_lanes_for). fast_asked: 1 on, -1 off, 0 FLUID_SIM_FAST
+/* lanes: 1, 2, 4, 8 or 16 (sim_lanes_resolve, then sim_lanes_for where it left 0). fast_asked: 1 on, -1 off, 0 FLUID_SIM_FAST
  * else fast_default (the solver's). */
 bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, int fast_asked, bool fast_default,
                         const sim_params *params, const gpu_caps *caps, char *err);
 /* Threads a particle for the neighbour passes: many while the particles alone would leave most of
  * the GPU idle, 1 on a software renderer (where threads are not free); sim_desc.lanes or
  * FLUID_SIM_LANES (read by sim_make) override. */
-uint32_t sim_lanes_for(uint32_t capacity, const gpu_caps *caps);
+/* The default lanes a particle: 1 on llvmpipe; else 4 up to lanes4_upto particles, 2 up to
+ * lanes2_upto, 1 above (the solver's figures, sim_solver). */
+uint32_t sim_lanes_for(uint32_t capacity, uint32_t lanes4_upto, uint32_t lanes2_upto, const gpu_caps *caps);
 /* The lanes asked for (0: FLUID_SIM_LANES, else 0: sim_lanes_for picks), checked: 1, 2, 4, 8 or 16;
  * false with err naming the variable or the value. */
 bool sim_lanes_resolve(uint32_t asked, uint32_t *lanes, char *err);

@@ -244,6 +244,7 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         return NULL;
     }
     _sim_layout_fill(s);
+    if (!lanes) lanes = sim_lanes_for((uint32_t)s->layout.count, solver->lanes4_upto, solver->lanes2_upto, caps);
     bool ok =
         sim_particles_make(&s->p, (uint32_t)s->layout.count, lanes, desc->fast, s->solver->fast_kernels, &s->params, caps,
                            err) &&

@@ -73,6 +73,10 @@ typedef struct sim_solver {
      * with the fast kernels and its persistent solve the H100's still pool gained 0.135% energy in
      * 700 steps (test_sim_scenes' bound: 0.1%; either change alone passes) for 1-3% of a step. */
     bool fast_kernels;
+    /* Threads that share a particle in the neighbour passes on a GPU (SIM_LANES; llvmpipe takes 1,
+     * FLUID_SIM_LANES overrides): 4 up to lanes4_upto particles, 2 up to lanes2_upto, 1 above;
+     * chosen, as the grid, when the simulation is made (measured on the H100, docs/BENCHMARKS.md). */
+    uint32_t lanes4_upto, lanes2_upto;
     void *(*make)(const sim_solver_make_desc *desc, char *err);
     void (*destroy)(void *impl);
     /* New particles or a switch to this solver: the search has run (nothing reordered); make the

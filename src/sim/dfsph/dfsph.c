@@ -274,6 +274,8 @@ const sim_solver sim_solver_dfsph = {
      * scatter (docs/BENCHMARKS.md) */
     .half_cells_above = 0,
     .fast_kernels = false,
+    .lanes4_upto = 0,       /* 2 lanes: 17% off a settled frame at 27,648, 16% at 109,744 (session 13) */
+    .lanes2_upto = 262144,
     .make = _dfsph_make,
     .destroy = _dfsph_destroy,
     .prime = _dfsph_prime,

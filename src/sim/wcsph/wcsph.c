@@ -192,6 +192,8 @@ const sim_solver sim_solver_wcsph = {
      * docs/BENCHMARKS.md) */
     .half_cells_above = 262144,
     .fast_kernels = true,
+    .lanes4_upto = 65536, /* 4 lanes fastest at 27,648, 2 at 109,744 (session 13) */
+    .lanes2_upto = 262144,
     .make = _wcsph_make,
     .destroy = _wcsph_destroy,
     .prime = _wcsph_prime,
