@@ -38,11 +38,9 @@ typedef struct sim_particles {
  * else fast_default (the solver's). */
 bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, int fast_asked, bool fast_default,
                         const sim_params *params, const gpu_caps *caps, char *err);
-/* Threads a particle for the neighbour passes: many while the particles alone would leave most of
- * the GPU idle, 1 on a software renderer (where threads are not free); sim_desc.lanes or
- * FLUID_SIM_LANES (read by sim_make) override. */
-/* The default lanes a particle: 1 on llvmpipe; else 4 up to lanes4_upto particles, 2 up to
- * lanes2_upto, 1 above (the solver's figures, sim_solver). */
+/* The default threads a particle for the neighbour passes: 1 on a software renderer (where threads
+ * are not free); else 4 up to lanes4_upto particles, 2 up to lanes2_upto, 1 above (the solver's
+ * figures, sim_solver); sim_desc.lanes or FLUID_SIM_LANES (read by sim_make) override. */
 uint32_t sim_lanes_for(uint32_t capacity, uint32_t lanes4_upto, uint32_t lanes2_upto, const gpu_caps *caps);
 /* The lanes asked for (0: FLUID_SIM_LANES, else 0: sim_lanes_for picks), checked: 1, 2, 4, 8 or 16;
  * false with err naming the variable or the value. */
