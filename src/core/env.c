@@ -12,7 +12,7 @@ const env_info env_table[ENV_COUNT] = {
                            "writes every linked program's driver binary to DIR/<file>-<n>.bin (profiling)"},
     [ENV_DT_MAX] = {"FLUID_DT_MAX", "SECONDS", "min(0.125 hs^2 / nu, 0.005 s)", "src/sim/dfsph/dfsph_params.c",
                     "the DFSPH solver's largest step (measuring)"},
-    [ENV_SIM_LANES] = {"FLUID_SIM_LANES", "1, 2, 4, 8 or 16", "dfsph: 2 up to 262,144 particles, 1 above; wcsph: 4 up to 65,536, 2 up to 262,144, 1 above; 1 on llvmpipe",
+    [ENV_SIM_LANES] = {"FLUID_SIM_LANES", "1, 2, 4, 8 or 16", "dfsph: 2 up to 262,144 particles, 1 above; wcsph: 4 up to 49,152, 2 up to 262,144, 1 above; 1 on llvmpipe",
                        "src/sim/particles.c", "threads that share one particle in the neighbour passes"},
     [ENV_SIM_CELL] = {"FLUID_SIM_CELL", "1 or 2", "wcsph: 2 above 262,144 particles; else 1", "src/sim/sim.c",
                       "grid cells h wide (1: 3 x 3 rows of 3 cells walked) or h/2 (2: 5 x 5 rows of 5)"},

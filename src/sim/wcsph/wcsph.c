@@ -192,7 +192,7 @@ const sim_solver sim_solver_wcsph = {
      * docs/BENCHMARKS.md) */
     .half_cells_above = 262144,
     .fast_kernels = true,
-    .lanes4_upto = 65536, /* 4 lanes fastest at 27,648, 2 at 109,744 (session 13) */
+    .lanes4_upto = 49152, /* 4 lanes fastest to 39,366, even at 54,000, 2 from 71,874 (session 13) */
     .lanes2_upto = 262144,
     .make = _wcsph_make,
     .destroy = _wcsph_destroy,
