@@ -101,15 +101,19 @@ static const layout_member _dfsph_ctl_members[] = {
     MEMBER(dfsph_ctl, mode),
     MEMBER(dfsph_ctl, idle),
     MEMBER(dfsph_ctl, dt_ticks),
+    {"clk[0]", offsetof(dfsph_ctl, clk), false},
     {"partial[0]", sizeof(dfsph_ctl), false}, /* the per-group array after the struct */
 };
 
-/* struct Record in shaders/sim/dfsph/integrate.comp <-> struct dfsph_record in
+/* struct Record in shaders/sim/dfsph/integrate_pass.glsl <-> struct dfsph_record in
  * src/sim/dfsph/dfsph_layout.h (std430 array of them: stride sizeof). */
 static const layout_member _dfsph_record_members[] = {
     MEMBER(dfsph_record, dt),       MEMBER(dfsph_record, dt_cfl),  MEMBER(dfsph_record, cfl),     MEMBER(dfsph_record, err_div),
     MEMBER(dfsph_record, err_dens), MEMBER(dfsph_record, it_div),  MEMBER(dfsph_record, it_dens), MEMBER(dfsph_record, capped),
     MEMBER(dfsph_record, dropped),  MEMBER(dfsph_record, limited), MEMBER(dfsph_record, t_rem),
+    {"clk_density", offsetof(dfsph_record, clk[0]), false},     {"clk_divergence", offsetof(dfsph_record, clk[1]), false},
+    {"clk_nonpressure", offsetof(dfsph_record, clk[2]), false}, {"clk_pressure", offsetof(dfsph_record, clk[3]), false},
+    {"clk_integrate", offsetof(dfsph_record, clk[4]), false},
 };
 
 /* struct NbrRec in shaders/sim/dfsph/dfsph_common.glsl <-> struct dfsph_nbr_rec in

@@ -104,6 +104,26 @@ static void compare_steps(const char *what, const state *a, const state *b, uint
 
 static void compare(const char *what, const state *a, const state *b, uint32_t n) { compare_steps(what, a, b, n, STEPS); }
 
+/* The fused step's phases (sim_step_record.phase_cycles, step.comp's shader clock): where the driver
+ * has GL_ARB_shader_clock, every step of the fused run measured all five of DFSPH's stages (a
+ * phase whose reading is lost reads 0); no other path measures any. Kind: an invariant of the
+ * records. Made to fail on purpose once: step.comp without its reading after the divergence solve
+ * (its cycles then went to nonpressure, divergence read 0). */
+static void check_phases(const char *what, const state *fused, const state *other, bool clock) {
+    int missing = 0, stray = 0;
+    for (int k = 0; k < fused->records; k++)
+        for (int s = 0; s < 5; s++) missing += clock && fused->rec[k].phase_cycles[s] == 0;
+    for (int k = 0; k < other->records; k++)
+        for (int s = 0; s < SIM_RECORD_PHASES; s++) stray += other->rec[k].phase_cycles[s] != 0;
+    CHECK(missing == 0, "%s: %d phases of the fused step's %d records read 0 cycles", what, missing, fused->records);
+    CHECK(stray == 0, "%s: %d phases measured on the other path (it has none)", what, stray);
+    if (clock && fused->records) {
+        const uint32_t *c = fused->rec[fused->records - 1].phase_cycles;
+        printf("%s: the last fused step's phases, cycles: density %u, divergence %u, nonpressure %u, pressure %u, integrate %u\n",
+               what, c[0], c[1], c[2], c[3], c[4]);
+    }
+}
+
 static void drop(state *s) {
     free(s->pos);
     free(s->vel);
@@ -200,6 +220,7 @@ int main(void) {
             snprintf(what, sizeof what, "dfsph %s, %u particles, %s: fused step vs persistent solve alone", scenes[k], n,
                      frames ? "frames, reset, frames" : "free steps");
             compare_steps(what, &alone, &fused, n, recs);
+            check_phases(what, &fused, &alone, caps->shader_clock);
             if (frames) {
                 /* a timed step takes the per-stage path: every stage measured, the fluid unchanged */
                 snprintf(what, sizeof what, "dfsph %s, %u particles, frames: fused step vs its frames' first steps timed per stage",

@@ -94,6 +94,55 @@ static bool _gpu_probe_timer(const gpu_caps *c) {
     return all;
 }
 
+/* The shader clock's rate in MHz: one thread reads clock2x32ARB() until 2^22 cycles have passed
+ * (about 2 ms at 2 GHz), timed with GL_TIME_ELAPSED; 0 without either. The rate the multiprocessor
+ * runs at now: call it with the GPU busy (its clocks up), as after a benchmark row. */
+double gpu_shader_clock_mhz(const gpu_caps *c) {
+    if (!c->shader_clock || !c->timer_queries) return 0;
+    static const char *src = "#version 450\n"
+                             "#extension GL_ARB_shader_clock : require\n"
+                             "layout(local_size_x = 1) in;\n"
+                             "layout(std430, binding = 0) buffer B { uint b[]; };\n"
+                             "void main() {\n"
+                             "    uint t0 = clock2x32ARB().x, t = t0;\n"
+                             "    while (t - t0 < 4194304u) t = clock2x32ARB().x;\n"
+                             "    b[0] = t - t0;\n"
+                             "}\n";
+    char err[ERR_LEN];
+    GLuint buf = gpu_buffer_make(16, NULL, "clock-rate", err);
+    if (!buf) return 0;
+    GLuint cs = glCreateShader(GL_COMPUTE_SHADER), prog = glCreateProgram();
+    glShaderSource(cs, 1, &src, NULL);
+    glCompileShader(cs);
+    glAttachShader(prog, cs);
+    glLinkProgram(prog);
+    glDeleteShader(cs);
+    GLint linked = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &linked);
+    double mhz = 0;
+    if (linked) {
+        GLuint q;
+        glGenQueries(1, &q);
+        glUseProgram(prog);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buf);
+        for (int k = 0; k < 2; k++) { /* the first wakes the clocks; the second is kept */
+            glBeginQuery(GL_TIME_ELAPSED, q);
+            glDispatchCompute(1, 1, 1);
+            glEndQuery(GL_TIME_ELAPSED);
+            GLuint64 ns = 0;
+            uint32_t cycles = 0;
+            glGetQueryObjectui64v(q, GL_QUERY_RESULT, &ns);
+            glGetNamedBufferSubData(buf, 0, 4, &cycles);
+            mhz = ns ? cycles * 1e3 / (double)ns : 0;
+        }
+        glUseProgram(0);
+        glDeleteQueries(1, &q);
+    }
+    glDeleteProgram(prog);
+    gpu_buffer_destroy(&buf);
+    return mhz;
+}
+
 static void _gpu_read_caps(gpu_caps *c) {
     snprintf(c->renderer, sizeof c->renderer, "%s", (const char *)glGetString(GL_RENDERER));
     snprintf(c->version, sizeof c->version, "%s", (const char *)glGetString(GL_VERSION));
@@ -116,6 +165,7 @@ static void _gpu_read_caps(gpu_caps *c) {
         c->subgroup = (stages & GL_COMPUTE_SHADER_BIT) && (features & need) == need && size >= 4 && size <= 128;
         c->subgroup_size = c->subgroup ? size : 0;
     }
+    c->shader_clock = _gpu_has_extension("GL_ARB_shader_clock");
     c->timer_queries = _gpu_probe_timer(c);
 }
 

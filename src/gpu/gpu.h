@@ -35,11 +35,16 @@ typedef struct gpu_caps {
     bool timer_queries; /* GL_TIME_ELAPSED measures real work: false on Mesa's CPU rasterisers by name,
                             else three timed dispatches out of three (the same answer every run) */
     bool llvmpipe;      /* Mesa's CPU rasteriser */
+    bool shader_clock;  /* GL_ARB_shader_clock: clock2x32ARB(), the cycle counter of the multiprocessor a group runs on */
     int64_t max_ssbo_bytes;
     int max_shared_bytes;
     int max_invocations;
     int max_groups_x;
 } gpu_caps;
+
+/* The rate of the shader clock (GL_ARB_shader_clock) in MHz, measured now with a timer query; 0
+ * without the extension or working timer queries. */
+double gpu_shader_clock_mhz(const gpu_caps *c);
 
 typedef struct gpu_desc {
     bool headless;     /* EGL, no window */

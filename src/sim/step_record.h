@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #define SIM_RECORD_COUNTERS 4 /* iteration counts a record carries at most */
+#define SIM_RECORD_PHASES 8   /* measured phases a record carries at most (its solver's stages) */
 /* The most steps a frame takes (--substeps' range; a solver's slots a frame). */
 #define SIM_MAX_SUBSTEPS 1000
 
@@ -25,6 +26,10 @@ typedef struct sim_step_record {
     uint32_t limited;                 /* particles whose speed was limited to the CFL bound (dfsph; rare) */
     float t_left;                     /* seconds of its frame still to simulate after it (dfsph; wcsph: 0) */
     bool short_frame;                 /* its frame's last step, with t_left > 0: the slots ran out, the rest carried over */
+    /* Cycles of the GPU's shader clock each of the solver's stages (its `stages`, after the
+     * search's) took inside one dispatch that runs them all, barrier to barrier (dfsph's fused
+     * step, where the driver has GL_ARB_shader_clock); all 0: not measured. */
+    uint32_t phase_cycles[SIM_RECORD_PHASES];
 } sim_step_record;
 
 /* Where a solver hands the records of its finished steps, oldest first: the simulation's one ring

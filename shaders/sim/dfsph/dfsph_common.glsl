@@ -49,6 +49,7 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     uint mode;         // DFSPH_MODE_*: how a step's dt is chosen (nonpressure.comp)
     uint idle;         // 1 once the frame's time is used: the slots left run empty
     uint dt_ticks;     // this step's dt in ticks
+    uint clk[5];       // the fused step's phases, in shader-clock cycles (step.comp, DFSPH_PHASE_CLOCK); 0: not measured
     float partial[];   // one value per work group of the reduction under way
 } C;
 

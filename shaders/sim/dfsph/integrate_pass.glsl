@@ -9,6 +9,7 @@ struct Record {
     float err_dens;
     uint it_div, it_dens, capped, dropped, limited;
     uint t_rem;
+    uint clk_density, clk_divergence, clk_nonpressure, clk_pressure, clk_integrate; // Ctl.clk
 };
 layout(std430, binding = B_RECORDS) writeonly buffer Records { Record records[]; };
 
@@ -50,7 +51,9 @@ void dfsph_integrate_record(float cfl, float dt) {
     }
     // One record a slot (dt 0: an empty one); t_rem > 0 after a frame's last slot: time the
     // frame could not finish, carried to the next.
-    records[C.step % uint(records.length())] = Record(dt, C.dt_cfl, cfl, C.err_div, C.err_dens, C.it_div, C.it_dens, C.capped, C.dropped, C.limited, C.t_rem);
+    records[C.step % uint(records.length())] = Record(dt, C.dt_cfl, cfl, C.err_div, C.err_dens, C.it_div, C.it_dens, C.capped, C.dropped, C.limited, C.t_rem,
+                                                     C.clk[0], C.clk[1], C.clk[2], C.clk[3], C.clk[4]);
+    for (int k = 0; k < 5; k++) C.clk[k] = 0u; // the fused step writes them anew each step; other paths leave 0
     C.dropped = 0u;
     C.limited = 0u;
     C.step += 1u;

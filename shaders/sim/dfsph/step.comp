@@ -14,10 +14,22 @@
 // The frame's slots (C.idle) as on the indirect path: C.idle is read after density (which may
 // reset it in the frame's first slot); in an empty slot density runs, the solves and nonpressure
 // do nothing and integrate runs with dt 0 (only the next step's hash).
+// Its phases are measured (DFSPH_PHASE_CLOCK 1, where the driver has GL_ARB_shader_clock): group
+// 0's first thread reads its multiprocessor's cycle counter as it leaves each phase's grid barrier
+// (every group has then finished the phase) and writes the cycles since the last reading into
+// C.clk: density, divergence solve, nonpressure with the step size, pressure solve (with the
+// viscosity's half-steps where they run), and integrate to group 0's own end (no barrier follows
+// it; the groups' shares are equal). integrate's last group copies them into the step's record.
 // Buffers that other groups' writes reach within the dispatch are coherent (pos, vel, kappa,
 // dens, and accel where the viscosity's half-steps run: the second reads the neighbours'); the lists, the walls' share
 // (with the factor) and v* are read only by the thread that wrote them.
 #version 450
+#ifndef DFSPH_PHASE_CLOCK
+#define DFSPH_PHASE_CLOCK 0
+#endif
+#if DFSPH_PHASE_CLOCK
+#extension GL_ARB_shader_clock : require
+#endif
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
 uint g_gid; // the thread's index in the indirect path's dispatch (SIM_GID)
@@ -71,6 +83,18 @@ layout(std430, binding = B_POS_IN) readonly buffer PosR { vec4 pos_r[]; }; // th
 #define GRID_STALLED C.stalled
 #include "grid_barrier.glsl"
 
+// The cycles since the last reading into C.clk[k], by group 0's first thread (see the top).
+uint g_clk;
+void phase_clock(uint k) {
+#if DFSPH_PHASE_CLOCK
+    if (gl_WorkGroupID.x == 0u && gl_LocalInvocationID.x == 0u) {
+        uint now = clock2x32ARB().x;
+        if (k < 5u) C.clk[k] = now - g_clk;
+        g_clk = now;
+    }
+#endif
+}
+
 uint virtual_groups() { return (P.n * uint(SIM_LANES) + uint(SIM_WG) - 1u) / uint(SIM_WG); }
 #include "sim/dfsph/solve_loop.glsl"
 #undef dfsph_update
@@ -89,17 +113,20 @@ uint virtual_groups() { return (P.n * uint(SIM_LANES) + uint(SIM_WG) - 1u) / uin
 void main() {
     uint lid = gl_LocalInvocationID.x, groups = virtual_groups();
     uint igroups = (P.n + uint(SIM_WG) - 1u) / uint(SIM_WG); // integrate's: a thread a particle
+    phase_clock(5u); // the start
     for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
         g_gid = vg * uint(SIM_WG) + lid;
         dfsph_density(groups);
     }
     grid_barrier();
+    phase_clock(0u);
     if (lid == 0u) s_last = C.idle == 0u; // an empty slot: every group reads the same word
     barrier();
     bool run = s_last, moving = false;
     barrier();
     if (run) {
         dfsph_solve_div();
+        phase_clock(1u);
         for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
             g_gid = vg * uint(SIM_WG) + lid;
             s_red[lid] = dfsph_nonpressure();
@@ -115,6 +142,7 @@ void main() {
         barrier();
         moving = s_last;
         barrier();
+        phase_clock(2u);
         if (moving) {
 #if DFSPH_VISC_SPLIT
             bool split = dfsph_visc_split();
@@ -127,6 +155,7 @@ void main() {
             dfsph_solve_dens();
         }
         else grid_barrier(); // (not reached: no time left) the speeds' partials read before integrate's
+        phase_clock(3u);
     }
     float dt = moving ? C.dt : 0.0;
     sim_hash_begin();
@@ -136,6 +165,7 @@ void main() {
         if (lid == 0u) C.partial[DFSPH_PARTIAL2 + vg] = s_red[0];
     }
     if (lid == 0u) {
+        phase_clock(4u);
         memoryBarrierBuffer();
         s_last = atomicAdd(C.done, 1u) == gl_NumWorkGroups.x - 1u;
     }

@@ -39,6 +39,22 @@ void bsim_table_header(FILE *f, const bsim_columns *cols) {
     fprintf(f, " %9s %9s %7s %7s %6s %6s %s\n", "err_mean%", "err_max%", "cfl", "rt", "disp", "disp14", "stages (us, one step)");
 }
 
+/* " | in one dispatch (us a step, shader clock N MHz): density 38.1, ...": the solver's stages as
+ * its one-dispatch step measured them (bsim_row.nphase); shares of the dispatch where the clock's
+ * rate is unknown. */
+static void _bsim_phases(FILE *f, const bsim_row *r) {
+    if (!r->nphase) return;
+    double total = 0;
+    for (int k = 0; k < r->nphase; k++) total += r->phase_cycles[k];
+    if (r->phase_mhz > 0) fprintf(f, " | in one dispatch (us a step, shader clock %.0f MHz): ", r->phase_mhz);
+    else fprintf(f, " | in one dispatch (share of its cycles): ");
+    for (int k = 0; k < r->nphase; k++) {
+        const char *name = r->stage_names[r->nst - r->nphase + k];
+        if (r->phase_mhz > 0) fprintf(f, "%s%s %.1f", k ? ", " : "", name, r->phase_cycles[k] / r->phase_mhz);
+        else fprintf(f, "%s%s %.0f%%", k ? ", " : "", name, total > 0 ? 100 * r->phase_cycles[k] / total : 0);
+    }
+}
+
 void bsim_table_group(FILE *f, bsim_row *rows, int n, const bsim_columns *cols, const char *clock) {
     double fastest = INFINITY;
     for (int i = 0; i < n; i++)
@@ -61,7 +77,9 @@ void bsim_table_group(FILE *f, bsim_row *rows, int n, const bsim_columns *cols, 
         for (int s = 0; s < r->nst; s++) /* "-": not timed (no work of its own) */
             if (isnan(r->stage_us[s])) fprintf(f, "%s%s -", s ? ", " : "", r->stage_names[s]);
             else fprintf(f, "%s%s %.1f", s ? ", " : "", r->stage_names[s], r->stage_us[s]);
-        fprintf(f, " | worst frame: %d steps, %llu dispatches\n", r->worst_steps, (unsigned long long)r->worst_disp);
+        fprintf(f, " | worst frame: %d steps, %llu dispatches", r->worst_steps, (unsigned long long)r->worst_disp);
+        _bsim_phases(f, r);
+        fprintf(f, "\n");
     }
     fprintf(f, "\n");
     fflush(f);
@@ -71,7 +89,7 @@ void bsim_csv(outfile *f, const bsim_row *rows, int n, const bsim_columns *cols,
     outfile_printf(f, "solver,sort,particles,clock,t_start,t_end,ms_per_60th_mean,ms_per_60th_worst,x_fastest,steps_per_60th");
     for (int k = 0; k < cols->n; k++) outfile_printf(f, ",it_%s", cols->name[k]);
     outfile_printf(f, ",err_density_mean,err_density_max,cfl_max,capped,dropped,realtime,dispatches_per_step,"
-                      "dispatches_1div_4dens,stages\n");
+                      "dispatches_1div_4dens,stages,phase_mhz,phases_cycles\n");
     for (int i = 0; i < n; i++) {
         const bsim_row *r = &rows[i];
         outfile_printf(f, "%s,%s,%u,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f", r->solver, r->sort, r->particles, clock, r->t_start,
@@ -90,6 +108,9 @@ void bsim_csv(outfile *f, const bsim_row *rows, int n, const bsim_columns *cols,
         for (int s = 0; s < r->nst; s++)
             if (isnan(r->stage_us[s])) outfile_printf(f, "%s%s=", s ? ";" : "", r->stage_names[s]);
             else outfile_printf(f, "%s%s=%.2f", s ? ";" : "", r->stage_names[s], r->stage_us[s]);
+        outfile_printf(f, ",%.1f,", r->phase_mhz); /* the phases: mean cycles a step (empty: not measured) */
+        for (int k = 0; k < r->nphase; k++)
+            outfile_printf(f, "%s%s=%.0f", k ? ";" : "", r->stage_names[r->nst - r->nphase + k], r->phase_cycles[k]);
         outfile_printf(f, "\n");
     }
 }

@@ -17,6 +17,7 @@
 #define FLUID_APP_BENCH_SIM_TABLE_H
 #include "core/outfile.h"
 #include "sim/compare.h"
+#include "sim/step_record.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,6 +48,13 @@ typedef struct bsim_row {
     int nst;
     char stage_names[16][16];
     double stage_us[16];
+    /* The solver's stages measured inside its one-dispatch step (sim_step_record.phase_cycles):
+     * nphase of them (its last stages; 0: none measured), the mean cycles a step over the
+     * phase_steps steps that measured them, and the shader clock's rate measured after the row (0:
+     * unknown, llvmpipe: then only their shares are printed). */
+    int nphase;
+    uint64_t phase_steps;
+    double phase_cycles[SIM_RECORD_PHASES], phase_mhz;
     bool compared; /* --compare's table, for this row */
     sim_compare_report cmp;
 } bsim_row;

@@ -25,6 +25,7 @@
 #include "gpu/prof.h"
 #include "sim/compare.h"
 #include "sim/sim.h"
+#include "sim/solver.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,12 @@ static void _bsim_take(sim *s, bsim_row *row, double it_sum[SIM_RECORD_COUNTERS]
         for (int i = 0; i < n; i++) {
             const sim_step_record *r = &rec[i];
             row->steps++;
+            bool phased = false; /* phase_cycles: the sum here, the mean at the run's end */
+            for (int k = 0; k < SIM_RECORD_PHASES; k++) phased |= r->phase_cycles[k] != 0;
+            if (phased) {
+                for (int k = 0; k < SIM_RECORD_PHASES; k++) row->phase_cycles[k] += r->phase_cycles[k];
+                row->phase_steps++;
+            }
             for (int k = 0; k < SIM_RECORD_COUNTERS; k++) it_sum[k] += r->it[k];
             *err_sum += r->err_density;
             if (r->err_density > row->err_max) row->err_max = r->err_density;
@@ -259,6 +266,11 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     row->err_mean = row->steps ? err_sum / (double)row->steps : 0;
     /* simulated seconds per second of GPU time, from the mean frame and the mean frame's fluid time */
     row->realtime = (row->t_end - row->t_start) / frames / (row->ms_mean / 1e3);
+    /* The phases' mean cycles a step, and the clock's rate now, with the GPU's clocks still up. */
+    int solver_stages = sim_solver_find(solver)->stage_count; /* the solver: checked by --solvers */
+    row->nphase = row->phase_steps && solver_stages <= SIM_RECORD_PHASES ? solver_stages : 0;
+    for (int k = 0; k < SIM_RECORD_PHASES; k++) row->phase_cycles[k] = row->nphase ? row->phase_cycles[k] / row->phase_steps : 0;
+    row->phase_mhz = row->nphase ? gpu_shader_clock_mhz(ss->caps) : 0;
     row->nst = nst < 16 ? nst : 16;
     for (int i = 0; i < row->nst; i++) {
         snprintf(row->stage_names[i], sizeof row->stage_names[i], "%s", names[i]);

@@ -130,6 +130,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     dfsph *d = calloc(1, sizeof *d);
     d->desc = *(const dfsph_desc *)md->desc;
     d->sink = md->records;
+    d->phase_clock = caps->shader_clock;
     dfsph_params dp;
     dfsph_params_default(&dp, d->desc.strict, d->desc.dt_max);
     dfsph_params_apply(&dp, md->hs, md->nu, &d->gp);

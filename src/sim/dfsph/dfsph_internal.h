@@ -45,6 +45,7 @@ typedef struct dfsph {
     uint32_t fused;        /* the persistent path runs the whole step as one dispatch (step.comp): 1, 2 its
                             * first form (positions read coherent: fused 2, measuring); 0 not */
     bool step_failed;      /* step.comp did not build: said once, the solves alone run persistent */
+    bool phase_clock;      /* step.comp measures its phases (GL_ARB_shader_clock; the records' clk) */
     GLuint step_prog;      /* step.comp, built with the search's hash (0: none yet) */
     uint32_t step_serial;  /* the sorter it was built for */
     char grid_defines[96]; /* the grid barrier's defines */

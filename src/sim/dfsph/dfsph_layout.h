@@ -6,7 +6,7 @@
  *   DFSPH_B_*     its buffers' binding points, in the range the solver owns (SIM_B_SOLVER ..,
  *                 sim_params.h), given to its shaders as B_* #defines (DFSPH_SHADER_CONSTANTS)
  *   dfsph_ctl     twin of the std430 block Ctl in shaders/sim/dfsph/dfsph_common.glsl
- *   dfsph_record  twin of struct Record in shaders/sim/dfsph/integrate.comp (std430, stride 40)
+ *   dfsph_record  twin of struct Record in shaders/sim/dfsph/integrate_pass.glsl (std430, stride 64)
  *   dfsph_nbr_rec twin of struct NbrRec in shaders/sim/dfsph/dfsph_common.glsl: one entry of a
  *                 neighbour list when the lists hold records (DFSPH_REC 1; dfsph.c sizes them 16)
  *
@@ -68,12 +68,13 @@ typedef struct dfsph_ctl {
     uint32_t mode;                        /* DFSPH_MODE_*: how a step's dt is chosen */
     uint32_t idle;                        /* 1 once the frame's time is used: the slots left run empty */
     uint32_t dt_ticks;                    /* this step's dt in ticks */
+    uint32_t clk[5];                      /* the fused step's phases in shader-clock cycles (0: not measured) */
     /* float partial[]: one per work group */
 } dfsph_ctl;
 _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_step) == 32 && offsetof(dfsph_ctl, t_rem) == 48,
                "Ctl's indirect arguments");
 _Static_assert(offsetof(dfsph_ctl, done) == 64 && offsetof(dfsph_ctl, cap_div) == 96, "Ctl's scalars");
-_Static_assert(sizeof(dfsph_ctl) == 140, "Ctl's partial[] starts at 140");
+_Static_assert(sizeof(dfsph_ctl) == 160, "Ctl's partial[] starts at 160");
 
 /* Time on the GPU is counted in ticks of 2^-28 s (3.7 ns), in a uint: a step's dt is a whole
  * number of ticks, so the frame's sum is exact (and, below 2^24 ticks = 62.5 ms, so is dt as a
@@ -92,8 +93,12 @@ typedef struct dfsph_record {
     float dt, dt_cfl, cfl, err_div, err_dens;
     uint32_t it_div, it_dens, capped, dropped, limited;
     uint32_t t_rem; /* ticks of the frame left after it (dt 0: an empty slot) */
+    /* The fused step's phases (density, divergence, nonpressure, pressure, integrate) in cycles of
+     * the shader clock of its group 0's multiprocessor, from barrier to barrier; 0: not measured
+     * (another path, or no GL_ARB_shader_clock). */
+    uint32_t clk[5];
 } dfsph_record;
-_Static_assert(sizeof(dfsph_record) == 44, "Record is 11 scalars (std430: stride 44)");
+_Static_assert(sizeof(dfsph_record) == 64, "Record is 16 scalars (std430: stride 64)");
 
 /* A neighbour-list record: m grad W_ij and j, so the solve passes evaluate no kernel. */
 typedef struct dfsph_nbr_rec {

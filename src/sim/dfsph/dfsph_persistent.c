@@ -75,8 +75,9 @@ GLuint dfsph_step_program(dfsph *d, const sim_search *q) {
     shader_destroy(&d->step_prog);
     d->step_serial = sim_search_serial(q);
     char defines[8192], err[ERR_LEN];
-    size_t used = (size_t)snprintf(defines, sizeof defines, "%s%s#define DFSPH_PARTIAL2 %uu\n#define DFSPH_STEP_ALIAS %d\n",
-                                   d->defines, d->grid_defines, d->n_groups_max, d->fused != 2);
+    size_t used = (size_t)snprintf(defines, sizeof defines,
+                                   "%s%s#define DFSPH_PARTIAL2 %uu\n#define DFSPH_STEP_ALIAS %d\n#define DFSPH_PHASE_CLOCK %d\n",
+                                   d->defines, d->grid_defines, d->n_groups_max, d->fused != 2, d->phase_clock);
     sim_search_hash_defines(q, defines + used, sizeof defines - used);
     d->step_prog = sim_program_make("sim/dfsph/step.comp", defines, "sim.dfsph.step", err);
     if (!d->step_prog) log_error("SIM", "dfsph: the fused step: %s (each solve alone runs persistent)", err);
