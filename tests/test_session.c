@@ -7,11 +7,14 @@
  *   - session_draw into a target draws something (pixels other than black);
  *   - no_sim plus session_sim_make twice (bench --sim's rows), and session_destroy reports no GL
  *     object left alive;
+ *   - the HUD's fused phases: none on the indirect path, DFSPH's five on the fused step where the
+ *     driver has a shader clock (made to fail once: app_overlay_info without them);
  *   (the window's pacing policy, app/pacing.h, is tested in test_outfile.c.)
  * Independent checks of the contract (counts, names, bounds), not a transcription of the code. */
 #include "check.h"
 #include "app/session/session.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool _has_stage(const session *ss, const char *name) {
@@ -111,6 +114,24 @@ int main(void) {
         CHECK(session_simulate(&ss, SESSION_FRAME_SECONDS, 1, SESSION_TIME_FRAME, NULL) == 1, "row %d: not one step", row);
         session_frame_end(&ss);
         CHECK(!strcmp(sim_solver_name(ss.s), row ? "wcsph" : "dfsph"), "row %d runs %s", row, sim_solver_name(ss.s));
+    }
+    /* The HUD's fused phases: the indirect path measures none; the fused step (forced here with one
+     * group, as test_sim_persistent runs it on llvmpipe) measures DFSPH's five stages, which the
+     * HUD takes from the sim's summary (shares; in µs where the clock's rate is measured). */
+    for (int fused = 0; fused < 2; fused++) {
+        if (fused) setenv("FLUID_DFSPH_PERSISTENT", "1", 1);
+        CHECK(session_sim_make(&ss, &(sim_desc){.particles = 1000, .solver = "dfsph"}, err), "phases %d: %s", fused, err);
+        unsetenv("FLUID_DFSPH_PERSISTENT");
+        for (int f = 0; f < 3; f++) session_simulate(&ss, SESSION_FRAME_SECONDS, 0, SESSION_TIME_FRAME, NULL);
+        sim_sync(ss.s);
+        overlay_info hud_info;
+        app_overlay_info(ss.s, ss.prof, &ss.view, 640, 360, &hud_info);
+        bool measured = fused && ss.caps->shader_clock;
+        int positive = 0;
+        for (int ph = 0; ph < hud_info.phases; ph++) positive += hud_info.phase_cycles[ph] > 0;
+        CHECK(hud_info.phases == (measured ? 5 : 0) && positive == hud_info.phases,
+              "%s: the HUD shows %d fused phases (%d above 0), not %d", fused ? "fused step" : "indirect path", hud_info.phases,
+              positive, measured ? 5 : 0);
     }
     CHECK(!session_sim_make(&ss, &(sim_desc){.scene = "no-such-scene"}, err) && ss.s == NULL, "an unknown scene made a sim");
     CHECK(session_destroy(&ss), "GL objects left alive by the second session");

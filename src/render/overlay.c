@@ -103,6 +103,10 @@ void overlay_format_time(double us, char *out, size_t len) {
 /* A table cell: us in three significant digits, right-aligned, the unit after it (the micro sign
  * is two bytes and one column, so the padding is counted here, not by printf's width). */
 static void _ov_cell(double us, char *out, size_t len) {
+    if (isnan(us)) {
+        snprintf(out, len, "%6s   ", "-");
+        return;
+    }
     double v = us;
     const char *unit = "\xc2\xb5s";
     if (us >= 999.5e3) v = us * 1e-6, unit = "s ";
@@ -119,6 +123,24 @@ static void _ov_row(_ov_line *lines, int *n, int max, int w, uint32_t swatch, co
     char c[3][24];
     for (int k = 0; k < 3; k++) _ov_cell(st[k], c[k], sizeof c[k]);
     _ov_add(lines, n, max, swatch ? OV_TEXT : OV_HEAD, swatch, "%-*s %s %s %s", w, name, c[0], c[1], c[2]);
+}
+
+/* The solver's stages measured inside its one-dispatch step (the shader clock, the recent steps'
+ * mean), after the sampled step: in µs at the clock's measured rate, else as shares of the step. */
+static void _ov_phases(_ov_line *lines, int *n, int max, int w, const overlay_info *o, int split, bool compact) {
+    double total = 0;
+    for (int k = 0; k < o->phases; k++) total += o->phase_cycles[k];
+    if (o->phase_mhz > 0)
+        _ov_add(lines, n, max, OV_HEAD, 0, "the fused step, measured inside (shader clock %.0f MHz)", o->phase_mhz);
+    else _ov_add(lines, n, max, OV_HEAD, 0, "the fused step, measured inside (shader clock; shares)");
+    for (int k = 0; k < o->phases && !compact; k++) {
+        int s = split - o->phases + k;
+        char name[64];
+        snprintf(name, sizeof name, "  %s", prof_stage_name(o->prof, s));
+        if (o->phase_mhz > 0) _ov_row(lines, n, max, w, overlay_stage_color(s), name, (const double[3]){o->phase_cycles[k] / o->phase_mhz, NAN, NAN});
+        else _ov_add(lines, n, max, OV_TEXT, overlay_stage_color(s), "%-*s %5.0f%%", w, name, total > 0 ? 100 * o->phase_cycles[k] / total : 0);
+    }
+    if (o->phase_mhz > 0) _ov_row(lines, n, max, w, 0, "fused step", (const double[3]){total / o->phase_mhz, NAN, NAN});
 }
 
 /* The stage table: the sampled step's stages (neighbour search, then the solver's), its total,
@@ -166,6 +188,7 @@ static void _ov_table(hud *h, const overlay_info *o, _ov_line *lines, int *n, in
         }
         /* The total's median and p95 are the sums of the stages' (an upper bound of the total's own). */
         _ov_row(lines, n, max, w, 0, group == 0 ? "step" : "frame", any ? total : NULL);
+        if (group == 0 && o->phases && o->phases <= split) _ov_phases(lines, n, max, w, o, split, compact);
         lo = hi;
     }
 }

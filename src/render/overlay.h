@@ -26,6 +26,7 @@
 
 #define OVERLAY_GRAPH_FRAMES 300
 #define OVERLAY_MAX_COUNTERS 4
+#define OVERLAY_MAX_PHASES 8
 #define OVERLAY_MAX_COMPARE 8
 
 /* A row of the compare panel: one sort path's times on the same keys (sim/compare.h). */
@@ -61,6 +62,12 @@ typedef struct overlay_info {
                                   (0: all are per frame) */
     const char *step_note;     /* how the sampled step was timed where it differs from the rest
                                   (a fused solver's per-stage sample), or NULL */
+    /* The solver's stages as its one-dispatch step measured them (sim_summary.phase_cycles): the
+     * last `phases` of the sampled step's stages, in shader-clock cycles a step; phase_mhz: the
+     * clock's rate (0: not known, the shares are shown). phases 0: none. */
+    int phases;
+    double phase_cycles[OVERLAY_MAX_PHASES];
+    double phase_mhz;
     bool paused, vsync, headless;
     render_color color;
     render_style style;

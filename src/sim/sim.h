@@ -75,6 +75,12 @@ typedef struct sim_summary {
     uint64_t limited;
     uint64_t frames_short;    /* frames whose step slots ran out before their time (carried over) */
     uint64_t records_dropped; /* records sim_records never returned: the ring was full (none are dropped silently) */
+    /* The solver's stages measured inside its one-dispatch step (sim_step_record.phase_cycles):
+     * shader-clock cycles a step, the mean of the recent steps that measured them (each new one
+     * weighs 1/64, the first 64 alike); phase_steps: how many did (0: none, the HUD shows the
+     * sampled per-stage step alone). */
+    double phase_cycles[SIM_RECORD_PHASES];
+    uint64_t phase_steps;
 } sim_summary;
 
 /* Dispatches recorded for the steps (the count the program keeps, sim_dispatch_count in

@@ -24,6 +24,13 @@ static void _sim_take(void *owner, const sim_step_record *r) {
     u->dropped += r->dropped;
     u->limited += r->limited;
     u->frames_short += r->short_frame;
+    bool phased = false;
+    for (int i = 0; i < SIM_RECORD_PHASES; i++) phased |= r->phase_cycles[i] != 0;
+    if (phased) {
+        u->phase_steps++;
+        double w = u->phase_steps < 64 ? 1.0 / (double)u->phase_steps : 1.0 / 64;
+        for (int i = 0; i < SIM_RECORD_PHASES; i++) u->phase_cycles[i] += w * (r->phase_cycles[i] - u->phase_cycles[i]);
+    }
     if (s->rec_count == s->rec_cap) { /* full: the oldest unread goes, counted */
         s->rec_head = (s->rec_head + 1) % s->rec_cap;
         s->rec_count--;
@@ -59,6 +66,8 @@ void sim_records_solver_switched(sim *s) {
     u->solver_steps = 0;
     u->err_density_mean = u->err_density_max = u->cfl_max = 0;
     u->capped = u->frames_short = 0;
+    memset(u->phase_cycles, 0, sizeof u->phase_cycles);
+    u->phase_steps = 0;
 }
 
 int sim_records(sim *s, sim_step_record *out, int max) {

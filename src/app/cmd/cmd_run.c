@@ -108,6 +108,7 @@ static bool _run_outs_check(const char *const *paths, char *err) {
  * in *video_done (the run commits every output at once). */
 static bool _run_pictures_finish(session *ss, app_recorder *rec, outfile *shot, outfile **video_done, char *err) {
     *video_done = NULL;
+    if (shot) session_clock_rate(ss, 0); /* the HUD's fused phases in µs where the GPU measures them */
     if (shot && !app_render_png_to(ss->r, ss->h, ss->s, ss->prof, &ss->view, ss->desc.width, ss->desc.height, shot, NULL, err))
         return false;
     return !rec->video || (*video_done = app_recorder_finish(rec, err)) != NULL;

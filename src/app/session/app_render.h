@@ -35,6 +35,7 @@ typedef struct app_view {
     double fps, frame_ms;                /* 0: not known */
     float frame_hist[APP_FRAME_HISTORY]; /* CPU frame times, ms, oldest first */
     int frame_hist_count;
+    double phase_mhz;        /* the shader clock's rate for the HUD's fused phases (session_clock_rate; 0: not known) */
     char message[256];       /* status line, "" for none */
     float poke[4];           /* xyz + radius of the mouse's push/pull, radius 0: none */
     const char *const *help; /* help overlay lines, NULL-terminated */

@@ -212,6 +212,15 @@ void session_draw(session *ss, const render_target *target, int w, int h) {
 
 void session_frame_end(session *ss) { prof_frame(ss->prof); }
 
+void session_clock_rate(session *ss, int every) {
+    sim_summary sum;
+    if (!ss->s) return;
+    sim_get_summary(ss->s, &sum);
+    if (!sum.phase_steps) return;
+    if (every > 0 && (ss->frames_run < 30 || (ss->view.phase_mhz > 0 && ss->frames_run % every != 0))) return;
+    ss->view.phase_mhz = gpu_shader_clock_mhz(ss->caps);
+}
+
 void session_trace_counters(const session *ss, trace_counters *out) {
     sim_summary sum;
     sim_get_summary(ss->s, &sum);

@@ -160,6 +160,7 @@ static void _app_frame(app *a) {
         a->step_once = false;
         if (paced && !timers) glFinish(), sim_ms = (now_seconds() - t0) * 1e3;
     }
+    if (ss->view.show_hud) session_clock_rate(ss, 600); /* the HUD's fused phases in µs (10 s apart at 60 fps) */
     double t1 = now_seconds();
     session_draw(ss, NULL, fw, fh);
     if (paced && !timers) glFinish(), render_ms = (now_seconds() - t1) * 1e3;
