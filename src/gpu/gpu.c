@@ -55,6 +55,18 @@ static bool _gpu_has_extension(const char *name) {
  * but under load now and then a real-looking time, which made the old one-shot probe say "timers"
  * about one run in twenty. Elsewhere the driver must claim a counter (GL_QUERY_COUNTER_BITS) and
  * time a 1M-invocation dispatch at 200 ns or more three times out of three. */
+/* A compute program from one source text, for the probes below (no shader files: they run before
+ * the data folder matters); its link status is the caller's to read. */
+static GLuint _gpu_probe_program(const char *src) {
+    GLuint cs = glCreateShader(GL_COMPUTE_SHADER), prog = glCreateProgram();
+    glShaderSource(cs, 1, &src, NULL);
+    glCompileShader(cs);
+    glAttachShader(prog, cs);
+    glLinkProgram(prog);
+    glDeleteShader(cs);
+    return prog;
+}
+
 static bool _gpu_probe_timer(const gpu_caps *c) {
     if (c->llvmpipe || strstr(c->renderer, "softpipe")) return false;
     GLint bits = 0;
@@ -68,12 +80,7 @@ static bool _gpu_probe_timer(const gpu_caps *c) {
     const uint32_t n = 1u << 20;
     GLuint buf = gpu_buffer_make(4 * n, NULL, "timer-probe", err);
     if (!buf) return false;
-    GLuint cs = glCreateShader(GL_COMPUTE_SHADER), prog = glCreateProgram();
-    glShaderSource(cs, 1, &src, NULL);
-    glCompileShader(cs);
-    glAttachShader(prog, cs);
-    glLinkProgram(prog);
-    glDeleteShader(cs);
+    GLuint prog = _gpu_probe_program(src);
     GLuint q;
     glGenQueries(1, &q);
     glUseProgram(prog);
@@ -111,12 +118,7 @@ double gpu_shader_clock_mhz(const gpu_caps *c) {
     char err[ERR_LEN];
     GLuint buf = gpu_buffer_make(16, NULL, "clock-rate", err);
     if (!buf) return 0;
-    GLuint cs = glCreateShader(GL_COMPUTE_SHADER), prog = glCreateProgram();
-    glShaderSource(cs, 1, &src, NULL);
-    glCompileShader(cs);
-    glAttachShader(prog, cs);
-    glLinkProgram(prog);
-    glDeleteShader(cs);
+    GLuint prog = _gpu_probe_program(src);
     GLint linked = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &linked);
     double mhz = 0;
