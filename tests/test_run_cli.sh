@@ -63,6 +63,26 @@ echo "$header" | grep -q ',spray,foam,bubbles,diffuse_alive,diffuse_dropped$' ||
 awk -F, 'NR > 1 && $11 != "" { rows++; for (i = NF - 4; i <= NF; i++) if ($i !~ /^[0-9]+$/) bad++ }
      NR > 1 && $11 == "" { for (i = NF - 4; i <= NF; i++) if ($i != "") bad++ }
      END { exit (bad || rows != 2) ? 1 : 0 }' "$TMP/s.csv" || fail "diffuse columns look wrong: $(sed -n 2,7p "$TMP/s.csv")"
+# The fused step's phases (NAME_fused_cycles, before the diffuse columns): empty on the indirect path
+# (llvmpipe's default); with the fused step forced (one group, as test_sim_persistent runs it), every
+# step but a frame's first (the sampled one, timed per stage) has all five, above 0, where the
+# driver has a shader clock (gpu_caps), and a sampled step none.
+fused_cols() { echo "$1" | tr , '\n' | grep -n '_fused_cycles$' | cut -d: -f1 | paste -sd' '; }
+cols=$(fused_cols "$header")
+[ "$(echo $cols | wc -w)" = 5 ] || fail "stats header has not 5 fused phase columns: $header"
+awk -F, -v c="$cols" 'BEGIN { n = split(c, k, " ") } NR > 1 { for (i = 1; i <= n; i++) if ($(k[i]) != "") bad++ }
+     END { exit bad ? 1 : 0 }' "$TMP/s.csv" || fail "the indirect path wrote fused phases: $(sed -n 2,3p "$TMP/s.csv")"
+CAPS=${FLUID_GPU_CAPS:-$(dirname "$FLUID")/tests/gpu_caps}
+clock=$("$CAPS" | sed -n 's/^shader_clock=//p')
+FLUID_DFSPH_PERSISTENT=1 "$FLUID" --headless --scene drop --particles 1500 --sort $SORT --frames 2 --substeps 3 \
+    --stats "$TMP/sf.csv" >"$TMP/out" 2>"$TMP/err" || fail "fused --stats run failed: $(cat "$TMP/err")"
+dens=$(head -1 "$TMP/sf.csv" | tr , '\n' | grep -n '^density_\(gpu\|cpu\)_us$' | cut -d: -f1)
+awk -F, -v c="$(fused_cols "$(head -1 "$TMP/sf.csv")")" -v d="$dens" -v clock="$clock" \
+    'BEGIN { n = split(c, k, " ") }
+     NR > 1 { sampled = $d != ""; for (i = 1; i <= n; i++) { v = $(k[i]); if (sampled && v != "") bad++;
+              if (!sampled && clock == 1 && !(v ~ /^[0-9]+$/ && v > 0)) bad++; if (!sampled) phased++ } }
+     END { exit (bad || phased < 4 * n) ? 1 : 0 }' "$TMP/sf.csv" ||
+    fail "fused phases look wrong (shader clock $clock): $(sed -n 1,4p "$TMP/sf.csv")"
 "$FLUID" --headless --scene drop --particles 1500 --sort $SORT --frames 1 --substeps 2 --stats "$TMP/s0.csv" --no-diffuse \
     >"$TMP/out" 2>"$TMP/err" || fail "--no-diffuse run failed: $(cat "$TMP/err")"
 awk -F, 'NR > 1 { for (i = NF - 4; i <= NF; i++) if ($i != "") bad++ } END { exit bad ? 1 : 0 }' "$TMP/s0.csv" ||
