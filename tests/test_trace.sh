@@ -9,7 +9,9 @@
 #     CPU clock's gaps between one stage's end and the next's begin: glFinish, the dispatch calls);
 #   - the names: the step's slices are exactly the stages of the timing table the same run prints,
 #     in that order, and the other slices are "frame", "simulation", "step", "other steps";
-#   - one frame slice a frame, and the "steps" counters add to the run's steps (the table's line).
+#   - one frame slice a frame, and the "steps" counters add to the run's steps (the table's line);
+#   - the fused step's phases as counters, DFSPH's five with the fused step forced where the driver
+#     has a shader clock, none for WCSPH (made to fail once: the counters left out);
 # Also: --trace without --headless and --trace into a missing folder are one-line errors (exit 1).
 # Run as: bash test_trace.sh /path/to/fluid. Skips (77) without GL 4.5 or python3.
 FLUID=${1:?usage: test_trace.sh /path/to/fluid}
@@ -103,6 +105,32 @@ EOF
 else
     cat "$TMP/err"; fail "bench --sim --trace failed"
 fi
+
+# The fused step's phases as counters ("fused NAME (cycles a step)"): with the fused step forced (one
+# group, as test_sim_persistent runs it), DFSPH's five, each above 0, where the driver has a shader
+# clock (gpu_caps); WCSPH has none.
+CAPS=${FLUID_GPU_CAPS:-$(dirname "$FLUID")/tests/gpu_caps}
+clock=$("$CAPS" | sed -n 's/^shader_clock=//p')
+for solver in dfsph wcsph; do
+    FLUID_DFSPH_PERSISTENT=1 "$FLUID" --headless --solver $solver --particles 1000 --frames 4 --trace "$TMP/p.json" \
+        > "$TMP/out" 2> "$TMP/err" || { cat "$TMP/err"; fail "$solver: the fused --trace run failed"; continue; }
+    want=0
+    [ $solver = dfsph ] && [ "$clock" = 1 ] && want=5
+    python3 - "$TMP/p.json" "$want" << 'EOF' || fail "$solver: the fused phases' counters (above)"
+import json, sys
+events, want = json.load(open(sys.argv[1]))["traceEvents"], int(sys.argv[2])
+fused = [e for e in events if e["ph"] == "C" and e["name"].startswith("fused ")]
+names = sorted({e["name"] for e in fused})
+stages = ["density", "divergence", "nonpressure", "pressure", "integrate"]
+bad = []
+if want and names != sorted("fused %s (cycles a step)" % s for s in stages): bad.append("fused counters %s" % names)
+if not want and fused: bad.append("%d fused counters where none are measured" % len(fused))
+if want and any(e["args"]["value"] <= 0 for e in fused): bad.append("a fused counter at 0")
+if want and len(fused) < want: bad.append("%d fused counters in 4 frames (the records come 2 frames late)" % len(fused))
+print("\n".join(bad) or "fused counters: %d (%d names)" % (len(fused), len(names)))
+sys.exit(1 if bad else 0)
+EOF
+done
 
 # Bad use: one line, exit 1, nothing written.
 out=$("$FLUID" --trace "$TMP/w.json" --script "quit" 2>&1)

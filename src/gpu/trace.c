@@ -1,5 +1,6 @@
 /* trace: the profiler's frames in the Trace Event Format (see trace.h). */
 #include "gpu/trace.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +128,14 @@ static void _trace_counters(gpu_trace *t, double ts, const trace_counters *c) {
         _trace_sep(t);
         outfile_printf(t->f, "{\"name\": \"%s\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"value\": %.9g}}", names[i],
                        ts, values[i]);
+    }
+    for (int i = 0; i < c->phases && i < TRACE_MAX_PHASES; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "fused %s (cycles a step)", c->phase_names[i]);
+        _trace_sep(t);
+        outfile_printf(t->f, "{\"name\": ");
+        _trace_string(t->f, name);
+        outfile_printf(t->f, ", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"value\": %.0f}}", ts, c->phase_cycles[i]);
     }
 }
 

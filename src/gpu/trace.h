@@ -34,8 +34,14 @@ typedef struct trace_desc {
 
 /* The sim's running totals (the trace writes each frame's part: a total that falls, a new sim,
  * counts from 0), and its particles and step now. */
+#define TRACE_MAX_PHASES 8
 typedef struct trace_counters {
     double steps_total, iterations_total, particles, dt_ms;
+    /* A one-dispatch step's phases as measured inside it (sim_summary.phase_cycles): a counter
+     * "fused NAME (cycles a step)" each, the recent steps' mean; phases 0: none. */
+    int phases;
+    const char *phase_names[TRACE_MAX_PHASES];
+    double phase_cycles[TRACE_MAX_PHASES];
 } trace_counters;
 
 typedef struct gpu_trace gpu_trace;

@@ -141,6 +141,10 @@ int sim_counter_count(const sim *s);
 const char *sim_counter_name(const sim *s, int i);
 /* Stages timed by the profiler: the search's, then the solver's. */
 int sim_stage_count(const sim *s);
+/* The solver's stages its records measure as phases of one dispatch (sim_step_record.phase_cycles,
+ * its stages after the search's, in order): their count where any step so far measured them
+ * (sim_summary.phase_steps), else 0. */
+int sim_phase_count(const sim *s);
 const char *sim_stage_name(const sim *s, int stage);
 /* Where a timed step runs another path than the others (a fused step timed per stage), what the
  * others run; NULL where a timed step is like any other (solver.h's stage_note). */

@@ -24,6 +24,10 @@ void sim_domain(const sim *s, float lo[3], float hi[3]) {
 float sim_particle_radius(const sim *s) { return (float)(s->layout.dx / 2); }
 float sim_sound_speed(const sim *s) { return s->params.c0; }
 int sim_stage_count(const sim *s) { return SIM_SEARCH_STAGES + s->solver->stage_count; }
+
+int sim_phase_count(const sim *s) {
+    return s->sum.phase_steps && s->solver->stage_count <= SIM_RECORD_PHASES ? s->solver->stage_count : 0;
+}
 const char *sim_stage_name(const sim *s, int stage) {
     return stage < 0 || stage >= sim_stage_count(s) ? "?" : s->stage_names[stage];
 }

@@ -25,7 +25,6 @@
 #include "gpu/prof.h"
 #include "sim/compare.h"
 #include "sim/sim.h"
-#include "sim/solver.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,8 +266,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     /* simulated seconds per second of GPU time, from the mean frame and the mean frame's fluid time */
     row->realtime = (row->t_end - row->t_start) / frames / (row->ms_mean / 1e3);
     /* The phases' mean cycles a step, and the clock's rate now, with the GPU's clocks still up. */
-    int solver_stages = sim_solver_find(solver)->stage_count; /* the solver: checked by --solvers */
-    row->nphase = row->phase_steps && solver_stages <= SIM_RECORD_PHASES ? solver_stages : 0;
+    row->nphase = row->phase_steps ? sim_phase_count(s) : 0; /* the timed window's steps measured them */
     for (int k = 0; k < SIM_RECORD_PHASES; k++) row->phase_cycles[k] = row->nphase ? row->phase_cycles[k] / row->phase_steps : 0;
     row->phase_mhz = row->nphase ? gpu_shader_clock_mhz(ss->caps) : 0;
     row->nst = nst < 16 ? nst : 16;

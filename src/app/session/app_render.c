@@ -74,12 +74,9 @@ void app_overlay_info(const sim *s, const gpu_prof *prof, const app_view *v, int
                           .foam = dc.foam,
                           .bubbles = dc.bubble,
                           .diffuse_dropped = dc.dropped_total};
-    int solver_stages = sim_stage_count(s) - SIM_SEARCH_STAGES;
-    if (sum.phase_steps && solver_stages > 0 && solver_stages <= OVERLAY_MAX_PHASES) {
-        out->phases = solver_stages;
-        for (int k = 0; k < solver_stages; k++) out->phase_cycles[k] = sum.phase_cycles[k];
-        out->phase_mhz = v->phase_mhz;
-    }
+    out->phases = sim_phase_count(s) <= OVERLAY_MAX_PHASES ? sim_phase_count(s) : 0;
+    for (int k = 0; k < out->phases; k++) out->phase_cycles[k] = sum.phase_cycles[k];
+    out->phase_mhz = v->phase_mhz;
     for (int c = 0; c < sim_counter_count(s) && c < OVERLAY_MAX_COUNTERS; c++) {
         out->counter_names[c] = sim_counter_name(s, c);
         out->counter_means[c] = sum.it_mean[c];

@@ -4,6 +4,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "sim/compare.h"
+#include "sim/search.h"
 #include "sim/dfsph/dfsph.h" /* dfsph_desc: --strict */
 #include <math.h>
 #include <string.h>
@@ -230,6 +231,11 @@ void session_trace_counters(const session *ss, trace_counters *out) {
                             .iterations_total = it * (double)sum.steps,
                             .particles = sim_particle_count(ss->s),
                             .dt_ms = sum.dt_last * 1e3};
+    out->phases = sim_phase_count(ss->s) <= TRACE_MAX_PHASES ? sim_phase_count(ss->s) : 0;
+    for (int k = 0; k < out->phases; k++) {
+        out->phase_names[k] = sim_stage_name(ss->s, SIM_SEARCH_STAGES + k);
+        out->phase_cycles[k] = sum.phase_cycles[k];
+    }
 }
 
 bool session_set_compare(session *ss, bool on, char *err) {
