@@ -42,6 +42,7 @@
 #define DFSPH_MOMENTUM_MAX 262144 /* particles up to which the pressure iterations take momentum by default */
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
+_Static_assert(sizeof _dfsph_stages / sizeof *_dfsph_stages == DFSPH_PHASES, "the fused step measures each stage as a phase");
 static const char *const _dfsph_counters[] = {"divergence", "pressure"}; /* sim_step_record.it[0], it[1] */
 
 const dfsph_program dfsph_programs[P_ALL] = {

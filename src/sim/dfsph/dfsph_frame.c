@@ -89,7 +89,7 @@ int dfsph_policy_learn(dfsph_policy *pol, const dfsph_record *recs, uint32_t cou
                                          .limited = r.limited,
                                          .t_left = (float)(r.t_rem * DFSPH_TICK),
                                          .short_frame = short_frame};
-        for (int s = 0; s < 5; s++) out[taken - 1].phase_cycles[s] = r.clk[s]; /* the order of its stages (dfsph.c) */
+        for (int s = 0; s < DFSPH_PHASES; s++) out[taken - 1].phase_cycles[s] = r.clk[s]; /* the order of its stages (dfsph.c) */
         if (!dt_cfl_min || r.dt_cfl < dt_cfl_min) dt_cfl_min = r.dt_cfl;
         if (r.cfl / r.dt > speed) speed = r.cfl / r.dt;
         if (r.it_div > it_div_max) it_div_max = r.it_div;

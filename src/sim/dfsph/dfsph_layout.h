@@ -19,6 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The fused step's phases its records measure: density, divergence, nonpressure, pressure,
+ * integrate (its stages, dfsph.c; the 5 of Ctl.clk and Record's clk_* in its shaders). */
+#define DFSPH_PHASES 5
+
 /* DFSPH's buffers, in the solver's binding range; twins: B_* in its shaders. */
 #define DFSPH_B_KAPPA (SIM_B_SOLVER + 1)     /* the pressure value kappa / rho of the solve under way */
 #define DFSPH_B_CTL (SIM_B_SOLVER + 2)       /* the GPU-side control block (indirect args, dt, reductions) */
@@ -68,7 +72,7 @@ typedef struct dfsph_ctl {
     uint32_t mode;                        /* DFSPH_MODE_*: how a step's dt is chosen */
     uint32_t idle;                        /* 1 once the frame's time is used: the slots left run empty */
     uint32_t dt_ticks;                    /* this step's dt in ticks */
-    uint32_t clk[5];                      /* the fused step's phases in shader-clock cycles (0: not measured) */
+    uint32_t clk[DFSPH_PHASES];           /* the fused step's phases in shader-clock cycles (0: not measured) */
     /* float partial[]: one per work group */
 } dfsph_ctl;
 _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_step) == 32 && offsetof(dfsph_ctl, t_rem) == 48,
@@ -96,7 +100,7 @@ typedef struct dfsph_record {
     /* The fused step's phases (density, divergence, nonpressure, pressure, integrate) in cycles of
      * the shader clock of its group 0's multiprocessor, from barrier to barrier; 0: not measured
      * (another path, or no GL_ARB_shader_clock). */
-    uint32_t clk[5];
+    uint32_t clk[DFSPH_PHASES];
 } dfsph_record;
 _Static_assert(sizeof(dfsph_record) == 64, "Record is 16 scalars (std430: stride 64)");
 
