@@ -24,9 +24,7 @@ static void _sim_take(void *owner, const sim_step_record *r) {
     u->dropped += r->dropped;
     u->limited += r->limited;
     u->frames_short += r->short_frame;
-    bool phased = false;
-    for (int i = 0; i < SIM_RECORD_PHASES; i++) phased |= r->phase_cycles[i] != 0;
-    if (phased) {
+    if (sim_record_phased(r)) {
         u->phase_steps++;
         double w = u->phase_steps < 64 ? 1.0 / (double)u->phase_steps : 1.0 / 64;
         for (int i = 0; i < SIM_RECORD_PHASES; i++) u->phase_cycles[i] += w * (r->phase_cycles[i] - u->phase_cycles[i]);

@@ -32,6 +32,13 @@ typedef struct sim_step_record {
     uint32_t phase_cycles[SIM_RECORD_PHASES];
 } sim_step_record;
 
+/* Whether the step measured its phases (any phase_cycles above 0). */
+static inline bool sim_record_phased(const sim_step_record *r) {
+    for (int k = 0; k < SIM_RECORD_PHASES; k++)
+        if (r->phase_cycles[k]) return true;
+    return false;
+}
+
 /* Where a solver hands the records of its finished steps, oldest first: the simulation's one ring
  * (sim_records.c), of the capacity sim_desc.records states; past it the oldest unread records are
  * dropped and counted (sim_summary.records_dropped), never silently. */

@@ -150,9 +150,7 @@ static void _bsim_take(sim *s, bsim_row *row, double it_sum[SIM_RECORD_COUNTERS]
         for (int i = 0; i < n; i++) {
             const sim_step_record *r = &rec[i];
             row->steps++;
-            bool phased = false; /* phase_cycles: the sum here, the mean at the run's end */
-            for (int k = 0; k < SIM_RECORD_PHASES; k++) phased |= r->phase_cycles[k] != 0;
-            if (phased) {
+            if (sim_record_phased(r)) { /* phase_cycles: the sum here, the mean at the run's end */
                 for (int k = 0; k < SIM_RECORD_PHASES; k++) row->phase_cycles[k] += r->phase_cycles[k];
                 row->phase_steps++;
             }

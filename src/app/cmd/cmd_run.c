@@ -119,18 +119,17 @@ static bool _run_pictures_finish(session *ss, app_recorder *rec, outfile *shot, 
  * the stage times on its first (the sampled one); each solver stage's cycles inside a one-dispatch
  * step (NAME_fused_cycles: sim_step_record.phase_cycles, the shader clock; empty where the step was
  * not measured so). */
-/* The first of the solver's stages (the phases' columns): the search's come first; at most
- * SIM_RECORD_PHASES of them. */
-static int _run_phase_first(const session *ss) {
-    int first = SIM_SEARCH_STAGES < ss->stages ? SIM_SEARCH_STAGES : ss->stages;
-    return ss->stages - first > SIM_RECORD_PHASES ? ss->stages - SIM_RECORD_PHASES : first;
+/* The solver's stages (after the search's) that have a phase column: at most SIM_RECORD_PHASES. */
+static int _run_phases(const session *ss) {
+    int n = ss->stages - SIM_SEARCH_STAGES;
+    return n < 0 ? 0 : n > SIM_RECORD_PHASES ? SIM_RECORD_PHASES : n;
 }
 
 static void _run_stats_header(outfile *stats, const session *ss) {
     outfile_printf(stats, "step,time,dt,dt_cfl,cfl,it_div,it_density,err_div,err_density,capped,particles,front_x,density_ratio,"
                           "density_max_dev,kinetic_energy,potential_energy");
     for (int st = 0; st < ss->stages; st++) outfile_printf(stats, ",%s_%s_us", ss->stage_names[st], prof_clock_name(ss->prof));
-    for (int st = _run_phase_first(ss); st < ss->stages; st++) outfile_printf(stats, ",%s_fused_cycles", ss->stage_names[st]);
+    for (int k = 0; k < _run_phases(ss); k++) outfile_printf(stats, ",%s_fused_cycles", ss->stage_names[SIM_SEARCH_STAGES + k]);
     outfile_printf(stats, ",spray,foam,bubbles,diffuse_alive,diffuse_dropped\n"); /* empty: --no-diffuse */
     outfile_flush(stats);
 }
@@ -157,10 +156,8 @@ static int _run_stats_rows(outfile *stats, const session *ss, long long steps) {
             if (i == 0 && prof_timed(ss->prof, j))
                 outfile_printf(stats, ",%.3f", prof_last_us(ss->prof, j)); /* empty: not timed */
             else outfile_printf(stats, ",");
-        bool phased = false;
-        for (int k = 0; k < SIM_RECORD_PHASES; k++) phased |= r.phase_cycles[k] != 0;
-        for (int j = _run_phase_first(ss), k = 0; j < ss->stages; j++, k++)
-            if (phased) outfile_printf(stats, ",%u", r.phase_cycles[k]);
+        for (int k = 0; k < _run_phases(ss); k++)
+            if (sim_record_phased(&r)) outfile_printf(stats, ",%u", r.phase_cycles[k]);
             else outfile_printf(stats, ",");
         if (!have && diffuse) /* after the frame's diffuse update; dropped: since the start */
             outfile_printf(stats, ",%u,%u,%u,%u,%llu", dc.spray, dc.foam, dc.bubble, dc.alive,

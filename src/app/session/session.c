@@ -4,8 +4,8 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "sim/compare.h"
-#include "sim/search.h"
 #include "sim/dfsph/dfsph.h" /* dfsph_desc: --strict */
+#include "sim/search.h"
 #include <math.h>
 #include <string.h>
 
