@@ -8,7 +8,9 @@
  *   - no_sim plus session_sim_make twice (bench --sim's rows), and session_destroy reports no GL
  *     object left alive;
  *   - the HUD's fused phases: none on the indirect path, DFSPH's five on the fused step where the
- *     driver has a shader clock (made to fail once: app_overlay_info without them);
+ *     driver has a shader clock (made to fail once: app_overlay_info without them), and the clock's
+ *     rate measured first at frame 30, then every 600 frames from the last try, whether or not it
+ *     gave a rate (made to fail once: every frame);
  *   (the window's pacing policy, app/pacing.h, is tested in test_outfile.c.)
  * Independent checks of the contract (counts, names, bounds), not a transcription of the code. */
 #include "check.h"
@@ -116,8 +118,9 @@ int main(void) {
         CHECK(!strcmp(sim_solver_name(ss.s), row ? "wcsph" : "dfsph"), "row %d runs %s", row, sim_solver_name(ss.s));
     }
     /* The HUD's fused phases: the indirect path measures none; the fused step (both forced: one
-     * group, as test_sim_persistent runs it on llvmpipe; the GPUs' default is the fused step) measures DFSPH's five stages, which the
-     * HUD takes from the sim's summary (shares; in µs where the clock's rate is measured). */
+     * group, as test_sim_persistent runs it on llvmpipe; the GPUs' default is the fused step)
+     * measures DFSPH's five stages, which the HUD takes from the sim's summary (shares; in µs
+     * where the clock's rate is measured). */
     for (int fused = 0; fused < 2; fused++) {
         setenv("FLUID_DFSPH_PERSISTENT", fused ? "1" : "0", 1); /* 0: the indirect path, on any GPU */
         CHECK(session_sim_make(&ss, &(sim_desc){.particles = 1000, .solver = "dfsph"}, err), "phases %d: %s", fused, err);
@@ -132,6 +135,23 @@ int main(void) {
         CHECK(hud_info.phases == (measured ? 5 : 0) && positive == hud_info.phases,
               "%s: the HUD shows %d fused phases (%d above 0), not %d", fused ? "fused step" : "indirect path", hud_info.phases,
               positive, measured ? 5 : 0);
+        if (measured) { /* the clock's rate: not before frame 30, then once every 600 frames from the last try */
+            unsigned long run = ss.frames_run;
+            ss.frames_run = 29, ss.clock_frame = 0;
+            session_clock_rate(&ss, 600);
+            bool early = ss.clock_frame == 0;
+            ss.frames_run = 40;
+            session_clock_rate(&ss, 600);
+            ss.frames_run = 639;
+            session_clock_rate(&ss, 600);
+            bool held = ss.clock_frame == 40;
+            ss.frames_run = 640;
+            session_clock_rate(&ss, 600);
+            CHECK(early && held && ss.clock_frame == 640,
+                  "the clock's rate measured at frames %s, then %lu (want: none before 30, 40, 640)",
+                  early ? "none before 30" : "before 30", ss.clock_frame);
+            ss.frames_run = run;
+        }
     }
     CHECK(!session_sim_make(&ss, &(sim_desc){.scene = "no-such-scene"}, err) && ss.s == NULL, "an unknown scene made a sim");
     CHECK(session_destroy(&ss), "GL objects left alive by the second session");

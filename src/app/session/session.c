@@ -218,7 +218,10 @@ void session_clock_rate(session *ss, int every) {
     if (!ss->s) return;
     sim_get_summary(ss->s, &sum);
     if (!sum.phase_steps) return;
-    if (every > 0 && (ss->frames_run < 30 || (ss->view.phase_mhz > 0 && ss->frames_run % every != 0))) return;
+    /* from the last try, not the last success: a driver where it fails (0) is not asked every frame */
+    if (every > 0 && (ss->frames_run < 30 || (ss->clock_frame && ss->frames_run - ss->clock_frame < (unsigned long)every)))
+        return;
+    ss->clock_frame = ss->frames_run ? ss->frames_run : 1;
     ss->view.phase_mhz = gpu_shader_clock_mhz(ss->caps);
 }
 

@@ -80,6 +80,7 @@ typedef struct session {
                            * window shows it too; "" where desc.particles or the scene chose it */
     int sim_objects;      /* GL objects the sim holds */
     unsigned long frames_run; /* frames simulated (SESSION_TIME_STAGES_SAMPLED counts them) */
+    unsigned long clock_frame; /* the frame session_clock_rate last measured at (0: never) */
     int live0;            /* GL objects alive when the context was new */
     int status;           /* 1 after a GL object leak */
     const char *fail_tag; /* after a failed session_make: the log tag of what failed ("GPU", "SIM", "APP") */
