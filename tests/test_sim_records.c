@@ -3,14 +3,38 @@
  * one lost is counted (sim_summary.records_dropped), never dropped silently. Forced here with a
  * ring of 16 and 50 steps, for both solvers (DFSPH's records come back from the GPU a few frames
  * late, WCSPH's are made on the CPU): the reference is the count of steps itself (every step
- * leaves one record), and the newest 16 records end at the summary's time.
+ * leaves one record), and the newest 16 records end at the summary's time. Also the phases the
+ * summary shows (sim_phase_count): while one of the last SIM_PHASES_RECENT steps measured them.
  * Needs GL 4.5; skips (77) without it.
  */
 #include "sim_ref.h"
 #include "sim/solver.h"
 #include <math.h>
+#include <string.h>
 
 #define RING 16
+
+/* The phases the summary shows (sim_phase_count, the HUD's and the trace's) stand while one of the
+ * last SIM_PHASES_RECENT steps measured them: a step that measured its solver's stages, then
+ * unmeasured steps (a path without them, as after the persistent path's stall fallback) until the
+ * count drops to 0. Made to fail once: the count kept by phase_steps alone. */
+static void check_phases(sim *s, const char *solver) {
+    int stages = sim_stage_count(s) - SIM_SEARCH_STAGES;
+    sim_step_record r = {.dt = 1e-4f, .dt_cfl = 1e-4f, .cfl = 0.1f};
+    for (int k = 0; k < stages && k < SIM_RECORD_PHASES; k++) r.phase_cycles[k] = 1000u * (uint32_t)(k + 1);
+    sim_take_record(s, &r);
+    int after[3];
+    after[0] = sim_phase_count(s);
+    memset(r.phase_cycles, 0, sizeof r.phase_cycles);
+    for (int k = 1; k < SIM_PHASES_RECENT; k++) sim_take_record(s, &r);
+    after[1] = sim_phase_count(s);
+    sim_take_record(s, &r);
+    after[2] = sim_phase_count(s);
+    CHECK(after[0] == stages && after[1] == stages && after[2] == 0,
+          "%s: the phases counted %d after a measured step, %d after %d more, %d after %d (want %d, %d, 0)", solver, after[0],
+          after[1], SIM_PHASES_RECENT - 1, after[2], SIM_PHASES_RECENT, stages, stages);
+    while (sim_records(s, (sim_step_record[4]){0}, 4) > 0) {}
+}
 
 static void check_solver(const char *solver, const gpu_caps *caps) {
     char err[ERR_LEN];
@@ -40,6 +64,7 @@ static void check_solver(const char *solver, const gpu_caps *caps) {
     sim_get_summary(s, &sum);
     CHECK(sum.steps == 100 && sum.records_dropped == 50 - RING, "%s: reading as it goes, %llu steps, %llu dropped", solver,
           (unsigned long long)sum.steps, (unsigned long long)sum.records_dropped);
+    check_phases(s, solver);
     sim_destroy(s);
 }
 

@@ -81,6 +81,7 @@ typedef struct sim_summary {
      * sampled per-stage step alone). */
     double phase_cycles[SIM_RECORD_PHASES];
     uint64_t phase_steps;
+    uint64_t phase_last; /* `steps` when the last step that measured them ended */
 } sim_summary;
 
 /* Dispatches recorded for the steps (the count the program keeps, sim_dispatch_count in
@@ -141,9 +142,13 @@ int sim_counter_count(const sim *s);
 const char *sim_counter_name(const sim *s, int i);
 /* Stages timed by the profiler: the search's, then the solver's. */
 int sim_stage_count(const sim *s);
+/* The steps after which the summary's phases no longer stand for what runs (the path that measured
+ * them stopped: the persistent path's stall fallback); a sampled step (per stage) comes once in
+ * 4 frames, so a fused path measures far more often. */
+#define SIM_PHASES_RECENT 64
 /* The solver's stages its records measure as phases of one dispatch (sim_step_record.phase_cycles,
- * its stages after the search's, in order): their count where any step so far measured them
- * (sim_summary.phase_steps), else 0. */
+ * its stages after the search's, in order): their count where one of the last SIM_PHASES_RECENT
+ * steps measured them, else 0. */
 int sim_phase_count(const sim *s);
 const char *sim_stage_name(const sim *s, int stage);
 /* Where a timed step runs another path than the others (a fused step timed per stage), what the

@@ -26,7 +26,8 @@ float sim_sound_speed(const sim *s) { return s->params.c0; }
 int sim_stage_count(const sim *s) { return SIM_SEARCH_STAGES + s->solver->stage_count; }
 
 int sim_phase_count(const sim *s) {
-    return s->sum.phase_steps && s->solver->stage_count <= SIM_RECORD_PHASES ? s->solver->stage_count : 0;
+    bool recent = s->sum.phase_steps && s->sum.steps - s->sum.phase_last < SIM_PHASES_RECENT;
+    return recent && s->solver->stage_count <= SIM_RECORD_PHASES ? s->solver->stage_count : 0;
 }
 const char *sim_stage_name(const sim *s, int stage) {
     return stage < 0 || stage >= sim_stage_count(s) ? "?" : s->stage_names[stage];

@@ -26,6 +26,7 @@ static void _sim_take(void *owner, const sim_step_record *r) {
     u->frames_short += r->short_frame;
     if (sim_record_phased(r)) {
         u->phase_steps++;
+        u->phase_last = u->steps;
         double w = u->phase_steps < 64 ? 1.0 / (double)u->phase_steps : 1.0 / 64;
         for (int i = 0; i < SIM_RECORD_PHASES; i++) u->phase_cycles[i] += w * (r->phase_cycles[i] - u->phase_cycles[i]);
     }
@@ -39,6 +40,8 @@ static void _sim_take(void *owner, const sim_step_record *r) {
     slot->time = u->time;
     s->rec_count++;
 }
+
+void sim_take_record(sim *s, const sim_step_record *r) { s->sink.push(s->sink.owner, r); }
 
 bool sim_records_make(sim *s, uint32_t capacity, char *err) {
     s->rec_cap = capacity ? capacity : SIM_RECORDS;
@@ -65,7 +68,7 @@ void sim_records_solver_switched(sim *s) {
     u->err_density_mean = u->err_density_max = u->cfl_max = 0;
     u->capped = u->frames_short = 0;
     memset(u->phase_cycles, 0, sizeof u->phase_cycles);
-    u->phase_steps = 0;
+    u->phase_steps = u->phase_last = 0;
 }
 
 int sim_records(sim *s, sim_step_record *out, int max) {

@@ -31,6 +31,8 @@ bool sim_read_pressure(sim *s, float *out);
  * UINT32_MAX where one of its lanes' lists is full (some may be dropped); returns one lane's list
  * capacity, 0 if the solver keeps no lists. */
 uint32_t sim_read_neighbour_counts(sim *s, uint32_t *out);
+/* Hands r to the simulation as its solver's next finished step (the records' ring and the summary). */
+void sim_take_record(sim *s, const sim_step_record *r);
 /* The solver's acceleration buffer, current order (wcsph: the total; dfsph: non-pressure), or 0. */
 GLuint sim_get_accel(const sim *s);
 /* Grid cells per h a simulation of this solver and count takes unless FLUID_SIM_CELL says (1 or 2). */
