@@ -87,6 +87,20 @@ int main(void) {
     got = dfsph_policy_learn(&pol, s, 3, DFSPH_MODE_FREE, caps, out);
     CHECK(!out[2].short_frame, "a free step's record says short_frame");
 
+    /* A settled frame: steps of dt_max (5 ms) at |v| dt / dx 0.02 (|v|/dx 4: cfl / speed = 87.5 ms,
+     * dt_max even were the fastest twice as fast): ceil(3.33) = 4 slots, no spare. At |v| dt / dx
+     * 0.2 (cfl / speed 8.75 ms, under twice dt_max) the spare comes back: 5. */
+    pol = fresh();
+    dfsph_record still[3] = {rec(0.005f, 0.02f, 1, 3, 0, 2000000), rec(0.005f, 0.02f, 1, 3, 0, 1000000),
+                             rec(0.005f, 0.02f, 1, 3, 0, 0)};
+    dfsph_policy_learn(&pol, still, 3, DFSPH_MODE_CFL, caps, out);
+    dfsph_policy_plan(&pol, 1.0 / 60, 0, false, &f);
+    CHECK(f.steps == 4, "a settled frame: %d slots, not 4 (no spare)", f.steps);
+    for (int k = 0; k < 3; k++) still[k].cfl *= 10;
+    dfsph_policy_learn(&pol, still, 3, DFSPH_MODE_CFL, caps, out);
+    dfsph_policy_plan(&pol, 1.0 / 60, 0, false, &f);
+    CHECK(f.steps == 5, "a frame 10 times as fast: %d slots, not 5 (a spare)", f.steps);
+
     /* A catch-up frame (seconds < 0): slots for the time owed, no time added: 8 ms / 4 ms = 2 + 1. */
     dfsph_policy_plan(&pol, -0.008, 0, false, &f);
     CHECK(f.add == 0 && f.steps == 3, "catch-up: %u ticks, %d slots (not 0 and 3)", f.add, f.steps);

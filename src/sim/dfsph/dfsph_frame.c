@@ -48,8 +48,14 @@ void dfsph_policy_plan(dfsph_policy *pol, double seconds, int substeps, bool per
         if (pol->speed_before > 0 && speed > pol->speed_before)
             speed += fmin((DFSPH_LAG + 1) * (speed - pol->speed_before), 0.25 * speed);
         if (speed > 0 && pol->desc.cfl / speed < dt) dt = pol->desc.cfl / speed;
+        /* The spare slot only where the CFL limit may bind: a flow whose steps are all dt_max, and
+         * would stay so were its fastest particle twice as fast, takes exactly ceil(time / dt_max)
+         * steps (a settled pool: the spare ran the search and the density pass for nothing, about 4%
+         * of its frame at 27,648 on the H100). A sudden push outruns it as it outruns the spare:
+         * that frame carries its time over, and the next one has the slots for it. */
+        bool pinned = speed > 0 && pol->desc.cfl / speed >= DFSPH_SPARE_MARGIN * pol->desc.dt_max && pol->carry_recent == 0;
         double k = ceil((seconds > 0 ? seconds + pol->carry_recent : -seconds) / dt - 1e-6);
-        k = (k < 1 ? 1 : k) + 1;
+        k = (k < 1 ? 1 : k) + (pinned ? 0 : 1);
         /* and at most 1.5 times the steps that frame took, plus 2: one record's speed spike (a
          * particle flung off an impact) asked 3.5-3.8 times a mean frame's steps at 432,000 and
          * 986,078 on the H100 (their worst frames, mostly empty slots); a flow that truly outruns

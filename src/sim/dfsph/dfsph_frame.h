@@ -26,6 +26,9 @@
  * still pool's energy then grew 0.12% in 900 steps, past test_sim_scenes' 0.1%). */
 #define DFSPH_CAP_DIV0 10
 #define DFSPH_CAP_DENS0 20
+/* A frame has no spare slot while the CFL step of its fastest particle at this many times its
+ * speed would still be dt_max (dfsph_policy_plan). */
+#define DFSPH_SPARE_MARGIN 2.0
 #define DFSPH_MAX_STEPS 1000 /* step slots a frame at most (records in flight stay within the ring) */
 _Static_assert(DFSPH_MAX_STEPS == SIM_MAX_SUBSTEPS, "--substeps' range is the slots a frame holds");
 
