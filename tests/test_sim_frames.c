@@ -9,6 +9,9 @@
  *    frames are counted (sim_summary.frames_short), and no step is tiny (every dt at least 0.45 of
  *    its CFL limit: a step far shorter than the last wrecks the 1/dt^2 warm start). Kind:
  *    independent (the seconds asked for), plus an invariant.
+ *  - a settled pool's frames take no spare slot (DFSPH_SPARE_MARGIN): the slots issued are the
+ *    steps taken, none short, 30 frames 30/60 s. Kind: invariant (counts). Made to fail by keeping
+ *    the spare (150 slots for the 30 frames' 120 steps).
  * Made to fail on purpose, each once: integrate with dt = C.dt in empty slots (no slot ran empty,
  * 0.0382 s for 0.0333), the density pass skipped in empty slots like the others (densities 0.25
  * relative off), and sim_catch_up doing nothing (0.0285 s for 0.0333).
@@ -130,11 +133,40 @@ static void check_carry(const gpu_caps *caps) {
     sim_destroy(s);
 }
 
+/* A settled pool (512 particles, 1 s to settle) takes no spare slot: its steps are all dt_max, far
+ * from the CFL limit, so each frame has exactly the slots its steps take, and none is short. */
+static void check_settled(const gpu_caps *caps) {
+    sim *s = ref_sim("pool", 512, "radix", "dfsph", caps);
+    double sum = 0, least = 1e9;
+    for (int f = 0; f < 60; f++) sim_frame(s, FRAME, 0, NULL);
+    drain(s, &sum, &least);
+    sim_summary u0, u;
+    sim_get_summary(s, &u0);
+    int slots = 0, steps = 0;
+    sum = 0;
+    for (int f = 0; f < 30; f++) {
+        int k = sim_frame_begin(s, FRAME, 0);
+        for (int i = 0; i < k; i++) sim_frame_step(s, NULL);
+        sim_frame_end(s);
+        slots += k;
+        steps += drain(s, &sum, &least);
+    }
+    sim_get_summary(s, &u);
+    printf("a settled pool: %d slots, %d steps in 30 frames (%.9f s), %llu short\n", slots, steps, sum,
+           (unsigned long long)(u.frames_short - u0.frames_short));
+    CHECK(slots == steps, "a settled pool's 30 frames had %d slots for %d steps: a spare slot", slots, steps);
+    CHECK(u.frames_short == u0.frames_short && fabs(sum - 30 * FRAME) <= 1e-6 * 30 * FRAME,
+          "a settled pool's frames came short (%llu) or took %.9f s", (unsigned long long)(u.frames_short - u0.frames_short),
+          sum);
+    sim_destroy(s);
+}
+
 int main(void) {
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
     check_empty_slots(caps);
     check_carry(caps);
+    check_settled(caps);
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
     gpu_destroy(gpu);
     return check_done();
