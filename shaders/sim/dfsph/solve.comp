@@ -25,11 +25,13 @@ layout(local_size_x = SIM_WG) in;
 #define GRID_GEN C.bar_gen
 #define GRID_STALLED C.stalled
 #include "grid_barrier.glsl"
+#include "sim/dfsph/probe.glsl"
 
 uint virtual_groups() { return (P.n * uint(SIM_LANES) + uint(SIM_WG) - 1u) / uint(SIM_WG); }
 #include "sim/dfsph/solve_loop.glsl"
 
 void main() {
+    if (dfsph_probe()) return; // prime's residency probe (probe.glsl)
     if (C.idle != 0u) return; // an empty slot after the frame's time (every group alike)
     dfsph_solve_run();
 }

@@ -82,6 +82,7 @@ layout(std430, binding = B_POS_IN) readonly buffer PosR { vec4 pos_r[]; }; // th
 #define GRID_GEN C.bar_gen
 #define GRID_STALLED C.stalled
 #include "grid_barrier.glsl"
+#include "sim/dfsph/probe.glsl"
 
 // The cycles since the last reading into C.clk[k], by group 0's first thread (see the top).
 uint g_clk;
@@ -111,6 +112,7 @@ uint virtual_groups() { return (P.n * uint(SIM_LANES) + uint(SIM_WG) - 1u) / uin
 #include "sim/dfsph/solve_loop.glsl"
 
 void main() {
+    if (dfsph_probe()) return; // prime's residency probe (probe.glsl)
     uint lid = gl_LocalInvocationID.x, groups = virtual_groups();
     uint igroups = (P.n + uint(SIM_WG) - 1u) / uint(SIM_WG); // integrate's: a thread a particle
     phase_clock(5u); // the start

@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DFSPH_REC_L2 (40u << 20) /* lists of records up to this many bytes (the H100's L2 is 50 MB) */
+#define DFSPH_REC_L2 (40u << 20)  /* lists of records up to this many bytes (the H100's L2 is 50 MB) */
 #define DFSPH_MOMENTUM_MAX 262144 /* particles up to which the pressure iterations take momentum by default */
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
@@ -87,8 +87,7 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
         !_dfsph_knob(&d->history, ENV_DFSPH_HISTORY, 1, DFSPH_FRAMES, err) ||
         !_dfsph_knob(&d->records, ENV_DFSPH_RECORDS, 0, 1, err) ||
         !_dfsph_knob(&d->persistent, ENV_DFSPH_PERSISTENT, 0, 65535, err) ||
-        !_dfsph_knob(&d->warm_sph, ENV_DFSPH_WARM_SPH, 0, 1, err) ||
-        !_dfsph_knob(&d->momentum, ENV_DFSPH_MOMENTUM, 0, 1, err) ||
+        !_dfsph_knob(&d->warm_sph, ENV_DFSPH_WARM_SPH, 0, 1, err) || !_dfsph_knob(&d->momentum, ENV_DFSPH_MOMENTUM, 0, 1, err) ||
         !_dfsph_knob(&d->grid_form, ENV_DFSPH_GRID_FORM, 0, 1, err) ||
         !_dfsph_knob(&d->prefetch, ENV_DFSPH_PREFETCH, 0, 1, err) || !_dfsph_knob(&d->fused, ENV_DFSPH_FUSED, 0, 2, err))
         return false;
@@ -170,8 +169,8 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     snprintf(d->defines, sizeof d->defines,
              "%s%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %d\n"
              "#define DFSPH_PREFETCH %u\n#define DFSPH_MOMENTUM %d\n#define DFSPH_VISC_SPLIT %d\n",
-             p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch,
-             momentum, d->visc_split);
+             p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch, momentum,
+             d->visc_split);
     for (int i = 0; ok && i < P_COUNT; i++) {
         char defines[1536];
         snprintf(defines, sizeof defines, "%s%s", d->defines, dfsph_programs[i].defines ? dfsph_programs[i].defines : "");
@@ -200,14 +199,14 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
 
 static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     dfsph *d = impl;
-    dfsph_persistent_probe(d, p); /* the persistent grid resident here, before any step (else the indirect path) */
-    dfsph_integrate_hash(d, q);   /* built now, not in the first step's time */
-    dfsph_step_program(d, q);   /* the same (and the stages' names, read at setup, follow it) */
+    d->groups_step = gpu_groups((size_t)p->n * p->lanes, SIM_WG);
+    dfsph_persistent_probe(d);  /* the persistent solves resident here, before any step (else the indirect path) */
+    dfsph_integrate_hash(d, q); /* built now, not in the first step's time */
+    dfsph_step_program(d, q);   /* the same, probed too (and the stages' names, read at setup, follow it) */
     d->discard = true;          /* new particles or a new solver: earlier steps are not this state's */
     dfsph_collect(d, 0);
     d->discard = false;
     d->issued = d->read = 0;
-    d->groups_step = gpu_groups((size_t)p->n * p->lanes, SIM_WG);
     dfsph_policy_reset(&d->pol, &d->pol.desc); /* the caps a fresh solver starts with: the same steps as a fresh sim */
     dfsph_ctl_reset(d); /* every step issued has finished (collected above): the upload cannot land early */
     dfsph_bind(d, p, q);
@@ -276,7 +275,7 @@ const sim_solver sim_solver_dfsph = {
      * scatter (docs/BENCHMARKS.md) */
     .half_cells_above = 0,
     .fast_kernels = false,
-    .lanes4_upto = 0,       /* 2 lanes: 17% off a settled frame at 27,648, 16% at 109,744 (session 13) */
+    .lanes4_upto = 0, /* 2 lanes: 17% off a settled frame at 27,648, 16% at 109,744 (session 13) */
     .lanes2_upto = 262144,
     .make = _dfsph_make,
     .destroy = _dfsph_destroy,

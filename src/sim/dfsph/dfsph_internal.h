@@ -33,6 +33,8 @@ enum {
     P_ALL
 };
 
+#define DFSPH_U_PROBE 2 /* step.comp's and solve.comp's probe-mode uniform (probe.glsl) */
+
 typedef struct dfsph_program {
     const char *file, *defines, *label;
 } dfsph_program;
@@ -52,10 +54,10 @@ typedef struct dfsph {
     GLuint integrate_hash; /* integrate making the next step's hash (0: none; search.h) */
     uint32_t hash_serial;  /* the search's sorter it was built for */
     bool hash_failed;
-    char defines[1024];                                              /* the programs' common defines */
-    bool visc_split; /* dt_max passes the viscosity's bound: the half-step pass runs (visc.comp) */
+    char defines[1024]; /* the programs' common defines */
+    bool visc_split;    /* dt_max passes the viscosity's bound: the half-step pass runs (visc.comp) */
     GLuint kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
-    GLuint params;                                                   /* its uniform block (dfsph_gpu_params) */
+    GLuint params;                                           /* its uniform block (dfsph_gpu_params) */
     dfsph_gpu_params gp;
     float dt0;
     uint32_t n_groups_max;
@@ -94,7 +96,7 @@ uint32_t dfsph_grid(const dfsph *d, uint32_t groups);
 GLuint dfsph_step_program(dfsph *d, const sim_search *q);
 void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, GLuint prog);
 const char *dfsph_stage_note(void *impl);
-void dfsph_persistent_probe(dfsph *d, const sim_particles *p);
+void dfsph_persistent_probe(dfsph *d);
 /* dfsph_records.c */
 void dfsph_collect(dfsph *d, int lag);
 int dfsph_frame_begin(void *impl, double seconds, int substeps);

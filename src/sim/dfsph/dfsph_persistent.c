@@ -7,6 +7,8 @@
 #include "sim/dfsph/dfsph_internal.h"
 #include <stdio.h>
 
+static bool _dfsph_probe(dfsph *d, GLuint prog);
+
 #define DFSPH_GROUPS_PER_SM 4 /* the persistent grid: 4 groups an SM measured best on the H100 (1, 2 and 8 slower) */
 
 /* The GPU's multiprocessors times the warps each holds, from gl_SMCountNV (0 where the extension
@@ -82,7 +84,8 @@ GLuint dfsph_step_program(dfsph *d, const sim_search *q) {
     d->step_prog = sim_program_make("sim/dfsph/step.comp", defines, "sim.dfsph.step", err);
     if (!d->step_prog) log_error("SIM", "dfsph: the fused step: %s (each solve alone runs persistent)", err);
     d->step_failed = !d->step_prog;
-    return d->step_prog;
+    if (d->step_prog && !_dfsph_probe(d, d->step_prog)) d->solve_groups = 0; /* not resident: the indirect path */
+    return d->solve_groups ? d->step_prog : 0;
 }
 
 /* The whole step after the search as one dispatch (its stages untimed: a timed step runs the
@@ -103,41 +106,47 @@ void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, GLuint prog) {
 const char *dfsph_stage_note(void *impl) {
     const dfsph *d = impl;
     /* the fused step's program, built at prime */
-    return d->solve_groups && d->fused && d->step_prog && !d->step_failed
-               ? "a per-stage sample; the other steps run fused"
-               : NULL;
+    return d->solve_groups && d->fused && d->step_prog && !d->step_failed ? "a per-stage sample; the other steps run fused"
+                                                                          : NULL;
 }
 
-/* Before any step (prime): the persistent path's grid for `n` particles crosses a few grid
- * barriers on a scratch buffer (grid_probe.comp). Where it stalls, the groups are not all resident
- * here (FLUID_DFSPH_PERSISTENT above what the GPU holds): the indirect path runs every step, so
- * the fluid is the indirect path's bit for bit (a stall inside a step would have left it
- * half-stepped). */
-void dfsph_persistent_probe(dfsph *d, const sim_particles *p) {
-    uint32_t groups = d->solve_groups ? gpu_groups((size_t)p->n * p->lanes, SIM_WG) : 0;
-    if (!groups) return;
-    char defines[1280], err[ERR_LEN];
-    snprintf(defines, sizeof defines, "%s%s#define GRID_PROBE_ROUNDS 4u\n", d->defines, d->grid_defines);
-    GLuint prog = sim_program_make("sim/dfsph/grid_probe.comp", defines, "sim.dfsph.grid_probe", err), buf = 0;
-    uint32_t words[3] = {0, 0, 0};
-    bool ran = false;
-    if (prog && (buf = gpu_buffer_make(sizeof words, words, "sim.dfsph.grid_probe", err))) {
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_CTL, buf); /* dfsph_bind binds the control block again */
-        glUseProgram(prog);
-        glDispatchCompute(dfsph_grid(d, groups), 1, 1);
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-        glGetNamedBufferSubData(buf, 0, sizeof words, words);
-        ran = true;
-    }
-    gpu_buffer_destroy(&buf);
-    shader_destroy(&prog);
-    if (!ran) {
+/* Crosses 4 grid barriers with `prog` (step.comp or solve.comp) in its probe mode (probe.glsl) on a
+ * scratch control block, with the grid of the particles' lanes (groups_step): true where none
+ * stalled. The program's own registers and shared memory decide how many of its groups stay
+ * resident (the H100 at 109,744 with FLUID_DFSPH_PERSISTENT=2112: the fused step's 1,715 groups
+ * stalled inside the third frame's step, after the barrier-only probe that stood here before had
+ * passed, and the fluid was left half-stepped). */
+static bool _dfsph_probe(dfsph *d, GLuint prog) {
+    uint32_t groups = d->groups_step;
+    if (!prog || !groups) return true;
+    char err[ERR_LEN];
+    dfsph_ctl c = {0};
+    GLuint buf = gpu_buffer_make(sizeof c, &c, "sim.dfsph.probe", err);
+    if (!buf) {
         log_error("SIM", "dfsph: the persistent path's probe: %s (the indirect path runs)", err);
-        words[2] = 1;
-    } else if (words[2])
+        return false;
+    }
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_CTL, buf); /* dfsph_bind binds the control block again */
+    glProgramUniform1ui(prog, DFSPH_U_PROBE, 4);
+    glUseProgram(prog);
+    glDispatchCompute(dfsph_grid(d, groups), 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glProgramUniform1ui(prog, DFSPH_U_PROBE, 0);
+    glGetNamedBufferSubData(buf, 0, sizeof c, &c);
+    gpu_buffer_destroy(&buf);
+    if (c.stalled)
         log_error("SIM",
-                  "dfsph: the persistent path's %u groups are not all resident here (a grid barrier stalled before the "
-                  "first step); the indirect path runs (set FLUID_DFSPH_PERSISTENT lower, or 0)",
+                  "dfsph: the persistent path's %u groups are not all resident here (a grid barrier stalled in the probe, "
+                  "before any step ran on them); the indirect path runs (set FLUID_DFSPH_PERSISTENT lower, or 0)",
                   dfsph_grid(d, groups));
-    if (words[2]) d->solve_groups = 0;
+    return !c.stalled;
+}
+
+/* At prime, with groups_step set for the particles: the persistent solves probed before any step
+ * (the fused step is probed where it is built, dfsph_step_program). Where one stalls, the groups are not all resident
+ * here (FLUID_DFSPH_PERSISTENT above what the GPU holds of that program): the indirect path runs
+ * every step, so the fluid is the indirect path's bit for bit. */
+void dfsph_persistent_probe(dfsph *d) {
+    if (d->solve_groups && !(_dfsph_probe(d, d->prog[P_DIV_SOLVE]) && _dfsph_probe(d, d->prog[P_DENS_SOLVE])))
+        d->solve_groups = 0;
 }
