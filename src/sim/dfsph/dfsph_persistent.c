@@ -126,7 +126,7 @@ static bool _dfsph_probe(dfsph *d, GLuint prog) {
         log_error("SIM", "dfsph: the persistent path's probe: %s (the indirect path runs)", err);
         return false;
     }
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_CTL, buf); /* dfsph_bind binds the control block again */
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_CTL, buf);
     glProgramUniform1ui(prog, DFSPH_U_PROBE, 4);
     glUseProgram(prog);
     glDispatchCompute(dfsph_grid(d, groups), 1, 1);
@@ -134,6 +134,8 @@ static bool _dfsph_probe(dfsph *d, GLuint prog) {
     glProgramUniform1ui(prog, DFSPH_U_PROBE, 0);
     glGetNamedBufferSubData(buf, 0, sizeof c, &c);
     gpu_buffer_destroy(&buf);
+    /* the step's own again: a sort switch rebuilds the fused step (and probes it) after dfsph_bind */
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_CTL, d->ctl);
     if (c.stalled)
         log_error("SIM",
                   "dfsph: the persistent path's %u groups are not all resident here (a grid barrier stalled in the probe, "
