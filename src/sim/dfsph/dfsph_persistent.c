@@ -145,9 +145,9 @@ static bool _dfsph_probe(dfsph *d, GLuint prog) {
 }
 
 /* At prime, with groups_step set for the particles: the persistent solves probed before any step
- * (the fused step is probed where it is built, dfsph_step_program). Where one stalls, the groups are not all resident
- * here (FLUID_DFSPH_PERSISTENT above what the GPU holds of that program): the indirect path runs
- * every step, so the fluid is the indirect path's bit for bit. */
+ * (the fused step is probed where it is built, dfsph_step_program). Where one stalls, its groups
+ * are not all resident here (FLUID_DFSPH_PERSISTENT above what the GPU holds of that program): the
+ * indirect path runs every step, so the fluid is the indirect path's bit for bit. */
 void dfsph_persistent_probe(dfsph *d) {
     if (d->solve_groups && !(_dfsph_probe(d, d->prog[P_DIV_SOLVE]) && _dfsph_probe(d, d->prog[P_DENS_SOLVE])))
         d->solve_groups = 0;
