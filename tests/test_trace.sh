@@ -106,24 +106,27 @@ else
     cat "$TMP/err"; fail "bench --sim --trace failed"
 fi
 
-# The fused step's phases as counters ("fused NAME (cycles a step)"): with the fused step forced (one
-# group, as test_sim_persistent runs it), DFSPH's five, each above 0, where the driver has a shader
-# clock (gpu_caps); WCSPH has none.
+# The fused step's phases as counters: with the fused step forced (one group, as test_sim_persistent
+# runs it), DFSPH's five, each above 0, where the driver has a shader clock (gpu_caps); WCSPH has
+# none. In µs ("fused NAME (us a step)": the run measures the clock's rate when the first phases
+# come) where the GPU's timer queries work, else in cycles ("fused NAME (cycles a step)": llvmpipe).
 CAPS=${FLUID_GPU_CAPS:-$(dirname "$FLUID")/tests/gpu_caps}
 clock=$("$CAPS" | sed -n 's/^shader_clock=//p')
+unit=cycles
+[ "$("$CAPS" | sed -n 's/^timer_queries=//p')" = 1 ] && unit=us
 for solver in dfsph wcsph; do
     FLUID_DFSPH_PERSISTENT=1 "$FLUID" --headless --solver $solver --particles 1000 --frames 4 --trace "$TMP/p.json" \
         > "$TMP/out" 2> "$TMP/err" || { cat "$TMP/err"; fail "$solver: the fused --trace run failed"; continue; }
     want=0
     [ $solver = dfsph ] && [ "$clock" = 1 ] && want=5
-    python3 - "$TMP/p.json" "$want" << 'EOF' || fail "$solver: the fused phases' counters (above)"
+    python3 - "$TMP/p.json" "$want" "$unit" << 'EOF' || fail "$solver: the fused phases' counters (above)"
 import json, sys
-events, want = json.load(open(sys.argv[1]))["traceEvents"], int(sys.argv[2])
+events, want, unit = json.load(open(sys.argv[1]))["traceEvents"], int(sys.argv[2]), sys.argv[3]
 fused = [e for e in events if e["ph"] == "C" and e["name"].startswith("fused ")]
 names = sorted({e["name"] for e in fused})
 stages = ["density", "divergence", "nonpressure", "pressure", "integrate"]
 bad = []
-if want and names != sorted("fused %s (cycles a step)" % s for s in stages): bad.append("fused counters %s" % names)
+if want and names != sorted("fused %s (%s a step)" % (s, unit) for s in stages): bad.append("fused counters %s" % names)
 if not want and fused: bad.append("%d fused counters where none are measured" % len(fused))
 if want and any(e["args"]["value"] <= 0 for e in fused): bad.append("a fused counter at 0")
 if want and len(fused) < want: bad.append("%d fused counters in 4 frames (the records come 2 frames late)" % len(fused))

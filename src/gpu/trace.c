@@ -131,11 +131,13 @@ static void _trace_counters(gpu_trace *t, double ts, const trace_counters *c) {
     }
     for (int i = 0; i < c->phases && i < TRACE_MAX_PHASES; i++) {
         char name[64];
-        snprintf(name, sizeof name, "fused %s (cycles a step)", c->phase_names[i]);
+        bool us = c->phase_mhz > 0;
+        snprintf(name, sizeof name, "fused %s (%s a step)", c->phase_names[i], us ? "us" : "cycles");
         _trace_sep(t);
         outfile_printf(t->f, "{\"name\": ");
         _trace_string(t->f, name);
-        outfile_printf(t->f, ", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"value\": %.0f}}", ts, c->phase_cycles[i]);
+        outfile_printf(t->f, ", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"value\": %.*f}}", ts, us ? 2 : 0,
+                       us ? c->phase_cycles[i] / c->phase_mhz : c->phase_cycles[i]);
     }
 }
 

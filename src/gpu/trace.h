@@ -38,10 +38,13 @@ typedef struct trace_desc {
 typedef struct trace_counters {
     double steps_total, iterations_total, particles, dt_ms;
     /* A one-dispatch step's phases as measured inside it (sim_summary.phase_cycles): a counter
-     * "fused NAME (cycles a step)" each, the recent steps' mean; phases 0: none. */
+     * each, the recent steps' mean, "fused NAME (us a step)" at the shader clock's rate phase_mhz,
+     * or "fused NAME (cycles a step)" where the rate is not known (0: a GPU whose timers read 0);
+     * phases 0: none. */
     int phases;
     const char *phase_names[TRACE_MAX_PHASES];
     double phase_cycles[TRACE_MAX_PHASES];
+    double phase_mhz;
 } trace_counters;
 
 typedef struct gpu_trace gpu_trace;

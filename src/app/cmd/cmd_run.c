@@ -301,7 +301,10 @@ static int _run_headless(const run_opts *o) {
         int k = session_simulate(&ss, SESSION_FRAME_SECONDS, o->substeps, SESSION_TIME_FRAME | SESSION_TIME_STAGES_SAMPLED,
                                  &_run_stop);
         session_frame_end(&ss);
-        if (trace) session_trace_counters(&ss, &tc), trace_frames(trace, ss.prof, nst, &tc);
+        if (trace) {
+            if (!ss.clock_frame) session_clock_rate(&ss, 0); /* once, when the first phases come: the counters in µs */
+            session_trace_counters(&ss, &tc), trace_frames(trace, ss.prof, nst, &tc);
+        }
         for (int st = 0; st <= nst; st++) /* a stage's mean is over the frames that timed it (a fused step's samples) */
             if (prof_timed(ss.prof, st)) sum_us[st] += prof_last_us(ss.prof, st), timed_frames[st]++;
         if (prof_last_us(ss.prof, nst) > frame_us_max) frame_us_max = prof_last_us(ss.prof, nst);

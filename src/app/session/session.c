@@ -235,6 +235,7 @@ void session_trace_counters(const session *ss, trace_counters *out) {
                             .particles = sim_particle_count(ss->s),
                             .dt_ms = sum.dt_last * 1e3};
     out->phases = sim_phase_count(ss->s) <= TRACE_MAX_PHASES ? sim_phase_count(ss->s) : 0;
+    out->phase_mhz = ss->view.phase_mhz;
     for (int k = 0; k < out->phases; k++) {
         out->phase_names[k] = sim_stage_name(ss->s, SIM_SEARCH_STAGES + k);
         out->phase_cycles[k] = sum.phase_cycles[k];
