@@ -4,6 +4,7 @@
  * mid-run changes nothing. Counting also replaces the ranges stage with its own scanned counts and
  * takes its first count from the hash pass. (onesweep, where the driver allows it, is radix's other
  * path: test_sort_onesweep.)
+ * Arguments SOLVER SCENE run that pair alone (test_sim_sorts_fused: dfsph dambreak on the fused step).
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
 #include "sim/solver.h"
@@ -41,13 +42,14 @@ static void drop(state s) {
     free(s.dens);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
     const char *scenes[] = {"dambreak", "drop"};
     for (int q = 0; sim_solvers[q]; q++)
         for (int k = 0; k < 2; k++) {
             const char *sv = sim_solvers[q]->name;
+            if (argc > 2 && (strcmp(argv[1], sv) || strcmp(argv[2], scenes[k]))) continue;
             sim *probe = ref_sim(scenes[k], 1500, "cpu", sv, caps);
             uint32_t n = sim_particle_count(probe);
             sim_destroy(probe);
