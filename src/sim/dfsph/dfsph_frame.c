@@ -50,9 +50,10 @@ void dfsph_policy_plan(dfsph_policy *pol, double seconds, int substeps, bool per
         if (speed > 0 && pol->desc.cfl / speed < dt) dt = pol->desc.cfl / speed;
         /* The spare slot only where the CFL limit may bind: a flow whose steps are all dt_max, and
          * would stay so were its fastest particle twice as fast, takes exactly ceil(time / dt_max)
-         * steps (a settled pool: the spare ran the search and the density pass for nothing, about 4%
-         * of its frame at 27,648 on the H100). A sudden push outruns it as it outruns the spare:
-         * that frame carries its time over, and the next one has the slots for it. */
+         * steps (a settled pool: the spare ran the search, the density pass and integrate for
+         * nothing; on the H100 its frame did not measurably shorten, the drop and the dam break's
+         * first 5 s did by 2-3%, docs/BENCHMARKS.md). A sudden push outruns it as it outruns the
+         * spare: that frame carries its time over, and the next one has the slots for it. */
         bool pinned = speed > 0 && pol->desc.cfl / speed >= DFSPH_SPARE_MARGIN * pol->desc.dt_max && pol->carry_recent == 0;
         double k = ceil((seconds > 0 ? seconds + pol->carry_recent : -seconds) / dt - 1e-6);
         k = (k < 1 ? 1 : k) + (pinned ? 0 : 1);
