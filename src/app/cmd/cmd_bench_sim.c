@@ -218,7 +218,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
         session_frame_end(ss);
         trace_counters tc;
         if (o->trace) {
-            if (!ss->clock_frame) session_clock_rate(ss, 0); /* once, when the first phases come: the counters in µs */
+            session_clock_rate(ss, SESSION_CLOCK_ONCE); /* when the first phases come: the counters in µs */
             session_trace_counters(ss, &tc), trace_frames(o->trace, ss->prof, ss->stages, &tc);
         }
         _bsim_take(s, row, it_sum, &err_sum); /* every frame: the ring never fills */

@@ -302,7 +302,7 @@ static int _run_headless(const run_opts *o) {
                                  &_run_stop);
         session_frame_end(&ss);
         if (trace) {
-            if (!ss.clock_frame) session_clock_rate(&ss, 0); /* once, when the first phases come: the counters in µs */
+            session_clock_rate(&ss, SESSION_CLOCK_ONCE); /* when the first phases come: the counters in µs */
             session_trace_counters(&ss, &tc), trace_frames(trace, ss.prof, nst, &tc);
         }
         for (int st = 0; st <= nst; st++) /* a stage's mean is over the frames that timed it (a fused step's samples) */

@@ -217,7 +217,7 @@ void session_clock_rate(session *ss, int every) {
     sim_summary sum;
     if (!ss->s) return;
     sim_get_summary(ss->s, &sum);
-    if (!sum.phase_steps) return;
+    if (!sum.phase_steps || (every == SESSION_CLOCK_ONCE && ss->clock_frame)) return;
     /* from the last try, not the last success: a driver where it fails (0) is not asked every frame */
     if (every > 0 && (ss->frames_run < 30 || (ss->clock_frame && ss->frames_run - ss->clock_frame < (unsigned long)every)))
         return;

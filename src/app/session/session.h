@@ -115,9 +115,11 @@ int session_simulate(session *ss, double seconds, int substeps, unsigned timing,
 /* The view, HUD included, into target (NULL: the window) at w x h, timed as "render" when asked. */
 void session_draw(session *ss, const render_target *target, int w, int h);
 void session_frame_end(session *ss);
-/* The shader clock's rate for the HUD's fused phases (view.phase_mhz), measured now (about 4 ms of
- * GPU, waited for) where the solver measures phases; `every` > 0: only on the first frame it can
- * (30 frames in, the clocks up) and every `every` frames after. */
+/* The shader clock's rate for the HUD's and the trace's fused phases (view.phase_mhz), measured now
+ * (about 4 ms of GPU, waited for) where the solver measures phases; `every` > 0: only on the first
+ * frame it can (30 frames in, the clocks up) and every `every` frames after; SESSION_CLOCK_ONCE:
+ * only where it has not measured yet (a trace's counters). */
+#define SESSION_CLOCK_ONCE (-1)
 void session_clock_rate(session *ss, int every);
 /* A trace's counters (gpu/trace.h) from the sim's summary as read so far (no wait). */
 void session_trace_counters(const session *ss, trace_counters *out);
