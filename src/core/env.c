@@ -39,6 +39,9 @@ const env_info env_table[ENV_COUNT] = {
     [ENV_DFSPH_MOMENTUM] = {"FLUID_DFSPH_MOMENTUM", "0 or 1", "1 up to 262,144 particles, 0 above", "src/sim/dfsph/dfsph.c",
                             "1: DFSPH's pressure iterations take momentum (half the last value again while compressed: "
                             "fewer iterations, docs/SPH.md); 0: plain iterations (measuring)"},
+    [ENV_DFSPH_COARSE] = {"FLUID_DFSPH_COARSE", "0 or 1", "1 where momentum is on", "src/sim/dfsph/dfsph.c",
+                          "1: DFSPH's pressure solve corrects the pool's depth-long mode once after its first predict "
+                          "(the coarse level, docs/SPH.md); 0: not (measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},
     [ENV_RADIX_COUNT_AHEAD_TILES] =

@@ -130,6 +130,18 @@ bool dfsph_reduce_last(float v, bool is_max) {
 #ifndef DFSPH_PREFETCH
 #define DFSPH_PREFETCH 0
 #endif
+// DFSPH_COARSE 1: the pressure solve's coarse level after its first predict (coarse.glsl; dfsph_desc.coarse),
+// in a step whose CFL limit does not bind (the flow slow, its pressure near the hydrostatic the level
+// models) where the grid's layers fit (twin in dfsph_internal.h).
+#ifndef DFSPH_COARSE
+#define DFSPH_COARSE 0
+#endif
+#define DFSPH_COARSE_MAXY 256 // the most layers
+#define DFSPH_COARSE_MAXC 65536 // the most grid columns (x, z)
+#define DFSPH_COARSE_MAXR 65536 // the most rows of cells (y, z)
+#define DFSPH_COARSE_RUNS                                                                                      \
+    (P.dims.y <= uint(DFSPH_COARSE_MAXY) && P.dims.x * P.dims.z <= uint(DFSPH_COARSE_MAXC) &&                  \
+     P.dims.y * P.dims.z <= uint(DFSPH_COARSE_MAXR) && C.dt_cfl >= D.dt_max)
 #if DFSPH_REC
 struct NbrRec {
     vec3 grad; // m grad W_ij = m W'(r) / r (x_i - x_j)

@@ -26,6 +26,9 @@ layout(local_size_x = SIM_WG) in;
 #define GRID_STALLED C.stalled
 #include "grid_barrier.glsl"
 #include "sim/dfsph/probe.glsl"
+#if DFSPH_DENSITY && DFSPH_COARSE
+#include "sim/dfsph/coarse.glsl"
+#endif
 
 uint virtual_groups() { return (P.n * uint(SIM_LANES) + uint(SIM_WG) - 1u) / uint(SIM_WG); }
 #include "sim/dfsph/solve_loop.glsl"

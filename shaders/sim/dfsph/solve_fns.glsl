@@ -82,10 +82,14 @@ float dfsph_predict(uint it) {
         drho = sums.x + P.rho0 * dot(vi, wallg[i].yzw);
         float dt = C.dt, e;
 #if DFSPH_DENSITY
-        e = max(dens[i] + dt * drho - P.rho0, 0.0);
+        float signed_e = dens[i] + dt * drho - P.rho0;
+        e = max(signed_e, 0.0);
         float k = e * wallg[i].x / (dt * dt);
 #if DFSPH_MOMENTUM // docs/SPH.md, "Momentum": half the last value applied again, while compressed
         if (it > 0u && e > 0.0) k += 0.5 * kappa[i];
+#endif
+#if DFSPH_COARSE // the first predict's value signed: the coarse level sums it, then clamps it (coarse.glsl)
+        if (it == 0u && DFSPH_COARSE_RUNS) k = signed_e * wallg[i].x / (dt * dt);
 #endif
         kappa[i] = k;
 #else

@@ -2,7 +2,7 @@
 // solves with it): the warm-start update, then (predict | decide | update) behind grid barriers
 // until converged or at the cap; errors through C.partial[0 ..], in the indirect path's order.
 // No include guard: step.comp includes it once a solve under another name (dfsph_solve_run).
-// Needs g_gid (SIM_GID), virtual_groups(), grid_barrier() and the solve's functions.
+// Needs g_gid (SIM_GID), virtual_groups(), grid_barrier(), the solve's functions and (DFSPH_COARSE) coarse.glsl.
 void dfsph_solve_run() {
     uint lid = gl_LocalInvocationID.x, groups = virtual_groups();
     for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
@@ -24,6 +24,18 @@ void dfsph_solve_run() {
         bool more = dfsph_decide(it, mean, gl_WorkGroupID.x == 0u && lid == 0u);
         if (!more) break;
         it++;
+#if DFSPH_DENSITY && DFSPH_COARSE
+        if (it == 1u && DFSPH_COARSE_RUNS) { // the coarse level after the first predict (coarse.glsl)
+            for (uint vg = gl_WorkGroupID.x; vg < dfsph_coarse_groups(); vg += gl_NumWorkGroups.x) dfsph_coarse_sums(vg);
+            dfsph_coarse_last();
+            if (!grid_barrier()) break;
+            for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+                g_gid = vg * uint(SIM_WG) + lid;
+                dfsph_coarse_apply();
+            }
+            if (!grid_barrier()) break;
+        }
+#endif
         for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
             g_gid = vg * uint(SIM_WG) + lid;
             dfsph_update(false);

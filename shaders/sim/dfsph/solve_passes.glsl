@@ -52,6 +52,7 @@ layout(std430, binding = B_VEL_OUT) DFSPH_Q_VSTAR buffer VelStar { vec4 vstar[];
 #endif
 layout(std430, binding = B_KAPPA) DFSPH_Q_KAPPA buffer Kappa { float kappa[]; };
 layout(std430, binding = B_ACCEL) DFSPH_Q_ACCEL buffer Accel { vec4 accel[]; };
+layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; }; // the coarse level's layers
 #include "sim/lanes.glsl"
 #include "sim/dfsph/solve_fns.glsl"
 #endif

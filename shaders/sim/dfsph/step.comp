@@ -50,7 +50,6 @@ uint g_gid; // the thread's index in the indirect path's dispatch (SIM_GID)
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
 #include "sim/search/hash_emit.glsl"
-layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
 // DFSPH_STEP_ALIAS 1 (default): density and nonpressure read the positions through this
 // non-coherent alias of the same buffer, as their own passes do:
 // nothing in the dispatch has written those words before they read them (the pressure solve writes
@@ -69,7 +68,7 @@ layout(std430, binding = B_POS_IN) readonly buffer PosR { vec4 pos_r[]; }; // th
 #define dfsph_predict dfsph_predict_div
 #define dfsph_decide dfsph_decide_div
 #define dfsph_solve_run dfsph_solve_div
-#include "sim/dfsph/solve_passes.glsl"
+#include "sim/dfsph/solve_passes.glsl" // (also declares ranges)
 #include "sim/neighbours.glsl"
 #include "sim/dfsph/density_pass.glsl"
 #include "sim/dfsph/nonpressure_pass.glsl"
@@ -98,6 +97,9 @@ void phase_clock(uint k) {
 
 uint virtual_groups() { return (P.n * uint(SIM_LANES) + uint(SIM_WG) - 1u) / uint(SIM_WG); }
 #include "sim/dfsph/solve_loop.glsl"
+#if DFSPH_COARSE
+#include "sim/dfsph/coarse.glsl"
+#endif
 #undef dfsph_update
 #undef dfsph_predict
 #undef dfsph_decide

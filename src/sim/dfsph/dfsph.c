@@ -55,6 +55,8 @@ const dfsph_program dfsph_programs[P_ALL] = {
     [P_DENS_WARM] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 1\n#define DFSPH_WARM 1\n", "sim.dfsph.dens_warm"},
     [P_DENS_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 1\n#define DFSPH_WARM 0\n", "sim.dfsph.dens_update"},
     [P_DENS_PREDICT] = {"sim/dfsph/predict.comp", "#define DFSPH_DENSITY 1\n", "sim.dfsph.dens_predict"},
+    [P_COARSE_LAYERS] = {"sim/dfsph/coarse.comp", "#define DFSPH_COARSE_PASS 1\n", "sim.dfsph.coarse_layers"},
+    [P_COARSE_APPLY] = {"sim/dfsph/coarse.comp", "#define DFSPH_COARSE_PASS 2\n", "sim.dfsph.coarse_apply"},
     [P_INTEGRATE] = {"sim/dfsph/integrate.comp", NULL, "sim.dfsph.integrate"},
     /* The persistent path (made only where it runs). */
     [P_DIV_SOLVE] = {"sim/dfsph/solve.comp", "#define DFSPH_DENSITY 0\n", "sim.dfsph.div_solve"},
@@ -89,7 +91,8 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
         !_dfsph_knob(&d->persistent, ENV_DFSPH_PERSISTENT, 0, 65535, err) ||
         !_dfsph_knob(&d->warm_sph, ENV_DFSPH_WARM_SPH, 0, 1, err) || !_dfsph_knob(&d->momentum, ENV_DFSPH_MOMENTUM, 0, 1, err) ||
         !_dfsph_knob(&d->grid_form, ENV_DFSPH_GRID_FORM, 0, 1, err) ||
-        !_dfsph_knob(&d->prefetch, ENV_DFSPH_PREFETCH, 0, 1, err) || !_dfsph_knob(&d->fused, ENV_DFSPH_FUSED, 0, 2, err))
+        !_dfsph_knob(&d->prefetch, ENV_DFSPH_PREFETCH, 0, 1, err) || !_dfsph_knob(&d->fused, ENV_DFSPH_FUSED, 0, 2, err) ||
+        !_dfsph_knob(&d->coarse, ENV_DFSPH_COARSE, 0, 1, err))
         return false;
     /* Each empty pair of slack costs a frame its dispatches (docs/BENCHMARKS.md); one pair catches
      * most solves that need one more iteration than lately. */
@@ -130,6 +133,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     dfsph *d = calloc(1, sizeof *d);
     d->desc = *(const dfsph_desc *)md->desc;
     d->sink = md->records;
+    d->sp = md->params;
     d->phase_clock = caps->shader_clock;
     dfsph_params dp;
     dfsph_params_default(&dp, d->desc.strict, d->desc.dt_max);
@@ -166,12 +170,17 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     /* The viscosity's half-steps (visc_pass.glsl) only where a step may pass its bound: the default
      * dt_max never does, and then the pressure solve's warm update adds dt a itself (no pass). */
     d->visc_split = d->gp.dt_max > d->gp.dt_visc;
+    /* The coarse level (coarse.glsl) where momentum is on: measured with it (docs/SPH.md). Its sums go
+     * in Ctl's partials after the two regions of the groups' (DFSPH_COARSE_AT). */
+    d->coarse = d->desc.coarse ? _dfsph_value(d->desc.coarse) : momentum;
     snprintf(d->defines, sizeof d->defines,
              "%s%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %d\n"
-             "#define DFSPH_PREFETCH %u\n#define DFSPH_MOMENTUM %d\n#define DFSPH_VISC_SPLIT %d\n",
+             "#define DFSPH_PREFETCH %u\n#define DFSPH_MOMENTUM %d\n#define DFSPH_VISC_SPLIT %d\n#define DFSPH_COARSE %d\n"
+             "#define DFSPH_COARSE_AT %uu\n",
              p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch, momentum,
-             d->visc_split);
+             d->visc_split, d->coarse, 2 * d->n_groups_max);
     for (int i = 0; ok && i < P_COUNT; i++) {
+        if ((i == P_COARSE_LAYERS || i == P_COARSE_APPLY) && !d->coarse) continue;
         char defines[1536];
         snprintf(defines, sizeof defines, "%s%s", d->defines, dfsph_programs[i].defines ? dfsph_programs[i].defines : "");
         ok = (d->prog[i] = sim_program_make(dfsph_programs[i].file, defines, dfsph_programs[i].label, err)) != 0;
@@ -179,7 +188,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     ok = ok && (d->params = gpu_buffer_make(sizeof d->gp, &d->gp, "sim.dfsph.params", err)) &&
          (d->kappa = gpu_buffer_make(4 * n, NULL, "sim.dfsph.kappa", err)) &&
          (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
-         (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 8ull * d->n_groups_max, NULL, "sim.dfsph.ctl", err)) &&
+         (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 8ull * d->n_groups_max + 4ull * DFSPH_COARSE_FLOATS, NULL, "sim.dfsph.ctl", err)) &&
          (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err)) &&
          (d->nbr = gpu_buffer_make(rec * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&
          (d->wall = gpu_buffer_make(16 * n, NULL, "sim.dfsph.wall", err)) &&

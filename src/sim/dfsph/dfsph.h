@@ -35,6 +35,9 @@ typedef struct dfsph_desc {
                      * docs/SPH.md) */
     int fused;      /* where the persistent solve runs: 1 the whole step one dispatch (the default), DFSPH_ZERO each
                      * solve alone, 2 the fused step reading positions coherent (FLUID_DFSPH_FUSED) */
+    int coarse;     /* 1: the pressure solve's coarse level (one correction of the pool's depth-long mode after its
+                     * first predict: fewer iterations at rest), DFSPH_ZERO: none; 0: where momentum is on
+                     * (FLUID_DFSPH_COARSE; docs/SPH.md) */
 } dfsph_desc;
 
 extern const sim_solver sim_solver_dfsph;

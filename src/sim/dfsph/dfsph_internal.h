@@ -26,6 +26,8 @@ enum {
     P_DENS_WARM,
     P_DENS_UPDATE,
     P_DENS_PREDICT,
+    P_COARSE_LAYERS, /* the pressure solve's coarse level (coarse.comp; made only where it runs) */
+    P_COARSE_APPLY,
     P_INTEGRATE,
     P_COUNT,
     P_DIV_SOLVE = P_COUNT,
@@ -33,6 +35,13 @@ enum {
     P_ALL
 };
 
+/* The coarse level's most layers, grid columns (x, z) and rows of cells (y, z) (coarse.glsl; twins of
+ * dfsph_common.glsl's): in Ctl's partials after the groups' two regions, two floats a row, one a
+ * column, one a layer and two more. */
+#define DFSPH_COARSE_MAXY 256u
+#define DFSPH_COARSE_MAXC 65536u
+#define DFSPH_COARSE_MAXR 65536u
+#define DFSPH_COARSE_FLOATS (2 * DFSPH_COARSE_MAXR + DFSPH_COARSE_MAXC + DFSPH_COARSE_MAXY + 2)
 #define DFSPH_U_PROBE 2 /* step.comp's and solve.comp's probe-mode uniform (probe.glsl) */
 
 typedef struct dfsph_program {
@@ -56,6 +65,8 @@ typedef struct dfsph {
     bool hash_failed;
     char defines[1024]; /* the programs' common defines */
     bool visc_split;    /* dt_max passes the viscosity's bound: the half-step pass runs (visc.comp) */
+    int coarse;         /* the pressure solve's coarse level runs (coarse.glsl) */
+    const sim_params *sp; /* the shared physics (the grid's dims) */
     GLuint kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
     GLuint params;                                           /* its uniform block (dfsph_gpu_params) */
     dfsph_gpu_params gp;

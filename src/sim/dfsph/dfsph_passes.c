@@ -53,6 +53,13 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
     }
     _dfsph_pass(d->prog[warm]);
     _dfsph_pass(d->prog[predict]);
+    const uint32_t *g = d->sp->dims;
+    if (predict == P_DENS_PREDICT && d->coarse && g[1] <= DFSPH_COARSE_MAXY && g[0] * g[2] <= DFSPH_COARSE_MAXC &&
+        g[1] * g[2] <= DFSPH_COARSE_MAXR) {
+        /* the coarse level (coarse.comp): a group a row of cells, then a thread a grid column */
+        sim_dispatch(d->prog[P_COARSE_LAYERS], (g[1] * g[2] + gpu_groups(g[0] * g[2], SIM_WG)) * SIM_WG);
+        _dfsph_pass(d->prog[P_COARSE_APPLY]);
+    }
     for (uint32_t k = 0; k < cap; k++) {
         sim_dispatch_indirect(d->prog[update], args);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
