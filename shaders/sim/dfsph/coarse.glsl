@@ -151,7 +151,9 @@ void dfsph_coarse_apply() {
     ivec3 cell = sim_cell_of(x.xyz);
     int top = int(DFSPH_COARSE_TOP_LAYER);
     float top_y = DFSPH_COARSE_TOP_Y, surface = DFSPH_COARSE_SURFACE(uint(cell.x) + P.dims.x * uint(cell.z));
-    float kc = dfsph_coarse_k(x.y, top, top_y) - dfsph_coarse_k(surface, top, top_y);
+    // (K at a cell above the column's surface: 0 where it is within a cell of the highest particle, so
+    // a flat pool's surface noise is not fed back)
+    float kc = dfsph_coarse_k(x.y, top, top_y) - dfsph_coarse_k(surface + P.cell, top, top_y);
     kappa[i] = max(max(kappa[i], 0.0) + kc, -x.w);
 }
 #endif
