@@ -146,6 +146,14 @@ bool sim_read_pressure(sim *s, float *out) {
     return ok;
 }
 
+bool sim_run_coarse(sim *s, float dt, float dt_cfl, const float *in, float *out, float *factor, float *pos4) {
+    sim_sync(s);
+    const sim_solver_test_hooks *t = s->solver->test;
+    if (!t || !t->coarse) return false;
+    sim_particles_bind(&s->p);
+    return t->coarse(s->impl, &s->p, s->q, dt, dt_cfl, in, out, factor, pos4);
+}
+
 void sim_read_stats(sim *s, sim_stats *out) {
     sim_particles *g = &s->p;
     uint32_t n = g->n;

@@ -31,6 +31,9 @@ bool sim_read_pressure(sim *s, float *out);
  * UINT32_MAX where one of its lanes' lists is full (some may be dropped); returns one lane's list
  * capacity, 0 if the solver keeps no lists. */
 uint32_t sim_read_neighbour_counts(sim *s, uint32_t *out);
+/* The solver's pressure coarse level once on the state as primed (sim_make, sim_set_particles), from
+ * `in` with dt and dt_cfl (solver_test.h's coarse; current order); false if the solver has none. */
+bool sim_run_coarse(sim *s, float dt, float dt_cfl, const float *in, float *out, float *factor, float *pos4);
 /* Hands r to the simulation as its solver's next finished step (the records' ring and the summary). */
 void sim_take_record(sim *s, const sim_step_record *r);
 /* The solver's acceleration buffer, current order (wcsph: the total; dfsph: non-pressure), or 0. */

@@ -18,6 +18,12 @@ typedef struct sim_solver_test_hooks {
     uint32_t (*read_neighbour_counts)(void *impl, const sim_particles *p, uint32_t *out);
     /* Its own parameters as its uniform block holds them (dfsph: dfsph_gpu_params), or NULL. */
     const void *(*params)(void *impl);
+    /* dfsph: its pressure solve's coarse level run once on the particles as the last search and
+     * density pass left them (right after priming), from the values `in` (k per particle, current
+     * order), with this dt and CFL limit: `out` the values it leaves, `factor` each particle's 1/S,
+     * `pos4` the positions and carried totals it read. False where the solver has none. */
+    bool (*coarse)(void *impl, sim_particles *p, const sim_search *q, float dt, float dt_cfl, const float *in, float *out,
+                   float *factor, float *pos4);
 } sim_solver_test_hooks;
 
 #endif

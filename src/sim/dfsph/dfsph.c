@@ -177,8 +177,8 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
              "%s%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %d\n"
              "#define DFSPH_PREFETCH %u\n#define DFSPH_MOMENTUM %d\n#define DFSPH_VISC_SPLIT %d\n#define DFSPH_COARSE %d\n"
              "#define DFSPH_COARSE_AT %uu\n",
-             p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch, momentum,
-             d->visc_split, d->coarse, 2 * d->n_groups_max);
+             p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch, momentum, d->visc_split,
+             d->coarse, 2 * d->n_groups_max);
     for (int i = 0; ok && i < P_COUNT; i++) {
         if ((i == P_COARSE_LAYERS || i == P_COARSE_APPLY) && !d->coarse) continue;
         char defines[1536];
@@ -188,7 +188,8 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     ok = ok && (d->params = gpu_buffer_make(sizeof d->gp, &d->gp, "sim.dfsph.params", err)) &&
          (d->kappa = gpu_buffer_make(4 * n, NULL, "sim.dfsph.kappa", err)) &&
          (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
-         (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 8ull * d->n_groups_max + 4ull * DFSPH_COARSE_FLOATS, NULL, "sim.dfsph.ctl", err)) &&
+         (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 8ull * d->n_groups_max + 4ull * DFSPH_COARSE_FLOATS, NULL, "sim.dfsph.ctl",
+                                   err)) &&
          (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err)) &&
          (d->nbr = gpu_buffer_make(rec * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&
          (d->wall = gpu_buffer_make(16 * n, NULL, "sim.dfsph.wall", err)) &&
@@ -264,10 +265,40 @@ static uint32_t _dfsph_read_neighbour_counts(void *impl, const sim_particles *p,
 
 static const void *_dfsph_params(void *impl) { return &((dfsph *)impl)->gp; }
 
+static bool _dfsph_coarse(void *impl, sim_particles *p, const sim_search *q, float dt, float dt_cfl, const float *in, float *out,
+                          float *factor, float *pos4) {
+    dfsph *d = impl;
+    if (!d->coarse) return false;
+    dfsph_bind(d, p, q);
+    dfsph_ctl c;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(d->ctl, 0, sizeof c, &c);
+    dfsph_ctl kept = c; /* put back after: the next step is as it would have been (but for kappa, which the step loads anew) */
+    c.dt = dt;
+    c.dt_cfl = dt_cfl;
+    c.args_dens[0] = c.args_step[0] = d->groups_step; /* a solve under way, a slot with time */
+    c.args_dens[1] = c.args_dens[2] = c.args_step[1] = c.args_step[2] = 1;
+    c.idle = c.done = 0;
+    glNamedBufferSubData(d->ctl, 0, sizeof c, &c);
+    glNamedBufferSubData(d->kappa, 0, 4ll * p->n, in);
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    dfsph_coarse_run(d);
+    glMemoryBarrier(GL_ALL_BARRIER_BITS);
+    float *wall = malloc(16ull * p->n + 16);
+    glGetNamedBufferSubData(d->kappa, 0, 4ll * p->n, out);
+    glGetNamedBufferSubData(d->wall, 0, 16ll * p->n, wall);
+    glGetNamedBufferSubData(p->pos[p->cur], 0, 16ll * p->n, pos4);
+    for (uint32_t i = 0; i < p->n; i++) factor[i] = wall[4 * i];
+    free(wall);
+    glNamedBufferSubData(d->ctl, 0, sizeof kept, &kept);
+    return true;
+}
+
 static const sim_solver_test_hooks _dfsph_test = {.read_pressure = _dfsph_read_pressure,
                                                   .accel = _dfsph_accel,
                                                   .read_neighbour_counts = _dfsph_read_neighbour_counts,
-                                                  .params = _dfsph_params};
+                                                  .params = _dfsph_params,
+                                                  .coarse = _dfsph_coarse};
 
 const sim_solver sim_solver_dfsph = {
     .name = "dfsph",

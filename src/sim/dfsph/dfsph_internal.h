@@ -63,9 +63,9 @@ typedef struct dfsph {
     GLuint integrate_hash; /* integrate making the next step's hash (0: none; search.h) */
     uint32_t hash_serial;  /* the search's sorter it was built for */
     bool hash_failed;
-    char defines[1024]; /* the programs' common defines */
-    bool visc_split;    /* dt_max passes the viscosity's bound: the half-step pass runs (visc.comp) */
-    int coarse;         /* the pressure solve's coarse level runs (coarse.glsl) */
+    char defines[1024];   /* the programs' common defines */
+    bool visc_split;      /* dt_max passes the viscosity's bound: the half-step pass runs (visc.comp) */
+    int coarse;           /* the pressure solve's coarse level runs (coarse.glsl) */
     const sim_params *sp; /* the shared physics (the grid's dims) */
     GLuint kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
     GLuint params;                                           /* its uniform block (dfsph_gpu_params) */
@@ -101,6 +101,7 @@ void dfsph_bind(dfsph *d, const sim_particles *p, const sim_search *q);
 void dfsph_ctl_reset(dfsph *d);
 GLuint dfsph_integrate_hash(dfsph *d, const sim_search *q);
 void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first);
+void dfsph_coarse_run(dfsph *d);
 /* dfsph_persistent.c */
 bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err);
 uint32_t dfsph_grid(const dfsph *d, uint32_t groups);

@@ -39,6 +39,16 @@ static void _dfsph_pass(GLuint prog) {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 }
 
+/* The pressure solve's coarse level on the indirect path (coarse.comp), where it is on and the grid
+ * fits it: a group a row of cells, then a thread a grid column; then the particles. Its passes read
+ * Ctl (dt, dt_cfl, the solve's arguments) and return where it does not run. */
+void dfsph_coarse_run(dfsph *d) {
+    const uint32_t *g = d->sp->dims;
+    if (!d->coarse || g[1] > DFSPH_COARSE_MAXY || g[0] * g[2] > DFSPH_COARSE_MAXC || g[1] * g[2] > DFSPH_COARSE_MAXR) return;
+    sim_dispatch(d->prog[P_COARSE_LAYERS], (g[1] * g[2] + gpu_groups(g[0] * g[2], SIM_WG)) * SIM_WG);
+    _dfsph_pass(d->prog[P_COARSE_APPLY]);
+}
+
 /* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
  * pairs whose group counts the predicts write (0 once converged). */
 static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t cap) {
@@ -53,13 +63,7 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
     }
     _dfsph_pass(d->prog[warm]);
     _dfsph_pass(d->prog[predict]);
-    const uint32_t *g = d->sp->dims;
-    if (predict == P_DENS_PREDICT && d->coarse && g[1] <= DFSPH_COARSE_MAXY && g[0] * g[2] <= DFSPH_COARSE_MAXC &&
-        g[1] * g[2] <= DFSPH_COARSE_MAXR) {
-        /* the coarse level (coarse.comp): a group a row of cells, then a thread a grid column */
-        sim_dispatch(d->prog[P_COARSE_LAYERS], (g[1] * g[2] + gpu_groups(g[0] * g[2], SIM_WG)) * SIM_WG);
-        _dfsph_pass(d->prog[P_COARSE_APPLY]);
-    }
+    if (predict == P_DENS_PREDICT) dfsph_coarse_run(d);
     for (uint32_t k = 0; k < cap; k++) {
         sim_dispatch_indirect(d->prog[update], args);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
