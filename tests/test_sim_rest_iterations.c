@@ -17,7 +17,8 @@
  * An independent reference: the issue's targets (counts of the solver's own work), and the
  * pool's rest (energy). On main (24a6dd8): 38.5 to 38.8 pressure iterations a step, 4.00 steps a frame, 0 or 1
  * capped solve of 480 (the plain iterations, FLUID_DFSPH_MOMENTUM=0). With the pressure solve's momentum, the default since
- * session 12 (half the last value again while compressed, docs/SPH.md): 20.54, 4.00 steps, 0 capped.
+ * session 12 (half the last value again while compressed, docs/SPH.md): 20.54, 4.00 steps, 0 capped. With its coarse
+ * level too (session 15, docs/SPH.md): 6.63, 4.00 steps, 0 capped.
  * Uses the "cpu" sort. Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
 #include "sim/scene.h"
