@@ -55,7 +55,7 @@ const dfsph_program dfsph_programs[P_ALL] = {
     [P_DENS_WARM] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 1\n#define DFSPH_WARM 1\n", "sim.dfsph.dens_warm"},
     [P_DENS_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 1\n#define DFSPH_WARM 0\n", "sim.dfsph.dens_update"},
     [P_DENS_PREDICT] = {"sim/dfsph/predict.comp", "#define DFSPH_DENSITY 1\n", "sim.dfsph.dens_predict"},
-    [P_COARSE_LAYERS] = {"sim/dfsph/coarse.comp", "#define DFSPH_COARSE_PASS 1\n", "sim.dfsph.coarse_layers"},
+    [P_COARSE_SUMS] = {"sim/dfsph/coarse.comp", "#define DFSPH_COARSE_PASS 1\n", "sim.dfsph.coarse_sums"},
     [P_COARSE_APPLY] = {"sim/dfsph/coarse.comp", "#define DFSPH_COARSE_PASS 2\n", "sim.dfsph.coarse_apply"},
     [P_INTEGRATE] = {"sim/dfsph/integrate.comp", NULL, "sim.dfsph.integrate"},
     /* The persistent path (made only where it runs). */
@@ -180,7 +180,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
              p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch, momentum, d->visc_split,
              d->coarse, 2 * d->n_groups_max);
     for (int i = 0; ok && i < P_COUNT; i++) {
-        if ((i == P_COARSE_LAYERS || i == P_COARSE_APPLY) && !d->coarse) continue;
+        if ((i == P_COARSE_SUMS || i == P_COARSE_APPLY) && !d->coarse) continue;
         char defines[1536];
         snprintf(defines, sizeof defines, "%s%s", d->defines, dfsph_programs[i].defines ? dfsph_programs[i].defines : "");
         ok = (d->prog[i] = sim_program_make(dfsph_programs[i].file, defines, dfsph_programs[i].label, err)) != 0;

@@ -26,7 +26,7 @@ enum {
     P_DENS_WARM,
     P_DENS_UPDATE,
     P_DENS_PREDICT,
-    P_COARSE_LAYERS, /* the pressure solve's coarse level (coarse.comp; made only where it runs) */
+    P_COARSE_SUMS, /* the pressure solve's coarse level (coarse.comp; made only where it runs) */
     P_COARSE_APPLY,
     P_INTEGRATE,
     P_COUNT,

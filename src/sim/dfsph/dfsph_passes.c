@@ -45,7 +45,7 @@ static void _dfsph_pass(GLuint prog) {
 void dfsph_coarse_run(dfsph *d) {
     const uint32_t *g = d->sp->dims;
     if (!d->coarse || g[1] > DFSPH_COARSE_MAXY || g[0] * g[2] > DFSPH_COARSE_MAXC || g[1] * g[2] > DFSPH_COARSE_MAXR) return;
-    sim_dispatch(d->prog[P_COARSE_LAYERS], (g[1] * g[2] + gpu_groups(g[0] * g[2], SIM_WG)) * SIM_WG);
+    sim_dispatch(d->prog[P_COARSE_SUMS], (g[1] * g[2] + gpu_groups(g[0] * g[2], SIM_WG)) * SIM_WG);
     _dfsph_pass(d->prog[P_COARSE_APPLY]);
 }
 
