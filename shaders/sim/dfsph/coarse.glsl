@@ -11,16 +11,17 @@
 //      k' = 0 at the floor (and at a layer with no particle: water above a gap stands on nothing):
 //      K(y) at each layer's floor.
 //   3. dfsph_coarse_apply: each particle's value k_i (its first predict's, signed) becomes
-//      max(k_i, 0) + K(y_i) - K(its column's surface), K interpolated in a layer, and at least minus
-//      the total it carries, so the total stays >= 0. From its own column's surface, so where the
-//      surface is not flat (a wave, the dam break's column) each column's water is its own depth.
+//      max(k_i, 0) + K(y_i) - K(its column's surface + a cell), K interpolated in a layer, and at
+//      least minus the total it carries, so the total stays >= 0. From its own column's surface, so
+//      where the surface is not flat (a wave, the dam break's column) each column's water is its own
+//      depth; a cell above it, so a flat pool's surface noise is not fed back (K is 0 there).
 // Signed, so a layer the warm start over-pressed is expanded and the level takes pressure back; the
 // fine iterations after it correct compression only, as before. (Summing only the compression, as
 // the iterations do, biased every layer's sum upward by its noise, and the still pool gained
 // energy; columns narrower than the tank, blocks of 4 x 4 grid columns each solved alone, made the
 // settled pool restless: docs/SPH.md.) The predict before it stores the signed value (solve_fns.glsl).
-// It runs where DFSPH_COARSE_RUNS (dfsph_common.glsl): the grid's layers fit DFSPH_COARSE_MAXY and
-// the step's CFL limit does not bind. Every group decides alike.
+// It runs where DFSPH_COARSE_RUNS (dfsph_common.glsl): the grid's layers, rows and columns fit
+// DFSPH_COARSE_MAXY, _MAXR and _MAXC, and the step's CFL limit does not bind. Every group decides alike.
 // Needs pos, kappa, wallg, ranges, C (its partials from DFSPH_COARSE_AT), P, s_red; call each from
 // uniform control flow. Included by solve.comp, step.comp and coarse.comp.
 #ifndef FLUID_SIM_DFSPH_COARSE_GLSL
