@@ -67,7 +67,7 @@ static const layout_member _dfsph_params_members[] = {
     MEMBER(dfsph_gpu_params, min_it_divergence),
     MEMBER(dfsph_gpu_params, min_neighbours),
     MEMBER(dfsph_gpu_params, dt_visc),
-    MEMBER(dfsph_gpu_params, pad0),
+    MEMBER(dfsph_gpu_params, dt_press),
     MEMBER(dfsph_gpu_params, pad1),
     MEMBER(dfsph_gpu_params, pad2),
 };
@@ -102,6 +102,8 @@ static const layout_member _dfsph_ctl_members[] = {
     MEMBER(dfsph_ctl, idle),
     MEMBER(dfsph_ctl, dt_ticks),
     {"clk[0]", offsetof(dfsph_ctl, clk), false},
+    MEMBER(dfsph_ctl, dt_lim),
+    MEMBER(dfsph_ctl, depth),
     {"partial[0]", sizeof(dfsph_ctl), false}, /* the per-group array after the struct */
 };
 

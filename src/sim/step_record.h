@@ -15,7 +15,8 @@
 typedef struct sim_step_record {
     double time;                      /* simulated seconds at its end */
     float dt;                         /* its size, seconds */
-    float dt_cfl;                     /* the CFL limit it was held to (wcsph: its fixed dt) */
+    float dt_cfl;                     /* the limit it was held to: the CFL's, or the depth bound
+                                       * (dfsph: docs/SPH.md); wcsph: its fixed dt */
     float cfl;                        /* max |v| dt / dx over the particles at its end (wcsph: NAN) */
     uint32_t it[SIM_RECORD_COUNTERS]; /* the solver's iteration counts, named by its `counters` (solver.h;
                                        * dfsph: divergence, pressure; wcsph: none); the rest 0 */

@@ -21,7 +21,8 @@
 // energy; columns narrower than the tank, blocks of 4 x 4 grid columns each solved alone, made the
 // settled pool restless: docs/SPH.md.) The predict before it stores the signed value (solve_fns.glsl).
 // It runs where DFSPH_COARSE_RUNS (dfsph_common.glsl): the grid's layers, rows and columns fit
-// DFSPH_COARSE_MAXY, _MAXR and _MAXC, and the step's CFL limit does not bind. Every group decides alike.
+// DFSPH_COARSE_MAXY, _MAXR and _MAXC, and the flow is slow: the step's CFL limit (from the speeds) is at
+// least min(dt_max, dt_visc). Every group decides alike.
 // Needs pos, kappa, wallg, ranges, C (its partials from DFSPH_COARSE_AT), P, s_red; call each from
 // uniform control flow. Included by solve.comp, step.comp and coarse.comp.
 #ifndef FLUID_SIM_DFSPH_COARSE_GLSL
@@ -124,16 +125,7 @@ void dfsph_coarse_sums(uint vg) {
 }
 // After a group's share of the first phase: the last group to finish solves the column.
 void dfsph_coarse_last() {
-    uint lid = gl_LocalInvocationID.x;
-    if (lid == 0u) {
-        memoryBarrierBuffer();
-        s_last = atomicAdd(C.done, 1u) == gl_NumWorkGroups.x - 1u;
-    }
-    barrier();
-    if (!s_last) return;
-    memoryBarrierBuffer();
-    dfsph_coarse_column();
-    if (lid == 0u) C.done = 0u;
+    if (dfsph_last_group()) dfsph_coarse_column();
 }
 
 // K at height h (0 above the highest particle).

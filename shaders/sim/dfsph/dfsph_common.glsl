@@ -19,7 +19,8 @@ layout(std140, binding = UBO_SOLVER) uniform DfsphParams {
     uint min_it_divergence;// at least this many divergence iterations
     uint min_neighbours;   // fewer: the divergence solve leaves the particle alone (free surface)
     float dt_visc;         // the explicit viscosity's bound: a longer step takes it in two half-steps (visc_pass.glsl)
-    float pad0, pad1, pad2;
+    float dt_press;        // sqrt(K dx^3): the depth bound, dt <= dt_press / (sqrt(g) H) (nonpressure_pass.glsl); 0: none
+    float pad1, pad2;
 } D;
 
 layout(std430, binding = B_CTL) coherent buffer Ctl {
@@ -29,7 +30,7 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     uint t_rem;        // simulated time left in the frame, in ticks of DFSPH_TICK s
     uint steps_left;   // step slots left in the frame
     float dt;          // this step's size (the last step's until the CFL pass sets it)
-    float dt_cfl;      // this step's CFL limit
+    float dt_cfl;      // this step's CFL limit (from the speeds alone)
     uint done;         // work groups finished in the reduction under way
     uint iter;         // updates applied so far in the solve under way
     uint it_div;       // iterations of this step's divergence solve
@@ -50,6 +51,8 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     uint idle;         // 1 once the frame's time is used: the slots left run empty
     uint dt_ticks;     // this step's dt in ticks
     uint clk[5];       // the fused step's phases, in shader-clock cycles (step.comp, DFSPH_PHASE_CLOCK); 0: not measured
+    float dt_lim;      // the limit this step was held to: dt_cfl, or the depth bound where smaller
+    float depth;       // the water's depth the last step left, twice the mean height above the floor (0: none yet)
     float partial[];   // one value per work group of the reduction under way
 } C;
 
@@ -62,6 +65,10 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
 
 shared float s_red[SIM_WG];
 shared bool s_last;
+
+// Whether this step passes the explicit viscosity's bound, so takes the viscosity in half-steps
+// (visc_pass.glsl; only where the flow is slow, nonpressure_pass.glsl).
+bool dfsph_visc_split() { return C.dt > D.dt_visc; }
 
 float _dfsph_op(float a, float b, bool is_max) { return is_max ? max(a, b) : a + b; }
 
@@ -87,24 +94,55 @@ float dfsph_reduce_partials_at(uint base, uint count, bool is_max) {
 }
 float dfsph_reduce_partials(uint count, bool is_max) { return dfsph_reduce_partials_at(0u, count, is_max); }
 
+// Two values in one tree: the largest of x and the sum of y (the step size's speeds and heights).
+// The group's own, in every thread; then of C.partial[at.x + g] and C.partial[at.y + g], g < count,
+// in the fixed order above. Call from uniform control flow.
+shared vec2 s_red2[SIM_WG];
+vec2 _dfsph_group_max_sum(vec2 v) {
+    uint lid = gl_LocalInvocationID.x;
+    s_red2[lid] = v;
+    for (uint s = SIM_WG / 2u; s > 0u; s >>= 1u) {
+        barrier();
+        if (lid < s) s_red2[lid] = vec2(max(s_red2[lid].x, s_red2[lid + s].x), s_red2[lid].y + s_red2[lid + s].y);
+    }
+    barrier();
+    vec2 r = s_red2[0];
+    barrier(); // every thread has read it before the next call writes
+    return r;
+}
+vec2 dfsph_reduce_partials_max_sum(uvec2 at, uint count) {
+    vec2 acc = vec2(0.0);
+    for (uint g = gl_LocalInvocationID.x; g < count; g += SIM_WG) acc = vec2(max(acc.x, C.partial[at.x + g]), acc.y + C.partial[at.y + g]);
+    return _dfsph_group_max_sum(acc);
+}
+
+// Whether this is the last work group of the dispatch to get here (an atomic count on C.done,
+// which that group clears): true in every thread of that group, with every other group's writes
+// before its call visible; false elsewhere. Call from uniform control flow, once a dispatch (a
+// persistent one may call it again only after a grid barrier).
+bool dfsph_last_group() {
+    if (gl_LocalInvocationID.x == 0u) {
+        memoryBarrierBuffer();
+        s_last = atomicAdd(C.done, 1u) == gl_NumWorkGroups.x - 1u;
+        if (s_last) C.done = 0u; // every group has counted
+    }
+    barrier();
+    bool last = s_last;
+    if (last) memoryBarrierBuffer();
+    return last;
+}
+
 // Reduces v (>= 0) over every work group of the dispatch: each group writes its part, and the
-// last group to finish (an atomic count) adds them up. Returns true in every thread of that last
-// group, with the result in s_red[0]; false elsewhere. Call from uniform control flow. The order
-// of the additions does not depend on which group is last, so the result is deterministic.
+// last group to finish adds them up. Returns true in every thread of that last group, with the
+// result in s_red[0]; false elsewhere. Call from uniform control flow. The order of the additions
+// does not depend on which group is last, so the result is deterministic.
 bool dfsph_reduce_last(float v, bool is_max) {
     uint lid = gl_LocalInvocationID.x;
     s_red[lid] = v;
     _dfsph_group_reduce(is_max);
-    if (lid == 0u) {
-        C.partial[gl_WorkGroupID.x] = s_red[0];
-        memoryBarrierBuffer();
-        s_last = atomicAdd(C.done, 1u) == gl_NumWorkGroups.x - 1u;
-    }
-    barrier();
-    if (!s_last) return false;
-    memoryBarrierBuffer();
+    if (lid == 0u) C.partial[gl_WorkGroupID.x] = s_red[0];
+    if (!dfsph_last_group()) return false;
     dfsph_reduce_partials(gl_NumWorkGroups.x, is_max);
-    if (lid == 0u) C.done = 0u;
     return true;
 }
 
@@ -131,8 +169,8 @@ bool dfsph_reduce_last(float v, bool is_max) {
 #define DFSPH_PREFETCH 0
 #endif
 // DFSPH_COARSE 1: the pressure solve's coarse level after its first predict (coarse.glsl; dfsph_desc.coarse),
-// in a step whose CFL limit does not bind (the flow slow, its pressure near the hydrostatic the level
-// models) where the grid's layers fit (twin in dfsph_internal.h).
+// in a step whose flow is slow (its CFL limit from the speeds at least min(dt_max, dt_visc): its
+// pressure near the hydrostatic the level models) where the grid's layers fit (twin in dfsph_internal.h).
 #ifndef DFSPH_COARSE
 #define DFSPH_COARSE 0
 #endif
@@ -141,7 +179,7 @@ bool dfsph_reduce_last(float v, bool is_max) {
 #define DFSPH_COARSE_MAXR 65536 // the most rows of cells (y, z)
 #define DFSPH_COARSE_RUNS                                                                                      \
     (P.dims.y <= uint(DFSPH_COARSE_MAXY) && P.dims.x * P.dims.z <= uint(DFSPH_COARSE_MAXC) &&                  \
-     P.dims.y * P.dims.z <= uint(DFSPH_COARSE_MAXR) && C.dt_cfl >= D.dt_max)
+     P.dims.y * P.dims.z <= uint(DFSPH_COARSE_MAXR) && C.dt_cfl >= min(D.dt_max, D.dt_visc))
 #if DFSPH_REC
 struct NbrRec {
     vec3 grad; // m grad W_ij = m W'(r) / r (x_i - x_j)

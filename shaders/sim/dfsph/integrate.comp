@@ -22,7 +22,12 @@ layout(std430, binding = B_VEL_IN) buffer Vel { vec4 vel[]; };
 void main() {
     sim_hash_begin();
     float dt = C.idle != 0u ? 0.0 : C.dt; // an empty slot moves nothing, only hashes again
-    float ratio = dfsph_integrate(gl_GlobalInvocationID.x, dt);
-    if (dfsph_reduce_last(ratio, true) && gl_LocalInvocationID.x == 0u) dfsph_integrate_record(s_red[0], dt);
+    uint groups = gl_NumWorkGroups.x, g = gl_WorkGroupID.x;
+    vec2 r = _dfsph_group_max_sum(dfsph_integrate(gl_GlobalInvocationID.x, dt)); // |v| dt / dx's largest, the heights' sum
+    if (gl_LocalInvocationID.x == 0u) C.partial[g] = r.x, C.partial[groups + g] = r.y;
+    if (dfsph_last_group()) {
+        r = dfsph_reduce_partials_max_sum(uvec2(0u, groups), groups);
+        if (gl_LocalInvocationID.x == 0u) dfsph_integrate_record(r.x, r.y, dt);
+    }
     sim_hash_end();
 }

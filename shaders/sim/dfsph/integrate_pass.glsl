@@ -5,7 +5,7 @@
 #define DFSPH_CFL_LIMIT 0.4
 // C twin: struct dfsph_record in src/sim/dfsph/dfsph_layout.h (checked by tests/test_layout.c).
 struct Record {
-    float dt, dt_cfl, cfl, err_div;
+    float dt, dt_cfl, cfl, err_div; // dt_cfl: the limit it was held to (Ctl.dt_lim)
     float err_dens;
     uint it_div, it_dens, capped, dropped, limited;
     uint t_rem;
@@ -13,9 +13,10 @@ struct Record {
 };
 layout(std430, binding = B_RECORDS) writeonly buffer Records { Record records[]; };
 
-// x += dt v for particle i (dt 0: an empty slot, only the hash again); returns its |v| dt / dx.
-float dfsph_integrate(uint i, float dt) {
-    float ratio = 0.0;
+// x += dt v for particle i (dt 0: an empty slot, only the hash again); returns its |v| dt / dx
+// and its height above the floor.
+vec2 dfsph_integrate(uint i, float dt) {
+    float ratio = 0.0, height = 0.0;
     if (i < P.n) {
         vec4 x = pos[i], v = vel[i];
         float speed = length(v.xyz), limit = DFSPH_CFL_LIMIT * P.dx / dt;
@@ -33,13 +34,17 @@ float dfsph_integrate(uint i, float dt) {
         vel[i] = v;
         sim_hash_emit(i, x.xyz);
         ratio = length(v.xyz) * dt / P.dx;
+        height = x.y - P.lo.y;
     }
-    return ratio;
+    return vec2(ratio, height);
 }
 
-// The step's end, from the largest |v| dt / dx reduced over the particles: the frame's time and
-// slots counted down, the step's record, the step's counters cleared. Call from one thread, once.
-void dfsph_integrate_record(float cfl, float dt) {
+// The step's end, from the largest |v| dt / dx and the sum of the heights reduced over the
+// particles: the frame's time and slots counted down, the step's record, the water's depth for the
+// next step's bound (twice the mean height: a flat pool's mean height is half its depth), the
+// step's counters cleared. Call from one thread, once.
+void dfsph_integrate_record(float cfl, float hsum, float dt) {
+    C.depth = 2.0 * hsum / float(max(P.n, 1u));
     if (dt > 0.0) {
         C.v_post = cfl * P.dx / dt;
         if (C.mode != DFSPH_MODE_FREE) C.t_rem -= min(C.dt_ticks, C.t_rem);
@@ -51,7 +56,7 @@ void dfsph_integrate_record(float cfl, float dt) {
     }
     // One record a slot (dt 0: an empty one); t_rem > 0 after a frame's last slot: time the
     // frame could not finish, carried to the next.
-    records[C.step % uint(records.length())] = Record(dt, C.dt_cfl, cfl, C.err_div, C.err_dens, C.it_div, C.it_dens, C.capped, C.dropped, C.limited, C.t_rem,
+    records[C.step % uint(records.length())] = Record(dt, C.dt_lim, cfl, C.err_div, C.err_dens, C.it_div, C.it_dens, C.capped, C.dropped, C.limited, C.t_rem,
                                                      C.clk[0], C.clk[1], C.clk[2], C.clk[3], C.clk[4]);
     for (int k = 0; k < 5; k++) C.clk[k] = 0u; // the fused step writes them anew each step; other paths leave 0
     C.dropped = 0u;

@@ -42,10 +42,10 @@ void dfsph_update(bool warm) {
 #if DFSPH_DENSITY
     if (warm) {
 #if DFSPH_VISC_SPLIT
-        v.xyz = vstar[i].xyz; // v + dt a, the non-pressure accelerations' step (visc_pass.glsl)
-#else
-        v.xyz += dt * accel[i].xyz; // dt within the viscosity's bound: one explicit step
+        if (dfsph_visc_split()) v.xyz = vstar[i].xyz; // past the viscosity's bound: its half-steps (visc_pass.glsl)
+        else
 #endif
+        v.xyz += dt * accel[i].xyz; // dt within the viscosity's bound: one explicit step
         pos[i].w = ki;
     } else {
         pos[i].w += ki; // only this thread writes pos[i].w; the others read pos[i].xyz

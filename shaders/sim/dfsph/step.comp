@@ -6,11 +6,12 @@
 // integrate_pass.glsl), walked over the indirect path's virtual groups as solve.comp does, so
 // every thread index, every group's partial and the order they are added in are the indirect
 // path's: the same values bit for bit. Reductions go through C.partial: the solves' errors in
-// [0, groups), the speeds of nonpressure and integrate in [DFSPH_PARTIAL2, ...), so a group may
-// write one while a slower group still reads the other. The step size: every group reduces the
-// speeds alike and decides alike (each group's first thread writes the same values into Ctl).
-// integrate's |v| dt / dx: the last group to finish (an atomic count) reduces it and writes the
-// step's record, as integrate.comp's last group does.
+// [0, groups), the speeds of nonpressure and integrate in [DFSPH_PARTIAL2, ...), integrate's
+// heights in [DFSPH_PARTIAL3, ...), so a group may write one while a slower group still reads
+// another. The step size: every group reduces the speeds alike and decides alike (each group's
+// first thread writes the same values into Ctl).
+// integrate's |v| dt / dx and heights: the last group to finish (an atomic count) reduces them and
+// writes the step's record and the water's depth, as integrate.comp's last group does.
 // The frame's slots (C.idle) as on the indirect path: C.idle is read after density (which may
 // reset it in the frame's first slot); in an empty slot density runs, the solves and nonpressure
 // do nothing and integrate runs with dt 0 (only the next step's hash).
@@ -149,12 +150,13 @@ void main() {
         phase_clock(2u);
         if (moving) {
 #if DFSPH_VISC_SPLIT
-            bool split = dfsph_visc_split();
-            for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
-                g_gid = vg * uint(SIM_WG) + lid;
-                dfsph_visc_step(split);
+            if (dfsph_visc_split()) {
+                for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+                    g_gid = vg * uint(SIM_WG) + lid;
+                    dfsph_visc_step();
+                }
+                grid_barrier(); // the pressure solve writes vel, which the half-step read
             }
-            if (split) grid_barrier(); // the pressure solve writes vel, which the half-step read
 #endif
             dfsph_solve_dens();
         }
@@ -164,23 +166,13 @@ void main() {
     float dt = moving ? C.dt : 0.0;
     sim_hash_begin();
     for (uint vg = gl_WorkGroupID.x; vg < igroups; vg += gl_NumWorkGroups.x) {
-        s_red[lid] = dfsph_integrate(vg * uint(SIM_WG) + lid, dt);
-        _dfsph_group_reduce(true);
-        if (lid == 0u) C.partial[DFSPH_PARTIAL2 + vg] = s_red[0];
+        vec2 r = _dfsph_group_max_sum(dfsph_integrate(vg * uint(SIM_WG) + lid, dt)); // |v| dt / dx's largest, the heights' sum
+        if (lid == 0u) C.partial[DFSPH_PARTIAL2 + vg] = r.x, C.partial[DFSPH_PARTIAL3 + vg] = r.y;
     }
-    if (lid == 0u) {
-        phase_clock(4u);
-        memoryBarrierBuffer();
-        s_last = atomicAdd(C.done, 1u) == gl_NumWorkGroups.x - 1u;
-    }
-    barrier();
-    if (s_last) {
-        memoryBarrierBuffer();
-        float cfl = dfsph_reduce_partials_at(DFSPH_PARTIAL2, igroups, true);
-        if (lid == 0u) {
-            C.done = 0u;
-            dfsph_integrate_record(cfl, dt);
-        }
+    phase_clock(4u);
+    if (dfsph_last_group()) {
+        vec2 r = dfsph_reduce_partials_max_sum(uvec2(DFSPH_PARTIAL2, DFSPH_PARTIAL3), igroups);
+        if (lid == 0u) dfsph_integrate_record(r.x, r.y, dt);
     }
     sim_hash_end();
 }

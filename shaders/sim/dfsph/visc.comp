@@ -16,4 +16,6 @@ layout(std430, binding = B_VEL_OUT) writeonly buffer VelStar { vec4 vstar[]; };
 #include "sim/lanes.glsl"
 #include "sim/dfsph/visc_pass.glsl"
 
-void main() { dfsph_visc_step(dfsph_visc_split()); }
+void main() {
+    if (dfsph_visc_split()) dfsph_visc_step();
+}

@@ -2,10 +2,10 @@
 // step may pass the explicit viscosity's bound (dt_max set above it: DFSPH_VISC_SPLIT 1; else the
 // pressure solve's warm update adds dt a itself and none of this runs): visc.comp runs it as its
 // own dispatch after the non-pressure pass has set the step's dt, the fused step (step.comp) per
-// virtual group. It writes v* = the velocity the pressure solve starts from
-// (vstar, read by the pressure solve's warm update):
-//   dt <= D.dt_visc (the explicit viscosity's bound, 0.125 hs^2 / nu): v* = v + dt a, a the
-//     accelerations the non-pressure pass wrote (one explicit step, as ever);
+// virtual group, both only in a step past the bound (dfsph_visc_split). It writes v* = the velocity
+// the pressure solve starts from (vstar, read by the pressure solve's warm update in such a step;
+// within the bound, dt <= D.dt_visc = 0.125 hs^2 / nu, the warm update takes v + dt a itself, one
+// explicit step as ever):
 //   dt above it (at most twice the bound, dfsph_params.c): two explicit half-steps of the same
 //     accelerations, u = v + (dt/2) a(v), v* = u + (dt/2) a(u): the second evaluates them anew at
 //     the neighbours' u (their v and a), so each half-step is within the bound (docs/SPH.md,
@@ -17,16 +17,11 @@
 #define DFSPH_POS_R pos
 #endif
 #include "sim/dfsph/visc_fns.glsl"
-bool dfsph_visc_split() { return C.dt > D.dt_visc; }
 
-void dfsph_visc_step(bool split) {
+void dfsph_visc_step() {
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
     float dt = C.dt;
-    if (!split) {
-        if (live && SIM_LANE == 0u) vstar[i] = vec4(vel[i].xyz + dt * accel[i].xyz, 0.0);
-        return;
-    }
     float h = 0.5 * dt, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
     vec3 xi = live ? DFSPH_POS_R[i].xyz : vec3(0.0), ui = live ? vel[i].xyz + h * accel[i].xyz : vec3(0.0);
     float rhoi = live ? dens[i] : 1.0;

@@ -137,7 +137,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     d->phase_clock = caps->shader_clock;
     dfsph_params dp;
     dfsph_params_default(&dp, d->desc.strict, d->desc.dt_max);
-    dfsph_params_apply(&dp, md->hs, md->nu, &d->gp);
+    dfsph_params_apply(&dp, md->hs, md->nu, md->params->dx, &d->gp);
     size_t n = p->capacity ? p->capacity : 1;
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
     d->dt0 = d->gp.dt_max;
@@ -171,14 +171,14 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
      * dt_max never does, and then the pressure solve's warm update adds dt a itself (no pass). */
     d->visc_split = d->gp.dt_max > d->gp.dt_visc;
     /* The coarse level (coarse.glsl) where momentum is on: measured with it (docs/SPH.md). Its sums go
-     * in Ctl's partials after the two regions of the groups' (DFSPH_COARSE_AT). */
+     * in Ctl's partials after the three regions of the groups' (DFSPH_COARSE_AT). */
     d->coarse = d->desc.coarse ? _dfsph_value(d->desc.coarse) : momentum;
     snprintf(d->defines, sizeof d->defines,
              "%s%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %d\n"
              "#define DFSPH_PREFETCH %u\n#define DFSPH_MOMENTUM %d\n#define DFSPH_VISC_SPLIT %d\n#define DFSPH_COARSE %d\n"
              "#define DFSPH_COARSE_AT %uu\n",
              p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch, momentum, d->visc_split,
-             d->coarse, 2 * d->n_groups_max);
+             d->coarse, 3 * d->n_groups_max);
     for (int i = 0; ok && i < P_COUNT; i++) {
         if ((i == P_COARSE_SUMS || i == P_COARSE_APPLY) && !d->coarse) continue;
         char defines[1536];
@@ -188,7 +188,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     ok = ok && (d->params = gpu_buffer_make(sizeof d->gp, &d->gp, "sim.dfsph.params", err)) &&
          (d->kappa = gpu_buffer_make(4 * n, NULL, "sim.dfsph.kappa", err)) &&
          (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
-         (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 8ull * d->n_groups_max + 4ull * DFSPH_COARSE_FLOATS, NULL, "sim.dfsph.ctl",
+         (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 12ull * d->n_groups_max + 4ull * DFSPH_COARSE_FLOATS, NULL, "sim.dfsph.ctl",
                                    err)) &&
          (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err)) &&
          (d->nbr = gpu_buffer_make(rec * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&

@@ -48,13 +48,14 @@ void dfsph_policy_plan(dfsph_policy *pol, double seconds, int substeps, bool per
         if (pol->speed_before > 0 && speed > pol->speed_before)
             speed += fmin((DFSPH_LAG + 1) * (speed - pol->speed_before), 0.25 * speed);
         if (speed > 0 && pol->desc.cfl / speed < dt) dt = pol->desc.cfl / speed;
-        /* The spare slot only where the CFL limit may bind: a flow whose steps are all dt_max, and
-         * would stay so were its fastest particle twice as fast, takes exactly ceil(time / dt_max)
-         * steps (a settled pool: the spare ran the search, the density pass and integrate for
-         * nothing; on the H100 its frame did not measurably shorten, the drop and the dam break's
-         * first 5 s did by 2-3%, docs/BENCHMARKS.md). A sudden push outruns it as it outruns the
-         * spare: that frame carries its time over, and the next one has the slots for it. */
-        bool pinned = speed > 0 && pol->desc.cfl / speed >= DFSPH_SPARE_MARGIN * pol->desc.dt_max && pol->carry_recent == 0;
+        /* The spare slot only where the speeds' CFL limit may bind: a flow whose steps are all at
+         * their limit (dt_max, or the depth bound), and would stay so were its fastest particle
+         * twice as fast, takes exactly ceil(time / that limit) steps (a settled pool: the spare ran
+         * the search, the density pass and integrate for nothing; on the H100 its frame did not
+         * measurably shorten, the drop and the dam break's first 5 s did by 2-3%,
+         * docs/BENCHMARKS.md). A sudden push outruns it as it outruns the spare: that frame carries
+         * its time over, and the next one has the slots for it. */
+        bool pinned = speed > 0 && pol->desc.cfl / speed >= DFSPH_SPARE_MARGIN * dt && pol->carry_recent == 0;
         double k = ceil((seconds > 0 ? seconds + pol->carry_recent : -seconds) / dt - 1e-6);
         k = (k < 1 ? 1 : k) + (pinned ? 0 : 1);
         /* and at most 1.5 times the steps that frame took, plus 2: one record's speed spike (a

@@ -52,7 +52,8 @@ typedef struct dfsph_gpu_params {
     uint32_t min_it_divergence; /* at least this many divergence iterations */
     uint32_t min_neighbours;    /* fewer: the divergence solve leaves the particle alone (free surface) */
     float dt_visc;              /* the explicit viscosity's bound: a longer step takes it in two half-steps */
-    float pad0, pad1, pad2;
+    float dt_press;             /* sqrt(K dx^3): the depth bound, dt <= dt_press / (sqrt(g) H) (0: none) */
+    float pad1, pad2;
 } dfsph_gpu_params;
 _Static_assert(sizeof(dfsph_gpu_params) == 48, "DfsphParams is three vec4s");
 
@@ -73,12 +74,14 @@ typedef struct dfsph_ctl {
     uint32_t idle;                        /* 1 once the frame's time is used: the slots left run empty */
     uint32_t dt_ticks;                    /* this step's dt in ticks */
     uint32_t clk[DFSPH_PHASES];           /* the fused step's phases in shader-clock cycles (0: not measured) */
-    /* float partial[]: one per work group */
+    float dt_lim; /* the limit the step was held to: dt_cfl (the speeds'), or the depth bound where smaller */
+    float depth;  /* the water's depth the last step left: twice the particles' mean height above the floor */
+    /* float partial[]: one per work group, in three regions of n_groups_max, then the coarse level's */
 } dfsph_ctl;
 _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_step) == 32 && offsetof(dfsph_ctl, t_rem) == 48,
                "Ctl's indirect arguments");
 _Static_assert(offsetof(dfsph_ctl, done) == 64 && offsetof(dfsph_ctl, cap_div) == 96, "Ctl's scalars");
-_Static_assert(sizeof(dfsph_ctl) == 160, "Ctl's partial[] starts at 160");
+_Static_assert(sizeof(dfsph_ctl) == 168, "Ctl's partial[] starts at 168");
 
 /* Time on the GPU is counted in ticks of 2^-28 s (3.7 ns), in a uint: a step's dt is a whole
  * number of ticks, so the frame's sum is exact (and, below 2^24 ticks = 62.5 ms, so is dt as a
@@ -94,7 +97,7 @@ enum {
 
 /* One finished step, as integrate writes it into the ring. */
 typedef struct dfsph_record {
-    float dt, dt_cfl, cfl, err_div, err_dens;
+    float dt, dt_cfl, cfl, err_div, err_dens; /* dt_cfl: the limit it was held to (Ctl.dt_lim) */
     uint32_t it_div, it_dens, capped, dropped, limited;
     uint32_t t_rem; /* ticks of the frame left after it (dt 0: an empty slot) */
     /* The fused step's phases (density, divergence, nonpressure, pressure, integrate) in cycles of

@@ -3,6 +3,7 @@
 #include "core/env.h"
 #include "core/util.h"
 #include "sim/particles.h"
+#include <math.h>
 #include <stdio.h>
 
 void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max) {
@@ -10,6 +11,7 @@ void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max) {
         .cfl = 0.35,
         .dt_max = 0.005,
         .visc_safety = 0.125,
+        .depth_safety = 7,
         .dt_min = 1e-5,
         .eta_density = strict ? 1e-4 : 5e-4, /* 0.01% / 0.05% (SPlisHSPlasH's default / its dam break) */
         .eta_divergence = 1e-3,              /* 0.1% a step */
@@ -20,13 +22,14 @@ void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max) {
     };
 }
 
-void dfsph_params_apply(const dfsph_params *dp, double hs, double nu, dfsph_gpu_params *out) {
-    /* The default stays within the explicit bound: the deep pool at 27,000 went restless with
-     * steps of 3.3 ms and more in half-steps (docs/SPH.md, "The viscosity's half-steps"); a dt_max
-     * set above it takes the viscosity in half-steps (visc_pass.glsl), up to twice the bound. */
+void dfsph_params_apply(const dfsph_params *dp, double hs, double nu, double dx, dfsph_gpu_params *out) {
+    /* Up to twice the explicit viscosity's bound, a step past it taking the viscosity in
+     * half-steps (visc_pass.glsl); the depth bound holds a deep pool's steps shorter (it went
+     * restless past it: docs/SPH.md, "The depth bound"). */
     double dt_visc = dp->visc_safety * hs * hs / nu;
-    out->dt_max = dp->dt_max_set > 0 ? dp->dt_max_set : (float)(dt_visc < dp->dt_max ? dt_visc : dp->dt_max);
+    out->dt_max = dp->dt_max_set > 0 ? dp->dt_max_set : (float)(2 * dt_visc < dp->dt_max ? 2 * dt_visc : dp->dt_max);
     out->dt_visc = (float)dt_visc;
+    out->dt_press = (float)sqrt(dp->depth_safety * dx * dx * dx); /* dt <= sqrt(K dx^3) / (sqrt(g) H) */
     out->dt_min = (float)dp->dt_min;
     out->cfl = (float)dp->cfl;
     out->eta_density = (float)dp->eta_density;

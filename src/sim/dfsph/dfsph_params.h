@@ -18,8 +18,10 @@ typedef struct dfsph_params {
     double cfl;                                 /* dt = cfl * dx / v_max, so that the speeds after the pressure solve keep
                                 v dt <= 0.4 dx (SPlisHSPlasH's bound) */
     double dt_max;                              /* the largest step (SPlisHSPlasH's), seconds ... */
-    double visc_safety;                         /* ... and at most this * hs^2 / nu (the explicit viscosity's bound;
-                                                 * a longer dt_max set takes it in half-steps) */
+    double visc_safety;                         /* ... and at most twice this * hs^2 / nu (the explicit viscosity's
+                                                 * bound; a step past it takes the viscosity in half-steps) */
+    double depth_safety;                        /* K: dt <= sqrt(K dx^3 / g) / H, H the water's depth (docs/SPH.md,
+                                                 * "The depth bound") */
     double dt_min;                              /* the smallest step, seconds */
     double eta_density;                         /* mean density error allowed, relative */
     double eta_divergence;                      /* mean density change over one step from the divergence, relative */
@@ -34,7 +36,7 @@ bool dfsph_params_env(float *dt_max, char *err);
  * dt_max > 0 replaces the largest step (dfsph_desc, dfsph.h). */
 void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max);
 /* Fills the block: hs the smoothing length, nu the kinematic viscosity (m^2/s) that bounds an
- * explicit step. */
-void dfsph_params_apply(const dfsph_params *dp, double hs, double nu, dfsph_gpu_params *out);
+ * explicit step, dx the particles' spacing (the depth bound). */
+void dfsph_params_apply(const dfsph_params *dp, double hs, double nu, double dx, dfsph_gpu_params *out);
 
 #endif

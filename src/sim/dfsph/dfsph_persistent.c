@@ -69,7 +69,8 @@ uint32_t dfsph_grid(const dfsph *d, uint32_t groups) {
 
 /* The fused step (step.comp) for the search's sorter, with the next step's hash as integrate
  * makes it; 0 where the persistent path does not run fused, or it does not build (then each solve
- * alone runs persistent). Its partials' second region starts at n_groups_max (DFSPH_PARTIAL2). */
+ * alone runs persistent). Its partials' second and third regions start at n_groups_max and twice it
+ * (DFSPH_PARTIAL2, DFSPH_PARTIAL3). */
 GLuint dfsph_step_program(dfsph *d, const sim_search *q) {
     if (!d->solve_groups || !d->fused || d->step_failed) return 0;
     if (d->step_prog && d->step_serial == sim_search_serial(q)) return d->step_prog;
@@ -78,8 +79,9 @@ GLuint dfsph_step_program(dfsph *d, const sim_search *q) {
     d->step_serial = sim_search_serial(q);
     char defines[8192], err[ERR_LEN];
     size_t used = (size_t)snprintf(defines, sizeof defines,
-                                   "%s%s#define DFSPH_PARTIAL2 %uu\n#define DFSPH_STEP_ALIAS %d\n#define DFSPH_PHASE_CLOCK %d\n",
-                                   d->defines, d->grid_defines, d->n_groups_max, d->fused != 2, d->phase_clock);
+                                   "%s%s#define DFSPH_PARTIAL2 %uu\n#define DFSPH_PARTIAL3 %uu\n#define DFSPH_STEP_ALIAS %d\n"
+                                   "#define DFSPH_PHASE_CLOCK %d\n",
+                                   d->defines, d->grid_defines, d->n_groups_max, 2 * d->n_groups_max, d->fused != 2, d->phase_clock);
     sim_search_hash_defines(q, defines + used, sizeof defines - used);
     d->step_prog = sim_program_make("sim/dfsph/step.comp", defines, "sim.dfsph.step", err);
     if (!d->step_prog) log_error("SIM", "dfsph: the fused step: %s (each solve alone runs persistent)", err);
