@@ -27,6 +27,9 @@
 #ifndef GRID_FORM
 #define GRID_FORM 1
 #endif
+#ifndef GRID_LOOP_CHECK
+#define GRID_LOOP_CHECK 0
+#endif
 #ifndef GRID_SPIN_MAX
 #define GRID_SPIN_MAX (1u << 20) // about a second of polls on a GPU; a real wait is microseconds
 #endif
@@ -85,5 +88,22 @@ bool grid_barrier() {
     barrier();
     memoryBarrierBuffer();
     return !s_grid_stalled;
+}
+
+// GRID_LOOP_CHECK 1 (llvmpipe; src/sim/dfsph/dfsph_persistent.c sets it): gallivm ends every loop of
+// a shader invocation once that invocation's loops have run 65,535 iterations in all
+// (LP_MAX_TGSI_LOOP_ITERATIONS, one count shared by every loop, never reset), silently: each loop
+// then stops after its current iteration. A persistent dispatch walks its virtual groups, their
+// neighbour lists and the solves' iterations in one invocation, so past that count its passes are
+// cut short and the fluid is wrong (src/sim/dfsph/dfsph_persistent.c). Call last in main, from
+// every thread: a loop of at least 2 iterations the compiler cannot count; cut to 1, the limiter
+// was spent, and the stalled word is set to 2 (every later barrier fails; the host says why and
+// takes the indirect path).
+void grid_loop_check() {
+#if GRID_LOOP_CHECK
+    uint want = gl_NumWorkGroups.x + 1u, ran = 0u;
+    for (uint k = 0u; k < want; k++) ran++;
+    if (ran != want) atomicMax(GRID_STALLED, 2u);
+#endif
 }
 #endif

@@ -158,7 +158,16 @@ int main(void) {
      * 864 virtual groups on 432 groups, two rounds each, behind barriers of hundreds of groups)
      * against one group walking them all (no barrier waits); both stop at 100 iterations, so no
      * cap of the indirect path's comes in (the dam break's first solves pass its first caps). */
-    if (progress || getenv("FLUID_TEST_PERSISTENT_LARGE")) {
+    if (caps->llvmpipe && getenv("FLUID_TEST_PERSISTENT_LARGE")) {
+        /* llvmpipe ends a shader's loops after 65,535 iterations in all: one group walking 216
+         * virtual groups a pass runs past that in its first step, so the persistent path is
+         * refused there (dfsph_persistent_probe) and the indirect path runs, whole steps */
+        state one = run_steps("dambreak", 27648, 1, LARGE_STEPS, caps);
+        CHECK(!one.note && one.records == LARGE_STEPS,
+              "dfsph dambreak, 27,648 particles, 1 group on llvmpipe: %d records of %d steps, stage note %s (not the "
+              "indirect path)", one.records, LARGE_STEPS, one.note ? one.note : "none");
+        drop(&one);
+    } else if (progress || getenv("FLUID_TEST_PERSISTENT_LARGE")) {
         int grid = progress ? 528 : 1;
         state one = run_steps("dambreak", 27648, 1, LARGE_STEPS, caps);
         state many = run_steps("dambreak", 27648, grid, LARGE_STEPS, caps);

@@ -37,4 +37,5 @@ void main() {
     if (dfsph_probe()) return; // prime's residency probe (probe.glsl)
     if (C.idle != 0u) return; // an empty slot after the frame's time (every group alike)
     dfsph_solve_run();
+    grid_loop_check(); // llvmpipe: the limiter on its loops cut nothing short (grid_barrier.glsl)
 }

@@ -175,4 +175,5 @@ void main() {
         if (lid == 0u) dfsph_integrate_record(r.x, r.y, dt);
     }
     sim_hash_end();
+    grid_loop_check(); // llvmpipe: the limiter on its loops cut nothing short (grid_barrier.glsl)
 }

@@ -57,6 +57,7 @@ typedef struct dfsph {
                             * first form (positions read coherent: fused 2, measuring); 0 not */
     bool step_failed;      /* step.comp did not build: said once, the solves alone run persistent */
     bool phase_clock;      /* step.comp measures its phases (GL_ARB_shader_clock; the records' clk) */
+    bool llvmpipe;         /* the driver ends a shader's loops after 65,535 iterations in all (dfsph_persistent.c) */
     GLuint step_prog;      /* step.comp, built with the search's hash (0: none yet) */
     uint32_t step_serial;  /* the sorter it was built for */
     char grid_defines[96]; /* the grid barrier's defines */
@@ -110,6 +111,7 @@ void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, GLuint prog);
 const char *dfsph_stage_note(void *impl);
 void dfsph_persistent_probe(dfsph *d);
 /* dfsph_records.c */
+void dfsph_stall_check(dfsph *d);
 void dfsph_collect(dfsph *d, int lag);
 int dfsph_frame_begin(void *impl, double seconds, int substeps);
 void dfsph_frame_end(void *impl);

@@ -59,6 +59,7 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
         glDispatchCompute(dfsph_grid(d, groups), 1, 1);
         sim_dispatch_count_add(1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        if (d->llvmpipe) dfsph_stall_check(d); /* at once: the next solve runs indirect (the frames' check is late) */
         return;
     }
     _dfsph_pass(d->prog[warm]);

@@ -44,7 +44,9 @@ bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
                                                                                   : 0;
     if (!groups) return true;
     uint32_t form = d->desc.grid_form == DFSPH_ZERO ? 0 : 1, fused = d->desc.fused == DFSPH_ZERO ? 0 : (uint32_t)d->desc.fused;
-    snprintf(d->grid_defines, sizeof d->grid_defines, "#define GRID_POLL_ONE %d\n#define GRID_FORM %u\n", !caps->llvmpipe, form);
+    d->llvmpipe = caps->llvmpipe;
+    snprintf(d->grid_defines, sizeof d->grid_defines, "#define GRID_POLL_ONE %d\n#define GRID_FORM %u\n#define GRID_LOOP_CHECK %d\n",
+             !caps->llvmpipe, form, caps->llvmpipe);
     char e[ERR_LEN];
     for (int i = P_DIV_SOLVE; i < P_ALL; i++) {
         char defines[1536];
@@ -101,6 +103,7 @@ void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, GLuint prog) {
     glDispatchCompute(dfsph_grid(d, gpu_groups((size_t)p->n * p->lanes, SIM_WG)), 1, 1);
     sim_dispatch_count_add(1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (d->llvmpipe) dfsph_stall_check(d); /* at once: the next step runs indirect (the frames' check is late) */
     sim_search_hashed(q, p->n);
     d->frame_issued++;
 }
@@ -146,11 +149,40 @@ static bool _dfsph_probe(dfsph *d, GLuint prog) {
     return !c.stalled;
 }
 
+/* llvmpipe's loop limiter: gallivm ends every loop of a shader invocation once its loops have run
+ * LP_MAX_TGSI_LOOP_ITERATIONS (65,535) iterations in all, silently (grid_barrier.glsl's
+ * grid_loop_check says so after the fact). A persistent group's invocation runs every pass of its
+ * dispatch over `rounds` virtual groups, each pass a neighbour list walk (about 36 iterations: the
+ * list, about 33 at rest, and the walk's own): at the first caps (DFSPH_CAP_DIV0, DFSPH_CAP_DENS0)
+ * a fused step is about 2 (10 + 20) + 8 = 68 passes, a pressure solve alone 2 * 20 + 2 = 42. An
+ * estimate, not a bound (a solve may take up to DFSPH_MAX_IT iterations, a list DFSPH_LIST_CAP
+ * entries): grid_loop_check catches the rest. Measured on llvmpipe with one group, free steps: the
+ * dam break at 2,662 (21 rounds) used 32,000 of them a step, the pool at 2,744 (22) all of them in
+ * its second step, at 4,096 (32) in its first. */
+#define DFSPH_LOOP_LIMIT 65535u
+#define DFSPH_LOOP_PASS 36u
+static uint32_t _dfsph_loop_rounds_max(const dfsph *d) {
+    uint32_t passes = d->fused ? 2 * (DFSPH_CAP_DIV0 + DFSPH_CAP_DENS0) + 8 : 2 * DFSPH_CAP_DENS0 + 2;
+    return DFSPH_LOOP_LIMIT / (DFSPH_LOOP_PASS * passes);
+}
+
 /* At prime, with groups_step set for the particles: the persistent solves probed before any step
  * (the fused step is probed where it is built, dfsph_step_program). Where one stalls, its groups
  * are not all resident here (FLUID_DFSPH_PERSISTENT above what the GPU holds of that program): the
- * indirect path runs every step, so the fluid is the indirect path's bit for bit. */
+ * indirect path runs every step, so the fluid is the indirect path's bit for bit. The same on
+ * llvmpipe where each group would walk more virtual groups than its loop limiter leaves room for. */
 void dfsph_persistent_probe(dfsph *d) {
+    if (d->solve_groups && d->llvmpipe && d->groups_step) {
+        uint32_t grid = dfsph_grid(d, d->groups_step), rounds = (d->groups_step + grid - 1) / grid, most = _dfsph_loop_rounds_max(d);
+        if (rounds > most) {
+            log_error("SIM",
+                      "dfsph: each of the persistent path's %u group%s would walk %u virtual groups, more than llvmpipe's "
+                      "limit of 65,535 loop iterations a shader leaves room for (%u); the indirect path runs (set "
+                      "FLUID_DFSPH_PERSISTENT to 0, or ask for fewer particles)",
+                      grid, grid == 1 ? "" : "s", rounds, most);
+            d->solve_groups = 0;
+        }
+    }
     if (d->solve_groups && !(_dfsph_probe(d, d->prog[P_DIV_SOLVE]) && _dfsph_probe(d, d->prog[P_DENS_SOLVE])))
         d->solve_groups = 0;
 }

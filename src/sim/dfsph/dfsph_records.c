@@ -6,6 +6,28 @@
 #include "sim/dfsph/dfsph_internal.h"
 #include <stddef.h>
 
+/* The persistent path's stalled word (Ctl.stalled): set, it takes the indirect path from now on and
+ * says why: 1, a grid barrier waited past its bound (the groups were not all resident); 2, llvmpipe's
+ * loop limiter cut a dispatch's loops short (grid_barrier.glsl's grid_loop_check). Waits for the GPU. */
+void dfsph_stall_check(dfsph *d) {
+    if (!d->solve_groups) return;
+    uint32_t stalled = 0;
+    glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, stalled), 4, &stalled);
+    if (!stalled) return;
+    if (stalled == 2)
+        log_error("SIM",
+                  "dfsph: the persistent path's %u groups ran past llvmpipe's limit of 65,535 loop iterations a shader "
+                  "(their loops were cut short: the step is wrong); the indirect path runs from now on (set "
+                  "FLUID_DFSPH_PERSISTENT to 0, or ask for fewer particles)",
+                  d->solve_groups);
+    else
+        log_error("SIM",
+                  "dfsph: the persistent solve's %u groups were not all resident (a grid barrier stalled); "
+                  "the indirect path runs from now on (set FLUID_DFSPH_PERSISTENT lower, or 0)",
+                  d->solve_groups);
+    d->solve_groups = 0; /* the barrier's words stay as they are: only the persistent solve reads them */
+}
+
 /* Reads the records of frames at least `lag` frames old (waiting for their fences). */
 void dfsph_collect(dfsph *d, int lag) {
     while (d->frames_pending > lag) {
@@ -14,17 +36,7 @@ void dfsph_collect(dfsph *d, int lag) {
         glDeleteSync(d->fence[f]);
         d->fence[f] = 0;
         uint32_t first = d->frame_first[f], count = d->frame_steps[f];
-        if (d->solve_groups) { /* a grid barrier that waited past its bound: the groups were not all resident */
-            uint32_t stalled = 0;
-            glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, stalled), 4, &stalled);
-            if (stalled) {
-                log_error("SIM",
-                          "dfsph: the persistent solve's %u groups were not all resident (a grid barrier stalled); "
-                          "the indirect path runs from now on (set FLUID_DFSPH_PERSISTENT lower, or 0)",
-                          d->solve_groups);
-                d->solve_groups = 0; /* the barrier's words stay as they are: only the persistent solve reads them */
-            }
-        }
+        dfsph_stall_check(d);
         /* The frame's records, in at most two pieces of the ring. */
         for (uint32_t k = 0; k < count;) {
             uint32_t slot = (first + k) % DFSPH_RECORDS,
