@@ -1,10 +1,13 @@
 /* DFSPH's frame and slot policy (src/sim/dfsph/dfsph_frame.c), a pure function, against cases
  * worked by hand (the numbers in the comments): the slots and caps of a fresh solver, the time in
  * ticks, --substeps and its warning, the CFL slots from records, the caps after capped solves, a
- * short frame's carry. No GL.
+ * short frame's carry. And the step bounds dfsph_params_apply writes, with the rest's rules (up to
+ * 262,144 particles: dt_max up to twice the viscosity's bound, the depth bound) and without (made
+ * to fail once: the rest flag's two cases swapped, 2 checks). No GL.
  */
 #include "check.h"
 #include "sim/dfsph/dfsph_frame.h"
+#include "sim/dfsph/dfsph_params.h"
 #include <math.h>
 
 static dfsph_policy fresh(void) {
@@ -104,5 +107,20 @@ int main(void) {
     /* A catch-up frame (seconds < 0): slots for the time owed, no time added: 8 ms / 4 ms = 2 + 1. */
     dfsph_policy_plan(&pol, -0.008, 0, false, &f);
     CHECK(f.add == 0 && f.steps == 3, "catch-up: %u ticks, %d slots (not 0 and 3)", f.add, f.steps);
+    /* The step bounds: hs 4 mm and nu 1e-3 m^2/s put the viscosity's bound at 0.125 * 1.6e-5 / 1e-3
+     * = 2 ms. With the rest's rules dt_max = min(5 ms, 4 ms) and the depth bound's sqrt(7 dx^3) at
+     * dx 4 mm = 6.693e-4; without, dt_max = 2 ms and no depth bound; a dt_max set wins in both. */
+    dfsph_params dp;
+    dfsph_gpu_params g;
+    dfsph_params_default(&dp, false, 0);
+    dfsph_params_apply(&dp, 0.004, 1e-3, 0.004, true, &g);
+    CHECK(fabsf(g.dt_visc - 0.002f) < 1e-9f && fabsf(g.dt_max - 0.004f) < 1e-9f && fabsf(g.dt_press - 6.6933e-4f) < 1e-7f,
+          "rest: dt_visc %g, dt_max %g, dt_press %g (want 0.002, 0.004, 6.6933e-4)", g.dt_visc, g.dt_max, g.dt_press);
+    dfsph_params_apply(&dp, 0.004, 1e-3, 0.004, false, &g);
+    CHECK(fabsf(g.dt_max - 0.002f) < 1e-9f && g.dt_press == 0, "past the rest's count: dt_max %g, dt_press %g (want 0.002, 0)",
+          g.dt_max, g.dt_press);
+    dfsph_params_default(&dp, false, 0.003f);
+    dfsph_params_apply(&dp, 0.004, 1e-3, 0.004, false, &g);
+    CHECK(fabsf(g.dt_max - 0.003f) < 1e-9f, "a dt_max set: %g (want 0.003)", g.dt_max);
     return check_done();
 }

@@ -10,7 +10,7 @@ const env_info env_table[ENV_COUNT] = {
                       "the folder holding shaders/ and assets/ (--data DIR wins over it)"},
     [ENV_DUMP_PROGRAMS] = {"FLUID_DUMP_PROGRAMS", "DIR", "unset: nothing written", "src/gpu/shader.c",
                            "writes every linked program's driver binary to DIR/<file>-<n>.bin (profiling)"},
-    [ENV_DT_MAX] = {"FLUID_DT_MAX", "SECONDS", "min(2 x 0.125 hs^2 / nu, 0.005 s)", "src/sim/dfsph/dfsph_params.c",
+    [ENV_DT_MAX] = {"FLUID_DT_MAX", "SECONDS", "min(2 x 0.125 hs^2 / nu, 0.005 s); past 262,144 particles min(0.125 hs^2 / nu, 0.005 s)", "src/sim/dfsph/dfsph_params.c",
                     "the DFSPH solver's largest step (measuring)"},
     [ENV_SIM_LANES] = {"FLUID_SIM_LANES", "1, 2, 4, 8 or 16", "dfsph: 2 up to 262,144 particles, 1 above; wcsph: 4 up to 49,152, 2 up to 262,144, 1 above; 1 on llvmpipe",
                        "src/sim/particles.c", "threads that share one particle in the neighbour passes"},

@@ -137,8 +137,11 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     d->phase_clock = caps->shader_clock;
     dfsph_params dp;
     dfsph_params_default(&dp, d->desc.strict, d->desc.dt_max);
-    dfsph_params_apply(&dp, md->hs, md->nu, md->params->dx, &d->gp);
     size_t n = p->capacity ? p->capacity : 1;
+    /* The rest's step rules (the depth bound, the half-steps at rest) where the rest's other work is
+     * on by default (momentum, the coarse level): past it they were measured only in motion, where
+     * the tall column's bound cost 8-10% at 432,000 and 986,078 (docs/BENCHMARKS.md, s16). */
+    dfsph_params_apply(&dp, md->hs, md->nu, md->params->dx, n <= DFSPH_MOMENTUM_MAX, &d->gp);
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
     d->dt0 = d->gp.dt_max;
     dfsph_policy_reset(&d->pol, &(dfsph_policy_desc){.dt_max = d->gp.dt_max,

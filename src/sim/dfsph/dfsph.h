@@ -18,9 +18,10 @@
 
 typedef struct dfsph_desc {
     bool strict;    /* mean density error 0.01% (SPlisHSPlasH's default) instead of 0.05% (--strict) */
-    float dt_max;   /* the largest step, s, 1e-6..0.1; 0: min(2 * 0.125 hs^2 / nu, 0.005); above the viscosity's
-                     * bound, the viscosity in half-steps, up to twice it (FLUID_DT_MAX); the depth bound
-                     * may hold a step shorter (docs/SPH.md) */
+    float dt_max;   /* the largest step, s, 1e-6..0.1; 0: min(2 * 0.125 hs^2 / nu, 0.005) up to 262,144 particles,
+                     * min(0.125 hs^2 / nu, 0.005) past it; above the viscosity's bound, the viscosity in
+                     * half-steps, up to twice it (FLUID_DT_MAX); the depth bound may hold a step shorter
+                     * (docs/SPH.md) */
     int slack;      /* empty (update, predict) pairs recorded past a solve's cap, 0..9; 0: 1 (FLUID_DFSPH_SLACK) */
     int history;    /* frames of iteration records the caps look at, 1..4; 0: 4 (FLUID_DFSPH_HISTORY) */
     int records;    /* neighbour lists of 16-byte records (1) or indices (DFSPH_ZERO); 0: records where they fit 40 MB
