@@ -94,7 +94,7 @@ float dfsph_reduce_partials_at(uint base, uint count, bool is_max) {
 }
 float dfsph_reduce_partials(uint count, bool is_max) { return dfsph_reduce_partials_at(0u, count, is_max); }
 
-// Two values in one tree: the largest of x and the sum of y (the step size's speeds and heights).
+// Two values in one tree: the largest of x and the sum of y (integrate's |v| dt / dx and heights).
 // The group's own, in every thread; then of C.partial[at.x + g] and C.partial[at.y + g], g < count,
 // in the fixed order above. Call from uniform control flow.
 shared vec2 s_red2[SIM_WG];
