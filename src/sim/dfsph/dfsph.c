@@ -138,10 +138,12 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     dfsph_params dp;
     dfsph_params_default(&dp, d->desc.strict, d->desc.dt_max);
     size_t n = p->capacity ? p->capacity : 1;
-    /* The rest's step rules (the depth bound, the half-steps at rest) where the rest's other work is
-     * on by default (momentum, the coarse level): past it they were measured only in motion, where
-     * the tall column's bound cost 8-10% at 432,000 and 986,078 (docs/BENCHMARKS.md, s16). */
-    dfsph_params_apply(&dp, md->hs, md->nu, md->params->dx, n <= DFSPH_MOMENTUM_MAX, &d->gp);
+    /* The rest's work by default up to DFSPH_MOMENTUM_MAX particles: momentum and the coarse level
+     * (below), and the rest's step rules (the depth bound, the half-steps at rest); past it those were
+     * measured only in motion, where the tall column's bound cost 8-10% at 432,000 and 986,078
+     * (docs/BENCHMARKS.md, s16). */
+    bool rest = n <= DFSPH_MOMENTUM_MAX;
+    dfsph_params_apply(&dp, md->hs, md->nu, md->params->dx, rest, &d->gp);
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
     d->dt0 = d->gp.dt_max;
     dfsph_policy_reset(&d->pol, &(dfsph_policy_desc){.dt_max = d->gp.dt_max,
@@ -169,9 +171,11 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     dfsph_shader_defines(bindings, sizeof bindings);
     /* Momentum (docs/SPH.md): on by default up to DFSPH_MOMENTUM_MAX particles, where it measured
      * faster; past it the over-push it leaves in motion shortened the CFL steps (docs/BENCHMARKS.md). */
-    int momentum = d->desc.momentum ? _dfsph_value(d->desc.momentum) : n <= DFSPH_MOMENTUM_MAX;
-    /* The viscosity's half-steps (visc_pass.glsl) only where a step may pass its bound: the default
-     * dt_max never does, and then the pressure solve's warm update adds dt a itself (no pass). */
+    int momentum = d->desc.momentum ? _dfsph_value(d->desc.momentum) : rest;
+    /* The viscosity's half-steps (visc_pass.glsl) built only where a step may pass its bound (dt_max
+     * above it: by default where the rest's rules are on); a step within it adds dt a in the
+     * pressure solve's warm update itself, and one past it (only where the flow is slow,
+     * nonpressure_pass.glsl) runs the pass. */
     d->visc_split = d->gp.dt_max > d->gp.dt_visc;
     /* The coarse level (coarse.glsl) where momentum is on: measured with it (docs/SPH.md). Its sums go
      * in Ctl's partials after the three regions of the groups' (DFSPH_COARSE_AT). */
