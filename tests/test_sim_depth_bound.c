@@ -10,12 +10,16 @@
  *    takes ceil((1/60 s) / bound) equal steps. Kind: analytic (the formula and the scene's geometry).
  *  - The same pool with gravity off: no depth bound (g = 0), every step dt_max's: one step a frame
  *    (16.7 ms under 20). Kind: invariant.
+ *  - The dam break's column from the start: its first step held to the bound of its particles as
+ *    made (the depth measured when the solver is primed), within 1e-5, and its first frame planned
+ *    for it: ceil((1/60 s) / bound) steps, no time carried over. Kind: analytic.
  *  - The dam break's column (16 layers of the pool's spacing) after three frames: its depth a
  *    little under its lattice's (85 to 100%: the column has begun to fall; 93.5% here), and its
  *    fourth frame's first limit the bound of its particles then, within 1e-5. Kind: analytic.
  * Made to fail on purpose, once: the depth taken as the mean height itself (without the 2): the
  * pool's first limit dt_max's 20 ms against the bound's 14.3, one step a frame instead of two, and
- * the column's limit 14.3 ms against 7.1.
+ * the column's limit 14.3 ms against 7.1; and (session 17) without the depth measured at prime: the
+ * column's first step took dt_max's 20 ms against its bound's 7.1, one step in the first frame for 3.
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
 
@@ -45,9 +49,8 @@ static int frame_records(sim *s, sim_step_record *r, int max) {
     return sim_records(s, r, max);
 }
 
-/* A sim after three frames: the depth is measured at a step's end (the first step has none), and
- * a frame's slots follow the records of the frames before (the second frame carries time over
- * where the bound, new in it, asks for more steps than the first took; the third catches up). */
+/* A sim after three frames: the depth is measured at each step's end (and when the solver is
+ * primed, for the first step), and a frame's slots follow the records of the frames before. */
 static sim *after_three_frames(const char *scene, uint32_t particles, const dfsph_desc *dd, const gpu_caps *caps, bool gravity) {
     sim *s = ref_sim_dfsph(scene, particles, "radix", dd, caps);
     if (!gravity) sim_set_forces(s, (const float[3]){0, 0, 0}, sim_get_params(s)->wall_friction);
@@ -84,7 +87,23 @@ int main(void) {
     sim_destroy(s);
 
     /* The dam break's column: 2L high where the pool is L deep, the same spacing at the same
-     * particles a unit of volume (512 particles fill L^3 in the pool, 1,024 the column's 2 L^3). */
+     * particles a unit of volume (512 particles fill L^3 in the pool, 1,024 the column's 2 L^3).
+     * Its first frame from the start: the depth is measured when the solver is primed, so the
+     * first step is held to the column's bound too, and the first frame's slots are planned for
+     * it (no time carried over). */
+    s = ref_sim_dfsph("dambreak", 1024, "radix", &dd, caps);
+    double depth0, want0 = bound_now(s, &depth0);
+    n = frame_records(s, r, 16);
+    steps = (int)ceil(FRAME / want0 - 1e-9);
+    printf("dam break, %u particles, from the start: depth %.5f m, bound %.4f ms; the first step's limit %.4f ms, %d steps, "
+           "%.4f ms carried over\n", sim_particle_count(s), depth0, 1e3 * want0, n ? 1e3 * r[0].dt_cfl : 0.0, n,
+           n ? 1e3 * r[n - 1].t_left : 0.0);
+    CHECK(n >= 1 && fabs(r[0].dt_cfl / want0 - 1) < 1e-5, "the run's first step's limit %.6g s is not the column's depth bound %.6g s",
+          n ? r[0].dt_cfl : 0.0, want0);
+    CHECK(n == steps && !r[n - 1].short_frame, "the first frame took %d steps (want ceil(1/60 s / bound) = %d) and carried %.4g s over", n,
+          steps, n ? r[n - 1].t_left : 0.0);
+    sim_destroy(s);
+
     s = after_three_frames("dambreak", 1024, &dd, caps, true);
     double depth_col, want_col = bound_now(s, &depth_col);
     n = frame_records(s, r, 16);

@@ -55,8 +55,8 @@ static uint32_t counted_step(sim *s, const char *what) {
           (unsigned long long)(g_direct + g_indirect));
     /* dfsph's slot passes: 6 on the indirect path (which records pairs: the two solves' first
      * update and predict, non-pressure, and the pressure solve's coarse level's apply pass, on by
-     * default at these counts (its sums pass is direct); the viscosity's half-step pass runs only
-     * where dt_max passes its bound, not in these default sims), 1 with the persistent solve alone
+     * default at these counts (its sums pass is direct); the viscosity's second half-step, where a
+     * step passes its bound, rides in the pressure solve's first predict and update), 1 with the persistent solve alone
      * (non-pressure), none with the fused step (the persistent path's default: on a GPU the default
      * sims) */
     uint64_t slot = !strncmp(what, "dfsph", 5) ? (d.pairs ? 6 : strstr(what, "persistent solve") ? 1 : 0) : 0;

@@ -16,13 +16,16 @@
  * side samples the kernel's second moment coarsely, and the walls and the surface cut it).
  * Three runs:
  *   explicit:    dt = 0.5 x the explicit viscosity's bound (one step, as always below the bound);
- *   half-steps:  dt = 1.9 x the bound (visc_pass.glsl: two half-steps, each within it); the rate
- *                within 20% of the analytic, and within 5% of the explicit run's;
+ *   half-steps:  dt = 1.9 x the bound (solve_fns.glsl: two half-steps, each within it, the second
+ *                summed in the pressure solve's first predict); the rate within 20% of the
+ *                analytic, and within 5% of the explicit run's;
  *   fused:       the half-steps on the persistent path's fused step (one group: any driver),
  *                bit-identical to the indirect path's (the same values in the same order).
- * Measured on llvmpipe: analytic 0.715 /s; explicit 0.611 (-14.6%); half-steps 0.603 (-1.3% of the
- * explicit); fused bit-identical. Made to fail on purpose: with the second half-step's neighbour
- * term left out (v* = u + h a_local(u)) the half-steps decayed at 0.360 /s and both checks failed.
+ * Measured on llvmpipe: analytic 0.715 /s; explicit 0.608 (-15.0%); half-steps 0.624 (+2.6% of the
+ * explicit; -0.4% with the form of sessions 12-16, its own pass from v + (dt/2) a, same machine); fused
+ * bit-identical. Made to fail on purpose: with the second half-step's viscosity left out (session
+ * 12: its neighbour term; session 17: the first update's add) the half-steps decayed at 0.360 and
+ * 0.358 /s, and both checks failed.
  * Uses the "cpu" sort. Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
 #include "sim/scene.h"

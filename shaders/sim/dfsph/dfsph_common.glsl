@@ -18,7 +18,7 @@ layout(std140, binding = UBO_SOLVER) uniform DfsphParams {
     uint min_it_density;   // at least this many pressure iterations
     uint min_it_divergence;// at least this many divergence iterations
     uint min_neighbours;   // fewer: the divergence solve leaves the particle alone (free surface)
-    float dt_visc;         // the explicit viscosity's bound: a longer step takes it in two half-steps (visc_pass.glsl)
+    float dt_visc;         // the explicit viscosity's bound: a longer step takes it in two half-steps (solve_fns.glsl)
     float dt_press;        // sqrt(K dx^3): the depth bound, dt <= dt_press / (sqrt(g) H) (nonpressure_pass.glsl); 0: none
     float pad1, pad2;
 } D;
@@ -67,7 +67,7 @@ shared float s_red[SIM_WG];
 shared bool s_last;
 
 // Whether this step passes the explicit viscosity's bound, so takes the viscosity in half-steps
-// (visc_pass.glsl; only where the flow is slow, nonpressure_pass.glsl).
+// (solve_fns.glsl; only where the flow is slow, nonpressure_pass.glsl).
 bool dfsph_visc_split() { return C.dt > D.dt_visc; }
 
 float _dfsph_op(float a, float b, bool is_max) { return is_max ? max(a, b) : a + b; }

@@ -52,7 +52,7 @@ float dfsph_nonpressure() {
 }
 
 // The step size from the largest speed reduced over the particles (vmax): see the top. A step past the explicit viscosity's bound
-// (in half-steps, visc_pass.glsl) only where the flow is slow, its CFL step at least dt_max: there
+// (in half-steps, solve_fns.glsl) only where the flow is slow, its CFL step at least dt_max: there
 // it saves steps (a settled pool: 4 a frame for 6), elsewhere the half-steps cost more than they
 // save (docs/SPH.md). The step is also held to the depth bound, sqrt(K dx^3 / g) / H =
 // D.dt_press / (sqrt(g) H), H = C.depth the water's depth as the last step left it

@@ -9,9 +9,25 @@
 // The totals of the step are summed for the next step's warm start, carried with the particle
 // through the reorder: the divergence solve's impulse k dt in vel.w, the pressure solve's k in
 // pos.w. warm: the first update of a solve, from the loaded values; the sums start again; in the
-// pressure solve it also predicts the velocity, v* = v + dt a (DFSPH_VISC_SPLIT: visc_pass.glsl's). Call from uniform control flow.
+// pressure solve it also steps the velocity by the non-pressure accelerations, v + dt a: one
+// explicit step where dt is within the viscosity's bound, else (DFSPH_VISC_SPLIT, a long step of
+// slow flow) the viscosity in two half-steps, each within it (docs/SPH.md):
+//   warm:             v + (dt/2) a(v) + (dt/2) a_ext   (a_ext: gravity and the mouse)
+//   first predict:    d = (dt/2) a_visc(v'), from v' = the velocities then (its walk, below)
+//   first update:     v + d (first: the update after the first predict)
+// where a_visc is the part of a that depends on the velocity (the viscosity and the walls). The
+// second half-step takes the velocities after the warm update, pressure impulse and all, where the
+// pass that ran it alone took v + (dt/2) a: both steps of the viscosity stay within its bound. Call
+// from uniform control flow.
+#ifndef DFSPH_VISC_POS // the neighbours' positions for the viscosity (the fused step's non-coherent alias: pos.xyz is not written before integrate)
+#ifdef DFSPH_POS_R
+#define DFSPH_VISC_POS DFSPH_POS_R
+#else
+#define DFSPH_VISC_POS pos
+#endif
+#endif
 #ifndef DFSPH_ONLY_PREDICT
-void dfsph_update(bool warm) {
+void dfsph_update(bool warm, bool first) {
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
     vec3 xi = live ? pos[i].xyz : vec3(0.0);
@@ -42,12 +58,19 @@ void dfsph_update(bool warm) {
 #if DFSPH_DENSITY
     if (warm) {
 #if DFSPH_VISC_SPLIT
-        if (dfsph_visc_split()) v.xyz = vstar[i].xyz; // past the viscosity's bound: its half-steps (visc_pass.glsl)
-        else
+        if (dfsph_visc_split()) { // past the viscosity's bound: its first half-step (see the top)
+            float h = 0.5 * dt;
+            v.xyz += h * accel[i].xyz;
+            vstar[i] = v; // u, for the second half-step's walls (the first predict)
+            v.xyz += h * dfsph_accel_ext(vec3(0.0), xi);
+        } else
 #endif
         v.xyz += dt * accel[i].xyz; // dt within the viscosity's bound: one explicit step
         pos[i].w = ki;
     } else {
+#if DFSPH_VISC_SPLIT
+        if (first && dfsph_visc_split()) v.xyz += vstar[i].xyz; // the second half-step's viscosity (the first predict's)
+#endif
         pos[i].w += ki; // only this thread writes pos[i].w; the others read pos[i].xyz
     }
 #else
@@ -73,12 +96,36 @@ float dfsph_predict(uint it) {
     bool live = i < P.n;
     float err = 0.0, drho = 0.0, neighbours = 0.0;
     vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
-    DFSPH_LIST_BEGIN(j, g)
+#if DFSPH_DENSITY && DFSPH_VISC_SPLIT
+    // A step past the viscosity's bound: the first predict's walk also sums the viscosity at the
+    // velocities now, for its second half-step (see dfsph_update).
+    bool visc = it == 0u && dfsph_visc_split();
+    vec3 a = vec3(0.0);
+    if (visc) {
+        float rhoi = live ? dens[i] : 1.0, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
+        vec3 kk = sim_kernel_k(P.hs);
+        DFSPH_LIST_BEGIN(j, g)
+            vec3 vij = vi - vel[j].xyz;
+            drho += dot(vij, g);
+            neighbours += 1.0;
+            vec3 d = xi - DFSPH_VISC_POS[j].xyz;
+            float vr = dot(vij, d);
+            if (vr < 0.0) a -= dfsph_visc_coef(dot(d, d), vr, rhoi, dens[j], eps2, visc_k, kk) * d;
+        DFSPH_LIST_END
+        a = sim_lanes_sum(vec4(a, 0.0)).xyz;
+    } else
+#endif
+    {
+        DFSPH_LIST_BEGIN(j, g)
             drho += dot(vi - vel[j].xyz, g);
             neighbours += 1.0;
         DFSPH_LIST_END
+    }
     vec4 sums = sim_lanes_sum(vec4(drho, neighbours, 0.0, 0.0));
     if (live && SIM_LANE == 0u) {
+#if DFSPH_DENSITY && DFSPH_VISC_SPLIT
+        if (visc) vstar[i] = vec4(0.5 * C.dt * dfsph_accel_diss(a, xi, vstar[i].xyz), 0.0); // the walls at u (the warm update's)
+#endif
         drho = sums.x + P.rho0 * dot(vi, wallg[i].yzw);
         float dt = C.dt, e;
 #if DFSPH_DENSITY

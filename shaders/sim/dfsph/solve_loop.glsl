@@ -7,7 +7,7 @@ void dfsph_solve_run() {
     uint lid = gl_LocalInvocationID.x, groups = virtual_groups();
     for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
         g_gid = vg * uint(SIM_WG) + lid;
-        dfsph_update(true);
+        dfsph_update(true, false);
     }
     uint it = 0u;
     bool ok = grid_barrier();
@@ -38,7 +38,7 @@ void dfsph_solve_run() {
 #endif
         for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
             g_gid = vg * uint(SIM_WG) + lid;
-            dfsph_update(false);
+            dfsph_update(false, it == 1u);
         }
         ok = grid_barrier();
     }

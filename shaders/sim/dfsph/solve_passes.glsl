@@ -7,8 +7,9 @@
 //   solve (other groups' writes are read after the grid barrier, in the same dispatch); readonly
 //   or writeonly in the indirect passes (update.comp, predict.comp), where they let the driver
 //   read through its non-coherent cache (without them the step was slower; docs/BENCHMARKS.md).
-//   DFSPH_Q_NBR, DFSPH_Q_WALL, DFSPH_Q_NBR_COUNT, DFSPH_Q_DENS, DFSPH_Q_ACCEL, DFSPH_Q_VSTAR:
-//   readonly but in the fused step (step.comp), which writes them too.
+//   DFSPH_Q_NBR, DFSPH_Q_WALL, DFSPH_Q_NBR_COUNT, DFSPH_Q_DENS, DFSPH_Q_ACCEL: readonly but in
+//   the fused step (step.comp), which writes them too. vstar (the viscosity's half-steps,
+//   solve_fns.glsl) is read and written by each particle's own thread.
 //   DFSPH_ONLY_PREDICT, DFSPH_ONLY_UPDATE: one of the two passes alone (for those qualifiers).
 // The functions are in solve_fns.glsl (no include guard: step.comp includes it a second time,
 // for the other solve, under other names).
@@ -35,9 +36,6 @@
 #ifndef DFSPH_Q_DENS
 #define DFSPH_Q_DENS readonly
 #endif
-#ifndef DFSPH_Q_VSTAR
-#define DFSPH_Q_VSTAR readonly
-#endif
 #ifndef DFSPH_Q_ACCEL
 #define DFSPH_Q_ACCEL readonly
 #endif
@@ -48,11 +46,12 @@ layout(std430, binding = B_WALL) DFSPH_Q_WALL buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) DFSPH_Q_NBR_COUNT buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_DENS) DFSPH_Q_DENS buffer Dens { float dens[]; };
 #if DFSPH_VISC_SPLIT
-layout(std430, binding = B_VEL_OUT) DFSPH_Q_VSTAR buffer VelStar { vec4 vstar[]; }; // v + dt a (visc.comp)
+layout(std430, binding = B_VEL_OUT) buffer VelStar { vec4 vstar[]; }; // the viscosity's second half-step (solve_fns.glsl)
 #endif
 layout(std430, binding = B_KAPPA) DFSPH_Q_KAPPA buffer Kappa { float kappa[]; };
 layout(std430, binding = B_ACCEL) DFSPH_Q_ACCEL buffer Accel { vec4 accel[]; };
 layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; }; // the coarse level's layers
 #include "sim/lanes.glsl"
+#include "sim/dfsph/visc_fns.glsl"
 #include "sim/dfsph/solve_fns.glsl"
 #endif

@@ -19,11 +19,11 @@
 // 0's first thread reads its multiprocessor's cycle counter as it leaves each phase's grid barrier
 // (every group has then finished the phase) and writes the cycles since the last reading into
 // C.clk: density, divergence solve, nonpressure with the step size, pressure solve (with the
-// viscosity's half-steps where they run), and integrate to group 0's own end (no barrier follows
+// viscosity's second half-step where it runs, solve_fns.glsl), and integrate to group 0's own end (no barrier follows
 // it; the groups' shares are equal). integrate's last group copies them into the step's record.
 // Buffers that other groups' writes reach within the dispatch are coherent (pos, vel, kappa,
-// dens, and accel where the viscosity's half-steps run: the second reads the neighbours'); the lists, the walls' share
-// (with the factor) and v* are read only by the thread that wrote them.
+// dens); the lists, the walls' share (with the factor), accel and the viscosity's second
+// half-step (vstar) are read only by the thread that wrote them.
 #version 450
 #ifndef DFSPH_PHASE_CLOCK
 #define DFSPH_PHASE_CLOCK 0
@@ -42,12 +42,7 @@ uint g_gid; // the thread's index in the indirect path's dispatch (SIM_GID)
 #define DFSPH_Q_NBR
 #define DFSPH_Q_WALL
 #define DFSPH_Q_NBR_COUNT
-#if DFSPH_VISC_SPLIT
-#define DFSPH_Q_ACCEL coherent // the half-step reads the neighbours'
-#else
 #define DFSPH_Q_ACCEL
-#endif
-#define DFSPH_Q_VSTAR
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
 #include "sim/search/hash_emit.glsl"
@@ -73,9 +68,6 @@ layout(std430, binding = B_POS_IN) readonly buffer PosR { vec4 pos_r[]; }; // th
 #include "sim/neighbours.glsl"
 #include "sim/dfsph/density_pass.glsl"
 #include "sim/dfsph/nonpressure_pass.glsl"
-#if DFSPH_VISC_SPLIT
-#include "sim/dfsph/visc_pass.glsl"
-#endif
 #include "sim/dfsph/integrate_pass.glsl"
 
 #define GRID_COUNT C.bar_count
@@ -148,18 +140,7 @@ void main() {
         moving = s_last;
         barrier();
         phase_clock(2u);
-        if (moving) {
-#if DFSPH_VISC_SPLIT
-            if (dfsph_visc_split()) {
-                for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
-                    g_gid = vg * uint(SIM_WG) + lid;
-                    dfsph_visc_step();
-                }
-                grid_barrier(); // the pressure solve writes vel, which the half-step read
-            }
-#endif
-            dfsph_solve_dens();
-        }
+        if (moving) dfsph_solve_dens();
         else grid_barrier(); // (not reached: no time left) the speeds' partials read before integrate's
         phase_clock(3u);
     }

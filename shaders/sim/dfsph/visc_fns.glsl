@@ -1,6 +1,7 @@
 // The non-pressure accelerations' parts that the non-pressure pass (nonpressure_pass.glsl) and the
-// viscosity's second half-step (visc_pass.glsl) share: Monaghan's artificial viscosity of a pair,
-// and what a particle feels alone (the no-slip walls, gravity, the mouse).
+// viscosity's second half-step (the pressure solve's first predict, solve_fns.glsl) share:
+// Monaghan's artificial viscosity of a pair, and what a particle feels alone: the no-slip walls
+// (which depend on its velocity), gravity and the mouse (which do not).
 #ifndef FLUID_SIM_DFSPH_VISC_FNS_GLSL
 #define FLUID_SIM_DFSPH_VISC_FNS_GLSL
 
@@ -11,10 +12,10 @@ float dfsph_visc_coef(float r2, float vr, float rhoi, float rhoj, float eps2, fl
     return visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + rhoj)) * sim_pair(r2, P.hs, kk).y;
 }
 
-// a: the viscosity's sum over the neighbours (before the mass); returns the particle's whole
-// non-pressure acceleration at position xi and velocity vi: times the mass, the no-slip walls
-// (laminar viscosity against ghost planes at rest), gravity, the mouse.
-vec3 dfsph_accel_local(vec3 a, vec3 xi, vec3 vi) {
+// a: the viscosity's sum over the neighbours (before the mass); returns the particle's
+// acceleration that depends on its velocity vi, at xi: times the mass, and the no-slip walls
+// (laminar viscosity against ghost planes at rest).
+vec3 dfsph_accel_diss(vec3 a, vec3 xi, vec3 vi) {
     a *= P.mass;
     if (P.wall_friction > 0.0) {
         float ww = 0.0;
@@ -22,6 +23,11 @@ vec3 dfsph_accel_local(vec3 a, vec3 xi, vec3 vi) {
             ww += sim_wall_w(xi[ax] - P.lo[ax], P.hs, P.dx) + sim_wall_w(P.hi[ax] - xi[ax], P.hs, P.dx);
         a -= 4.0 * SIM_PI * P.wall_friction * (P.mass / (P.rho0 * P.dx * P.dx)) * ww * vi;
     }
+    return a;
+}
+
+// a plus the accelerations that do not depend on the velocity, at xi: gravity, the mouse.
+vec3 dfsph_accel_ext(vec3 a, vec3 xi) {
     a += P.gravity.xyz;
     if (P.poke.w > 0.0) {
         vec3 d = xi - P.poke.xyz;
@@ -30,4 +36,7 @@ vec3 dfsph_accel_local(vec3 a, vec3 xi, vec3 vi) {
     }
     return a;
 }
+
+// The particle's whole non-pressure acceleration (a: the viscosity's sum, before the mass).
+vec3 dfsph_accel_local(vec3 a, vec3 xi, vec3 vi) { return dfsph_accel_ext(dfsph_accel_diss(a, xi, vi), xi); }
 #endif

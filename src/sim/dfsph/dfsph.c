@@ -33,6 +33,7 @@
 #include "sim/dfsph/dfsph_internal.h"
 #include "sim/dfsph/dfsph_params.h"
 #include "sim/solver_test.h"
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +52,6 @@ const dfsph_program dfsph_programs[P_ALL] = {
     [P_DIV_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 0\n", "sim.dfsph.div_update"},
     [P_DIV_PREDICT] = {"sim/dfsph/predict.comp", "#define DFSPH_DENSITY 0\n", "sim.dfsph.div_predict"},
     [P_NONPRESSURE] = {"sim/dfsph/nonpressure.comp", NULL, "sim.dfsph.nonpressure"},
-    [P_VISC] = {"sim/dfsph/visc.comp", NULL, "sim.dfsph.visc"},
     [P_DENS_WARM] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 1\n#define DFSPH_WARM 1\n", "sim.dfsph.dens_warm"},
     [P_DENS_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 1\n#define DFSPH_WARM 0\n", "sim.dfsph.dens_update"},
     [P_DENS_PREDICT] = {"sim/dfsph/predict.comp", "#define DFSPH_DENSITY 1\n", "sim.dfsph.dens_predict"},
@@ -172,11 +172,11 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     /* Momentum (docs/SPH.md): on by default up to DFSPH_MOMENTUM_MAX particles, where it measured
      * faster; past it the over-push it leaves in motion shortened the CFL steps (docs/BENCHMARKS.md). */
     int momentum = d->desc.momentum ? _dfsph_value(d->desc.momentum) : rest;
-    /* The viscosity's half-steps (visc_pass.glsl) built only where a step may pass its bound (dt_max
-     * above it: by default where the rest's rules are on); a step within it adds dt a in the
-     * pressure solve's warm update itself, and one past it (only where the flow is slow,
-     * nonpressure_pass.glsl) runs the pass. */
-    d->visc_split = d->gp.dt_max > d->gp.dt_visc;
+    /* The viscosity's half-steps (solve_fns.glsl: the second in the pressure solve's first predict
+     * and update) built only where a step may pass its bound (dt_max above it: by default where
+     * the rest's rules are on); they run only in a step past it (where the flow is slow,
+     * nonpressure_pass.glsl). */
+    int visc_split = d->gp.dt_max > d->gp.dt_visc;
     /* The coarse level (coarse.glsl) where momentum is on: measured with it (docs/SPH.md). Its sums go
      * in Ctl's partials after the three regions of the groups' (DFSPH_COARSE_AT). */
     d->coarse = d->desc.coarse ? _dfsph_value(d->desc.coarse) : momentum;
@@ -184,7 +184,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
              "%s%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %d\n"
              "#define DFSPH_PREFETCH %u\n#define DFSPH_MOMENTUM %d\n#define DFSPH_VISC_SPLIT %d\n#define DFSPH_COARSE %d\n"
              "#define DFSPH_COARSE_AT %uu\n",
-             p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch, momentum, d->visc_split,
+             p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch, momentum, visc_split,
              d->coarse, 3 * d->n_groups_max);
     for (int i = 0; ok && i < P_COUNT; i++) {
         if ((i == P_COARSE_SUMS || i == P_COARSE_APPLY) && !d->coarse) continue;
@@ -214,6 +214,25 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     return d;
 }
 
+/* The water's depth for the first step's bound, as integrate measures it after every step (twice the
+ * particles' mean height above the floor): without it the first step took dt_max, and a tall column
+ * (the dam break) started with a step several times its bound (docs/SPH.md, "The depth bound"). */
+static void _dfsph_depth_prime(dfsph *d, const sim_particles *p) {
+    if (d->gp.dt_press <= 0 || !p->n) return;
+    float *pos = malloc(16ull * p->n);
+    if (!pos) return; /* out of host memory: the first step goes without the bound, as it did */
+    glGetNamedBufferSubData(p->pos[p->cur], 0, 16ll * p->n, pos);
+    double sum = 0;
+    for (uint32_t i = 0; i < p->n; i++) sum += pos[4 * i + 1] - d->sp->lo[1];
+    free(pos);
+    float depth = (float)(2 * sum / p->n);
+    glNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, depth), sizeof depth, &depth);
+    /* and the first frame's slots for steps of that bound (the policy's first plan takes dt_max) */
+    const float *gv = d->sp->gravity;
+    double g = sqrt((double)gv[0] * gv[0] + (double)gv[1] * gv[1] + (double)gv[2] * gv[2]);
+    if (g > 0 && depth > 0 && d->gp.dt_press / (sqrt(g) * depth) < d->gp.dt_max) d->pol.dt_cfl_recent = d->gp.dt_press / (sqrt(g) * depth);
+}
+
 static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     dfsph *d = impl;
     d->groups_step = gpu_groups((size_t)p->n * p->lanes, SIM_WG);
@@ -226,6 +245,7 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     d->issued = d->read = 0;
     dfsph_policy_reset(&d->pol, &d->pol.desc); /* the caps a fresh solver starts with: the same steps as a fresh sim */
     dfsph_ctl_reset(d); /* every step issued has finished (collected above): the upload cannot land early */
+    _dfsph_depth_prime(d, p);
     dfsph_bind(d, p, q);
     glProgramUniform1ui(d->prog[P_DENSITY], 1, 0);
     sim_dispatch_neighbours(p, d->prog[P_DENSITY]);

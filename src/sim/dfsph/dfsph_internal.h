@@ -22,7 +22,6 @@ enum {
     P_DIV_UPDATE,
     P_DIV_PREDICT,
     P_NONPRESSURE,
-    P_VISC,
     P_DENS_WARM,
     P_DENS_UPDATE,
     P_DENS_PREDICT,
@@ -65,7 +64,6 @@ typedef struct dfsph {
     uint32_t hash_serial;  /* the search's sorter it was built for */
     bool hash_failed;
     char defines[1024];   /* the programs' common defines */
-    bool visc_split;      /* dt_max passes the viscosity's bound: the half-step pass runs (visc.comp) */
     int coarse;           /* the pressure solve's coarse level runs (coarse.glsl) */
     const sim_params *sp; /* the shared physics (the grid's dims) */
     GLuint kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */

@@ -24,7 +24,7 @@ void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max) {
 
 void dfsph_params_apply(const dfsph_params *dp, double hs, double nu, double dx, bool rest, dfsph_gpu_params *out) {
     /* Up to twice the explicit viscosity's bound, a step past it taking the viscosity in
-     * half-steps (visc_pass.glsl); the depth bound holds a deep pool's steps shorter (it went
+     * half-steps (solve_fns.glsl); the depth bound holds a deep pool's steps shorter (it went
      * restless past it: docs/SPH.md, "The depth bound"). */
     double dt_visc = dp->visc_safety * hs * hs / nu;
     double most = (rest ? 2 : 1) * dt_visc;

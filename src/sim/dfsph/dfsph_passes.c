@@ -10,7 +10,7 @@
 void dfsph_bind(dfsph *d, const sim_particles *p, const sim_search *q) {
     glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_SOLVER, d->params);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, sim_search_ranges(q));
-    /* v* (visc.comp): the velocities the search's reorder left behind, unused until the next one */
+    /* the viscosity's second half-step (solve_fns.glsl): the velocities the search's reorder left behind, unused until the next one */
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_OUT, p->vel[1 - p->cur]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_KAPPA, d->kappa);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ACCEL, d->accel);
@@ -116,7 +116,6 @@ void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int
     prof_end(prof, first + 1);
     prof_begin(prof, first + 2);
     _dfsph_pass(d->prog[P_NONPRESSURE]);
-    if (d->visc_split) _dfsph_pass(d->prog[P_VISC]);
     prof_end(prof, first + 2);
     prof_begin(prof, first + 3);
     _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->pol.cap_dens);
