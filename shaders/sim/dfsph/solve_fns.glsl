@@ -12,13 +12,15 @@
 // pressure solve it also steps the velocity by the non-pressure accelerations, v + dt a: one
 // explicit step where dt is within the viscosity's bound, else (DFSPH_VISC_SPLIT, a long step of
 // slow flow) the viscosity in two half-steps, each within it (docs/SPH.md):
-//   warm:             v + (dt/2) a(v) + (dt/2) a_ext   (a_ext: gravity and the mouse)
-//   first predict:    d = (dt/2) a_visc(v'), from v' = the velocities then (its walk, below)
+//   warm:             u = v + (dt/2) a(v), kept in vstar; v' = u + (dt/2) a_ext (gravity and the
+//                     mouse), less the warm start's pressure impulse as ever
+//   first predict:    d = (dt/2) a_visc: the pairs' viscosity at v' (its walk, below), the walls'
+//                     damping at u; into vstar
 //   first update:     v + d (first: the update after the first predict)
-// where a_visc is the part of a that depends on the velocity (the viscosity and the walls). The
-// second half-step takes the velocities after the warm update, pressure impulse and all, where the
-// pass that ran it alone took v + (dt/2) a: both steps of the viscosity stay within its bound. Call
-// from uniform control flow.
+// where a_visc is the part of a that depends on the velocity. The pairs see the velocities after
+// the warm start's pressure impulse, where the pass that ran the half-step alone (sessions 12-16)
+// took u: at rest that impulse is nearly uniform over a particle's neighbours. Each half-step is
+// within the viscosity's bound. Call from uniform control flow.
 #ifndef DFSPH_VISC_POS // the neighbours' positions for the viscosity (the fused step's non-coherent alias: pos.xyz is not written before integrate)
 #ifdef DFSPH_POS_R
 #define DFSPH_VISC_POS DFSPH_POS_R
