@@ -16,18 +16,14 @@ float dfsph_nonpressure() {
     bool live = i < P.n;
     float speed = 0.0;
     vec3 xi = live ? DFSPH_POS_R[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
-    float rhoi = live ? dens[i] : 1.0, h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
-    vec3 a = vec3(0.0), kk = sim_kernel_k(P.hs);
+    float rhoi = live ? dens[i] : 1.0;
+    vec3 a = vec3(0.0);
     float drho = 0.0;
     DFSPH_LIST_BEGIN(j, g)
 #if DFSPH_WARM_SPH
             drho += dot(vi - vel[j].xyz, g);
 #endif
-            vec3 d = xi - DFSPH_POS_R[j].xyz;
-            float r2 = dot(d, d);
-            float vr = dot(vi - vel[j].xyz, d);
-            if (vr >= 0.0) continue;
-            a -= dfsph_visc_coef(r2, vr, rhoi, dens[j], eps2, visc_k, kk) * d;
+            a += dfsph_visc_pair(xi - DFSPH_POS_R[j].xyz, vi - vel[j].xyz, rhoi, dens[j]);
         DFSPH_LIST_END
     vec4 sums = sim_lanes_sum(vec4(a, drho));
     a = sums.xyz;

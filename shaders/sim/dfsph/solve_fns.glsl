@@ -104,15 +104,12 @@ float dfsph_predict(uint it) {
     bool visc = it == 0u && dfsph_visc_split();
     vec3 a = vec3(0.0);
     if (visc) {
-        float rhoi = live ? dens[i] : 1.0, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
-        vec3 kk = sim_kernel_k(P.hs);
+        float rhoi = live ? dens[i] : 1.0;
         DFSPH_LIST_BEGIN(j, g)
             vec3 vij = vi - vel[j].xyz;
             drho += dot(vij, g);
             neighbours += 1.0;
-            vec3 d = xi - DFSPH_VISC_POS[j].xyz;
-            float vr = dot(vij, d);
-            if (vr < 0.0) a -= dfsph_visc_coef(dot(d, d), vr, rhoi, dens[j], eps2, visc_k, kk) * d;
+            a += dfsph_visc_pair(xi - DFSPH_VISC_POS[j].xyz, vij, rhoi, dens[j]);
         DFSPH_LIST_END
         a = sim_lanes_sum(vec4(a, 0.0)).xyz;
     } else

@@ -5,11 +5,14 @@
 #ifndef FLUID_SIM_DFSPH_VISC_FNS_GLSL
 #define FLUID_SIM_DFSPH_VISC_FNS_GLSL
 
-// The artificial viscosity between i and an approaching j (vr = (v_i - v_j) . d < 0, d = x_i - x_j,
-// r2 = |d|^2), before the mass: i's acceleration is -this * d * m. visc_k = alpha c0 hs,
-// eps2 = 0.01 hs^2, kk = sim_kernel_k(hs).
-float dfsph_visc_coef(float r2, float vr, float rhoi, float rhoj, float eps2, float visc_k, vec3 kk) {
-    return visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + rhoj)) * sim_pair(r2, P.hs, kk).y;
+// The artificial viscosity's acceleration on i from j, before the mass (d = x_i - x_j, vij = v_i - v_j):
+// only between approaching particles (vr = vij . d < 0), 0 for a separating pair; alpha c0 hs its
+// constant, 0.01 hs^2 the softening of r^2.
+vec3 dfsph_visc_pair(vec3 d, vec3 vij, float rhoi, float rhoj) {
+    float vr = dot(vij, d), r2 = dot(d, d);
+    if (vr >= 0.0) return vec3(0.0);
+    float coef = P.alpha * P.c0 * P.hs * -vr / ((r2 + 0.01 * P.hs * P.hs) * 0.5 * (rhoi + rhoj)) * sim_pair(r2, P.hs, sim_kernel_k(P.hs)).y;
+    return -coef * d;
 }
 
 // a: the viscosity's sum over the neighbours (before the mass); returns the particle's
