@@ -230,7 +230,8 @@ static void _dfsph_depth_prime(dfsph *d, const sim_particles *p) {
     /* and the first frame's slots for steps of that bound (the policy's first plan takes dt_max) */
     const float *gv = d->sp->gravity;
     double g = sqrt((double)gv[0] * gv[0] + (double)gv[1] * gv[1] + (double)gv[2] * gv[2]);
-    if (g > 0 && depth > 0 && d->gp.dt_press / (sqrt(g) * depth) < d->gp.dt_max) d->pol.dt_cfl_recent = d->gp.dt_press / (sqrt(g) * depth);
+    double bound = g > 0 && depth > 0 ? d->gp.dt_press / (sqrt(g) * depth) : 0; /* nonpressure_pass.glsl's, on the GPU */
+    if (bound > 0 && bound < d->gp.dt_max) d->pol.dt_cfl_recent = bound;
 }
 
 static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
