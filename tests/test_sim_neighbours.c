@@ -247,6 +247,8 @@ int main(int argc, char **argv) {
             if (i % 97 == 0) q[0] = p->hi[0] + 1e-4f;                    /* a hair outside */
             if (i % 7 == 0) q[1] = p->hi[1] + 1.5f * p->h * frand(&st);  /* well outside (the poke can throw them): */
             if (i % 11 == 0) q[2] = p->lo[2] - 1.5f * p->h * frand(&st); /* clamped into the edge cells */
+            if (i % 13 == 0) q[0] = p->hi[0] + 1.5f * p->h * frand(&st); /* and in x, where the walk clips */
+            if (i % 17 == 0) q[0] = p->lo[0] - 1.5f * p->h * frand(&st); /* a row's cells to the sphere */
             SET(i, q[0], q[1], q[2]);
         }
         check_layout(s, "walls", pos, n);

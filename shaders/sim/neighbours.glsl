@@ -3,7 +3,10 @@
 // SIM_CELL_REACH. The 2R+1 cells of a row have consecutive keys, so their particles are one
 // contiguous run of the sorted order: [starts[first cell], starts[last cell + 1]): 9 runs for h
 // cells, 25 for h/2 cells. A row whose slab (in y and z) lies h or more from the particle holds no
-// neighbour and is skipped (with h/2 cells about 3 of the 25 rows, with h cells about 1 of 9).
+// neighbour and is skipped (with h/2 cells about 3 of the 25 rows, with h cells about 1 of 9), and
+// a row's run is clipped in x to the cells the sphere of radius h crosses at the row's gap g:
+// x within sqrt(R^2 - g^2) cells of the particle's. For particles spread evenly that walks 20.6
+// cells of 24.4 with h cells (165 candidates of 195 for 33 neighbours) and 84 of 108 with h/2.
 // Needs the cell table bound as `ranges` (uint starts per cell and one past the last: ranges.comp,
 // or the counting sort's own).
 //
@@ -17,9 +20,17 @@
 #define SIM_CELL_REACH 1
 #endif
 
-// The sorted-order run of the row (cx-R .. cx+R, y, z): start in .x, end in .y (empty: x >= y).
-uvec2 sim_row_run(ivec3 c, int y, int z) {
-    int x0 = max(c.x - SIM_CELL_REACH, 0), x1 = min(c.x + SIM_CELL_REACH, int(P.dims.x) - 1);
+// The sorted-order run of the row (y, z) at gap g2 (squared, in cells) from the particle at ux
+// (in cells from lo, not clamped; its cell cx): cells cx-R .. cx+R clipped to those within
+// sqrt(R^2 - g2) of ux, with the cells' margin (SIM_CELL_MARGIN: h = R / 1.0001 cells) and 1e-3
+// more for float rounding. The edge cells reach on past the box (sim_cell_of clamps into them), so
+// the clip's ends are clamped the same way; the run always holds cell cx. Start in .x, end in .y
+// (empty: x >= y).
+uvec2 sim_row_run(int cx, float ux, float g2, int y, int z) {
+    float w = sqrt(max(float(SIM_CELL_REACH * SIM_CELL_REACH) - g2, 0.0)) + 1e-3;
+    int last = int(P.dims.x) - 1;
+    int x0 = max(cx - SIM_CELL_REACH, clamp(int(floor(ux - w)), 0, last));
+    int x1 = min(cx + SIM_CELL_REACH, clamp(int(floor(ux + w)), 0, last));
     return uvec2(ranges[sim_cell_key(ivec3(x0, y, z))], ranges[sim_cell_key(ivec3(x1, y, z)) + 1u]);
 }
 
@@ -41,8 +52,9 @@ float sim_row_gap(float u, int k, int dims) {
             float gz_ = sim_row_gap(u_.z, z_, int(P.dims.z));                                                \
             for (int y_ = max(c_.y - SIM_CELL_REACH, 0); y_ <= min(c_.y + SIM_CELL_REACH, int(P.dims.y) - 1); y_++) { \
                 float gy_ = sim_row_gap(u_.y, y_, int(P.dims.y));                                            \
-                if (gy_ * gy_ + gz_ * gz_ >= float(SIM_CELL_REACH * SIM_CELL_REACH)) continue;               \
-                uvec2 run_ = sim_row_run(c_, y_, z_);                                                        \
+                float g2_ = gy_ * gy_ + gz_ * gz_;                                                           \
+                if (g2_ >= float(SIM_CELL_REACH * SIM_CELL_REACH)) continue;                                 \
+                uvec2 run_ = sim_row_run(c_.x, u_.x, g2_, y_, z_);                                           \
                 if (run_.y <= run_.x) continue;                                                              \
                 uint first_ = run_.x + (SIM_LANE + uint(SIM_LANES) - seen_ % uint(SIM_LANES)) % uint(SIM_LANES); \
                 seen_ += run_.y - run_.x;                                                                    \

@@ -1,7 +1,8 @@
 // ranges and reorder in one dispatch: both need only the sort's output, not each other, so thread
-// t makes the cell table's entry t (t <= cells; ranges.comp) and moves particle t into its sorted
-// place (t < n; reorder.comp), and the step saves a dependent dispatch. The search takes it where
-// it makes the table itself (not with the counting sort, whose scan is the table).
+// t makes the cell table's entries t K .. t K + K - 1 (K = SIM_RANGE_CELLS, up to the cells;
+// ranges_fns.glsl) and moves particle t into its sorted place (t < n; reorder.comp), and the step
+// saves a dependent dispatch. The search takes it where it makes the table itself (not with the
+// counting sort, whose scan is the table).
 #version 450
 #include "sim/sim_common.glsl"
 layout(local_size_x = SIM_WG) in;
@@ -16,17 +17,11 @@ layout(std430, binding = B_ID_OUT) writeonly buffer IdOut { uint id_out[]; };
 layout(std430, binding = B_CELL_KEYS) writeonly buffer CellKeys { uint cell_keys[]; };
 layout(std430, binding = B_RANGES) writeonly buffer Starts { uint starts[]; };
 
+#include "sim/search/ranges_fns.glsl"
+
 void main() {
     uint t = gl_GlobalInvocationID.x;
-    if (t <= P.dims.w) {
-        uint lo = 0u, hi = P.n; // the first sorted key not below t is in [lo, hi]
-        while (lo < hi) {
-            uint mid = (lo + hi) >> 1u;
-            if (keys[mid] < t) lo = mid + 1u;
-            else hi = mid;
-        }
-        starts[t] = lo;
-    }
+    sim_ranges_write(t);
     if (t < P.n) {
         uint j = vals[t];
         pos_out[t] = pos_in[j];

@@ -1,6 +1,7 @@
 // density: rho_i = sum_j m W(|x_i - x_j|) over the neighbours (self included), completed by the
 // walls' mirror share (divided by 1 - Phi, Phi the kernel fraction outside the box); pressure from the Tait equation,
-// clamped at 0 (no tension); stores rho and p / rho^2 for the forces.
+// clamped at 0 (no tension); stores rho, and (rho, p / rho^2) together for the forces (one read a
+// neighbour there instead of two).
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
@@ -8,7 +9,7 @@ layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = B_DENS) writeonly buffer Dens { float dens[]; };
-layout(std430, binding = B_PTERM) writeonly buffer PTerm { float pterm[]; };
+layout(std430, binding = B_PTERM) writeonly buffer PTerm { vec2 pterm[]; };
 #include "sim/neighbours.glsl"
 
 void main() {
@@ -31,5 +32,5 @@ void main() {
     float ratio = rho / P.rho0, r2 = ratio * ratio, r7 = r2 * r2 * r2 * ratio;
     float p = max(P.tait_b * (r7 - 1.0), 0.0);
     dens[i] = rho;
-    pterm[i] = p / (rho * rho);
+    pterm[i] = vec2(rho, p / (rho * rho));
 }

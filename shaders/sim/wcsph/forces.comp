@@ -8,8 +8,7 @@ layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
 layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
 layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
-layout(std430, binding = B_DENS) readonly buffer Dens { float dens[]; };
-layout(std430, binding = B_PTERM) readonly buffer PTerm { float pterm[]; };
+layout(std430, binding = B_PTERM) readonly buffer PTerm { vec2 pterm[]; }; // (rho, p / rho^2)
 layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };
 #include "sim/neighbours.glsl"
 
@@ -17,7 +16,8 @@ void main() {
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
     vec3 xi = live ? pos[i].xyz : vec3(0.0), vi = live ? vel[i].xyz : vec3(0.0);
-    float rhoi = live ? dens[i] : 1.0, pti = live ? pterm[i] : 0.0;
+    vec2 dpi = live ? pterm[i] : vec2(1.0, 0.0);
+    float rhoi = dpi.x, pti = dpi.y;
     vec3 kk = sim_kernel_k(P.hs);
     float h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
     vec3 a = vec3(0.0);
@@ -28,7 +28,8 @@ void main() {
         vec3 d = xi - pos[j].xyz;
         float r2 = dot(d, d);
         if (r2 >= h2 || j == i || r2 == 0.0) continue;
-        float rhoj = dens[j], ptj = pterm[j];
+        vec2 dpj = pterm[j];
+        float rhoj = dpj.x, ptj = dpj.y;
         vec2 wk = sim_pair(r2, P.hs, kk); // W, dW/dr / r
         float w = wk.x;
         vec3 gw = d * wk.y;

@@ -25,7 +25,7 @@ typedef struct wcsph {
     GLuint integrate_hash;             /* integrate making the next step's hash (0: none; search.h) */
     uint32_t hash_serial;              /* the search's sorter it was built for */
     bool hash_failed;
-    GLuint pterm, accel;            /* per particle: p / rho^2, acceleration */
+    GLuint pterm, accel;            /* per particle: (rho, p / rho^2) as a vec2, acceleration */
     GLuint params;                  /* the sim's parameter block, whose dt each frame sets */
     const sim_record_sink *records; /* where its steps' records go */
     float dt;                       /* the stable step (the speed of sound's CFL bound) */
@@ -67,7 +67,7 @@ static void *_wcsph_make(const sim_solver_make_desc *md, char *err) {
     bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", p->pass_defines, "sim.wcsph.density", err)) &&
               (w->forces = sim_program_make("sim/wcsph/forces.comp", p->pass_defines, "sim.wcsph.forces", err)) &&
               (w->integrate = sim_program_make("sim/wcsph/integrate.comp", NULL, "sim.wcsph.integrate", err)) &&
-              (w->pterm = gpu_buffer_make(4 * n, NULL, "sim.wcsph.pterm", err)) &&
+              (w->pterm = gpu_buffer_make(8 * n, NULL, "sim.wcsph.pterm", err)) &&
               (w->accel = gpu_buffer_make(16 * n, NULL, "sim.wcsph.accel", err));
     if (!ok) {
         _wcsph_destroy(w);
@@ -169,12 +169,12 @@ static void _wcsph_poll(void *impl, bool wait) {
 
 static bool _wcsph_read_pressure(void *impl, const sim_particles *p, float *out) {
     wcsph *w = impl;
-    float *rho = malloc(4ull * p->n + 4);
+    float *dp = malloc(8ull * p->n + 8); /* (rho, p / rho^2) */
+    if (!dp) return false;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glGetNamedBufferSubData(w->pterm, 0, 4ll * p->n, out);
-    glGetNamedBufferSubData(p->dens, 0, 4ll * p->n, rho);
-    for (uint32_t i = 0; i < p->n; i++) out[i] *= rho[i] * rho[i];
-    free(rho);
+    glGetNamedBufferSubData(w->pterm, 0, 8ll * p->n, dp);
+    for (uint32_t i = 0; i < p->n; i++) out[i] = dp[2 * i + 1] * dp[2 * i] * dp[2 * i];
+    free(dp);
     return true;
 }
 
