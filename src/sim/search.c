@@ -28,11 +28,13 @@ struct sim_search {
 };
 
 /* Cell-table entries a thread of the ranges pass makes (SIM_RANGE_CELLS in
- * shaders/sim/search/ranges_fns.glsl): 8 where the table has more cells than particles (h/2
- * cells), 1 otherwise. Measured on the H100 at 986,078 particles (docs/BENCHMARKS.md, s18): on h/2
- * cells (5.9 M) 8 a thread took WCSPH's ranges+reorder from 114 to 89 µs a step; on h cells (0.74 M,
- * about 8 particles in a cell of the fluid) from 45.6 to 49.8, the gallops longer than the search. */
-static uint32_t _search_range_cells(const sim_search *q) { return q->cells > q->capacity ? 8 : 1; }
+ * shaders/sim/search/ranges_fns.glsl). Measured on the H100 at 986,078 particles (docs/BENCHMARKS.md,
+ * s18), ranges+reorder a step: on h/2 cells (5.9 M, WCSPH) 1, 2, 4, 8 and 32 a thread took 114,
+ * 77, 65, 91 and 180 µs; on h cells (0.74 M, DFSPH) 1, 2 and 4 took 49.5, 47.3 and 45.2. */
+#define SEARCH_RANGE_CELLS 4
+#define SEARCH_STR_(x) #x
+#define SEARCH_STR(x) SEARCH_STR_(x)
+#define SEARCH_RANGE_DEFINES "#define SIM_RANGE_CELLS " SEARCH_STR(SEARCH_RANGE_CELLS) "\n"
 
 static sorter *_search_sorter_make(sim_search *q, const sort_algo *algo, char *err) {
     char label[64], serr[ERR_LEN];
@@ -57,15 +59,13 @@ sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, c
     q->cells = desc->cells;
     q->bits = sort_bits_for(desc->cells ? desc->cells - 1 : 0);
     size_t n = desc->capacity ? desc->capacity : 1;
-    char range_defines[64];
-    snprintf(range_defines, sizeof range_defines, "#define SIM_RANGE_CELLS %u\n", _search_range_cells(q));
     bool ok = (q->keys = gpu_buffer_make(4 * n, NULL, "sim.keys", err)) &&
               (q->vals = gpu_buffer_make(4 * n, NULL, "sim.vals", err)) &&
               (q->ranges = gpu_buffer_make(4 * ((size_t)desc->cells + 1), NULL, "sim.ranges", err)) &&
               (q->cell_keys = gpu_buffer_make(4 * n, NULL, "sim.cell_keys", err)) &&
-              (q->range = sim_program_make("sim/search/ranges.comp", range_defines, "sim.ranges", err)) &&
+              (q->range = sim_program_make("sim/search/ranges.comp", SEARCH_RANGE_DEFINES, "sim.ranges", err)) &&
               (q->reorder = sim_program_make("sim/search/reorder.comp", NULL, "sim.reorder", err)) &&
-              (q->merged = sim_program_make("sim/search/ranges_reorder.comp", range_defines, "sim.ranges_reorder", err)) &&
+              (q->merged = sim_program_make("sim/search/ranges_reorder.comp", SEARCH_RANGE_DEFINES, "sim.ranges_reorder", err)) &&
               (q->sorter = _search_sorter_make(q, desc->sort ? desc->sort : sort_algos[0], err)) &&
               (q->hash = _search_hash_make(q, q->sorter, err));
     if (!ok) {
@@ -129,8 +129,8 @@ static void _search_count_begin(void *user, const char *dispatch) {
 static void _search_count_end(void *user) { (void)user; }
 static const sort_trace _search_counter = {.begin = _search_count_begin, .end = _search_count_end};
 
-/* The ranges pass's threads: _search_range_cells entries each, cells + 1 in all. */
-static uint32_t _search_range_threads(const sim_search *q) { return q->cells / _search_range_cells(q) + 1; }
+/* The ranges pass's threads: SEARCH_RANGE_CELLS entries each, cells + 1 in all. */
+static uint32_t _search_range_threads(const sim_search *q) { return q->cells / SEARCH_RANGE_CELLS + 1; }
 
 /* hash: (cell key, index) per particle, and the sort's first count where it takes a fused one.
  * ranges: the start of every cell in the sorted keys (skipped where the counting sort made it;
