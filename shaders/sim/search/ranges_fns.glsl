@@ -6,9 +6,9 @@
 // thread reads about log2 n + its cells' keys' log, and a cell full of particles costs its log, not
 // its count. One thread a cell searching the whole array, as before, cost log2 n dependent reads a
 // cell: ranges+reorder took 114 µs a step at 986,078 particles on h/2 cells (5.9 M) on the H100, 65
-// with 4 cells a thread. A thread a key filling
-// the gaps before its cell serially would leave a long run of empty cells (most of the tank) to one
-// thread. Needs `keys` (readonly) and `starts` (writeonly) declared.
+// with 4 cells a thread. A thread a key filling the gaps before its cell serially would leave a long
+// run of empty cells (most of the tank) to one thread. Needs `keys` (readonly) and `starts`
+// (writeonly) declared.
 #ifndef FLUID_SIM_RANGES_FNS_GLSL
 #define FLUID_SIM_RANGES_FNS_GLSL
 
