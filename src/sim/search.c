@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 const char *const sim_search_stage_names[SIM_SEARCH_STAGES] = {"hash", "sort", "ranges", "reorder"};
 static const char *const _search_ranges_by_sort = "ranges=sort"; /* the counting sort made the table */
 

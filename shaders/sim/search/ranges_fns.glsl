@@ -1,10 +1,10 @@
 // The cell table's entries: starts[c] = the first sorted index whose key is not below c, for every
 // cell and one past the last (starts[cells] = n), so cell c holds [starts[c], starts[c + 1]) and an
 // empty cell starts where the next one does. A thread makes SIM_RANGE_CELLS consecutive entries
-// (src/sim/search.c sets it: 4, measured against 1, 2, 8 and 32): one binary search of the sorted keys for its first cell, then for each
-// next cell a gallop on from the last start (1, 2, 4, ... keys, then a binary search inside), so a
-// thread reads about log2 n + its cells' keys' log, and a cell full of particles costs its log, not
-// its count. One thread a cell searching the whole array, as before, cost log2 n dependent reads a
+// (src/sim/search.c sets it: 4, measured against 1, 2, 8 and 32): one binary search of the sorted
+// keys for its first cell, then for each next cell a gallop on from the last start (1, 2, 4, ...
+// keys, then a binary search inside), so a thread reads about log2 n + its cells' keys' log, and a
+// cell full of particles costs its log, not its count. One thread a cell searching the whole array, as before, cost log2 n dependent reads a
 // cell: ranges+reorder took 114 µs a step at 986,078 particles on h/2 cells (5.9 M) on the H100, 65
 // with 4 cells a thread. A thread a key filling the gaps before its cell serially would leave a long
 // run of empty cells (most of the tank) to one thread. Needs `keys` (readonly) and `starts`
