@@ -16,7 +16,18 @@
 #define SIM_PARTICLE (SIM_GID / uint(SIM_LANES))
 #define SIM_LANE (gl_LocalInvocationID.x % uint(SIM_LANES))
 
-#if SIM_LANES > 1
+#if SIM_LANES > 1 && defined(SIM_LANES_SHUFFLE)
+// Where a particle's lanes share a subgroup (src/sim/particles.c: the subgroup size a multiple of
+// SIM_LANES, the group's size of the subgroup's; the invocations of a subgroup consecutive, as on
+// NVIDIA), each lane reads the others' values by shuffles, in lane order, so the sum is the
+// shared-memory one's bit for bit, without its two group barriers.
+vec4 sim_lanes_sum(vec4 v) {
+    uint base = gl_SubgroupInvocationID - gl_LocalInvocationID.x % uint(SIM_LANES);
+    vec4 t = vec4(0.0);
+    for (uint k = 0u; k < uint(SIM_LANES); k++) t += subgroupShuffle(v, base + k);
+    return t;
+}
+#elif SIM_LANES > 1
 shared vec4 s_lanes[SIM_WG];
 // The sum of v over the lanes of this thread's particle, in lane order.
 vec4 sim_lanes_sum(vec4 v) {

@@ -34,7 +34,12 @@ bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, int
     if (fast_asked) fast = fast_asked > 0;
     else if (!env_u32(ENV_SIM_FAST, 0, 1, &fast, err)) return false;
     p->fast = fast != 0;
-    snprintf(p->pass_defines, sizeof p->pass_defines, "#define SIM_LANES %u\n#define SIM_CELL_REACH %u\n#define SIM_FAST %u\n",
+    /* The lanes' sums by subgroup shuffles where a particle's lanes share a subgroup (lanes.glsl) */
+    bool shuffle = p->lanes > 1 && caps->subgroup && caps->subgroup_size % p->lanes == 0 && SIM_WG % caps->subgroup_size == 0;
+    snprintf(p->pass_defines, sizeof p->pass_defines, "%s#define SIM_LANES %u\n#define SIM_CELL_REACH %u\n#define SIM_FAST %u\n",
+             shuffle ? "#extension GL_KHR_shader_subgroup_basic : require\n#extension GL_KHR_shader_subgroup_shuffle : require\n"
+                       "#define SIM_LANES_SHUFFLE 1\n"
+                     : "",
              p->lanes, p->reach, fast);
     size_t n = capacity ? capacity : 1;
     struct {

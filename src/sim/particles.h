@@ -31,7 +31,7 @@ typedef struct sim_particles {
     uint32_t reach; /* cells each side a neighbour pass walks: 1 (cells h wide) or 2 (h/2) */
     bool fast;      /* the neighbour passes' kernels with precomputed reciprocals (FLUID_SIM_FAST) */
     /* "#define SIM_LANES k\n#define SIM_CELL_REACH r\n#define SIM_FAST f\n", for the solvers' programs */
-    char pass_defines[96];
+    char pass_defines[320];
 } sim_particles;
 
 /* lanes: 1, 2, 4, 8 or 16 (sim_lanes_resolve, then sim_lanes_for where it left 0). fast_asked: 1 on, -1 off, 0 FLUID_SIM_FAST
