@@ -24,6 +24,20 @@ void main() {
     float pi = pti * rhoi * rhoi;
     float w0 = sim_w(0.0, P.hs), sum_w = 0.0, sum_pw = 0.0; // Shepard mean of p (the particle itself added below)
     vec3 grad_p = vec3(0.0), moment = vec3(0.0); // sum V_j (p_j - p_i) grad W, diag sum V_j (x_j - x_i) (x) grad W
+    // Those four sums serve the walls' terms only, which are zero unless the kernel reaches a ghost
+    // plane: sim_wall_g's first plane, at max(d, 0) + dx/2 from the particle, within 2 hs (tested
+    // here against 2.0001 hs, so that float rounding can only make a particle sum them for nothing;
+    // one that skips them gets exactly the terms it got with them). With one lane a particle only:
+    // on the H100 the skip took the forces from 363-365 to 342-345 µs a step at 986,078 and the
+    // frame 1.6% at 432,000, but made 2 lanes 3% slower at 109,744 and 4 lanes 23% at 27,648
+    // (docs/BENCHMARKS.md, s18).
+    bool near_wall = true;
+#if SIM_LANES == 1
+    near_wall = false;
+    for (int ax = 0; ax < 3; ax++)
+        near_wall = near_wall || max(xi[ax] - P.lo[ax], 0.0) + 0.5 * P.dx < 2.0001 * P.hs ||
+                    max(P.hi[ax] - xi[ax], 0.0) + 0.5 * P.dx < 2.0001 * P.hs;
+#endif
     if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
         vec3 d = xi - pos[j].xyz;
         float r2 = dot(d, d);
@@ -36,11 +50,13 @@ void main() {
         float vr = dot(vi - vel[j].xyz, d);
         float visc = vr < 0.0 ? visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + rhoj)) : 0.0;
         a -= (pti + ptj + visc) * gw;
-        float pj = ptj * rhoj * rhoj, vj = P.mass / rhoj;
-        sum_w += w;
-        sum_pw += pj * w;
-        grad_p += vj * (pj - pi) * gw;
-        moment -= vj * d * gw;
+        if (near_wall) {
+            float pj = ptj * rhoj * rhoj, vj = P.mass / rhoj;
+            sum_w += w;
+            sum_pw += pj * w;
+            grad_p += vj * (pj - pi) * gw;
+            moment -= vj * d * gw;
+        }
     SIM_NEIGHBOURS_END
     vec4 s1 = sim_lanes_sum(vec4(a, sum_w)), s2 = sim_lanes_sum(vec4(grad_p, sum_pw)), s3 = sim_lanes_sum(vec4(moment, 0.0));
     if (!live || SIM_LANE != 0u) return;
