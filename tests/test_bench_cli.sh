@@ -3,7 +3,7 @@
 # size), every row checked "ok" against the CPU sort; --csv has the header and the same rows, and
 # "-" streams it to stdout (the table then on stderr); bad flags, a bad --csv path and a size the
 # GPU cannot hold are refused at once (under a second, before any sorting), with one line and exit
-# 1, and no CSV left; --reference adds the ratio to a reference CSV, row by (algorithm, bits,
+# 1, and no CSV left (bench --sim's sort that cannot take a row's keys too); --reference adds the ratio to a reference CSV, row by (algorithm, bits,
 # pairs), and lists the rows matched on neither side; the path column is whole; bench --sim puts
 # the solvers side by side (one table, counters by name) and --warmup shifts its timed window;
 # fluid --help names every command and mode. Run as: bash test_bench_cli.sh /path/to/fluid. Skips (77) without GL 4.5.
@@ -79,6 +79,11 @@ elif [ $too_many -le 268435456 ]; then
 else
     echo "note: this GPU's storage buffers hold $((max_ssbo >> 20)) MiB, bench's largest size (2^28 pairs) fits: the refusal is not reachable here"
 fi
+# bench --sim: a sort that cannot take a row's cell keys (the counting sort: 22 bits; WCSPH's h/2
+# grid at 986,078 particles needs 23) is refused before the first row runs, not after the rows
+# before it (session 18: the radix row ran first, then the error).
+LIMIT_MS=3000 bad "counting takes at most 22" --sim --solvers wcsph --particles 1000000 --sorts radix,counting --seconds 0.02 --csv "$TMP/x.csv"
+[ -s "$TMP/out" ] && fail "bench --sim with a sort that cannot take the keys printed a table: $(head -3 "$TMP/out")"
 # --reference: a reference run's CSV (cub-bench's columns); each row gets its median and our
 # ratio to it, "-" where it has none; a bad file is refused before any sorting, no CSV left.
 printf 'algorithm,bits,pairs,clock,median_us,min_us,max_us,mpairs_per_s\ncub,8,100,gpu,0.5,0.4,0.6,200\n' >"$TMP/ref.csv"

@@ -65,20 +65,45 @@ static double _sim_lattice_sum(double dx, double hs) {
     return sum;
 }
 
+/* The grid of a layout: cells per h (the desc's, else FLUID_SIM_CELL, else the solver's pick), the
+ * cell size and the cells along each axis. */
+static bool _sim_grid(const sim_layout *lay, const sim_solver *solver, uint32_t cells_per_h, double *cell, uint32_t dims[3],
+                      char *err) {
+    uint32_t per_h = sim_cells_per_h(solver, lay->count);
+    if (cells_per_h > 2) return fail(err, "sim_desc.cells_per_h=%u; choose 1 or 2 (0: the default)", cells_per_h);
+    if (cells_per_h) per_h = cells_per_h;
+    else if (!env_u32(ENV_SIM_CELL, 1, 2, &per_h, err)) return false;
+    *cell = SIM_H_OVER_DX * lay->dx / per_h * SIM_CELL_MARGIN;
+    for (int a = 0; a < 3; a++) {
+        double d = ceil((lay->hi[a] - lay->lo[a]) / *cell);
+        dims[a] = d < 1 ? 1 : (uint32_t)d;
+    }
+    return true;
+}
+
+bool sim_key_bits_for(const char *scene, uint64_t particles, const sim_solver *solver, uint32_t *bits, char *err) {
+    const sim_scene *sc = sim_scene_find(scene);
+    if (!sc) return fail(err, "unknown scene '%s'", scene);
+    sim_layout lay;
+    sim_layout_plan(sc, particles, &lay);
+    double cell = 0;
+    uint32_t dims[3];
+    if (!_sim_grid(&lay, solver, 0, &cell, dims, err)) return false;
+    uint64_t cells = (uint64_t)dims[0] * dims[1] * dims[2];
+    *bits = sort_bits_for(cells > UINT32_MAX ? UINT32_MAX : (uint32_t)(cells ? cells - 1 : 0));
+    return true;
+}
+
 static bool _sim_params_init(sim *s, uint32_t cells_per_h, char *err) {
     const sim_layout *lay = &s->layout;
     sim_params *p = &s->params;
     memset(p, 0, sizeof *p);
-    uint32_t per_h = sim_cells_per_h(s->solver, lay->count);
-    if (cells_per_h > 2) return fail(err, "sim_desc.cells_per_h=%u; choose 1 or 2 (0: the default)", cells_per_h);
-    if (cells_per_h) per_h = cells_per_h;
-    else if (!env_u32(ENV_SIM_CELL, 1, 2, &per_h, err)) return false;
-    double h = SIM_H_OVER_DX * lay->dx, cell = h / per_h * SIM_CELL_MARGIN, hs = h / 2;
+    double cell = 0;
+    if (!_sim_grid(lay, s->solver, cells_per_h, &cell, p->dims, err)) return false;
+    double h = SIM_H_OVER_DX * lay->dx, hs = h / 2;
     for (int a = 0; a < 3; a++) {
         p->lo[a] = (float)lay->lo[a];
         p->hi[a] = (float)lay->hi[a];
-        double d = ceil((lay->hi[a] - lay->lo[a]) / cell);
-        p->dims[a] = d < 1 ? 1 : (uint32_t)d;
     }
     p->gravity[1] = (float)-SIM_G;
     p->h = (float)h;

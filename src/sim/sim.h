@@ -96,6 +96,10 @@ typedef struct sim_dispatches {
 void sim_get_dispatches(const sim *s, sim_dispatches *out);
 
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err);
+/* The width in bits of the cell keys sim_make's search would sort for SCENE at about PARTICLES
+ * with SOLVER (its default grid, FLUID_SIM_CELL included), on the CPU: so that a command can refuse a
+ * sort that cannot take them (sort_algo_max_bits) before any GPU work. */
+bool sim_key_bits_for(const char *scene, uint64_t particles, const struct sim_solver *solver, uint32_t *bits, char *err);
 void sim_destroy(sim *s);
 
 /* `seconds` of simulated time in as many steps as the solver needs (substeps > 0: exactly that
