@@ -51,12 +51,16 @@ static GLuint _search_hash_make(sim_search *q, const sorter *t, char *err) {
     return sim_program_make("sim/search/hash.comp", defines, "sim.hash", err);
 }
 
+uint32_t sim_search_key_bits(uint64_t cells) {
+    return sort_bits_for(cells > UINT32_MAX ? UINT32_MAX : (uint32_t)(cells ? cells - 1 : 0));
+}
+
 sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, char *err) {
     sim_search *q = calloc(1, sizeof *q);
     q->caps = caps;
     q->capacity = desc->capacity;
     q->cells = desc->cells;
-    q->bits = sort_bits_for(desc->cells ? desc->cells - 1 : 0);
+    q->bits = sim_search_key_bits(desc->cells);
     size_t n = desc->capacity ? desc->capacity : 1;
     bool ok = (q->keys = gpu_buffer_make(4 * n, NULL, "sim.keys", err)) &&
               (q->vals = gpu_buffer_make(4 * n, NULL, "sim.vals", err)) &&

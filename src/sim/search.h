@@ -35,6 +35,8 @@ typedef struct sim_search_desc {
 typedef struct sim_search sim_search;
 
 sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, char *err);
+/* The width in bits of the cell keys of a grid of `cells` cells (what a search of it sorts). */
+uint32_t sim_search_key_bits(uint64_t cells);
 void sim_search_destroy(sim_search *q);
 /* hash, sort, ranges and reorder the particles p (bound by the caller with sim_particles_bind). */
 void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first_stage);

@@ -89,8 +89,7 @@ bool sim_key_bits_for(const char *scene, uint64_t particles, const sim_solver *s
     double cell = 0;
     uint32_t dims[3];
     if (!_sim_grid(&lay, solver, 0, &cell, dims, err)) return false;
-    uint64_t cells = (uint64_t)dims[0] * dims[1] * dims[2];
-    *bits = sort_bits_for(cells > UINT32_MAX ? UINT32_MAX : (uint32_t)(cells ? cells - 1 : 0));
+    *bits = sim_search_key_bits((uint64_t)dims[0] * dims[1] * dims[2]);
     return true;
 }
 

@@ -330,22 +330,24 @@ int cmd_bench_sim(int argc, char **argv) {
     /* Every row's sort must take its grid's keys (the counting sort: 22 bits): checked for all
      * rows here, so that a bad pair fails before the first row runs, not after the rows before it. */
     for (int c = 0; c < o.ncounts; c++)
-        for (int q = 0; q < o.nsolvers; q++)
-            for (int k = 0; k < o.nsorts; k++) {
-                uint32_t bits, most = sort_algo_max_bits(sort_algo_find(o.sort[k]));
-                bool ok = sim_key_bits_for(o.scene, o.counts[c], sim_solver_find(o.solver[q]), &bits, err);
-                if (ok && bits > most)
+        for (int q = 0; q < o.nsolvers; q++) {
+            uint32_t bits;
+            bool ok = sim_key_bits_for(o.scene, o.counts[c], sim_solver_find(o.solver[q]), &bits, err);
+            for (int k = 0; ok && k < o.nsorts; k++) {
+                uint32_t most = sort_algo_max_bits(sort_algo_find(o.sort[k]));
+                if (bits > most)
                     ok = fail(
                         err,
                         "--sorts %s: %s at %llu particles sorts cell keys of %u bits, and %s takes at most %u; use radix or fewer particles",
                         o.sort[k], o.solver[q], (unsigned long long)o.counts[c], bits, o.sort[k], most);
-                if (!ok) {
-                    log_error("BENCH", "%s", err);
-                    outfile_abort(trace_out);
-                    session_destroy(&ss);
-                    return 1;
-                }
             }
+            if (!ok) {
+                log_error("BENCH", "%s", err);
+                outfile_abort(trace_out);
+                session_destroy(&ss);
+                return 1;
+            }
+        }
     if (trace_out) o.trace = trace_make(trace_out, ss.prof, &(trace_desc){0});
     const char *clock = caps->timer_queries ? "gpu" : "cpu";
     printf("fluid bench --sim: %s | %s | %s, t = %.3g to %.3g s of fluid in frames of 1/60 s | clock: %s\n", caps->renderer,
