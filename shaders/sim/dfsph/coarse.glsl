@@ -1,7 +1,7 @@
-// The pressure solve's coarse level (DFSPH_COARSE 1; docs/SPH.md, "The coarse level"): after the
-// first predict, one correction of the pool's depth-long mode, the one the Jacobi-like iterations
-// damp slowest (their count grew with the square of the depth). The grid's layers (each a cell
-// high, the tank wide) are the coarse unknowns:
+// The pressure solve's coarse level (DFSPH_COARSE 1; docs/SPH.md, "The coarse level"): after each
+// of the first DFSPH_COARSE_LEVELS predicts (3 up to 65,536 particles, else 1), a correction of the pool's depth-long mode, the one
+// the Jacobi-like iterations damp slowest (their count grew with the square of the depth). The
+// grid's layers (each a cell high, the tank wide) are the coarse unknowns:
 //   1. dfsph_coarse_sums: each row of cells' (a layer y, a z) signed predicted compression,
 //      sum (rho*_i - rho0) V_i over its particles (V = m / rho0), and its highest particle (a work
 //      group a row, in a fixed order); each grid column's surface, its highest particle (a thread a
@@ -10,7 +10,7 @@
 //      a unit of height, the layers' sums over the tank's floor), k = 0 at the highest particle and
 //      k' = 0 at the floor (and at a layer with no particle: water above a gap stands on nothing):
 //      K(y) at each layer's floor.
-//   3. dfsph_coarse_apply: each particle's value k_i (its first predict's, signed) becomes
+//   3. dfsph_coarse_apply: each particle's value k_i (the predict's, signed) becomes
 //      max(k_i, 0) + K(y_i) - K(its column's surface + a cell), K interpolated in a layer, and at
 //      least minus the total it carries, so the total stays >= 0. From its own column's surface, so
 //      where the surface is not flat (a wave, the dam break's column) each column's water is its own
@@ -19,7 +19,8 @@
 // fine iterations after it correct compression only, as before. (Summing only the compression, as
 // the iterations do, biased every layer's sum upward by its noise, and the still pool gained
 // energy; columns narrower than the tank, blocks of 4 x 4 grid columns each solved alone, made the
-// settled pool restless: docs/SPH.md.) The predict before it stores the signed value (solve_fns.glsl).
+// settled pool restless: docs/SPH.md.) The predict before it stores the signed value (solve_fns.glsl);
+// the fine iteration between two corrections applies the corrected values.
 // It runs where DFSPH_COARSE_RUNS (dfsph_common.glsl): the grid's layers, rows and columns fit
 // DFSPH_COARSE_MAXY, _MAXR and _MAXC, and the flow is slow: the step's CFL limit (from the speeds) is at
 // least min(dt_max, dt_visc). Every group decides alike.
@@ -117,7 +118,7 @@ void dfsph_coarse_column() {
 }
 
 // The first phase's work, as virtual groups: the rows', then the columns' surfaces.
-uint dfsph_coarse_groups() { return P.dims.y * P.dims.z + (P.dims.x * P.dims.z + uint(SIM_WG) - 1u) / uint(SIM_WG); }
+uint dfsph_coarse_groups() { return DFSPH_COARSE_GROUPS; }
 void dfsph_coarse_sums(uint vg) {
     uint rows = P.dims.y * P.dims.z;
     if (vg < rows) dfsph_coarse_row(vg);

@@ -27,6 +27,8 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     uvec4 args_div;    // groups of the divergence solve's next update + predict (0: converged)
     uvec4 args_dens;   // the same for the pressure (constant-density) solve
     uvec4 args_step;   // groups of the step's other passes: 0 in the empty slots once the frame's time is used
+    uvec4 args_coarse; // groups of the coarse level's sums and apply after the predict just done (0: it does not follow;
+    uvec4 args_coarse_apply; //   the indirect path, coarse.comp: predict.comp's last group writes them)
     uint t_rem;        // simulated time left in the frame, in ticks of DFSPH_TICK s
     uint steps_left;   // step slots left in the frame
     float dt;          // this step's size (the last step's until the CFL pass sets it)
@@ -168,11 +170,25 @@ bool dfsph_reduce_last(float v, bool is_max) {
 #ifndef DFSPH_PREFETCH
 #define DFSPH_PREFETCH 0
 #endif
-// DFSPH_COARSE 1: the pressure solve's coarse level after its first predict (coarse.glsl; dfsph_desc.coarse),
+// DFSPH_COARSE 1: the pressure solve's coarse level after each of its first DFSPH_COARSE_LEVELS predicts (coarse.glsl; dfsph_desc.coarse),
 // in a step whose flow is slow (its CFL limit from the speeds at least min(dt_max, dt_visc): its
 // pressure near the hydrostatic the level models) where the grid's layers fit (twin in dfsph_internal.h).
 #ifndef DFSPH_COARSE
 #define DFSPH_COARSE 0
+#endif
+#ifndef DFSPH_COARSE_LEVELS
+#define DFSPH_COARSE_LEVELS 1 // (dfsph.c gives dfsph.coarse_levels: 3 up to 65,536 particles, else 1)
+#endif
+// Whether the coarse level follows the pressure solve's predict `n` (0, 1, ...; where DFSPH_COARSE_RUNS):
+// the first wherever it runs; the repeats only where gravity acts: the mode they correct is the
+// column's weight (without gravity, in a cellular flow at small steps, they added damping: docs/SPH.md).
+#define DFSPH_COARSE_AFTER(n) ((n) < uint(DFSPH_COARSE_LEVELS) && ((n) == 0u || dot(P.gravity.xyz, P.gravity.xyz) > 0.0))
+// The coarse level's first phase, as work groups: a group a row of cells (y, z), then a thread a grid column (coarse.glsl).
+#define DFSPH_COARSE_GROUPS (P.dims.y * P.dims.z + (P.dims.x * P.dims.z + uint(SIM_WG) - 1u) / uint(SIM_WG))
+// The momentum's share in a step the coarse level runs in (solve_fns.glsl; 0.5 in any other step):
+// dfsph.c gives 0.3 with the repeats, 0.5 without.
+#ifndef DFSPH_COARSE_BETA
+#define DFSPH_COARSE_BETA 0.5
 #endif
 #define DFSPH_COARSE_MAXY 256 // the most layers
 #define DFSPH_COARSE_MAXC 65536 // the most grid columns (x, z)

@@ -24,6 +24,11 @@ void main() {
         uvec4 args = uvec4(more ? gl_NumWorkGroups.x : 0u, 1u, 1u, 0u);
 #if DFSPH_DENSITY
         C.args_dens = args;
+#if DFSPH_COARSE // the coarse level after this predict (coarse.comp): its passes' groups, 0 where it does not follow
+        bool coarse = more && DFSPH_COARSE_AFTER(it) && DFSPH_COARSE_RUNS;
+        C.args_coarse = uvec4(coarse ? DFSPH_COARSE_GROUPS : 0u, 1u, 1u, 0u);
+        C.args_coarse_apply = uvec4(coarse ? gl_NumWorkGroups.x : 0u, 1u, 1u, 0u);
+#endif
 #else
         C.args_div = args;
 #endif

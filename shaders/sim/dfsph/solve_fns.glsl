@@ -131,11 +131,15 @@ float dfsph_predict(uint it) {
         float signed_e = dens[i] + dt * drho - P.rho0;
         e = max(signed_e, 0.0);
         float k = e * wallg[i].x / (dt * dt);
-#if DFSPH_MOMENTUM // docs/SPH.md, "Momentum": half the last value applied again, while compressed
-        if (it > 0u && e > 0.0) k += 0.5 * kappa[i];
+#if DFSPH_MOMENTUM // docs/SPH.md, "Momentum": a share of the last value applied again, while compressed
+        float beta = 0.5;
+#if DFSPH_COARSE
+        if (DFSPH_COARSE_RUNS) beta = DFSPH_COARSE_BETA; // (measured with the coarse level's three corrections)
 #endif
-#if DFSPH_COARSE // the first predict's value signed: the coarse level sums it, then clamps it (coarse.glsl)
-        if (it == 0u && DFSPH_COARSE_RUNS) k = signed_e * wallg[i].x / (dt * dt);
+        if (it > 0u && e > 0.0) k += beta * kappa[i];
+#endif
+#if DFSPH_COARSE // the first predicts' values signed: the coarse level sums them, then clamps them (coarse.glsl)
+        if (DFSPH_COARSE_AFTER(it) && DFSPH_COARSE_RUNS) k = signed_e * wallg[i].x / (dt * dt);
 #endif
         kappa[i] = k;
 #else

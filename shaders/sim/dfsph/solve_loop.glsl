@@ -25,7 +25,7 @@ void dfsph_solve_run() {
         if (!more) break;
         it++;
 #if DFSPH_DENSITY && DFSPH_COARSE
-        if (it == 1u && DFSPH_COARSE_RUNS) { // the coarse level after the first predict (coarse.glsl)
+        if (DFSPH_COARSE_AFTER(it - 1u) && DFSPH_COARSE_RUNS) { // the coarse level after the first predicts (coarse.glsl)
             for (uint vg = gl_WorkGroupID.x; vg < dfsph_coarse_groups(); vg += gl_NumWorkGroups.x) dfsph_coarse_sums(vg);
             dfsph_coarse_last();
             if (!grid_barrier()) break;

@@ -177,15 +177,17 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
      * the rest's rules are on); they run only in a step past it (where the flow is slow,
      * nonpressure_pass.glsl). */
     int visc_split = d->gp.dt_max > d->gp.dt_visc;
-    /* The coarse level (coarse.glsl) where momentum is on: measured with it (docs/SPH.md). Its sums go
-     * in Ctl's partials after the three regions of the groups' (DFSPH_COARSE_AT). */
+    /* The coarse level (coarse.glsl) where momentum is on: measured with it (docs/SPH.md), after each of
+     * the pressure solve's first DFSPH_COARSE_LEVELS predicts. Its sums go in Ctl's partials after the
+     * three regions of the groups' (DFSPH_COARSE_AT). */
     d->coarse = d->desc.coarse ? _dfsph_value(d->desc.coarse) : momentum;
+    d->coarse_levels = !d->coarse ? 0 : n <= DFSPH_COARSE_REPEAT_MAX ? DFSPH_COARSE_LEVELS : 1;
     snprintf(d->defines, sizeof d->defines,
              "%s%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %d\n"
              "#define DFSPH_PREFETCH %u\n#define DFSPH_MOMENTUM %d\n#define DFSPH_VISC_SPLIT %d\n#define DFSPH_COARSE %d\n"
-             "#define DFSPH_COARSE_AT %uu\n",
+             "#define DFSPH_COARSE_AT %uu\n#define DFSPH_COARSE_LEVELS %d\n#define DFSPH_COARSE_BETA %s\n",
              p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch, momentum, visc_split,
-             d->coarse, 3 * d->n_groups_max);
+             d->coarse, 3 * d->n_groups_max, d->coarse_levels, d->coarse_levels > 1 ? DFSPH_COARSE_BETA : "0.5");
     for (int i = 0; ok && i < P_COUNT; i++) {
         if ((i == P_COARSE_SUMS || i == P_COARSE_APPLY) && !d->coarse) continue;
         char defines[1536];
@@ -307,6 +309,10 @@ static bool _dfsph_coarse(void *impl, sim_particles *p, const sim_search *q, flo
     c.args_dens[0] = c.args_step[0] = d->groups_step; /* a solve under way, a slot with time */
     c.args_dens[1] = c.args_dens[2] = c.args_step[1] = c.args_step[2] = 1;
     c.idle = c.done = 0;
+    c.iter = 1; /* as after the first predict (coarse.comp: the level follows predict C.iter - 1) */
+    const uint32_t *g = d->sp->dims;
+    c.args_coarse[0] = g[1] * g[2] + gpu_groups(g[0] * g[2], SIM_WG), c.args_coarse_apply[0] = d->groups_step;
+    c.args_coarse[1] = c.args_coarse[2] = c.args_coarse_apply[1] = c.args_coarse_apply[2] = 1;
     glNamedBufferSubData(d->ctl, 0, sizeof c, &c);
     glNamedBufferSubData(d->kappa, 0, 4ll * p->n, in);
     glMemoryBarrier(GL_ALL_BARRIER_BITS);

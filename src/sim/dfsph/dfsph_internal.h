@@ -38,6 +38,13 @@ enum {
  * dfsph_common.glsl's): in Ctl's partials after the groups' two regions, two floats a row, one a
  * column, one a layer and two more. */
 #define DFSPH_COARSE_MAXY 256u
+/* The coarse level runs after each of the pressure solve's first DFSPH_COARSE_LEVELS predicts, with the
+ * momentum DFSPH_COARSE_BETA in its steps, up to DFSPH_COARSE_REPEAT_MAX particles; past it after the
+ * first alone, the momentum 0.5 (dfsph.coarse_levels; docs/SPH.md, "The coarse level": 3 measured best
+ * of 1, 2 and 3; the dam break at 109,744, on the indirect path, 9% slower with them). */
+#define DFSPH_COARSE_LEVELS 3
+#define DFSPH_COARSE_BETA "0.3"
+#define DFSPH_COARSE_REPEAT_MAX 65536
 #define DFSPH_COARSE_MAXC 65536u
 #define DFSPH_COARSE_MAXR 65536u
 #define DFSPH_COARSE_FLOATS (2 * DFSPH_COARSE_MAXR + DFSPH_COARSE_MAXC + DFSPH_COARSE_MAXY + 2)
@@ -65,6 +72,7 @@ typedef struct dfsph {
     bool hash_failed;
     char defines[1024];   /* the programs' common defines */
     int coarse;           /* the pressure solve's coarse level runs (coarse.glsl) */
+    int coarse_levels;    /* after each of the solve's first coarse_levels predicts (0: none) */
     const sim_params *sp; /* the shared physics (the grid's dims) */
     GLuint kappa, accel, ctl, records, nbr, nbr_count, wall; /* buffers */
     GLuint params;                                           /* its uniform block (dfsph_gpu_params) */

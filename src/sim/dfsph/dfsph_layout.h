@@ -61,6 +61,7 @@ _Static_assert(sizeof(dfsph_gpu_params) == 48, "DfsphParams is three vec4s");
 typedef struct dfsph_ctl {
     uint32_t args_div[4], args_dens[4];
     uint32_t args_step[4]; /* groups of a step's passes: 0 in the empty slots after the frame's time */
+    uint32_t args_coarse[4], args_coarse_apply[4]; /* the pressure solve's coarse level's next passes (0: it does not follow) */
     uint32_t t_rem;        /* the frame's time left, in ticks of DFSPH_TICK seconds */
     uint32_t steps_left;
     float dt, dt_cfl;
@@ -78,10 +79,11 @@ typedef struct dfsph_ctl {
     float depth;  /* the water's depth the last step left: twice the particles' mean height above the floor */
     /* float partial[]: one per work group, in three regions of n_groups_max, then the coarse level's */
 } dfsph_ctl;
-_Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_step) == 32 && offsetof(dfsph_ctl, t_rem) == 48,
+_Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_step) == 32 && offsetof(dfsph_ctl, args_coarse) == 48 &&
+                   offsetof(dfsph_ctl, args_coarse_apply) == 64 && offsetof(dfsph_ctl, t_rem) == 80,
                "Ctl's indirect arguments");
-_Static_assert(offsetof(dfsph_ctl, done) == 64 && offsetof(dfsph_ctl, cap_div) == 96, "Ctl's scalars");
-_Static_assert(sizeof(dfsph_ctl) == 168, "Ctl's partial[] starts at 168");
+_Static_assert(offsetof(dfsph_ctl, done) == 96 && offsetof(dfsph_ctl, cap_div) == 128, "Ctl's scalars");
+_Static_assert(sizeof(dfsph_ctl) == 200, "Ctl's partial[] starts at 200");
 
 /* Time on the GPU is counted in ticks of 2^-28 s (3.7 ns), in a uint: a step's dt is a whole
  * number of ticks, so the frame's sum is exact (and, below 2^24 ticks = 62.5 ms, so is dt as a

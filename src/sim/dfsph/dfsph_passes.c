@@ -40,17 +40,22 @@ static void _dfsph_pass(GLuint prog) {
 }
 
 /* The pressure solve's coarse level on the indirect path (coarse.comp), where it is on and the grid
- * fits it: a group a row of cells, then a thread a grid column; then the particles. Its passes read
- * Ctl (dt, dt_cfl, the solve's arguments) and return where it does not run. */
+ * fits it: a group a row of cells, then a thread a grid column; then the particles. Both indirect,
+ * their groups written by the predict before them (0 where the level does not follow it: converged,
+ * a fast flow, a repeat without gravity), so a correction that does not run costs two empty
+ * dispatches; its passes also read Ctl and return where it does not run. */
 void dfsph_coarse_run(dfsph *d) {
     const uint32_t *g = d->sp->dims;
     if (!d->coarse || g[1] > DFSPH_COARSE_MAXY || g[0] * g[2] > DFSPH_COARSE_MAXC || g[1] * g[2] > DFSPH_COARSE_MAXR) return;
-    sim_dispatch(d->prog[P_COARSE_SUMS], (g[1] * g[2] + gpu_groups(g[0] * g[2], SIM_WG)) * SIM_WG);
-    _dfsph_pass(d->prog[P_COARSE_APPLY]);
+    sim_dispatch_indirect(d->prog[P_COARSE_SUMS], offsetof(dfsph_ctl, args_coarse));
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    sim_dispatch_indirect(d->prog[P_COARSE_APPLY], offsetof(dfsph_ctl, args_coarse_apply));
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 }
 
 /* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
- * pairs whose group counts the predicts write (0 once converged). */
+ * pairs whose group counts the predicts write (0 once converged). The pressure solve's coarse level
+ * follows each of its first coarse_levels predicts (its passes run with 0 groups where it does not). */
 static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t cap) {
     if (d->solve_groups) {                                             /* the persistent path: the whole solve in one dispatch */
         uint32_t groups = gpu_groups((size_t)p->n * p->lanes, SIM_WG); /* the indirect path's (virtual) groups */
@@ -70,6 +75,7 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         sim_dispatch_indirect(d->prog[predict], args);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+        if (predict == P_DENS_PREDICT && k + 1 < (uint32_t)d->coarse_levels) dfsph_coarse_run(d);
     }
 }
 
