@@ -115,7 +115,8 @@ int main(void) {
      * check, 1, fails the suite: tests/CMakeLists.txt). */
     CHECK(p_step <= 5, "a settled pool takes %.2f pressure iterations a step (at most 5)", p_step);
     bool steps_ok = steps_frame <= 2;
-    printf("%s: a settled pool takes %.2f pressure iterations a step (target: at most 5)\n", p_step <= 5 ? "ok" : "NOT MET", p_step);
+    printf("%s: a settled pool takes %.2f pressure iterations a step (target: at most 5)\n", p_step <= 5 ? "ok" : "NOT MET",
+           p_step);
     printf("%s: a settled pool takes %.2f steps a frame (dt %.3f ms; target: at most 2, a step of 1/120 s)\n",
            steps_ok ? "ok" : "NOT MET", steps_frame, 1e3 * dt_max);
     sim_destroy(s);

@@ -79,8 +79,9 @@ typedef struct dfsph_ctl {
     float depth;  /* the water's depth the last step left: twice the particles' mean height above the floor */
     /* float partial[]: one per work group, in three regions of n_groups_max, then the coarse level's */
 } dfsph_ctl;
-_Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_step) == 32 && offsetof(dfsph_ctl, args_coarse) == 48 &&
-                   offsetof(dfsph_ctl, args_coarse_apply) == 64 && offsetof(dfsph_ctl, t_rem) == 80,
+_Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_step) == 32 &&
+                   offsetof(dfsph_ctl, args_coarse) == 48 && offsetof(dfsph_ctl, args_coarse_apply) == 64 &&
+                   offsetof(dfsph_ctl, t_rem) == 80,
                "Ctl's indirect arguments");
 _Static_assert(offsetof(dfsph_ctl, done) == 96 && offsetof(dfsph_ctl, cap_div) == 128, "Ctl's scalars");
 _Static_assert(sizeof(dfsph_ctl) == 200, "Ctl's partial[] starts at 200");
