@@ -38,6 +38,9 @@ enum {
  * dfsph_common.glsl's): in Ctl's partials after the groups' two regions, two floats a row, one a
  * column, one a layer and two more. */
 #define DFSPH_COARSE_MAXY 256u
+#define DFSPH_COARSE_MAXC 65536u
+#define DFSPH_COARSE_MAXR 65536u
+#define DFSPH_COARSE_FLOATS (2 * DFSPH_COARSE_MAXR + DFSPH_COARSE_MAXC + DFSPH_COARSE_MAXY + 2)
 /* The coarse level runs after each of the pressure solve's first DFSPH_COARSE_LEVELS predicts, with the
  * momentum DFSPH_COARSE_BETA in its steps, up to DFSPH_COARSE_REPEAT_MAX particles; past it after the
  * first alone, the momentum 0.5 (dfsph.coarse_levels; docs/SPH.md, "The coarse level": 3 measured best
@@ -45,9 +48,6 @@ enum {
 #define DFSPH_COARSE_LEVELS 3
 #define DFSPH_COARSE_BETA "0.3"
 #define DFSPH_COARSE_REPEAT_MAX 65536
-#define DFSPH_COARSE_MAXC 65536u
-#define DFSPH_COARSE_MAXR 65536u
-#define DFSPH_COARSE_FLOATS (2 * DFSPH_COARSE_MAXR + DFSPH_COARSE_MAXC + DFSPH_COARSE_MAXY + 2)
 #define DFSPH_U_PROBE 2 /* step.comp's and solve.comp's probe-mode uniform (probe.glsl) */
 
 typedef struct dfsph_program {

@@ -39,14 +39,13 @@ static void _dfsph_pass(GLuint prog) {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 }
 
-/* The pressure solve's coarse level on the indirect path (coarse.comp), where it is on and the grid
- * fits it: a group a row of cells, then a thread a grid column; then the particles. Both indirect,
- * their groups written by the predict before them (0 where the level does not follow it: converged,
- * a fast flow, a repeat without gravity), so a correction that does not run costs two empty
- * dispatches; its passes also read Ctl and return where it does not run. */
+/* The pressure solve's coarse level on the indirect path (coarse.comp), where it is on: a group a
+ * row of cells, then a thread a grid column; then the particles. Both indirect, their groups written
+ * by the predict before them (0 where the level does not follow it: converged, a fast flow, a repeat
+ * without gravity, a grid past the level's sizes: DFSPH_COARSE_RUNS), so a correction that does not
+ * run costs two empty dispatches; its passes also read Ctl and return where it does not run. */
 void dfsph_coarse_run(dfsph *d) {
-    const uint32_t *g = d->sp->dims;
-    if (!d->coarse || g[1] > DFSPH_COARSE_MAXY || g[0] * g[2] > DFSPH_COARSE_MAXC || g[1] * g[2] > DFSPH_COARSE_MAXR) return;
+    if (!d->coarse) return;
     sim_dispatch_indirect(d->prog[P_COARSE_SUMS], offsetof(dfsph_ctl, args_coarse));
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     sim_dispatch_indirect(d->prog[P_COARSE_APPLY], offsetof(dfsph_ctl, args_coarse_apply));
