@@ -12,6 +12,8 @@
  * as 1 group against 1 where FLUID_TEST_PERSISTENT_LARGE is set). Also the neighbour walk that
  * loads the next list entry ahead against the plain one (dfsph_desc.prefetch), with index lists
  * and with records.
+ * The fused step with index lists (where the records pass the L2 bound) against the indirect path
+ * with index lists, free steps.
  * The fused step (dfsph_desc.fused 1, the default where the persistent solve runs: density, both
  * solves, nonpressure and integrate in one dispatch) against the indirect path and against the
  * persistent solve alone (fused DFSPH_ZERO): the same free steps bit for bit, and the same
@@ -246,6 +248,26 @@ int main(void) {
             drop(&alone);
             drop(&ind);
         }
+    }
+    /* The fused step with index lists (the walks read x_j through its non-coherent alias of the
+     * positions and evaluate the gradient) against the indirect path with index lists: the H100's
+     * path past the records' bound, the same free steps bit for bit. */
+    {
+        g_desc = (dfsph_desc){.records = DFSPH_ZERO, .fused = 1};
+        state fused = run_steps("dambreak", 1500, 1, STEPS, caps);
+        g_desc.fused = 0;
+        state ind = run_steps("dambreak", 1500, DFSPH_ZERO, STEPS, caps);
+        g_desc = (dfsph_desc){0};
+        sim *probe = ref_sim("dambreak", 1500, "cpu", "dfsph", caps);
+        uint32_t n = sim_particle_count(probe);
+        sim_destroy(probe);
+        char what[160];
+        snprintf(what, sizeof what, "dfsph dambreak, %u particles, lists of indices, free steps: fused step vs indirect", n);
+        compare_steps(what, &ind, &fused, n, STEPS);
+        CHECK(fused.note && !ind.note, "%s: the stage note says %s fused, %s indirect", what, fused.note ? fused.note : "nothing",
+              ind.note ? ind.note : "nothing");
+        drop(&fused);
+        drop(&ind);
     }
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
     gpu_destroy(gpu);

@@ -157,7 +157,9 @@ bool dfsph_reduce_last(float v, bool is_max) {
 //     taken where the lists fit the GPU's L2 cache (src/sim/dfsph/dfsph.c: past it the records'
 //     four times the bytes cost more than they save; measured in docs/BENCHMARKS.md).
 //   DFSPH_REC 0: the index j alone; the passes read x_j and evaluate the gradient (the same
-//     expression), so they need xi and pos[] in scope.
+//     expression), so they need xi in scope, and x_j from DFSPH_NBR_POS: pos, or the fused step's
+//     non-coherent alias (step.comp: pos.xyz is not written before integrate, so a coherent read
+//     would only cost, L2 for L1).
 // DFSPH_LIST_CAP, DFSPH_LIST_STRIDE (lanes a buffer holds) and DFSPH_REC come from dfsph.c.
 //   DFSPH_PREFETCH 1: the walk loads entry k+1 before it uses entry k, so a thread waits on one
 //     chain of loads a neighbour fewer (the entry's); the same sums in the same order. dfsph.c
@@ -196,6 +198,9 @@ bool dfsph_reduce_last(float v, bool is_max) {
 #define DFSPH_COARSE_RUNS                                                                                      \
     (P.dims.y <= uint(DFSPH_COARSE_MAXY) && P.dims.x * P.dims.z <= uint(DFSPH_COARSE_MAXC) &&                  \
      P.dims.y * P.dims.z <= uint(DFSPH_COARSE_MAXR) && C.dt_cfl >= min(D.dt_max, D.dt_visc))
+#ifndef DFSPH_NBR_POS
+#define DFSPH_NBR_POS pos
+#endif
 #if DFSPH_REC
 struct NbrRec {
     vec3 grad; // m grad W_ij = m W'(r) / r (x_i - x_j)
@@ -213,7 +218,7 @@ struct NbrRec {
 #define DFSPH_NBR_NONE 0u
 #define DFSPH_LIST_TAKE(j, g, e)                                \
     uint j = e;                                                 \
-    vec3 d_ = xi - pos[j].xyz;                                  \
+    vec3 d_ = xi - DFSPH_NBR_POS[j].xyz;                        \
     vec2 wk_ = sim_pair(dot(d_, d_), P.hs, sim_kernel_k(P.hs)); \
     vec3 g = P.mass * wk_.y * d_; /* as density.comp made it */
 #endif

@@ -21,13 +21,6 @@
 // the warm start's pressure impulse, where the pass that ran the half-step alone (sessions 12-16)
 // took u: at rest that impulse is nearly uniform over a particle's neighbours. Each half-step is
 // within the viscosity's bound. Call from uniform control flow.
-#ifndef DFSPH_VISC_POS // the neighbours' positions for the viscosity (the fused step's non-coherent alias: pos.xyz is not written before integrate)
-#ifdef DFSPH_POS_R
-#define DFSPH_VISC_POS DFSPH_POS_R
-#else
-#define DFSPH_VISC_POS pos
-#endif
-#endif
 #ifndef DFSPH_ONLY_PREDICT
 void dfsph_update(bool warm, bool first) {
     uint i = SIM_PARTICLE;
@@ -109,7 +102,7 @@ float dfsph_predict(uint it) {
             vec3 vij = vi - vel[j].xyz;
             drho += dot(vij, g);
             neighbours += 1.0;
-            a += dfsph_visc_pair(xi - DFSPH_VISC_POS[j].xyz, vij, rhoi, dens[j]);
+            a += dfsph_visc_pair(xi - DFSPH_NBR_POS[j].xyz, vij, rhoi, dens[j]);
         DFSPH_LIST_END
         a = sim_lanes_sum(vec4(a, 0.0)).xyz;
     } else

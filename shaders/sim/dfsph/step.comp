@@ -43,13 +43,11 @@ uint g_gid; // the thread's index in the indirect path's dispatch (SIM_GID)
 #define DFSPH_Q_WALL
 #define DFSPH_Q_NBR_COUNT
 #define DFSPH_Q_ACCEL
-#include "sim/dfsph/dfsph_common.glsl"
-layout(local_size_x = SIM_WG) in;
-#include "sim/search/hash_emit.glsl"
-// DFSPH_STEP_ALIAS 1 (default): density and nonpressure read the positions through this
-// non-coherent alias of the same buffer, as their own passes do:
-// nothing in the dispatch has written those words before they read them (the pressure solve writes
-// pos.w after, integrate pos after), so the read-only cache holds no stale copy of them.
+// DFSPH_STEP_ALIAS 1 (default): density, nonpressure and the index lists' walks (DFSPH_NBR_POS) read
+// the positions through this non-coherent alias of the same buffer, as their own passes do:
+// nothing in the dispatch writes the words they read before integrate (the pressure solve writes
+// pos.w, which density and nonpressure read before it and the walks never read), so the read-only
+// cache holds no stale copy of them.
 // 0: through the coherent blocks, as the first fused step did (FLUID_DFSPH_FUSED=2, measuring).
 #ifndef DFSPH_STEP_ALIAS
 #define DFSPH_STEP_ALIAS 1
@@ -57,7 +55,11 @@ layout(local_size_x = SIM_WG) in;
 #if DFSPH_STEP_ALIAS
 layout(std430, binding = B_POS_IN) readonly buffer PosR { vec4 pos_r[]; }; // the 16th block: llvmpipe's most
 #define DFSPH_POS_R pos_r
+#define DFSPH_NBR_POS pos_r
 #endif
+#include "sim/dfsph/dfsph_common.glsl"
+layout(local_size_x = SIM_WG) in;
+#include "sim/search/hash_emit.glsl"
 
 #define DFSPH_DENSITY 0 // the divergence solve's functions
 #define dfsph_update dfsph_update_div
