@@ -18,7 +18,7 @@ const env_info env_table[ENV_COUNT] = {
                       "grid cells h wide (1: 3 x 3 rows of 3 cells walked) or h/2 (2: 5 x 5 rows of 5)"},
     [ENV_SIM_FAST] = {"FLUID_SIM_FAST", "0 or 1", "1 with wcsph, 0 with dfsph", "src/sim/particles.c",
                       "1: the neighbour passes' kernels with precomputed reciprocals and inversesqrt (measuring)"},
-    [ENV_DFSPH_SLACK] = {"FLUID_DFSPH_SLACK", "0..9", "1", "src/sim/dfsph/dfsph.c",
+    [ENV_DFSPH_SLACK] = {"FLUID_DFSPH_SLACK", "0..99", "1", "src/sim/dfsph/dfsph.c",
                          "empty (update, predict) pairs recorded past a DFSPH solve's cap (measuring)"},
     [ENV_DFSPH_HISTORY] = {"FLUID_DFSPH_HISTORY", "1..4", "4", "src/sim/dfsph/dfsph.c",
                            "frames of iteration records a DFSPH solve's cap looks at (measuring)"},

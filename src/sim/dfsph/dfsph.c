@@ -85,7 +85,7 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
     if (d->dt_max == 0 && !dfsph_params_env(&d->dt_max, err)) return false;
     if (d->dt_max != 0 && !(d->dt_max >= 1e-6f && d->dt_max <= 0.1f))
         return fail(err, "dfsph_desc: dt_max %g s is out of range (1e-06 to 0.1)", d->dt_max);
-    if (!_dfsph_knob(&d->slack, ENV_DFSPH_SLACK, 0, 9, err) ||
+    if (!_dfsph_knob(&d->slack, ENV_DFSPH_SLACK, 0, 99, err) ||
         !_dfsph_knob(&d->history, ENV_DFSPH_HISTORY, 1, DFSPH_FRAMES, err) ||
         !_dfsph_knob(&d->records, ENV_DFSPH_RECORDS, 0, 1, err) ||
         !_dfsph_knob(&d->persistent, ENV_DFSPH_PERSISTENT, 0, 65535, err) ||

@@ -22,7 +22,7 @@ typedef struct dfsph_desc {
                      * min(0.125 hs^2 / nu, 0.005) past it; above the viscosity's bound, the viscosity in
                      * half-steps, up to twice it (FLUID_DT_MAX); the depth bound may hold a step shorter
                      * (docs/SPH.md) */
-    int slack;      /* empty (update, predict) pairs recorded past a solve's cap, 0..9; 0: 1 (FLUID_DFSPH_SLACK) */
+    int slack;      /* empty (update, predict) pairs recorded past a solve's cap, 0..99; 0: 1 (FLUID_DFSPH_SLACK) */
     int history;    /* frames of iteration records the caps look at, 1..4; 0: 4 (FLUID_DFSPH_HISTORY) */
     int records;    /* neighbour lists of 16-byte records (1) or indices (DFSPH_ZERO); 0: records where they fit 40 MB
                      * (FLUID_DFSPH_RECORDS) */

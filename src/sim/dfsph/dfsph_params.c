@@ -16,7 +16,7 @@ void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max) {
         .eta_density = strict ? 1e-4 : 5e-4, /* 0.01% / 0.05% (SPlisHSPlasH's default / its dam break) */
         .eta_divergence = 1e-3,              /* 0.1% a step */
         .min_it_density = 2,
-        .min_it_divergence = 1,
+        .min_it_divergence = 0, /* the divergence solve may stop at its first predict (session 20, docs/SPH.md) */
         .min_neighbours = 20,
         .dt_max_set = dt_max,
     };
