@@ -51,7 +51,8 @@ static bool g_prof;       /* frames time their first step's stages (a CPU-clock 
 static state run_steps(const char *scene, uint32_t n_want, int persistent, int steps, const gpu_caps *caps) {
     dfsph_desc dd = g_desc;
     dd.persistent = persistent;
-    dd.slack = 40; /* the indirect path's caps well above the iterations (9 left the dam break's third step capped once the divergence solve could stop at 0) */
+    dd.slack =
+        40; /* the indirect path's caps well above the iterations (9 left the dam break's third step capped once the divergence solve could stop at 0) */
     sim *s = ref_sim_dfsph(scene, n_want, "radix", &dd, caps);
     state st = {0};
     const char *names[PROF_MAX_STAGES];
