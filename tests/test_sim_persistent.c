@@ -51,8 +51,9 @@ static bool g_prof;       /* frames time their first step's stages (a CPU-clock 
 static state run_steps(const char *scene, uint32_t n_want, int persistent, int steps, const gpu_caps *caps) {
     dfsph_desc dd = g_desc;
     dd.persistent = persistent;
-    dd.slack =
-        40; /* the indirect path's caps well above the iterations (9 left the dam break's third step capped once the divergence solve could stop at 0) */
+    /* the indirect path's caps well above the iterations (9 left the dam break's third step capped
+     * once the divergence solve could stop at its first predict) */
+    dd.slack = 40;
     sim *s = ref_sim_dfsph(scene, n_want, "radix", &dd, caps);
     state st = {0};
     const char *names[PROF_MAX_STAGES];
@@ -127,6 +128,14 @@ static void check_phases(const char *what, const state *fused, const state *othe
     }
 }
 
+/* The particles `scene` at about `n_want` holds (a sim made for the count, then gone). */
+static uint32_t count_of(const char *scene, uint32_t n_want, const gpu_caps *caps) {
+    sim *probe = ref_sim(scene, n_want, "cpu", "dfsph", caps);
+    uint32_t n = sim_particle_count(probe);
+    sim_destroy(probe);
+    return n;
+}
+
 static void drop(state *s) {
     free(s->pos);
     free(s->vel);
@@ -142,9 +151,7 @@ int main(void) {
     const uint32_t counts[] = {1500, 3001};
     for (int k = 0; k < 2; k++) {
         state ind = run(scenes[k], counts[k], DFSPH_ZERO, caps);
-        sim *probe = ref_sim(scenes[k], counts[k], "cpu", "dfsph", caps);
-        uint32_t n = sim_particle_count(probe);
-        sim_destroy(probe);
+        uint32_t n = count_of(scenes[k], counts[k], caps);
         for (size_t g = 0; g < sizeof grids / sizeof *grids; g++) {
             if (!grids[g]) continue;
             state per = run(scenes[k], counts[k], grids[g], caps);
@@ -174,9 +181,7 @@ int main(void) {
         int grid = progress ? 528 : 1;
         state one = run_steps("dambreak", 27648, 1, LARGE_STEPS, caps);
         state many = run_steps("dambreak", 27648, grid, LARGE_STEPS, caps);
-        sim *probe = ref_sim("dambreak", 27648, "cpu", "dfsph", caps);
-        uint32_t n = sim_particle_count(probe);
-        sim_destroy(probe);
+        uint32_t n = count_of("dambreak", 27648, caps);
         char what[160];
         snprintf(what, sizeof what, "dfsph dambreak, %u particles: persistent, 1 group vs %d at most", n, grid);
         compare_steps(what, &one, &many, n, LARGE_STEPS);
@@ -192,9 +197,7 @@ int main(void) {
         g_desc.prefetch = 1;
         state ahead = run("dambreak", 1500, DFSPH_ZERO, caps);
         g_desc = (dfsph_desc){0};
-        sim *probe = ref_sim("dambreak", 1500, "cpu", "dfsph", caps);
-        uint32_t n = sim_particle_count(probe);
-        sim_destroy(probe);
+        uint32_t n = count_of("dambreak", 1500, caps);
         char what[160];
         snprintf(what, sizeof what, "dfsph dambreak, %u particles, lists of %s: plain walk vs walk loading ahead", n,
                  rec ? "records" : "indices");
@@ -205,9 +208,7 @@ int main(void) {
     /* The fused step against the indirect path and against the persistent solve alone: free steps,
      * then frames with empty slots and a reset. */
     for (int k = 0; k < 2; k++) {
-        sim *probe = ref_sim(scenes[k], counts[k], "cpu", "dfsph", caps);
-        uint32_t n = sim_particle_count(probe);
-        sim_destroy(probe);
+        uint32_t n = count_of(scenes[k], counts[k], caps);
         for (int frames = 0; frames < 2; frames++) {
             int steps = frames ? 0 : STEPS;
             g_desc.fused = 1;
@@ -259,9 +260,7 @@ int main(void) {
         g_desc.fused = 0;
         state ind = run_steps("dambreak", 1500, DFSPH_ZERO, STEPS, caps);
         g_desc = (dfsph_desc){0};
-        sim *probe = ref_sim("dambreak", 1500, "cpu", "dfsph", caps);
-        uint32_t n = sim_particle_count(probe);
-        sim_destroy(probe);
+        uint32_t n = count_of("dambreak", 1500, caps);
         char what[160];
         snprintf(what, sizeof what, "dfsph dambreak, %u particles, lists of indices, free steps: fused step vs indirect", n);
         compare_steps(what, &ind, &fused, n, STEPS);
