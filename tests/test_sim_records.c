@@ -5,6 +5,9 @@
  * late, WCSPH's are made on the CPU): the reference is the count of steps itself (every step
  * leaves one record), and the newest 16 records end at the summary's time. Also the phases the
  * summary shows (sim_phase_count): while one of the last SIM_PHASES_RECENT steps measured them.
+ * And DFSPH's records past the end of its GPU ring (check_wrap), where a frame's records come back
+ * in two pieces: the reference is each frame's own time (an invariant: its steps' dt add up to it,
+ * exactly, in whole ticks) and its --substeps count.
  * Needs GL 4.5; skips (77) without it.
  */
 #include "sim_ref.h"
@@ -68,9 +71,46 @@ static void check_solver(const char *solver, const gpu_caps *caps) {
     sim_destroy(s);
 }
 
+/* 6 frames of 1000 steps (the most a frame holds) pass DFSPH's ring of 4096 records on the GPU, so
+ * the frames around its end come back in two pieces (dfsph_frame_end's copies). Each frame takes a
+ * time of its own, (1000 + 7 f) * 2^-16 s, so a record of another frame (a piece left out, or read
+ * from the wrong place) breaks its frame's sum; the sums are exact, every dt a whole number of
+ * ticks of 2^-28 s. Each frame ends at the record with no time left. Made to fail once: the
+ * records copied in one piece past the ring's end (its frames' sums then wrong). */
+static void check_wrap(const gpu_caps *caps) {
+    char err[ERR_LEN];
+    enum { FRAMES = 5, STEPS = 1000 }; /* 5,000 steps: the ring wraps in the last frame */
+    sim *s = sim_make(&(sim_desc){.particles = 64, .solver = "dfsph", .records = 4 * STEPS}, caps, err);
+    CHECK(s != NULL, "dfsph: %s", err);
+    if (!s) return;
+    sim_step_record rec[256];
+    int closed = 0, count = 0, bad = 0;
+    double sum = 0;
+    for (int f = 0; f <= FRAMES; f++) {
+        if (f < FRAMES) sim_frame(s, ldexp(1000 + 7 * f, -16), STEPS, NULL);
+        else sim_sync(s);
+        for (int n; (n = sim_records(s, rec, 256)) > 0;)
+            for (int k = 0; k < n; k++) {
+                sum += rec[k].dt;
+                count++;
+                if (rec[k].t_left > 0) continue;
+                double want = ldexp(1000 + 7 * closed, -16);
+                if ((sum != want || count != STEPS) && bad++ < 3)
+                    CHECK(false, "dfsph: frame %d's %d records add up to %.12f s, not %.12f s in %d steps", closed, count, sum,
+                          want, STEPS);
+                closed++, count = 0, sum = 0;
+            }
+    }
+    CHECK(closed == FRAMES && count == 0, "dfsph: %d frames' records came back whole (want %d), %d records after the last",
+          closed, FRAMES, count);
+    CHECK(bad == 0, "dfsph: %d of %d frames' records wrong past the ring's end", bad, FRAMES);
+    sim_destroy(s);
+}
+
 int main(void) {
     gpu_ctx *gpu = check_gpu();
     for (int i = 0; sim_solvers[i]; i++) check_solver(sim_solvers[i]->name, gpu_get_caps(gpu));
+    check_wrap(gpu_get_caps(gpu));
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
     gpu_destroy(gpu);
     return check_done();

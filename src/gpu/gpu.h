@@ -70,6 +70,11 @@ bool gpu_is_headless(const gpu_ctx *gpu);
  * Returns 0 with err when the GPU cannot hold it. */
 GLuint gpu_buffer_make(size_t size, const void *data, const char *label, char *err);
 void gpu_buffer_destroy(GLuint *buffer); /* sets *buffer to 0; 0 is ignored */
+/* A buffer of `size` bytes the CPU reads through *map, mapped for as long as it lives (persistent and
+ * coherent): what the GPU copies into it is there once a fence after the copy has signalled, with no
+ * call that could wait on the GPU's other work (glGetBufferSubData must wait for every command in
+ * flight that writes the buffer it reads). Free it with gpu_buffer_destroy. Returns 0 with err. */
+GLuint gpu_readback_make(size_t size, const char *label, const void **map, char *err);
 /* An empty vertex array with a debug label: for draws that read their data from buffers in the
  * shader (gl_VertexID), which core GL still makes bind one. */
 GLuint gpu_vao_make(const char *label);

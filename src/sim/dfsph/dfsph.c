@@ -119,7 +119,7 @@ static void _dfsph_destroy(void *impl) {
     for (int i = 0; i < P_ALL; i++) shader_destroy(&d->prog[i]);
     shader_destroy(&d->integrate_hash);
     shader_destroy(&d->step_prog);
-    GLuint *all[] = {&d->kappa, &d->accel, &d->ctl, &d->records, &d->nbr, &d->nbr_count, &d->wall, &d->params};
+    GLuint *all[] = {&d->kappa, &d->accel, &d->ctl, &d->records, &d->rb, &d->nbr, &d->nbr_count, &d->wall, &d->params};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
     for (int i = 0; i < DFSPH_FRAMES; i++)
         if (d->fence[i]) glDeleteSync(d->fence[i]);
@@ -197,9 +197,10 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     ok = ok && (d->params = gpu_buffer_make(sizeof d->gp, &d->gp, "sim.dfsph.params", err)) &&
          (d->kappa = gpu_buffer_make(4 * n, NULL, "sim.dfsph.kappa", err)) &&
          (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
-         (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 12ull * d->n_groups_max + 4ull * DFSPH_COARSE_FLOATS, NULL, "sim.dfsph.ctl",
-                                   err)) &&
+         (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 12ull * d->n_groups_max + 4ull * DFSPH_COARSE_FLOATS, NULL,
+                                   "sim.dfsph.ctl", err)) &&
          (d->records = gpu_buffer_make(sizeof(dfsph_record) * DFSPH_RECORDS, NULL, "sim.dfsph.records", err)) &&
+         (d->rb = gpu_readback_make(DFSPH_RB_SLOT * DFSPH_FRAMES, "sim.dfsph.readback", (const void **)&d->rb_map, err)) &&
          (d->nbr = gpu_buffer_make(rec * stride * cap, NULL, "sim.dfsph.neighbours", err)) &&
          (d->wall = gpu_buffer_make(16 * n, NULL, "sim.dfsph.wall", err)) &&
          (d->nbr_count = gpu_buffer_make(4 * stride, NULL, "sim.dfsph.neighbour_counts", err));

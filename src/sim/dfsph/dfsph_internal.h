@@ -84,7 +84,7 @@ typedef struct dfsph {
     dfsph_policy pol;     /* the frame and slot policy (dfsph_frame.h) */
     /* Frames in flight: their fences and the steps they issued. */
     GLsync fence[DFSPH_FRAMES];
-    uint32_t frame_first[DFSPH_FRAMES], frame_steps[DFSPH_FRAMES];
+    uint32_t frame_steps[DFSPH_FRAMES];
     uint32_t frame_caps[DFSPH_FRAMES][2]; /* the caps each frame recorded (divergence, pressure) */
     uint32_t frame_mode[DFSPH_FRAMES];
     int frames_pending, frame_head;
@@ -95,6 +95,8 @@ typedef struct dfsph {
     uint32_t frame_set;     /* 1 + the frame's DFSPH_MODE_* until handed to a density pass, then 0 */
     bool in_frame;
     dfsph_record *buf;           /* a frame's records copied back */
+    GLuint rb;                   /* each frame in flight's records and stalled word, copied at its end (DFSPH_RB_SLOT each) */
+    const unsigned char *rb_map; /* rb, mapped for the CPU (gpu_readback_make) */
     const sim_record_sink *sink; /* where the steps' records go, as they are read (the sim's ring) */
     bool discard;                /* prime: the records read are not this state's */
 } dfsph;
@@ -117,6 +119,9 @@ void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, GLuint prog);
 const char *dfsph_stage_note(void *impl);
 void dfsph_persistent_probe(dfsph *d);
 /* dfsph_records.c */
+/* A frame's slot in the read-back buffer: the stalled word, then its records. */
+#define DFSPH_RB_RECORDS 16
+#define DFSPH_RB_SLOT (DFSPH_RB_RECORDS + DFSPH_MAX_STEPS * sizeof(dfsph_record))
 void dfsph_stall_check(dfsph *d);
 void dfsph_collect(dfsph *d, int lag);
 int dfsph_frame_begin(void *impl, double seconds, int substeps);

@@ -5,15 +5,13 @@
 #include "core/util.h"
 #include "sim/dfsph/dfsph_internal.h"
 #include <stddef.h>
+#include <string.h>
 
 /* The persistent path's stalled word (Ctl.stalled): set, it takes the indirect path from now on and
  * says why: 1, a grid barrier waited past its bound (the groups were not all resident); 2, llvmpipe's
- * loop limiter cut a dispatch's loops short (grid_barrier.glsl's grid_loop_check). Waits for the GPU. */
-void dfsph_stall_check(dfsph *d) {
-    if (!d->solve_groups) return;
-    uint32_t stalled = 0;
-    glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, stalled), 4, &stalled);
-    if (!stalled) return;
+ * loop limiter cut a dispatch's loops short (grid_barrier.glsl's grid_loop_check). */
+static void _dfsph_stalled(dfsph *d, uint32_t stalled) {
+    if (!d->solve_groups || !stalled) return;
     if (stalled == 2)
         log_error("SIM",
                   "dfsph: the persistent path's %u groups ran past llvmpipe's limit of 65,535 loop iterations a shader "
@@ -28,6 +26,14 @@ void dfsph_stall_check(dfsph *d) {
     d->solve_groups = 0; /* the barrier's words stay as they are: only the persistent solve reads them */
 }
 
+/* The stalled word now: waits for every command in flight (llvmpipe's check after each persistent dispatch). */
+void dfsph_stall_check(dfsph *d) {
+    if (!d->solve_groups) return;
+    uint32_t stalled = 0;
+    glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, stalled), 4, &stalled);
+    _dfsph_stalled(d, stalled);
+}
+
 /* Reads the records of frames at least `lag` frames old (waiting for their fences). */
 void dfsph_collect(dfsph *d, int lag) {
     while (d->frames_pending > lag) {
@@ -35,16 +41,14 @@ void dfsph_collect(dfsph *d, int lag) {
         glClientWaitSync(d->fence[f], GL_SYNC_FLUSH_COMMANDS_BIT, (GLuint64)60e9);
         glDeleteSync(d->fence[f]);
         d->fence[f] = 0;
-        uint32_t first = d->frame_first[f], count = d->frame_steps[f];
-        dfsph_stall_check(d);
-        /* The frame's records, in at most two pieces of the ring. */
-        for (uint32_t k = 0; k < count;) {
-            uint32_t slot = (first + k) % DFSPH_RECORDS,
-                     run = DFSPH_RECORDS - slot < count - k ? DFSPH_RECORDS - slot : count - k;
-            glGetNamedBufferSubData(d->records, (GLintptr)(slot * sizeof *d->buf), (GLsizeiptr)(run * sizeof *d->buf),
-                                    d->buf + k);
-            k += run;
-        }
+        uint32_t count = d->frame_steps[f];
+        /* What the frame's end copied (dfsph_frame_end): read through the mapping, so the GPU's later
+         * frames go on running (a glGetBufferSubData of ctl or the records would wait for them all). */
+        const unsigned char *slot = d->rb_map + (size_t)f * DFSPH_RB_SLOT;
+        uint32_t stalled;
+        memcpy(&stalled, slot, 4);
+        _dfsph_stalled(d, stalled);
+        memcpy(d->buf, slot + DFSPH_RB_RECORDS, count * sizeof *d->buf);
         sim_step_record got[DFSPH_MAX_STEPS];
         int taken = dfsph_policy_learn(&d->pol, d->buf, count, d->frame_mode[f], d->frame_caps[f], got);
         for (int k = 0; k < taken && !d->discard; k++) d->sink->push(d->sink->owner, &got[k]);
@@ -80,8 +84,19 @@ void dfsph_frame_end(void *impl) {
     if (d->frames_pending == DFSPH_FRAMES) dfsph_collect(d, DFSPH_FRAMES - 1);
     int f = (d->frame_head + d->frames_pending) % DFSPH_FRAMES;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    /* The frame's stalled word and records into its read-back slot (dfsph_collect reads them there);
+     * the records in at most two pieces of the ring. */
+    GLintptr slot = (GLintptr)((size_t)f * DFSPH_RB_SLOT);
+    glCopyNamedBufferSubData(d->ctl, d->rb, offsetof(dfsph_ctl, stalled), slot, 4);
+    for (uint32_t k = 0; k < d->frame_issued;) {
+        uint32_t at = (d->issued + k) % DFSPH_RECORDS,
+                 run = DFSPH_RECORDS - at < d->frame_issued - k ? DFSPH_RECORDS - at : d->frame_issued - k;
+        glCopyNamedBufferSubData(d->records, d->rb, (GLintptr)(at * sizeof(dfsph_record)),
+                                 slot + DFSPH_RB_RECORDS + (GLintptr)(k * sizeof(dfsph_record)),
+                                 (GLsizeiptr)(run * sizeof(dfsph_record)));
+        k += run;
+    }
     d->fence[f] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    d->frame_first[f] = d->issued;
     d->frame_caps[f][0] = d->plan.caps[0];
     d->frame_caps[f][1] = d->plan.caps[1];
     d->frame_mode[f] = d->plan.mode;
