@@ -71,7 +71,7 @@ static void check_solver(const char *solver, const gpu_caps *caps) {
     sim_destroy(s);
 }
 
-/* 6 frames of 1000 steps (the most a frame holds) pass DFSPH's ring of 4096 records on the GPU, so
+/* 5 frames of 1000 steps (the most a frame holds) pass DFSPH's ring of 4096 records on the GPU, so
  * the frames around its end come back in two pieces (dfsph_frame_end's copies). Each frame takes a
  * time of its own, (1000 + 7 f) * 2^-16 s, so a record of another frame (a piece left out, or read
  * from the wrong place) breaks its frame's sum; the sums are exact, every dt a whole number of
