@@ -242,6 +242,13 @@ bool gpu_forward_progress(void) {
 GLFWwindow *gpu_window(gpu_ctx *gpu) { return gpu->backend->window(gpu->impl); }
 bool gpu_is_headless(const gpu_ctx *gpu) { return gpu->backend == &gpu_backend_egl; }
 
+/* A buffer made: its debug label, and counted live (gpu_buffer_destroy uncounts it). */
+static GLuint _gpu_buffer_kept(GLuint b, const char *label) {
+    if (label) glObjectLabel(GL_BUFFER, b, -1, label);
+    gpu_count_object(1);
+    return b;
+}
+
 GLuint gpu_buffer_make(size_t size, const void *data, const char *label, char *err) {
     GLuint b = 0;
     while (glGetError() != GL_NO_ERROR) {}
@@ -268,9 +275,7 @@ GLuint gpu_buffer_make(size_t size, const void *data, const char *label, char *e
         fail(err, "the GPU cannot hold buffer '%s' of %zu bytes; use a smaller size", label, size);
         return 0;
     }
-    if (label) glObjectLabel(GL_BUFFER, b, -1, label);
-    gpu_count_object(1);
-    return b;
+    return _gpu_buffer_kept(b, label);
 }
 
 GLuint gpu_readback_make(size_t size, const char *label, const void **map, char *err) {
@@ -285,9 +290,7 @@ GLuint gpu_readback_make(size_t size, const char *label, const void **map, char 
         fail(err, "the GPU cannot map read-back buffer '%s' of %zu bytes for the CPU; use a smaller size", label, size);
         return 0;
     }
-    if (label) glObjectLabel(GL_BUFFER, b, -1, label);
-    gpu_count_object(1);
-    return b;
+    return _gpu_buffer_kept(b, label);
 }
 
 GLuint gpu_vao_make(const char *label) {
