@@ -281,10 +281,11 @@ GLuint gpu_buffer_make(size_t size, const void *data, const char *label, char *e
 GLuint gpu_readback_make(size_t size, const char *label, const void **map, char *err) {
     GLuint b = 0;
     const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+    GLsizeiptr alloc = (GLsizeiptr)(size < 16 ? 16 : size);
     while (glGetError() != GL_NO_ERROR) {}
     glCreateBuffers(1, &b);
-    glNamedBufferStorage(b, (GLsizeiptr)(size < 16 ? 16 : size), NULL, flags);
-    *map = glGetError() == GL_NO_ERROR ? glMapNamedBufferRange(b, 0, (GLsizeiptr)(size < 16 ? 16 : size), flags) : NULL;
+    glNamedBufferStorage(b, alloc, NULL, flags);
+    *map = glGetError() == GL_NO_ERROR ? glMapNamedBufferRange(b, 0, alloc, flags) : NULL;
     if (!*map) {
         glDeleteBuffers(1, &b);
         fail(err, "the GPU cannot map read-back buffer '%s' of %zu bytes for the CPU; use a smaller size", label, size);

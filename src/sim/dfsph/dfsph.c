@@ -123,7 +123,6 @@ static void _dfsph_destroy(void *impl) {
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
     for (int i = 0; i < DFSPH_FRAMES; i++)
         if (d->fence[i]) glDeleteSync(d->fence[i]);
-    free(d->buf);
     free(d);
 }
 
@@ -150,8 +149,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
                                                      .cfl = d->gp.cfl,
                                                      .slack = (uint32_t)_dfsph_value(d->desc.slack),
                                                      .history = d->desc.history});
-    d->buf = malloc(sizeof(dfsph_record) * DFSPH_RECORDS);
-    bool ok = d->buf != NULL;
+    bool ok = true;
     size_t stride = n * p->lanes, cap = dfsph_list_cap(p->lanes);
     /* 16-byte records {m grad W_ij, j} where the lists fit the L2 (desc.records forces it, for
      * measuring): they save the solves' kernel evaluations while they stay in the L2, and cost
@@ -205,7 +203,6 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
          (d->wall = gpu_buffer_make(16 * n, NULL, "sim.dfsph.wall", err)) &&
          (d->nbr_count = gpu_buffer_make(4 * stride, NULL, "sim.dfsph.neighbour_counts", err));
     if (!ok) {
-        if (!d->buf) fail(err, "out of host memory");
         _dfsph_destroy(d);
         return NULL;
     }

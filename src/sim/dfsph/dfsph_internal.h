@@ -94,7 +94,6 @@ typedef struct dfsph {
     uint32_t frame_vals[4]; /* ticks added to t_rem, the slots, the caps: for the frame's first density pass */
     uint32_t frame_set;     /* 1 + the frame's DFSPH_MODE_* until handed to a density pass, then 0 */
     bool in_frame;
-    dfsph_record *buf;           /* a frame's records copied back */
     GLuint rb;                   /* each frame in flight's records and stalled word, copied at its end (DFSPH_RB_SLOT each) */
     const unsigned char *rb_map; /* rb, mapped for the CPU (gpu_readback_make) */
     const sim_record_sink *sink; /* where the steps' records go, as they are read (the sim's ring) */
@@ -122,6 +121,8 @@ void dfsph_persistent_probe(dfsph *d);
 /* A frame's slot in the read-back buffer: the stalled word, then its records. */
 #define DFSPH_RB_RECORDS 16
 #define DFSPH_RB_SLOT (DFSPH_RB_RECORDS + DFSPH_MAX_STEPS * sizeof(dfsph_record))
+_Static_assert(DFSPH_RB_SLOT % 16 == 0,
+               "each frame's records lie 16-byte aligned in the mapping (dfsph_collect reads them in place)");
 void dfsph_stall_check(dfsph *d);
 void dfsph_collect(dfsph *d, int lag);
 int dfsph_frame_begin(void *impl, double seconds, int substeps);

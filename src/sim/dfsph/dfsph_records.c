@@ -48,9 +48,9 @@ void dfsph_collect(dfsph *d, int lag) {
         uint32_t stalled;
         memcpy(&stalled, slot, 4);
         _dfsph_stalled(d, stalled);
-        memcpy(d->buf, slot + DFSPH_RB_RECORDS, count * sizeof *d->buf);
+        const dfsph_record *recs = (const dfsph_record *)(slot + DFSPH_RB_RECORDS); /* read in place */
         sim_step_record got[DFSPH_MAX_STEPS];
-        int taken = dfsph_policy_learn(&d->pol, d->buf, count, d->frame_mode[f], d->frame_caps[f], got);
+        int taken = dfsph_policy_learn(&d->pol, recs, count, d->frame_mode[f], d->frame_caps[f], got);
         for (int k = 0; k < taken && !d->discard; k++) d->sink->push(d->sink->owner, &got[k]);
         d->read += count;
         d->frame_head = (d->frame_head + 1) % DFSPH_FRAMES;
