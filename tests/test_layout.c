@@ -106,6 +106,7 @@ static const layout_member _dfsph_ctl_members[] = {
     {"clk[0]", offsetof(dfsph_ctl, clk), false},
     MEMBER(dfsph_ctl, dt_lim),
     MEMBER(dfsph_ctl, depth),
+    MEMBER(dfsph_ctl, still),
     {"partial[0]", sizeof(dfsph_ctl), false}, /* the per-group array after the struct */
 };
 

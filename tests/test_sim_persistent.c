@@ -17,12 +17,14 @@
  * The fused step (dfsph_desc.fused 1, the default where the persistent solve runs: density, both
  * solves, nonpressure and integrate in one dispatch) against the indirect path and against the
  * persistent solve alone (fused DFSPH_ZERO): the same free steps bit for bit, and the same
- * frames of 1/60 s (their spare slots run empty), then a reset (sim_reset) and more frames: the
+ * frames of 1/60 s (their spare slots run empty), then a reset (sim_reset) and more frames, the
+ * last with two slots past its plan (empty slots after empty slots skip their density pass): the
  * states, the records and the slots issued. Kind: independent of the arithmetic (one path is the
  * reference for the other). Made to fail on purpose, each once: step.comp's integrate with C.dt in
  * the empty slots too, and step.comp running the solves and nonpressure in the empty slots (each:
  * the frames compares failed, other records and states; the free steps, which have no empty slot,
- * passed).
+ * passed); step.comp skipping density in every empty slot, not only after an empty one (the frames
+ * compares failed).
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
 #include "gpu/gpu.h"
@@ -66,6 +68,13 @@ static state run_steps(const char *scene, uint32_t n_want, int persistent, int s
         for (int f = 0; f < 4; f++) st.slots += sim_frame(s, FRAME, 0, prof), prof_frame(prof);
         sim_reset(s);
         for (int f = 0; f < 3; f++) st.slots += sim_frame(s, FRAME, 0, prof), prof_frame(prof);
+        /* and a frame given two slots past its plan: empty slots after empty slots, whose density
+         * pass is skipped (dfsph_density_skip) */
+        int k = sim_frame_begin(s, FRAME, 0) + 2;
+        for (int i = 0; i < k; i++) sim_frame_step(s, prof);
+        sim_frame_end(s);
+        prof_frame(prof);
+        st.slots += k;
     }
     sim_sync(s);
     st.note = sim_stage_note(s);

@@ -22,4 +22,6 @@ layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count
 #include "sim/neighbours.glsl"
 #include "sim/dfsph/density_pass.glsl"
 
-void main() { dfsph_density(gl_NumWorkGroups.x); }
+void main() {
+    if (!dfsph_density_skip()) dfsph_density(gl_NumWorkGroups.x);
+}

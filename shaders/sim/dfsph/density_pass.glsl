@@ -22,6 +22,14 @@
 layout(location = 0) uniform uvec4 u_frame;
 layout(location = 1) uniform uint u_frame_set;
 
+// An empty slot after an empty slot skips the pass (Ctl.still: the last slot moved nothing). Its
+// positions are those the last search sorted, so the search just run reordered nothing (the keys
+// were in order; every sort keeps equal keys in index order), and the densities, factors, lists
+// and kappa hold what the pass would write again: the fluid, and what the renderer and the stats
+// read, are the same bits. The frame's first slot always runs it (it writes the frame's values).
+// The same words for every thread: uniform.
+bool dfsph_density_skip() { return u_frame_set == 0u && C.idle != 0u && C.still != 0u; }
+
 void dfsph_density(uint groups) {
     if (u_frame_set != 0u && SIM_GID == 0u) {
         C.t_rem += u_frame.x;

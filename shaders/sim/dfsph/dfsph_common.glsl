@@ -55,6 +55,7 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     uint clk[5];       // the fused step's phases, in shader-clock cycles (step.comp, DFSPH_PHASE_CLOCK); 0: not measured
     float dt_lim;      // the limit this step was held to: dt_cfl, or the depth bound where smaller
     float depth;       // the water's depth the last step left, twice the mean height above the floor (0: none yet)
+    uint still;        // 1 after a slot that moved nothing (dt 0): the next empty slot skips its density pass
     float partial[];   // one value per work group of the reduction under way
 } C;
 

@@ -45,6 +45,7 @@ vec2 dfsph_integrate(uint i, float dt) {
 // step's counters cleared. Call from one thread, once.
 void dfsph_integrate_record(float cfl, float hsum, float dt) {
     C.depth = 2.0 * hsum / float(max(P.n, 1u));
+    C.still = dt > 0.0 ? 0u : 1u; // dfsph_density_skip
     if (dt > 0.0) {
         C.v_post = cfl * P.dx / dt;
         if (C.mode != DFSPH_MODE_FREE) C.t_rem -= min(C.dt_ticks, C.t_rem);

@@ -13,8 +13,9 @@
 // integrate's |v| dt / dx and heights: the last group to finish (an atomic count) reduces them and
 // writes the step's record and the water's depth, as integrate.comp's last group does.
 // The frame's slots (C.idle) as on the indirect path: C.idle is read after density (which may
-// reset it in the frame's first slot); in an empty slot density runs, the solves and nonpressure
-// do nothing and integrate runs with dt 0 (only the next step's hash).
+// reset it in the frame's first slot); in an empty slot density runs (not after an empty slot:
+// dfsph_density_skip), the solves and nonpressure do nothing and integrate runs with dt 0 (only the
+// next step's hash).
 // Its phases are measured (DFSPH_PHASE_CLOCK 1, where the driver has GL_ARB_shader_clock): group
 // 0's first thread reads its multiprocessor's cycle counter as it leaves each phase's grid barrier
 // (every group has then finished the phase) and writes the cycles since the last reading into
@@ -113,11 +114,13 @@ void main() {
     uint lid = gl_LocalInvocationID.x, groups = virtual_groups();
     uint igroups = (P.n + uint(SIM_WG) - 1u) / uint(SIM_WG); // integrate's: a thread a particle
     phase_clock(5u); // the start
-    for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
-        g_gid = vg * uint(SIM_WG) + lid;
-        dfsph_density(groups);
+    if (!dfsph_density_skip()) { // every group alike (an empty slot after an empty slot: density_pass.glsl)
+        for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+            g_gid = vg * uint(SIM_WG) + lid;
+            dfsph_density(groups);
+        }
+        grid_barrier();
     }
-    grid_barrier();
     phase_clock(0u);
     if (lid == 0u) s_last = C.idle == 0u; // an empty slot: every group reads the same word
     barrier();

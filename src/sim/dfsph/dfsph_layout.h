@@ -77,6 +77,7 @@ typedef struct dfsph_ctl {
     uint32_t clk[DFSPH_PHASES];           /* the fused step's phases in shader-clock cycles (0: not measured) */
     float dt_lim; /* the limit the step was held to: dt_cfl (the speeds'), or the depth bound where smaller */
     float depth;  /* the water's depth the last step left: twice the particles' mean height above the floor */
+    uint32_t still; /* 1 after a slot that moved nothing (dt 0): the next empty slot skips its density pass */
     /* float partial[]: one per work group, in three regions of n_groups_max, then the coarse level's */
 } dfsph_ctl;
 _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_step) == 32 &&
@@ -84,7 +85,7 @@ _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_
                    offsetof(dfsph_ctl, t_rem) == 80,
                "Ctl's indirect arguments");
 _Static_assert(offsetof(dfsph_ctl, done) == 96 && offsetof(dfsph_ctl, cap_div) == 128, "Ctl's scalars");
-_Static_assert(sizeof(dfsph_ctl) == 200, "Ctl's partial[] starts at 200");
+_Static_assert(sizeof(dfsph_ctl) == 204, "Ctl's partial[] starts at 204");
 
 /* Time on the GPU is counted in ticks of 2^-28 s (3.7 ns), in a uint: a step's dt is a whole
  * number of ticks, so the frame's sum is exact (and, below 2^24 ticks = 62.5 ms, so is dt as a

@@ -109,7 +109,8 @@ void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int
     prof_begin(prof, first + 0);
     /* Direct, also in an empty slot: the search there reordered the particles, and the densities
      * (read by the renderer and the stats) must follow them; it writes nothing else that lasts
-     * but, in the frame's first slot, the frame's values into the control block. */
+     * but, in the frame's first slot, the frame's values into the control block. After an empty
+     * slot the search reordered nothing and its groups return at once (dfsph_density_skip). */
     glProgramUniform4uiv(d->prog[P_DENSITY], 0, 1, d->frame_vals);
     glProgramUniform1ui(d->prog[P_DENSITY], 1, d->frame_set);
     d->frame_set = 0;
