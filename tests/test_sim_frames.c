@@ -1,10 +1,12 @@
 /* DFSPH's frame time control (issue 17, "a frame is 1/60 s"), on the sim API:
  *  - a spare step slot that runs after the frame's time is used touches nothing: a sim that runs
- *    every slot of a frame and two more (empty slots after an empty slot, which skip their density
- *    pass) ends bit-identical (positions with the warm start in w, velocities, read in id order) to
- *    one that stops after the slots that stepped, its densities are its particles' own (a fresh
- *    sim's of them), and after the next frame the two are bit-identical, densities included; the
- *    empty slots leave no record. Kind: independent (the twin sims' state).
+ *    every slot of a frame and two or three more (empty slots after an empty slot, which skip
+ *    their search and density pass: search.h, density_pass.glsl), after 3 frames and after 20 (a
+ *    fast flow), ends bit-identical (positions with the warm start in w, velocities, read in id
+ *    order) to one that stops after the slots that stepped, its densities are its particles' own
+ *    (a fresh sim's of them), its particles lie in the order of their cells (keys made on the CPU),
+ *    and after the next frame the two are bit-identical, densities included; the empty slots leave
+ *    no record. Kind: independent (the twin sims' state), plus an invariant (the order).
  *  - a frame whose slots run out (the caller stops early, twice) carries its time over:
  *    sim_catch_up finishes it, the records add up to 2/60 s within 1e-6 relative, the short
  *    frames are counted (sim_summary.frames_short), and no step is tiny (every dt at least 0.45 of
@@ -15,8 +17,12 @@
  *    the spare (150 slots for the 30 frames' 120 steps).
  * Made to fail on purpose, each once: integrate with dt = C.dt in empty slots (no slot ran empty,
  * 0.0382 s for 0.0333), the density pass skipped in empty slots like the others (densities 0.25
- * relative off; again in session 22 with the skip's condition without Ctl.still: 0.26), and
- * sim_catch_up doing nothing (0.0285 s for 0.0333).
+ * relative off; again in session 22 with the skip's condition without Ctl.still: 0.26), the
+ * skipped search's reorder not copying the velocities (the twins differ after the three extra
+ * slots, not after two: the buffers swap back), the search gated by Ctl.idle, not Ctl.still (the
+ * first empty slot skips its search: 29 and 36 particles out of their cells' order; the densities
+ * stay within 1e-5, the walk's misses are at the kernel's edge), and sim_catch_up doing nothing
+ * (0.0285 s for 0.0333).
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
 #include "sim/sim_test.h"
@@ -79,21 +85,46 @@ static void check_densities(sim *a, const gpu_caps *caps) {
     free(pa), free(va), free(da), free(dc);
 }
 
-static void check_empty_slots(const gpu_caps *caps) {
+/* After a frame that ended in empty slots the particles lie in the order of the cells they are in
+ * now, keys computed on the CPU (sim_cell_of, the grid's x + dims.x (y + dims.y z)): the frame's
+ * first empty slot searched after its last step moved them. */
+static void check_cell_order(sim *a) {
+    const sim_particles *p = sim_get_particles(a);
+    const sim_params *P = sim_get_params(a);
+    float *pos = malloc(16ull * p->n);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glGetNamedBufferSubData(p->pos[p->cur], 0, 16ll * p->n, pos);
+    uint32_t last = 0, out_of_order = 0;
+    for (uint32_t i = 0; i < p->n; i++) {
+        int c[3];
+        sim_cell_of(P, pos + 4 * i, c);
+        uint32_t key = (uint32_t)c[0] + P->dims[0] * ((uint32_t)c[1] + P->dims[1] * (uint32_t)c[2]);
+        out_of_order += i && key < last;
+        last = key;
+    }
+    printf("the particles in the order of their cells: %u of %u out of order\n", out_of_order, p->n);
+    CHECK(out_of_order == 0,
+          "after the empty slots %u particles lie out of their cells' order (a search was skipped after a step)", out_of_order);
+    free(pos);
+}
+
+/* After `frames` frames, a frame given `extra` slots past its plan on one of two twin sims. */
+static void check_empty_slots(const gpu_caps *caps, int frames, int extra) {
     sim *a = ref_sim("dambreak", 1200, "radix", "dfsph", caps), *b = ref_sim("dambreak", 1200, "radix", "dfsph", caps);
     double sum = 0, least = 1e9;
-    for (int f = 0; f < 3; f++) { /* the same frames on both, all their slots */
+    for (int f = 0; f < frames; f++) { /* the same frames on both, all their slots */
         sim_frame(a, FRAME, 0, NULL);
         sim_frame(b, FRAME, 0, NULL);
     }
     drain(a, &sum, &least);
     drain(b, &sum, &least);
     int k = sim_frame_begin(a, FRAME, 0);
-    for (int i = 0; i < k + 2; i++) sim_frame_step(a, NULL); /* two past the plan: empty slots after an empty slot */
+    for (int i = 0; i < k + extra; i++) sim_frame_step(a, NULL); /* past the plan: empty slots after an empty slot */
     sim_frame_end(a);
     sum = 0;
     int stepped = drain(a, &sum, &least);
-    printf("a frame of %d slots and 2 more: %d steps, %.9f s, then %d empty\n", k, stepped, sum, k + 2 - stepped);
+    printf("after %d frames, a frame of %d slots and %d more: %d steps, %.9f s, then %d empty\n", frames, k, extra, stepped, sum,
+           k + extra - stepped);
     CHECK(stepped >= 1 && stepped < k, "the frame used %d of its %d slots: no empty slot to check", stepped, k);
     CHECK(fabs(sum - FRAME) <= 1e-6 * FRAME, "the frame's steps add up to %.9f s, not 1/60", sum);
     CHECK(sim_frame_begin(b, FRAME, 0) == k, "the twin frame has other slots");
@@ -101,6 +132,7 @@ static void check_empty_slots(const gpu_caps *caps) {
     sim_frame_end(b);
     CHECK(same_state(a, b, false, "all the slots against the stepped ones"), "an empty slot changed the fluid");
     check_densities(a, caps);
+    check_cell_order(a);
     sim_frame(a, FRAME, 0, NULL); /* the next frame, every slot on both */
     sim_frame(b, FRAME, 0, NULL);
     CHECK(same_state(a, b, true, "and after the next frame"), "the frame after an empty slot differs");
@@ -166,7 +198,8 @@ static void check_settled(const gpu_caps *caps) {
 int main(void) {
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
-    check_empty_slots(caps);
+    check_empty_slots(caps, 3, 2);
+    check_empty_slots(caps, 20, 3); /* a fast flow (cells change in every step), and the other parity of the buffers' swaps */
     check_carry(caps);
     check_settled(caps);
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());

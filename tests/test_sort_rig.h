@@ -43,6 +43,7 @@ typedef struct rig {
     const char *name;
     bool by_value; /* reference ordered by (key & mask, value, key); result always in the caller's pair */
     bool producer; /* the next run_case's keys come from the producer shader, which makes the first count (set by the test) */
+    const sort_gate *gate; /* run_case's gate (sort_run_gated; NULL: sort_run) */
     sorter *s;
     uint32_t cap;
     sort_pairs io, scratch;
@@ -105,7 +106,7 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
     int produced_saved = 0;
     if (r->producer) produced_saved = rig_produce(r, n, bits);
     while (glGetError() != GL_NO_ERROR) {} /* only the sort's own errors below */
-    sort_pairs out = sort_run(r->s, r->io, n, bits, &trace);
+    sort_pairs out = sort_run_gated(r->s, r->io, n, bits, r->gate, &trace);
     GLenum gl_err = glGetError();
     CHECK(gl_err == GL_NO_ERROR, "%s n=%u bits=%u: GL error 0x%04x from sort_run", r->name, n, bits, gl_err);
     CHECK(tc.begins == tc.ends && tc.depth == 0 && tc.bad_names == 0, "%s n=%u: trace begins %d ends %d bad names %d", r->name, n,

@@ -15,10 +15,13 @@ layout(std430, binding = RADIX_BIND_HIST) buffer Hist { uint hist[]; };
 
 layout(location = RADIX_LOC_N) uniform uint u_n;
 layout(location = RADIX_LOC_BITS) uniform uint u_bits;
+layout(location = RADIX_LOC_GATE) uniform uint u_gate;
+layout(std430, binding = RADIX_BIND_GATE) readonly buffer Gate { uint gate_words[]; };
 
 shared uint s_hist[RADIX_MAX_PASSES * RADIX];
 
 void main() {
+    if (u_gate != 0u && gate_words[u_gate - 1u] != 0u) return; // the caller's gate is shut (sort.h, "Gate")
     uint lid = gl_LocalInvocationIndex;
     uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     uint base = group * uint(RADIX_HIST_WG * HKPT);

@@ -33,6 +33,7 @@ struct sim_search {
 #define SEARCH_RANGE_CELLS 4
 #define SEARCH_STR_(x) #x
 #define SEARCH_STR(x) SEARCH_STR_(x)
+#define SEARCH_LOC_GATE 0 /* u_gate in shaders/sim/search/gate.glsl */
 #define SEARCH_RANGE_DEFINES "#define SIM_RANGE_CELLS " SEARCH_STR(SEARCH_RANGE_CELLS) "\n"
 
 static sorter *_search_sorter_make(sim_search *q, const sort_algo *algo, char *err) {
@@ -138,7 +139,7 @@ static uint32_t _search_range_threads(const sim_search *q) { return q->cells / S
 /* hash: (cell key, index) per particle, and the sort's first count where it takes a fused one.
  * ranges: the start of every cell in the sorted keys (skipped where the counting sort made it;
  * left to the caller where `ranges` is false). */
-static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, int first, bool ranges) {
+static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, int first, bool ranges, const sort_gate *gate) {
     glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_PARAMS, p->params);
     prof_begin(prof, first + 0);
     if (q->prehashed && q->prehashed_n == p->n) {
@@ -154,7 +155,7 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
     prof_end(prof, first + 0);
     if (q->cmp) sim_compare_take_input(q->cmp, (sort_pairs){q->keys, q->vals}, p->n); /* outside the stages */
     prof_begin(prof, first + 1);
-    q->sorted = sort_run(q->sorter, (sort_pairs){q->keys, q->vals}, p->n, q->bits, &_search_counter);
+    q->sorted = sort_run_gated(q->sorter, (sort_pairs){q->keys, q->vals}, p->n, q->bits, gate, &_search_counter);
     prof_end(prof, first + 1);
     if (q->cmp) sim_compare_take_output(q->cmp, q->sorted, p->n);
     q->table = sort_key_starts(q->sorter);
@@ -169,15 +170,15 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
     prof_end(prof, first + 2);
 }
 
-void sim_search_find(sim_search *q, const sim_particles *p) { _search_find(q, p, NULL, 0, true); }
+void sim_search_find(sim_search *q, const sim_particles *p) { _search_find(q, p, NULL, 0, true, NULL); }
 
 /* reorder: copies position, velocity and original id of every particle into its sorted place
  * (the other buffer of each pair) and keeps its cell key for the renderer. Where the search makes
  * the cell table itself, one dispatch makes the table and the copy: the merged pass
  * (ranges_reorder.comp; "fused" is the DFSPH step's word only). */
-void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) {
+void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first, const sort_gate *gate) {
     bool merged = !sort_key_starts(q->sorter); /* the merged pass: ranges and reorder in one dispatch */
-    _search_find(q, p, prof, first, !merged);
+    _search_find(q, p, prof, first, !merged, gate);
     if (merged) prof_begin(prof, first + 2);
     else prof_begin(prof, first + 3);
     int a = p->cur, b = 1 - p->cur;
@@ -190,6 +191,10 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first) 
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->sorted.vals);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_CELL_KEYS, q->cell_keys);
+    /* the gate (gate.glsl; no gate: the keys stand in at its binding, unread) */
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_GATE, gate ? gate->buffer : q->keys);
+    GLuint reorder = merged ? q->merged : q->reorder;
+    glProgramUniform1ui(reorder, SEARCH_LOC_GATE, gate ? gate->word + 1 : 0);
     if (merged) {
         q->table = q->ranges;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);

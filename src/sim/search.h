@@ -1,7 +1,7 @@
 /* search: the neighbour search every solver shares: hash -> sort -> ranges -> reorder.
  *
  *   sim_search *q = sim_search_make(&(sim_search_desc){ .capacity = n, .cells = c, .sort = &sort_algo_radix }, caps, err);
- *   each step:  sim_search_run(q, &particles, prof, first_stage);
+ *   each step:  sim_search_run(q, &particles, prof, first_stage, gate);
  *   afterwards: the particles are in cell order (particles.cur flipped) and sim_search_ranges(q)
  *               is the cell table of that order: starts[c] for every cell c and starts[cells] = n,
  *               so cell c holds [starts[c], starts[c + 1]); neighbour passes walk the 27 cells
@@ -38,8 +38,13 @@ sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, c
 /* The width in bits of the cell keys of a grid of `cells` cells (what a search of it sorts). */
 uint32_t sim_search_key_bits(uint64_t cells);
 void sim_search_destroy(sim_search *q);
-/* hash, sort, ranges and reorder the particles p (bound by the caller with sim_particles_bind). */
-void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first_stage);
+/* hash, sort, ranges and reorder the particles p (bound by the caller with sim_particles_bind).
+ * gate (NULL: none): a word on the GPU that, where it is not 0 when the search gets there, says the
+ * particles are where the last search left them, in its order: the sort may skip its work (sort.h,
+ * "Gate"), the ranges stay, and the reorder copies each particle to its own place (the particle
+ * buffers swap all the same). The same particles, table and cell keys as a search in full of
+ * sorted keys (a stable sort of them moves nothing). */
+void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first_stage, const sort_gate *gate);
 /* hash, sort and ranges only: nothing moves (tests; the first state; after a sort switch). */
 void sim_search_find(sim_search *q, const sim_particles *p);
 bool sim_search_set_sort(sim_search *q, const sort_algo *algo, char *err);

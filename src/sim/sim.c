@@ -176,7 +176,7 @@ static void _sim_upload_params(sim *s) {
 static void _sim_prime(sim *s) {
     if (s->params_dirty) _sim_upload_params(s);
     sim_particles_bind(&s->p);
-    sim_search_run(s->q, &s->p, NULL, 0);
+    sim_search_run(s->q, &s->p, NULL, 0, NULL);
     sim_particles_bind(&s->p);
     s->solver->prime(s->impl, &s->p, s->q);
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
@@ -336,7 +336,9 @@ void sim_frame_step(sim *s, gpu_prof *prof) {
     s->first_step = 0;
     uint64_t d0 = sim_dispatch_count();
     sim_particles_bind(&s->p);
-    sim_search_run(s->q, &s->p, timed, 0);
+    sort_gate gate;
+    bool gated = s->solver->search_gate && s->solver->search_gate(s->impl, &gate);
+    sim_search_run(s->q, &s->p, timed, 0, gated ? &gate : NULL);
     sim_particles_bind(&s->p);
     s->solver->step(s->impl, &s->p, s->q, timed, SIM_SEARCH_STAGES);
     s->disp.last = (uint32_t)(sim_dispatch_count() - d0);

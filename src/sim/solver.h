@@ -85,6 +85,8 @@ typedef struct sim_solver {
     /* The step slots of the next frame (at least 1) for `seconds` of simulated time; `substeps` > 0:
      * exactly that many equal steps; seconds 0: one step of the solver's own size. */
     int (*frame_begin)(void *impl, double seconds, int substeps);
+    /* Optional: the gate of the search before the next step (sim_search_run; false: none). */
+    bool (*search_gate)(void *impl, sort_gate *out);
     /* A step; its last pass may make the next search's hash (search.h), hence q not const. */
     void (*step)(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first_stage);
     void (*frame_end)(void *impl);

@@ -56,10 +56,18 @@ void sort_destroy(sorter *s) {
 }
 
 sort_pairs sort_run(sorter *s, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace) {
+    return sort_run_gated(s, io, n, bits, NULL, trace);
+}
+
+sort_pairs sort_run_gated(sorter *s, sort_pairs io, uint32_t n, uint32_t bits, const sort_gate *gate, const sort_trace *trace) {
     if (n > s->capacity) n = s->capacity; /* programmer error; clamp rather than write out of bounds */
     if (bits < 1) bits = 1;
     if (bits > 32) bits = 32;
-    return s->algo->run(s->impl, io, n, bits, trace);
+    bool gated = gate && s->algo->gate;
+    if (gated) s->algo->gate(s->impl, gate);
+    sort_pairs out = s->algo->run(s->impl, io, n, bits, trace);
+    if (gated) s->algo->gate(s->impl, NULL);
+    return out;
 }
 
 const sort_algo *sort_get_algo(const sorter *s) { return s->algo; }

@@ -59,6 +59,13 @@
  * dispatch; counting its count dispatch (its scatter then takes slots with atomics). The counted
  * buffer is consumed by the next sort_run only.
  *
+ * Gate: sort_run_gated takes a word on the GPU (gate->buffer's uint at index gate->word) that the
+ * run reads when the GPU gets to it: where it is not 0 the run may skip its work (radix and
+ * onesweep on their onesweep path do: each dispatch still clears what the next run needs and
+ * then returns; the other paths and algorithms sort in full). The result pair then holds anything,
+ * and a producer count made for the run is consumed all the same. For a caller that learns only on
+ * the GPU that it will not read the result (the neighbour search's empty step slots, search.h).
+ *
  * Errors: sort_make returns NULL with err when the algorithm is unknown, the capacity is more than
  * the GPU can hold, key_bits is more than the algorithm takes (counting), a sort_radix_desc field
  * is out of its range, or a shader fails to build. sort_radix_desc_from_env returns false with err
@@ -152,6 +159,11 @@ static inline void sort_trace_end(const sort_trace *t) {
     if (t) t->end(t->user);
 }
 
+typedef struct sort_gate {
+    GLuint buffer; /* a storage buffer of uints */
+    uint32_t word; /* the index of the gate word in it */
+} sort_gate;
+
 typedef struct sort_algo {
     const char *name;
     const char *summary;
@@ -168,6 +180,8 @@ typedef struct sort_algo {
     GLuint (*producer_buffer)(void *impl);
     const char *(*producer_defines)(void *impl);
     void (*producer_ready)(void *impl);
+    /* Optional: the gate of the runs that follow (NULL: none); see "Gate". */
+    void (*gate)(void *impl, const sort_gate *gate);
 } sort_algo;
 
 extern const sort_algo sort_algo_radix;
@@ -183,6 +197,8 @@ typedef struct sorter sorter;
 sorter *sort_make(const char *algo, const sort_desc *desc, const gpu_caps *caps, char *err);
 void sort_destroy(sorter *s);
 sort_pairs sort_run(sorter *s, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace);
+/* sort_run, skipped where the gate word is not 0 (NULL: sort_run); see "Gate". */
+sort_pairs sort_run_gated(sorter *s, sort_pairs io, uint32_t n, uint32_t bits, const sort_gate *gate, const sort_trace *trace);
 const sort_algo *sort_get_algo(const sorter *s);
 void sort_describe(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len);
 /* The path a sort of n pairs of `bits` takes, as a string that two sorters share exactly when they

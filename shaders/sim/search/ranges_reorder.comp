@@ -18,9 +18,14 @@ layout(std430, binding = B_CELL_KEYS) writeonly buffer CellKeys { uint cell_keys
 layout(std430, binding = B_RANGES) writeonly buffer Starts { uint starts[]; };
 
 #include "sim/search/ranges_fns.glsl"
+#include "sim/search/gate.glsl"
 
 void main() {
     uint t = gl_GlobalInvocationID.x;
+    if (sim_search_gate_shut()) { // the particles stay in place (gate.glsl)
+        if (t < P.n) pos_out[t] = pos_in[t], vel_out[t] = vel_in[t], id_out[t] = id_in[t];
+        return;
+    }
     sim_ranges_write(t);
     if (t < P.n) {
         uint j = vals[t];

@@ -254,6 +254,17 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     glClearNamedBufferData(d->kappa, GL_R32F, GL_RED, GL_FLOAT, &zero);
 }
 
+/* Past the frame's first slot the search is gated by Ctl.still (1 after a slot that moved nothing):
+ * a slot after an empty slot finds the particles where the last search left them, so its sort,
+ * cell table and reorder are skipped (search.h), as its density pass is (density_pass.glsl). The
+ * frame's first slot searches in full: its sort is the one the stages show and --compare checks. */
+static bool _dfsph_search_gate(void *impl, sort_gate *out) {
+    dfsph *d = impl;
+    if (!d->in_frame || d->frame_set) return false;
+    *out = (sort_gate){d->ctl, offsetof(dfsph_ctl, still) / 4};
+    return true;
+}
+
 static uint32_t _dfsph_pairs(void *impl) {
     dfsph *d = impl;
     if (d->solve_groups) return 0;
@@ -353,6 +364,7 @@ const sim_solver sim_solver_dfsph = {
     .destroy = _dfsph_destroy,
     .prime = _dfsph_prime,
     .frame_begin = dfsph_frame_begin,
+    .search_gate = _dfsph_search_gate,
     .step = dfsph_step,
     .frame_end = dfsph_frame_end,
     .poll = dfsph_poll,
