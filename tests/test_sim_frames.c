@@ -2,7 +2,7 @@
  *  - a spare step slot that runs after the frame's time is used touches nothing: a sim that runs
  *    every slot of a frame and two or three more (empty slots after an empty slot, which skip
  *    their search and density pass: search.h, density_pass.glsl), after 3 frames and after 20 (a
- *    fast flow), ends bit-identical (positions with the warm start in w, velocities, read in id
+ *    fast flow; there with each sort, whose gates differ: sort.h), ends bit-identical (positions with the warm start in w, velocities, read in id
  *    order) to one that stops after the slots that stepped, its densities are its particles' own
  *    (a fresh sim's of them), its particles lie in the order of their cells (keys made on the CPU),
  *    and after the next frame the two are bit-identical, densities included; the empty slots leave
@@ -109,8 +109,9 @@ static void check_cell_order(sim *a) {
 }
 
 /* After `frames` frames, a frame given `extra` slots past its plan on one of two twin sims. */
-static void check_empty_slots(const gpu_caps *caps, int frames, int extra) {
-    sim *a = ref_sim("dambreak", 1200, "radix", "dfsph", caps), *b = ref_sim("dambreak", 1200, "radix", "dfsph", caps);
+static void check_empty_slots(const gpu_caps *caps, const char *sort, int frames, int extra) {
+    printf("%s:\n", sort);
+    sim *a = ref_sim("dambreak", 1200, sort, "dfsph", caps), *b = ref_sim("dambreak", 1200, sort, "dfsph", caps);
     double sum = 0, least = 1e9;
     for (int f = 0; f < frames; f++) { /* the same frames on both, all their slots */
         sim_frame(a, FRAME, 0, NULL);
@@ -198,8 +199,10 @@ static void check_settled(const gpu_caps *caps) {
 int main(void) {
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
-    check_empty_slots(caps, 3, 2);
-    check_empty_slots(caps, 20, 3); /* a fast flow (cells change in every step), and the other parity of the buffers' swaps */
+    check_empty_slots(caps, "radix", 3, 2);
+    /* a fast flow (cells change in every step), the other parity of the buffers' swaps, every sort's gate (sort.h) */
+    static const char *const sorts[] = {"radix", "counting", "bitonic", "cpu"};
+    for (size_t i = 0; i < ARRAY_LEN(sorts); i++) check_empty_slots(caps, sorts[i], 20, 3);
     check_carry(caps);
     check_settled(caps);
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());

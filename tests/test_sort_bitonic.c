@@ -7,7 +7,9 @@
  * reversed, all 0xFFFFFFFF (the padding key), few distinct, random at several widths. Buffers are
  * poisoned before every run, one sorter is reused for all sizes, and smaller blocks (forced by
  * lowering the shared-memory limit the sorter is told about) run the same shaders with more
- * global passes. Requires GL 4.5 compute (skips otherwise). */
+ * global passes. The gate (sort.h): a run whose gate word is shut leaves the caller's pair and the
+ * sorter's own as they were, and the sorts around it and with the gate open are right (failed as
+ * it should with the block kernel's gate left out). Requires GL 4.5 compute (skips otherwise). */
 #include "check.h"
 #include "test_sort_ref.h"
 #include "sort/sort.h"
@@ -45,6 +47,7 @@ typedef struct rig {
     uint32_t capacity;
     GLuint in_keys, in_vals;
     sort_pairs last; /* the previous result, poisoned before the next run */
+    const sort_gate *gate; /* run_case's gate (sort_run_gated; NULL: sort_run) */
     uint32_t *tail_k, *tail_v;
 } rig;
 
@@ -104,7 +107,7 @@ static void run_case(rig *r, const char *what, const uint32_t *keys, const uint3
         glNamedBufferSubData(in.vals, 0, 4ll * n, vals);
     }
     sort_trace trace = {trace_begin, trace_end, tl};
-    sort_pairs out = sort_run(r->s, in, n, 32, tl ? &trace : NULL);
+    sort_pairs out = sort_run_gated(r->s, in, n, 32, r->gate, tl ? &trace : NULL);
     r->last = out;
 
     uint32_t *gk = malloc(4ull * n + 4), *gv = malloc(4ull * n + 4);
@@ -221,6 +224,45 @@ static uint32_t block_of(sorter *s, uint32_t n) {
     return p ? (uint32_t)strtoul(p + 10, NULL, 10) : 0;
 }
 
+/* The gate (sort.h, "Gate"): shut runs between sorts, and an open gate. Kind: an invariant (a shut
+ * run writes neither the caller's pair nor the sorter's own), the CPU reference for the sorts. */
+static void test_gate(rig *r) {
+    if (!r->s) return;
+    char err[ERR_LEN];
+    static const uint32_t words[2] = {0, 1}; /* open, shut */
+    GLuint gates = gpu_buffer_make(sizeof words, words, "test.gates", err);
+    CHECK(gates != 0, "bitonic gate: %s", err);
+    const sort_gate open = {gates, 0}, shut = {gates, 1};
+    static const uint32_t sizes[] = {2, 257, 2049, 27648};
+    for (size_t i = 0; gates && i < ARRAY_LEN(sizes); i++) {
+        uint32_t n = sizes[i], total = r->capacity + TAIL;
+        run_pattern(r, n, PAT_RANDOM, 15, VAL_ASCENDING, false);
+        uint32_t *own = malloc(4ull * n), *own2 = malloc(4ull * n), *in = malloc(4ull * total);
+        glGetNamedBufferSubData(r->last.keys, 0, 4ll * n, own);
+        for (uint32_t k = 0; k < total; k++) r->tail_k[k] = k < n ? (k * 2654435761u) >> 17 : POISON_KEY;
+        glNamedBufferSubData(r->in_keys, 0, 4ll * total, r->tail_k);
+        while (glGetError() != GL_NO_ERROR) {}
+        sort_run_gated(r->s, (sort_pairs){r->in_keys, r->in_vals}, n, 32, &shut, NULL);
+        GLenum gl_err = glGetError();
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        glGetNamedBufferSubData(r->in_keys, 0, 4ll * total, in);
+        glGetNamedBufferSubData(r->last.keys, 0, 4ll * n, own2);
+        uint32_t moved = 0, own_moved = 0;
+        for (uint32_t k = 0; k < total; k++) moved += in[k] != r->tail_k[k];
+        for (uint32_t k = 0; k < n; k++) own_moved += own[k] != own2[k];
+        printf("bitonic n=%u, gate shut: %u input keys moved, %u of the sorter's own changed\n", n, moved, own_moved);
+        CHECK(gl_err == GL_NO_ERROR && moved == 0 && own_moved == 0,
+              "bitonic n=%u: a run with its gate shut (GL error 0x%04x) moved %u input keys and changed %u of its own", n, gl_err,
+              moved, own_moved);
+        free(own), free(own2), free(in);
+        run_pattern(r, n, PAT_FEW, 32, VAL_ASCENDING, false);
+        r->gate = &open;
+        run_pattern(r, n, PAT_RANDOM, 24, VAL_SHUFFLED, false);
+        r->gate = NULL;
+    }
+    gpu_buffer_destroy(&gates);
+}
+
 /* The dispatch plan: the trace and describe() agree with the design (1 + 2 log2(P/B) up to 16 B). */
 static void test_plan(rig *r) {
     if (!r->s) return;
@@ -262,6 +304,7 @@ int main(void) {
     /* One sorter for every size up to 200,000. */
     rig r = rig_make(200000, caps);
     test_plan(&r);
+    test_gate(&r);
     uint32_t B = r.s ? block_of(r.s, 100000) : 4096;
     const uint32_t sizes[] = {0,  1,     2,     3,         4,         5,     7,     8,     9,     15,    16,    17,    31,
                               33, 255,   256,   257,       511,       512,   1000,  1023,  1024,  1025,  2047,  2049,  B - 1,

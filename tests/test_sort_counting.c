@@ -4,6 +4,8 @@
  * its group edges, every input kind (low-entropy keys included) at widths 1 .. 22 bits, one sorter
  * reused (the counts must come back to zero), nothing written past n, the key ranges
  * (sort_key_starts) against counts made on the CPU, the producer count from a producer shader,
+ * the gate (rig_gate_cases: a shut run leaves the pairs and key ranges, and clears a producer's
+ * counts; failed as it should with the shut scatter leaving the producer's counts, 16 checks),
  * and the refusal of keys too wide for its count array.
  *
  * Long runs of one key cost their length per pair (counting_order.comp), and llvmpipe cuts every
@@ -128,6 +130,18 @@ static void test_errors(const gpu_caps *caps) {
     sort_destroy(b);
 }
 
+/* The gate (test_sort_rig.h, rig_gate_cases): shut runs with and without the producer's count leave
+ * the pairs and the key ranges as they were, and the sorts after them are right. */
+static void test_gate(const gpu_caps *caps) {
+    double t0 = now_seconds();
+    rig r;
+    if (!rig_make_desc(&r, "counting", "counting-gate", 70000, (sort_desc){.key_bits = 20}, caps)) return;
+    static const uint32_t sizes[] = {1, 257, 2049, 27648, 70000};
+    rig_gate_cases(&r, sizes, ARRAY_LEN(sizes));
+    rig_destroy(&r);
+    printf("counting-gate: %.1f s\n", now_seconds() - t0);
+}
+
 int main(void) {
     gpu_ctx *gpu = check_gpu();
     const gpu_caps *caps = gpu_get_caps(gpu);
@@ -136,6 +150,7 @@ int main(void) {
     test_errors(caps);
     test_default(caps);
     test_producer(caps);
+    test_gate(caps);
     CHECK(gpu_live_objects() == 0, "%d GL objects left", gpu_live_objects());
     printf("counting tests took %.1f s\n", now_seconds() - t0);
     gpu_destroy(gpu);

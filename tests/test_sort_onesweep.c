@@ -109,63 +109,13 @@ static void test_producer(const char *name, bool no_subgroup, const gpu_caps *ca
     printf("%s: %.1f s\n", name, now_seconds() - t0);
 }
 
-/* A run whose gate word is shut (sort.h, "Gate"), after the producer where `producer`: both pairs
- * are left as they were, the input in the caller's pair, poison in the scratch pair. Kind: an
- * invariant (nothing written). */
-static void shut_case(rig *r, uint32_t n, uint32_t bits, bool producer, GLuint gates) {
-    make_input(r, n, bits, IN_RANDOM, n ^ 0x6A7Eu ^ bits << 20);
-    glNamedBufferSubData(r->io.keys, 0, 4ll * n, r->k);
-    glNamedBufferSubData(r->io.vals, 0, 4ll * n, r->v);
-    fill(r->scratch.keys, 0, r->cap, POISON);
-    fill(r->scratch.vals, 0, r->cap, POISON);
-    if (producer) rig_produce(r, n, bits);
-    sort_run_gated(r->s, r->io, n, bits, &(sort_gate){gates, 1}, NULL);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    uint32_t moved = 0, scratch = 0;
-    glGetNamedBufferSubData(r->io.keys, 0, 4ll * n, r->ok);
-    glGetNamedBufferSubData(r->io.vals, 0, 4ll * n, r->ov);
-    for (uint32_t i = 0; i < n; i++) moved += r->ok[i] != r->k[i] || r->ov[i] != r->v[i];
-    glGetNamedBufferSubData(r->scratch.keys, 0, 4ll * r->cap, r->ok);
-    glGetNamedBufferSubData(r->scratch.vals, 0, 4ll * r->cap, r->ov);
-    scratch = count_not(r->ok, 0, r->cap, POISON) + count_not(r->ov, 0, r->cap, POISON);
-    printf("  [%s] n=%u bits=%u%s, gate shut: %u pairs moved, %u scratch words written\n", r->name, n, bits,
-           producer ? " (producer)" : "", moved, scratch);
-    CHECK(moved == 0 && scratch == 0, "%s n=%u bits=%u: a run with its gate shut moved %u pairs and wrote %u scratch words",
-          r->name, n, bits, moved, scratch);
-}
-
-/* The gate: shut runs, producer-counted and plain, one and two in a row, between sorts that must
- * be right (the alternating histogram, look-back and ticket buffers stay in step), and an open gate
- * sorts. Kind: CPU reference (qsort) for the sorts, an invariant for the shut runs. */
+/* The gate (test_sort_rig.h, rig_gate_cases). */
 static void test_gate(const char *name, bool no_subgroup, const gpu_caps *caps) {
     double t0 = now_seconds();
     rig r;
     if (!os_rig(&r, name, 70000, no_subgroup, 0, 0, 0, caps)) return;
-    char err[ERR_LEN];
-    static const uint32_t words[2] = {0, 1}; /* open, shut */
-    GLuint gates = gpu_buffer_make(sizeof words, words, "test.gates", err);
-    CHECK(gates != 0, "%s: %s", name, err);
-    const sort_gate open = {gates, 0};
-    case_of(&r, 1000, 24, IN_RANDOM); /* three passes: the result in the scratch pair, which is then known */
     static const uint32_t sizes[] = {1, 257, 2049, 27648, 70000};
-    for (size_t i = 0; gates && r.scratch.keys && i < ARRAY_LEN(sizes); i++) {
-        uint32_t n = sizes[i];
-        shut_case(&r, n, 15, true, gates);
-        r.producer = true;
-        case_of(&r, n, 15, IN_RANDOM);
-        r.producer = false;
-        shut_case(&r, n, 16, false, gates);
-        shut_case(&r, n, 16, true, gates);
-        case_of(&r, n, 16, IN_FEW);
-        r.gate = &open;
-        case_of(&r, n, 24, IN_AND2);
-        r.producer = true;
-        case_of(&r, n, 17, IN_RANDOM);
-        r.gate = NULL;
-        r.producer = false;
-    }
-    gpu_buffer_destroy(&gates);
-    rig_producer_destroy();
+    rig_gate_cases(&r, sizes, ARRAY_LEN(sizes));
     rig_destroy(&r);
     printf("%s: %.1f s\n", name, now_seconds() - t0);
 }

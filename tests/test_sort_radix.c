@@ -2,7 +2,9 @@
  * tests/test_sort_ref.h; not the library's own CPU sort): every path (one group; tiles, forced at small n with sort_radix_desc.onegroup_max off; subgroup and shared variants
  * where the GPU has subgroups), odd sizes around tile and path edges, adversarial keys, every
  * digit width, stability (keys AND values exactly as the stable reference), reuse of one sorter,
- * no writes past n, and clean failures. Needs GL 4.5 (skips without it). */
+ * no writes past n, the gate on each reduce-then-scan path (rig_gate_cases: a shut run writes
+ * neither pair; failed as it should with the scatter's gate left out), and clean failures. Needs
+ * GL 4.5 (skips without it). */
 #include "test_sort_rig.h"
 #include "sort/sort_layout.h"
 #include <dirent.h>
@@ -93,6 +95,19 @@ static void test_resize(const char *name, bool no_subgroup, sort_radix_path path
     uint32_t sizes[] = {big,   131072, 131073, 16 * t + 1, 16 * t,     16 * t - 1, 3 * t + 5,
                         t + 1, t,      3000,   2662,       16 * t + 1, 2662,       big};
     for (size_t i = 0; i < ARRAY_LEN(sizes); i++) case_of(&r, sizes[i], 12, IN_RANDOM);
+    rig_destroy(&r);
+    printf("%s: %.1f s\n", name, now_seconds() - t0);
+}
+
+/* The gate (test_sort_rig.h, rig_gate_cases) on the reduce-then-scan paths: tiles, count-ahead (up
+ * to 3 tiles), and the one-group kernel. */
+static void test_gate(const char *name, bool no_subgroup, uint32_t onegroup_max, uint32_t count_ahead_tiles,
+                      const gpu_caps *caps) {
+    double t0 = now_seconds();
+    rig r;
+    if (!rig_make(&r, name, 4 * RADIX_TILE + 7, no_subgroup, onegroup_max, count_ahead_tiles, 0, caps)) return;
+    static const uint32_t sizes[] = {1, 257, 2049, 3 * RADIX_TILE + 5};
+    rig_gate_cases(&r, sizes, ARRAY_LEN(sizes));
     rig_destroy(&r);
     printf("%s: %.1f s\n", name, now_seconds() - t0);
 }
@@ -208,6 +223,9 @@ int main(void) {
     test_default("default/shared", true, 0, caps);
     test_tiles("tiles/shared", true, SORT_RADIX_NONE, 0, caps);
     test_tiles("tiles-count-ahead/shared", true, 3, 0, caps);
+    test_gate("gate-tiles/shared", true, SORT_RADIX_NONE, SORT_RADIX_NONE, caps);
+    test_gate("gate-count-ahead/shared", true, SORT_RADIX_NONE, 3, caps);
+    test_gate("gate-one-group/shared", true, RADIX_OG_WG * RADIX_OG_KPT, 3, caps);
     /* The subgroup path's code on emulated subgroups of the sizes GPUs have (32: NVIDIA, AMD's
      * wave32, 64: AMD's wave64): the tile kernels at both, and the "default" rig's count-ahead and
      * tiles paths at 32 (the one-group kernel needs more shared memory than llvmpipe has at 32).

@@ -316,4 +316,81 @@ static inline void rig_producer_destroy(void) {
     for (int i = 0; i < 2; i++) gpu_buffer_destroy(&_producer_src[i]);
 }
 
+/* A run whose gate word is shut (sort.h, "Gate"), after the producer where `producer`: both pairs
+ * are left as they were (the input in the caller's pair, poison in the scratch pair where the rig
+ * knows it), and so are the key ranges (counting: those of the run before, which sorted keys of as
+ * many bits). Kind: an invariant (nothing written). */
+static void rig_shut_case(rig *r, uint32_t n, uint32_t bits, bool producer, GLuint gates) {
+    GLuint starts = sort_key_starts(r->s);
+    uint64_t ranges = starts ? (1ull << bits) + 1 : 0;
+    uint32_t *before = ranges ? malloc(4 * ranges) : NULL, *after = ranges ? malloc(4 * ranges) : NULL;
+    if (ranges) glGetNamedBufferSubData(starts, 0, 4ll * (int64_t)ranges, before);
+    make_input(r, n, bits, IN_RANDOM, n ^ 0x6A7Eu ^ bits << 20);
+    glNamedBufferSubData(r->io.keys, 0, 4ll * n, r->k);
+    glNamedBufferSubData(r->io.vals, 0, 4ll * n, r->v);
+    if (r->scratch.keys) {
+        fill(r->scratch.keys, 0, r->cap, POISON);
+        fill(r->scratch.vals, 0, r->cap, POISON);
+    }
+    if (producer) rig_produce(r, n, bits);
+    while (glGetError() != GL_NO_ERROR) {}
+    sort_run_gated(r->s, r->io, n, bits, &(sort_gate){gates, 1}, NULL);
+    GLenum gl_err = glGetError();
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    uint32_t moved = 0, scratch = 0, ranges_moved = 0;
+    glGetNamedBufferSubData(r->io.keys, 0, 4ll * n, r->ok);
+    glGetNamedBufferSubData(r->io.vals, 0, 4ll * n, r->ov);
+    for (uint32_t i = 0; i < n; i++) moved += r->ok[i] != r->k[i] || r->ov[i] != r->v[i];
+    if (r->scratch.keys) {
+        glGetNamedBufferSubData(r->scratch.keys, 0, 4ll * r->cap, r->ok);
+        glGetNamedBufferSubData(r->scratch.vals, 0, 4ll * r->cap, r->ov);
+        scratch = count_not(r->ok, 0, r->cap, POISON) + count_not(r->ov, 0, r->cap, POISON);
+    }
+    if (ranges) {
+        glGetNamedBufferSubData(starts, 0, 4ll * (int64_t)ranges, after);
+        for (uint64_t k = 0; k < ranges; k++) ranges_moved += before[k] != after[k];
+    }
+    printf("  [%s] n=%u bits=%u%s, gate shut: %u pairs moved, %u scratch words written, %u key ranges changed\n", r->name, n,
+           bits, producer ? " (producer)" : "", moved, scratch, ranges_moved);
+    CHECK(gl_err == GL_NO_ERROR, "%s n=%u bits=%u: GL error 0x%04x from a gated sort_run", r->name, n, bits, gl_err);
+    CHECK(moved == 0 && scratch == 0 && ranges_moved == 0,
+          "%s n=%u bits=%u: a run with its gate shut moved %u pairs, wrote %u scratch words and changed %u key ranges", r->name,
+          n, bits, moved, scratch, ranges_moved);
+    free(before);
+    free(after);
+}
+
+/* The gate at each size: shut runs, producer-counted (where the sorter takes a count) and plain,
+ * one and two in a row, each after a sort of as many bits and before sorts that must be right (what
+ * the sorter keeps between runs stays in step), and an open gate, which sorts. Kind: CPU reference
+ * (qsort) for the sorts, an invariant for the shut runs. */
+static void rig_gate_cases(rig *r, const uint32_t *sizes, size_t count) {
+    char err[ERR_LEN];
+    static const uint32_t words[2] = {0, 1}; /* open, shut */
+    GLuint gates = gpu_buffer_make(sizeof words, words, "test.gates", err);
+    CHECK(gates != 0, "%s: %s", r->name, err);
+    const sort_gate open = {gates, 0};
+    bool producer = sort_producer_buffer(r->s) != 0;
+    case_of(r, 1000, 20, IN_RANDOM); /* three passes: a radix result in the scratch pair, which is then known */
+    for (size_t i = 0; gates && i < count; i++) {
+        uint32_t n = sizes[i];
+        case_of(r, n, 15, IN_AND2);
+        rig_shut_case(r, n, 15, producer, gates);
+        r->producer = producer;
+        case_of(r, n, 15, IN_RANDOM);
+        r->producer = false;
+        rig_shut_case(r, n, 15, false, gates);
+        rig_shut_case(r, n, 15, producer, gates);
+        case_of(r, n, 16, IN_FEW);
+        r->gate = &open;
+        case_of(r, n, 14, IN_AND2);
+        r->producer = producer;
+        case_of(r, n, 12, IN_RANDOM);
+        r->gate = NULL;
+        r->producer = false;
+    }
+    gpu_buffer_destroy(&gates);
+    rig_producer_destroy();
+}
+
 #endif

@@ -10,6 +10,7 @@
 // Defines (from sort_bitonic.c): BITONIC_BLOCK (power of two, >= 16), BITONIC_PER_THREAD (8),
 // BITONIC_FIRST.
 #include "sort/bitonic_common.glsl"
+#include "sort/sort_gate.glsl"
 #pragma optionNV(unroll all) // NVIDIA: keep the register arrays in registers (others ignore it)
 
 #if BITONIC_PER_THREAD != 8
@@ -89,6 +90,7 @@ void merge_down(uint off, uint t, uint k, uint jtop) {
 }
 
 void main() {
+    if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl)
     uint t = gl_LocalInvocationID.x;
     uint off = bitonic_group_index() * uint(BITONIC_BLOCK);
     for (uint q = 0u; q < 8u; q++) {

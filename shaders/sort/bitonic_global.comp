@@ -5,6 +5,7 @@
 // in registers and writes them back.
 // Defines (from sort_bitonic.c): BITONIC_LEVELS (1..4), BITONIC_GLOBAL_WG, and sort_layout.h's list.
 #include "sort/bitonic_common.glsl"
+#include "sort/sort_gate.glsl"
 #pragma optionNV(unroll all) // NVIDIA: keep the register arrays in registers (others ignore it)
 
 #define E (1u << BITONIC_LEVELS)
@@ -17,6 +18,7 @@ layout(location = BITONIC_LOC_JBOT_LOG2) uniform uint jbot_log2; // log2 of the 
 layout(location = BITONIC_LOC_THREADS) uniform uint threads;   // padded size / E
 
 void main() {
+    if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl)
     uint t = bitonic_group_index() * uint(BITONIC_GLOBAL_WG) + gl_LocalInvocationID.x;
     if (t >= threads) return;
     uint jb = 1u << jbot_log2;

@@ -4,6 +4,7 @@
 // atomic). The counts start at zero (the previous sort's scatter cleared them).
 // Loader defines: KPT (keys per invocation) and the COUNTING_* constants of src/sort/sort_layout.h.
 #include "sort/counting_common.glsl"
+#include "sort/sort_gate.glsl"
 
 layout(local_size_x = COUNTING_WG) in;
 
@@ -15,6 +16,7 @@ layout(location = COUNTING_LOC_N) uniform uint u_n;
 layout(location = COUNTING_LOC_MASK) uniform uint u_mask;
 
 void main() {
+    if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl)
     uint group = ct_group(), lid = gl_LocalInvocationIndex;
     uint base = group * uint(COUNTING_WG * KPT);
     uint keys[KPT];

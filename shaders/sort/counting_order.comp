@@ -7,6 +7,7 @@
 // keys, whose runs are short (cells of a fluid).
 // Loader defines: the COUNTING_* constants of src/sort/sort_layout.h.
 #include "sort/counting_common.glsl"
+#include "sort/sort_gate.glsl"
 
 layout(local_size_x = COUNTING_WG) in;
 
@@ -20,6 +21,7 @@ layout(location = COUNTING_LOC_N) uniform uint u_n;
 layout(location = COUNTING_LOC_MASK) uniform uint u_mask;
 
 void main() {
+    if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl)
     uint p = ct_group() * uint(COUNTING_WG) + gl_LocalInvocationIndex;
     if (p >= u_n) return;
     uint key = keys_in[p], val = vals_in[p], c = key & u_mask;

@@ -11,6 +11,7 @@
 // The status words and the ticket start at zero: cleared by the previous sort's scatter, or new.
 // Loader defines: LB_SPIN and the COUNTING_* constants of src/sort/sort_layout.h.
 #include "sort/counting_common.glsl"
+#include "sort/sort_gate.glsl"
 
 layout(local_size_x = COUNTING_SCAN_WG) in;
 
@@ -57,6 +58,7 @@ uint ct_block_sum(uint b) {
 }
 
 void main() {
+    if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl)
     uint lid = gl_LocalInvocationIndex, keys = u_mask + 1u;
     if (lid == 0u) s_block = atomicAdd(ticket, 1u);
     barrier();

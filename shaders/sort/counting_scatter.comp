@@ -4,9 +4,11 @@
 // counts (u_producer 1, no slots), taken here by counting counts[c] down with an atomic. The order
 // inside a run is whatever the atomics gave; counting_order.comp makes it deterministic.
 // Housekeeping for the next sort: the counts end at zero (cleared here, or counted down), and the
-// scan's u_blocks look-back words and its block-id counter are cleared.
+// scan's u_blocks look-back words and its block-id counter are cleared. A shut gate
+// (sort_gate.glsl) leaves the pairs and clears the counts (a producer's too).
 // Loader defines: KPT and the COUNTING_* constants of src/sort/sort_layout.h.
 #include "sort/counting_common.glsl"
+#include "sort/sort_gate.glsl"
 
 layout(local_size_x = COUNTING_WG) in;
 
@@ -29,7 +31,8 @@ void main() {
     uint group = ct_group(), lid = gl_LocalInvocationIndex;
     uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * uint(COUNTING_WG);
     uint base = group * uint(COUNTING_WG * KPT);
-    for (uint k = 0u; k < uint(KPT); k++) {
+    bool shut = sort_gate_shut(); // the caller's gate (sort_gate.glsl): only the housekeeping
+    for (uint k = 0u; k < uint(KPT) && !shut; k++) {
         uint i = base + k * uint(COUNTING_WG) + lid;
         if (i < u_n) {
             uint key = keys_in[i], c = key & u_mask;
@@ -39,7 +42,7 @@ void main() {
             vals_out[pos] = vals_in[i];
         }
     }
-    if (u_producer == 0u) // nothing here reads the counts: clear them for the next sort
+    if (u_producer == 0u || shut) // nothing here reads the counts: clear them for the next sort
         for (uint k = group * uint(COUNTING_WG) + lid; k <= u_mask; k += stride) counts[k] = 0u;
     for (uint b = group * uint(COUNTING_WG) + lid; b < u_blocks; b += stride) status[b] = 0u;
     if (group == 0u && lid == 0u) ticket = 0u;

@@ -5,6 +5,7 @@
 // table, and the last group to finish scans the table (radix_count_ahead.glsl), so no scan dispatch.
 // Loader defines: WG = RADIX_WG, KPT = RADIX_KPT, USE_SUBGROUP, SG_SIZE or EMU_SG.
 #include "sort/radix_common.glsl"
+#include "sort/sort_gate.glsl"
 
 layout(local_size_x = WG) in;
 
@@ -25,6 +26,7 @@ layout(location = RADIX_LOC_COUNT_AHEAD) uniform uint u_count_ahead;
 #include "sort/radix_count_ahead.glsl"
 
 void main() {
+    if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl)
     // Tiles past 65,535 are laid out as a 2-D grid of rows of gl_NumWorkGroups.x groups.
     uint tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     if (tile >= u_tiles) return; // the whole group leaves

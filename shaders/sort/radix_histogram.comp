@@ -7,6 +7,7 @@
 // cleared them (radix_onesweep.comp), or the buffer is new.
 // Loader defines: HKPT and the RADIX_* constants of src/sort/sort_layout.h.
 #include "sort/radix_passes.glsl"
+#include "sort/sort_gate.glsl"
 
 layout(local_size_x = RADIX_HIST_WG) in;
 
@@ -15,13 +16,11 @@ layout(std430, binding = RADIX_BIND_HIST) buffer Hist { uint hist[]; };
 
 layout(location = RADIX_LOC_N) uniform uint u_n;
 layout(location = RADIX_LOC_BITS) uniform uint u_bits;
-layout(location = RADIX_LOC_GATE) uniform uint u_gate;
-layout(std430, binding = RADIX_BIND_GATE) readonly buffer Gate { uint gate_words[]; };
 
 shared uint s_hist[RADIX_MAX_PASSES * RADIX];
 
 void main() {
-    if (u_gate != 0u && gate_words[u_gate - 1u] != 0u) return; // the caller's gate is shut (sort.h, "Gate")
+    if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl)
     uint lid = gl_LocalInvocationIndex;
     uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     uint base = group * uint(RADIX_HIST_WG * HKPT);

@@ -10,6 +10,7 @@
 // Keys past n get digit 255 and rank after all real keys; they are never written.
 // Loader defines: WG = RADIX_OG_WG, KPT = RADIX_OG_KPT, USE_SUBGROUP, SG_SIZE or EMU_SG.
 #include "sort/radix_common.glsl"
+#include "sort/sort_gate.glsl"
 
 layout(local_size_x = WG) in;
 
@@ -27,6 +28,7 @@ uint load_key(bool from_b, uint i) { return from_b ? keys_b[i] : keys_a[i]; }
 uint load_val(bool from_b, uint i) { return from_b ? vals_b[i] : vals_a[i]; }
 
 void main() {
+    if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl)
     uint lid = gl_LocalInvocationIndex, n = u_n;
     uint passes = (u_bits + uint(RADIX_BITS) - 1u) / uint(RADIX_BITS);
     uint rounds = (n + uint(WG) - 1u) / uint(WG); // <= KPT

@@ -17,8 +17,7 @@
 // tiles-before count plus the rank in the tile is where each key goes; the tile is sorted in
 // shared memory first so runs of equal digits are written to consecutive addresses.
 //
-// A shut gate (u_gate: 1 + the index of the caller's gate word, which is not 0; sort.h, "Gate"): the
-// group draws its tile and does its housekeeping, then leaves.
+// A shut gate (sort_gate.glsl): the group draws its tile and does its housekeeping, then leaves.
 // Housekeeping for the next sort and the next scatter (nothing is cleared by a separate call):
 // status words and ticket counters come in two sets used by alternate scatters; this scatter
 // clears the other set's first u_clear_rows tile rows and resets its ticket; pass 0 also clears
@@ -30,6 +29,7 @@
 // predecessors itself; 1 = no tile but tile 0 publishes a PREFIX word, so every look-back adds AGG words back to tile 0), and the
 // RADIX_* constants of src/sort/sort_layout.h.
 #include "sort/radix_common.glsl"
+#include "sort/sort_gate.glsl"
 
 layout(local_size_x = WG) in;
 
@@ -42,7 +42,6 @@ layout(std430, binding = RADIX_BIND_HIST_NEXT) writeonly buffer HistNext { uint 
 layout(std430, binding = RADIX_BIND_STATUS) coherent volatile buffer Status { uint status[]; };
 layout(std430, binding = RADIX_BIND_STATUS_NEXT) writeonly buffer StatusNext { uint status_next[]; };
 layout(std430, binding = RADIX_BIND_TICKETS) coherent buffer Tickets { uint tickets[]; };
-layout(std430, binding = RADIX_BIND_GATE) readonly buffer Gate { uint gate_words[]; };
 
 layout(location = RADIX_LOC_N) uniform uint u_n;
 layout(location = RADIX_LOC_SHIFT) uniform uint u_shift;
@@ -51,7 +50,6 @@ layout(location = RADIX_LOC_TILES) uniform uint u_tiles;
 layout(location = RADIX_LOC_PASS) uniform uint u_pass;
 layout(location = RADIX_LOC_PARITY) uniform uint u_parity;
 layout(location = RADIX_LOC_CLEAR_ROWS) uniform uint u_clear_rows;
-layout(location = RADIX_LOC_GATE) uniform uint u_gate;
 
 // Look-back words: a flag in the top two bits, a count below (n < 2^30, checked by the C side).
 #define OS_AGG 0x40000000u
@@ -85,7 +83,7 @@ void main() {
         if (u_pass == 0u)
             for (uint i = lid; i < uint(RADIX_MAX_PASSES * RADIX); i += uint(WG)) hist_next[i] = 0u;
     }
-    if (u_gate != 0u && gate_words[u_gate - 1u] != 0u) return; // the caller's gate is shut (sort.h, "Gate"): every group alike
+    if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl): every group alike
 
     uint base = tile * uint(KPT * WG);
     uint valid = min(uint(KPT * WG), n - base);

@@ -4,6 +4,7 @@
 // totals[d]. Dispatched as RADIX groups.
 // Loader defines: WG = RADIX_WG, USE_SUBGROUP, SG_SIZE or EMU_SG.
 #include "sort/radix_common.glsl"
+#include "sort/sort_gate.glsl"
 
 layout(local_size_x = WG) in;
 
@@ -13,6 +14,7 @@ layout(std430, binding = RADIX_BIND_TOTALS) writeonly buffer Totals { uint total
 layout(location = RADIX_LOC_TILES) uniform uint u_tiles;
 
 void main() {
+    if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl)
     uint lid = gl_LocalInvocationIndex, column = gl_WorkGroupID.x * u_tiles, carry = 0u;
     for (uint step = 0u; step < u_tiles; step += uint(WG * RADIX_SCAN_IPT)) { // uniform
         uint first = step + lid * uint(RADIX_SCAN_IPT), v[RADIX_SCAN_IPT], sum = 0u;

@@ -13,6 +13,7 @@
 // lands in, with an atomic, and the last group to finish scans that table (radix_count_ahead.glsl).
 // Loader defines: WG = RADIX_WG, KPT = RADIX_KPT, USE_SUBGROUP, SG_SIZE or EMU_SG.
 #include "sort/radix_common.glsl"
+#include "sort/sort_gate.glsl"
 
 layout(local_size_x = WG) in;
 
@@ -43,6 +44,7 @@ shared uint s_dstart[RADIX];   // first sorted position of each digit in the til
 shared uint s_dest[RADIX];     // global index of sorted position p of digit d: s_dest[d] + p
 
 void main() {
+    if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl)
     uint tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     if (tile >= u_tiles) return; // the whole group leaves
     uint lid = gl_LocalInvocationIndex, n = u_n, base = tile * uint(KPT * WG);

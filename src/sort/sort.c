@@ -1,4 +1,5 @@
 #include "sort/sort.h"
+#include "sort/sort_layout.h"
 #include "core/util.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,8 @@ sort_pairs sort_run_gated(sorter *s, sort_pairs io, uint32_t n, uint32_t bits, c
     if (bits < 1) bits = 1;
     if (bits > 32) bits = 32;
     bool gated = gate && s->algo->gate;
+    /* the gate's buffer, or a stand-in the kernels do not read (u_gate 0) */
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SORT_BIND_GATE, gated ? gate->buffer : io.keys);
     if (gated) s->algo->gate(s->impl, gate);
     sort_pairs out = s->algo->run(s->impl, io, n, bits, trace);
     if (gated) s->algo->gate(s->impl, NULL);

@@ -60,11 +60,13 @@
  * buffer is consumed by the next sort_run only.
  *
  * Gate: sort_run_gated takes a word on the GPU (gate->buffer's uint at index gate->word) that the
- * run reads when the GPU gets to it: where it is not 0 the run may skip its work (radix and
- * onesweep on their onesweep path do: each dispatch still clears what the next run needs and
- * then returns; the other paths and algorithms sort in full). The result pair then holds anything,
- * and a producer count made for the run is consumed all the same. For a caller that learns only on
- * the GPU that it will not read the result (the neighbour search's empty step slots, search.h).
+ * run reads when the GPU gets to it: where it is not 0 the run skips its work. Its dispatches are
+ * issued all the same and return at once (shaders/sort/sort_gate.glsl), but for what the next run
+ * needs: the onesweep scatter's housekeeping, the counting scatter's cleared counts. Both pairs are
+ * then left as they were, a producer count made for the run is consumed, and the counting sort's
+ * key ranges stay those of the last run it made. The cpu sort has no gate: it sorts in full. For a
+ * caller that learns only on the GPU that it will not read the result (the neighbour search's
+ * empty step slots, search.h).
  *
  * Errors: sort_make returns NULL with err when the algorithm is unknown, the capacity is more than
  * the GPU can hold, key_bits is more than the algorithm takes (counting), a sort_radix_desc field

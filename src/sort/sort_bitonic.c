@@ -43,6 +43,7 @@ typedef struct _bitonic {
     GLuint keys, vals;                            /* the sorter's own buffers, `slots` pairs */
     uint32_t block;                               /* B */
     uint64_t slots;
+    uint32_t gate; /* SORT_LOC_GATE's value in the runs (sort.h, "Gate") */
 } _bitonic;
 
 /* One dispatch of the plan. */
@@ -191,6 +192,7 @@ static sort_pairs _bitonic_run(void *p, sort_pairs io, uint32_t n, uint32_t bits
         case _BITONIC_BLOCK_SORT:
             sort_trace_begin(trace, "bitonic.block_sort");
             glUseProgram(b->block_sort);
+            glUniform1ui(SORT_LOC_GATE, b->gate);
             glUniform1ui(BITONIC_LOC_N, n);
             glUniform1ui(BITONIC_LOC_K, s->k);
             _bitonic_dispatch(blocks);
@@ -199,6 +201,7 @@ static sort_pairs _bitonic_run(void *p, sort_pairs io, uint32_t n, uint32_t bits
             sort_trace_begin(trace, "bitonic.global");
             uint64_t threads = padded >> s->levels;
             glUseProgram(b->global[s->levels]);
+            glUniform1ui(SORT_LOC_GATE, b->gate);
             glUniform1ui(BITONIC_LOC_K, s->k);
             glUniform1ui(BITONIC_LOC_JBOT_LOG2, s->jbot_log2);
             glUniform1ui(BITONIC_LOC_THREADS, (GLuint)threads);
@@ -208,6 +211,7 @@ static sort_pairs _bitonic_run(void *p, sort_pairs io, uint32_t n, uint32_t bits
         case _BITONIC_BLOCK_MERGE:
             sort_trace_begin(trace, "bitonic.block_merge");
             glUseProgram(b->block_merge);
+            glUniform1ui(SORT_LOC_GATE, b->gate);
             glUniform1ui(BITONIC_LOC_K, s->k);
             _bitonic_dispatch(blocks);
             break;
@@ -236,9 +240,12 @@ static void _bitonic_describe(void *p, uint32_t n, uint32_t bits, char *out, siz
                  n, (unsigned long long)_bitonic_padded(n), b->block, count, count == 1 ? "" : "es", global, merge);
 }
 
+static void _bitonic_gate(void *p, const sort_gate *gate) { ((_bitonic *)p)->gate = gate ? gate->word + 1 : 0; }
+
 const sort_algo sort_algo_bitonic = {.name = "bitonic",
                                      .summary = "bitonic network by (key, value), shared-memory blocks",
                                      .make = _bitonic_make,
                                      .destroy = _bitonic_destroy,
                                      .run = _bitonic_run,
-                                     .describe = _bitonic_describe};
+                                     .describe = _bitonic_describe,
+                                     .gate = _bitonic_gate};

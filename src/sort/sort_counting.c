@@ -189,6 +189,11 @@ static GLuint _counting_producer_buffer(void *p) { return ((_sort_counting *)p)-
 static const char *_counting_producer_defines(void *p) { return ((_sort_counting *)p)->producer_defines; }
 static void _counting_producer_ready(void *p) { ((_sort_counting *)p)->producer_ready = true; }
 
+static void _counting_gate(void *p, const sort_gate *gate) {
+    _sort_counting *c = p;
+    for (int i = 0; i < _COUNTING_PROGRAMS; i++) glProgramUniform1ui(c->prog[i], SORT_LOC_GATE, gate ? gate->word + 1 : 0);
+}
+
 const sort_algo sort_algo_counting = {.name = "counting",
                                       .summary = "counting sort for dense keys, by key, then value (deterministic)",
                                       .make = _counting_make,
@@ -199,4 +204,5 @@ const sort_algo sort_algo_counting = {.name = "counting",
                                       .key_starts = _counting_key_starts,
                                       .producer_buffer = _counting_producer_buffer,
                                       .producer_defines = _counting_producer_defines,
-                                      .producer_ready = _counting_producer_ready};
+                                      .producer_ready = _counting_producer_ready,
+                                      .gate = _counting_gate};

@@ -27,6 +27,10 @@
     X(RADIX_OG_KPT, 32)                                                                           \
     X(RADIX_HIST_WG, 256)                                                                         \
     X(RADIX_MAX_PASSES, 4)                                                                        \
+    /* Every sort kernel's gate (sort.h, "Gate"; shaders/sort/sort_gate.glsl): above the families'       \
+     * own bindings and locations. */                                                             \
+    X(SORT_BIND_GATE, 14)         /* the caller's gate words */                                   \
+    X(SORT_LOC_GATE, 11)          /* 0, or 1 + the index of the gate word */                      \
     /* Buffer binding points of the radix kernels. */                                            \
     X(RADIX_BIND_KEYS_IN, 0)                                                                      \
     X(RADIX_BIND_VALS_IN, 1)                                                                      \
@@ -42,7 +46,6 @@
     X(RADIX_BIND_STATUS, 11)      /* onesweep: look-back words of this scatter, [tile * RADIX + d] */ \
     X(RADIX_BIND_STATUS_NEXT, 12) /* onesweep: the next scatter's look-back words, cleared here */ \
     X(RADIX_BIND_TICKETS, 13)     /* onesweep: tile-id counters, [parity] */                      \
-    X(RADIX_BIND_GATE, 14)        /* onesweep: the caller's gate words (sort.h, "Gate") */        \
     /* Uniform locations of the radix kernels. */                                                 \
     X(RADIX_LOC_N, 0)             /* number of pairs */                                           \
     X(RADIX_LOC_SHIFT, 1)         /* bit position of this pass's digit */                         \
@@ -55,7 +58,6 @@
     X(RADIX_LOC_PASS, 8)          /* onesweep: this pass (its row of the histograms) */           \
     X(RADIX_LOC_PARITY, 9)        /* onesweep: this scatter's ticket counter (the other is reset) */ \
     X(RADIX_LOC_CLEAR_ROWS, 10)   /* onesweep: tile rows of the next look-back buffer to clear */ \
-    X(RADIX_LOC_GATE, 11)         /* onesweep: 0, or 1 + the index of the gate word (sort.h) */   \
     /* Count-ahead path: the last work group of a dispatch scans the table, which holds at most this    \
      * many tiles (the C code chooses the count-ahead path only below it). */                          \
     X(RADIX_COUNT_AHEAD_MAX_TILES, 512)                                                                 \

@@ -160,7 +160,6 @@ typedef struct _sort_radix {
     uint32_t hist_parity, scatter_parity;
     uint32_t dirty_rows[2]; /* tile rows of status[i] that may be non-zero */
     bool producer_ready;    /* the producer made hist[hist_parity] (sort_producer_ready) */
-    sort_gate gate;         /* the runs' gate (buffer 0: none; sort.h, "Gate") */
     int agg_only;           /* tests: FLUID_ONESWEEP_TEST_AGG_ONLY (1, or 2: silent), see radix_onesweep.comp */
     char producer_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
     int subgroup_size;
@@ -534,15 +533,11 @@ static sort_pairs _radix_run_onesweep(_sort_radix *r, sort_pairs io, uint32_t n,
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_HIST, r->hist[r->hist_parity]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_HIST_NEXT, r->hist[1 - r->hist_parity]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TICKETS, r->tickets);
-    /* the gate (0: none; the tickets stand in at its binding, unread) */
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_GATE, r->gate.buffer ? r->gate.buffer : r->tickets);
-    uint32_t gate = r->gate.buffer ? r->gate.word + 1 : 0;
     if (!r->producer_ready) {
         bool small = n <= r->os_small_max;
         int h = small ? _RADIX_HISTOGRAM_SMALL : _RADIX_HISTOGRAM;
         glProgramUniform1ui(r->prog[h], RADIX_LOC_N, n);
         glProgramUniform1ui(r->prog[h], RADIX_LOC_BITS, bits);
-        glProgramUniform1ui(r->prog[h], RADIX_LOC_GATE, gate);
         _radix_bind(src, dst);
         _radix_dispatch(r, h, gpu_groups(n, RADIX_HIST_WG * (small ? RADIX_HIST_KPT_SMALL : RADIX_HIST_KPT)), trace);
     }
@@ -550,7 +545,6 @@ static sort_pairs _radix_run_onesweep(_sort_radix *r, sort_pairs io, uint32_t n,
     GLuint sp = r->prog[which];
     glProgramUniform1ui(sp, RADIX_LOC_N, n);
     glProgramUniform1ui(sp, RADIX_LOC_TILES, tiles);
-    glProgramUniform1ui(sp, RADIX_LOC_GATE, gate);
     for (uint32_t pass = 0; pass < passes; pass++) {
         uint32_t par = r->scatter_parity;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_STATUS, r->status[par]);
@@ -691,7 +685,11 @@ static GLuint _radix_producer_buffer(void *p) {
     return _radix_all_os(r) ? r->hist[r->hist_parity] : 0;
 }
 static const char *_radix_producer_defines(void *p) { return ((_sort_radix *)p)->producer_defines; }
-static void _radix_gate(void *p, const sort_gate *gate) { ((_sort_radix *)p)->gate = gate ? *gate : (sort_gate){0}; }
+static void _radix_gate(void *p, const sort_gate *gate) {
+    _sort_radix *r = p;
+    for (int i = 0; i < _RADIX_PROGRAMS; i++)
+        if (r->prog[i]) glProgramUniform1ui(r->prog[i], SORT_LOC_GATE, gate ? gate->word + 1 : 0);
+}
 static void _radix_producer_ready(void *p) {
     _sort_radix *r = p;
     if (_radix_all_os(r)) r->producer_ready = true;
