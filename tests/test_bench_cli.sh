@@ -142,13 +142,16 @@ else:
         x = float(r["ms_per_60th_mean"]) / fastest  # from the CSV's 4 decimals: rounding ~1e-4 of the fastest
         if abs(float(r["x_fastest"]) - x) > 1e-3 * max(1.0, x): bad.append("x_fastest %s" % r)
         if float(r["t_start"]) != 0 or abs(float(r["t_end"]) - 0.05) > 1e-4: bad.append("window %s to %s" % (r["t_start"], r["t_end"]))
+    # the slots issued: at least the steps taken (DFSPH's empty slots past a frame's time), WCSPH's the same
+    if not float(d["slots_per_60th"]) >= float(d["steps_per_60th"]) > 0: bad.append("dfsph's slots %s" % d)
+    if float(w["slots_per_60th"]) != float(w["steps_per_60th"]): bad.append("wcsph's slots %s" % w)
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 EOF
-    grep -qE '^ *particles +solver +sort +clock +t_start +ms_per_60th +worst_ms +x_fastest +steps +it_divergence +it_pressure ' "$TMP/sout" ||
+    grep -qE '^ *particles +solver +sort +clock +t_start +ms_per_60th +worst_ms +x_fastest +steps +slots +it_divergence +it_pressure ' "$TMP/sout" ||
         fail "bench --sim's table header: $(grep particles "$TMP/sout")"
-    grep -qE '^ +1024 +dfsph +radix +[a-z]+ +0\.000( +[0-9.]+){7} ' "$TMP/sout" &&
-        grep -qE '^ +1024 +wcsph +radix +[a-z]+ +0\.000( +[0-9.]+){4} +- +- +- +- +- ' "$TMP/sout" ||
+    grep -qE '^ +1024 +dfsph +radix +[a-z]+ +0\.000( +[0-9.]+){8} ' "$TMP/sout" &&
+        grep -qE '^ +1024 +wcsph +radix +[a-z]+ +0\.000( +[0-9.]+){5} +- +- +- +- +- ' "$TMP/sout" ||
         fail "bench --sim's table rows: $(cat "$TMP/sout")"
 else
     fail "bench --sim: $(cat "$TMP/err")"
@@ -168,8 +171,8 @@ fi
 # The counter columns are every registered solver's, whatever --solvers: WCSPH alone still has them, empty.
 "$FLUID" bench --sim --solvers wcsph --particles 500 --seconds 0.02 --csv - >"$TMP/wc.csv" 2>"$TMP/err" ||
     fail "bench --sim --solvers wcsph: $(cat "$TMP/err")"
-grep -qE '^wcsph,radix,[0-9]+,[a-z]+,0\.0000,[0-9.]+,[0-9.]+,[0-9.]+,1\.0000,[0-9.]+,,,,,,' "$TMP/wc.csv" &&
-    grep -q ',steps_per_60th,it_divergence,it_pressure,err_density_mean,' "$TMP/wc.csv" ||
+grep -qE '^wcsph,radix,[0-9]+,[a-z]+,0\.0000,[0-9.]+,[0-9.]+,[0-9.]+,1\.0000,[0-9.]+,[0-9.]+,,,,,,' "$TMP/wc.csv" &&
+    grep -q ',steps_per_60th,slots_per_60th,it_divergence,it_pressure,err_density_mean,' "$TMP/wc.csv" ||
     fail "--solvers wcsph alone: the CSV's counter columns: $(cat "$TMP/wc.csv")"
 bad "--warmup x: expected seconds from 0 to 60" --sim --warmup x
 bad "--warmup -1: expected seconds from 0 to 60" --sim --warmup=-1

@@ -37,7 +37,9 @@
 #define SIM_B_SORT_FUSED 13 /* hash: the sort's fused first count (sort.h) */
 #define SIM_B_SOLVER 14     /* the first of the solver's own buffers */
 #define SIM_B_SOLVER_COUNT 8
-#define SIM_B_GATE 22 /* the search's gate words (search.h, sim_search_run) */
+/* the search's gate words (search.h, sim_search_run); diffuse.c's passes, which run between frames,
+ * bind their own there */
+#define SIM_B_GATE 22
 
 /* What the sim shaders are given, as X(GLSL name, C constant): a binding added above is read by
  * a shader only once it has its line here (docs/DESIGN.md, "Shaders"). */

@@ -41,7 +41,9 @@ typedef struct bsim_row {
     char counter[BSIM_COUNTERS][16]; /* their names */
     double it_mean[BSIM_COUNTERS];   /* iterations a step, each */
     uint64_t steps, capped, dropped;
-    double disp_mean;  /* dispatches recorded per step (sim_get_dispatches) */
+    uint64_t slots; /* step slots issued in the window: the steps, and DFSPH's empty slots past a frame's time */
+    double slots_per_frame;
+    double disp_mean;  /* dispatches recorded per step slot (sim_get_dispatches) */
     uint32_t disp_1_4; /* dispatches of a step whose solves record 1 divergence and 4 pressure iterations */
     int worst_steps;   /* the worst frame's steps and dispatches: where its time went */
     uint64_t worst_disp;

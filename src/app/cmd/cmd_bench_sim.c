@@ -216,6 +216,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
         sim_get_dispatches(s, &d0);
         int frame_steps = session_simulate(ss, SESSION_FRAME_SECONDS, 0, stages ? SESSION_TIME_STAGES : SESSION_TIME_FRAME, NULL);
         sim_get_dispatches(s, &d1);
+        row->slots += d1.steps - d0.steps;
         session_frame_end(ss);
         trace_counters tc;
         if (o->trace) {
@@ -258,6 +259,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     row->frames = frames;
     row->ms_mean = row->timed ? row->ms_mean / row->timed : NAN;
     row->steps_per_frame = frames ? (double)row->steps / frames : 0; /* steps taken (dfsph's empty spare slots are not) */
+    row->slots_per_frame = frames ? (double)row->slots / frames : 0;
     row->ncounters = sim_counter_count(s) < BSIM_COUNTERS ? sim_counter_count(s) : BSIM_COUNTERS;
     for (int k = 0; k < row->ncounters; k++) {
         snprintf(row->counter[k], sizeof row->counter[k], "%s", sim_counter_name(s, k));
@@ -358,7 +360,8 @@ int cmd_bench_sim(int argc, char **argv) {
     printf("a row a solver and sort, grouped by count; t_start: the timed window's simulated start (after --warmup);\n"
            "x_fastest: ms per 1/60 s over the fastest row's at that count; it_NAME: the solver's own iterations a step\n"
            "(- where it has none); err, cfl: density error, largest v dt/dx (- where the solver measures none)\n"
-           "disp: dispatches recorded per step (mean); disp14: those of a step whose solves record 1 divergence and 4 pressure\n"
+           "steps: steps taken a frame; slots: step slots issued a frame (dfsph's past the frame's time run empty)\n"
+           "disp: dispatches recorded per slot (mean); disp14: those of a step whose solves record 1 divergence and 4 pressure\n"
            "iterations (dfsph; wcsph: its step's)\n\n");
     bsim_columns cols = {0};
     for (int q = 0; q < registry_count(REGISTRY_SOLVERS); q++) /* every solver's: the same columns whatever --solvers */
