@@ -3,7 +3,10 @@
  *   - the profiler's entries: the sim's step stages, then "simulation" and, when asked, "render",
  *     and they follow a live switch of sort (counting's stages differ) and solver;
  *   - session_simulate: a frame of 1/60 s takes the steps the sim says, a stop flag set before the
- *     frame takes none, one step takes one; the HUD's steps_per_frame follows frames only;
+ *     frame takes none, one step takes one; the HUD's slots and steps a frame follow frames only,
+ *     the steps by the records that came back (frames of 3 substeps: 3 and 3, after 4 frames; 12
+ *     CFL frames: they add up to the records' steps, and some show fewer steps than slots; made to
+ *     fail once with the steps taken from the slots);
  *   - session_draw into a target draws something (pixels other than black);
  *   - no_sim plus session_sim_make twice (bench --sim's rows), and session_destroy reports no GL
  *     object left alive;
@@ -50,16 +53,41 @@ int main(void) {
         CHECK(!strcmp(prof_stage_name(ss.prof, i), sim_stage_name(ss.s, i)), "entry %d is %s, the sim's stage %s", i,
               prof_stage_name(ss.prof, i), sim_stage_name(ss.s, i));
     /* Frames, a stopped frame, one step. */
-    int k = session_simulate(&ss, SESSION_FRAME_SECONDS, 3, SESSION_TIME_FRAME | SESSION_TIME_STAGES, NULL);
-    session_frame_end(&ss);
-    CHECK(k == 3 && ss.view.steps_per_frame == 3, "--substeps 3: %d steps, view says %d", k, ss.view.steps_per_frame);
+    int k = 0;
+    for (int f = 0; f < 4; f++) { /* the steps a frame come back a few frames late (the records) */
+        k = session_simulate(&ss, SESSION_FRAME_SECONDS, 3, SESSION_TIME_FRAME | SESSION_TIME_STAGES, NULL);
+        session_frame_end(&ss);
+    }
+    CHECK(k == 3 && ss.view.slots_per_frame == 3 && ss.view.steps_per_frame == 3,
+          "--substeps 3: %d slots, view says %d slots and %d steps", k, ss.view.slots_per_frame, ss.view.steps_per_frame);
     volatile sig_atomic_t stop = 1;
     k = session_simulate(&ss, SESSION_FRAME_SECONDS, 3, SESSION_TIME_FRAME, &stop);
     session_frame_end(&ss);
-    CHECK(k == 0, "a stopped frame took %d steps", k);
+    CHECK(k == 0 && ss.view.slots_per_frame == 0, "a stopped frame took %d steps, view says %d slots", k,
+          ss.view.slots_per_frame);
+    int steps_view = ss.view.steps_per_frame;
     k = session_simulate(&ss, 0, 0, 0, NULL);
-    CHECK(k == 1 && ss.view.steps_per_frame == 0, "one step: %d steps, view says %d (a step is not a frame)", k,
-          ss.view.steps_per_frame);
+    CHECK(k == 1 && ss.view.slots_per_frame == 0 && ss.view.steps_per_frame == steps_view,
+          "one step: %d steps, view says %d slots and %d steps, %d before (a step is not a frame)", k, ss.view.slots_per_frame,
+          ss.view.steps_per_frame, steps_view);
+    /* Frames of the CFL's steps (the dam break's spare slots run empty): the view's steps add up to
+     * the steps the records brought back, and some frame shows fewer steps than slots. */
+    sim_summary s0, s1;
+    sim_get_summary(ss.s, &s0);
+    long long steps_sum = 0;
+    int fewer = 0;
+    for (int f = 0; f < 12; f++) {
+        session_simulate(&ss, SESSION_FRAME_SECONDS, 0, SESSION_TIME_FRAME, NULL);
+        session_frame_end(&ss);
+        steps_sum += ss.view.steps_per_frame;
+        fewer += ss.view.steps_per_frame < ss.view.slots_per_frame;
+    }
+    sim_get_summary(ss.s, &s1);
+    printf("12 frames: the view's steps add up to %lld, the records' to %llu; %d frames show fewer steps than slots\n", steps_sum,
+           (unsigned long long)(s1.steps - s0.steps), fewer);
+    CHECK(steps_sum == (long long)(s1.steps - s0.steps) && fewer > 0,
+          "the view's steps add up to %lld, the records' to %llu; %d frames show fewer steps than slots", steps_sum,
+          (unsigned long long)(s1.steps - s0.steps), fewer);
     /* A picture. */
     render_target t;
     CHECK(render_target_make(&t, 96, 64, "test-session", err), "%s", err);

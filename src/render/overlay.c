@@ -207,8 +207,10 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
     _ov_add(lines, &n, max, OV_TEXT, 0, "solver: %s  sort: %s", o->solver ? o->solver : "-", o->sort ? o->sort : "-");
     char dt[48] = "";
     if (o->dt > 0) snprintf(dt, sizeof dt, "  dt %.3g ms", o->dt * 1e3);
-    _ov_add(lines, &n, max, OV_DIM, 0, "t = %.3f s  %d step%s a frame%s", o->sim_time, o->steps_per_frame,
-            o->steps_per_frame == 1 ? "" : "s", dt);
+    char slots[32] = "";
+    if (o->slots_per_frame > o->steps_per_frame) snprintf(slots, sizeof slots, " (%d slots)", o->slots_per_frame);
+    _ov_add(lines, &n, max, OV_DIM, 0, "t = %.3f s  %d step%s a frame%s%s", o->sim_time, o->steps_per_frame,
+            o->steps_per_frame == 1 ? "" : "s", slots, dt);
     if (o->counters > 0) {
         char text[128];
         int used = snprintf(text, sizeof text, "iterations a step:");

@@ -145,15 +145,13 @@ int cmd_bench_render(int argc, char **argv) {
     sim *s = ss.s;
     renderer *r = ss.r;
     hud *h = ss.h;
-    int steps = 0;
-    for (int f = 0; f < frames; f++) steps = session_simulate(&ss, SESSION_FRAME_SECONDS, 0, 0, NULL);
+    for (int f = 0; f < frames; f++) session_simulate(&ss, SESSION_FRAME_SECONDS, 0, 0, NULL);
     sim_sync(s);
     glFinish();
     printf("render, %s, %u particles (%s), %.3f s simulated, %dx%d, %s, %s clock, mean of %d frames after %.2f s of spin-up\n",
            sim_scene_name(s), sim_particle_count(s), sim_solver_name(s), sim_time(s), o.width, o.height, caps->renderer,
            gpu_clock ? "gpu" : "cpu", reps, RENDER_SPINUP_S);
-    app_view v = ss.view;
-    v.steps_per_frame = steps;
+    app_view v = ss.view; /* with the steps and slots of the last frames (session_simulate) */
     /* The HUD as the window draws it: its diffuse counts the newest the GPU finished, not read back
      * at once (a headless screenshot's exact counts stall the GPU mid-frame: that wait, not the HUD's
      * draw, took 70-110 us of the surface's frame on the H100, docs/BENCHMARKS.md). */

@@ -214,7 +214,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
         bool stages = f % BSIM_STAGE_EVERY == BSIM_STAGE_EVERY - 1;
         sim_dispatches d0, d1;
         sim_get_dispatches(s, &d0);
-        int frame_steps = session_simulate(ss, SESSION_FRAME_SECONDS, 0, stages ? SESSION_TIME_STAGES : SESSION_TIME_FRAME, NULL);
+        int frame_slots = session_simulate(ss, SESSION_FRAME_SECONDS, 0, stages ? SESSION_TIME_STAGES : SESSION_TIME_FRAME, NULL);
         sim_get_dispatches(s, &d1);
         row->slots += d1.steps - d0.steps;
         session_frame_end(ss);
@@ -232,7 +232,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
             row->ms_mean += ms;
             if (ms > row->ms_worst) {
                 row->ms_worst = ms;
-                row->worst_steps = frame_steps;
+                row->worst_slots = frame_slots;
                 row->worst_disp = d1.total - d0.total;
             }
             row->timed++;

@@ -17,7 +17,7 @@ void app_view_init(app_view *v, const sim *s) {
     v->color = RENDER_COLOR_SPEED;
     v->style = RENDER_STYLE_SURFACE;
     v->show_hud = true;
-    v->steps_per_frame = 1;
+    v->steps_per_frame = v->slots_per_frame = 1;
     v->frame_seconds = 1.0 / 60;
     v->realtime = -1;
 }
@@ -52,6 +52,7 @@ void app_overlay_info(const sim *s, const gpu_prof *prof, const app_view *v, int
                           .sort = sim_sort_name(s),
                           .sim_time = sim_time(s),
                           .steps_per_frame = v->steps_per_frame,
+                          .slots_per_frame = v->slots_per_frame,
                           .realtime = v->realtime,
                           .paused = v->paused,
                           .solver = sim_solver_name(s),

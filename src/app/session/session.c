@@ -200,7 +200,16 @@ int session_simulate(session *ss, double seconds, int substeps, unsigned timing,
     if (timing & SESSION_TIME_FRAME) prof_end(ss->prof, ss->stage_sim);
     sim_run_compare(ss->s); /* its own stage, outside the frame's */
     ss->sim_objects += gpu_live_objects() - live;
-    if (seconds > 0) ss->view.steps_per_frame = taken;
+    /* The HUD's steps a frame: the steps whose records came back in this frame (a frame's, a few
+     * frames late), not the slots it issued (DFSPH's past the frame's time run empty). */
+    sim_summary sum;
+    sim_get_summary(ss->s, &sum);
+    if (sum.steps < ss->view.steps_seen) ss->view.steps_seen = 0; /* a new solver counts from 0 */
+    if (seconds > 0) {
+        ss->view.steps_per_frame = (int)(sum.steps - ss->view.steps_seen);
+        ss->view.slots_per_frame = taken;
+    }
+    ss->view.steps_seen = sum.steps;
     return taken;
 }
 

@@ -110,7 +110,9 @@ enum { SESSION_TIME_FRAME = 1, SESSION_TIME_STAGES = 2, SESSION_TIME_STAGES_SAMP
 #define SESSION_STAGE_SAMPLE 4
 /* `seconds` of fluid (substeps > 0: exactly that many steps; seconds 0: ONE step of the solver's
  * own size), timed as `timing` says; stops between steps once *stop is set (may be NULL). Returns
- * the steps taken and (but for ONE step) keeps it in view.steps_per_frame, which the HUD shows. */
+ * the step slots issued (the steps, and DFSPH's empty slots past the frame's time) and (but for ONE
+ * step) keeps them in view.slots_per_frame, and the steps whose records came back in this frame in
+ * view.steps_per_frame, which the HUD shows. */
 int session_simulate(session *ss, double seconds, int substeps, unsigned timing, const volatile sig_atomic_t *stop);
 /* The view, HUD included, into target (NULL: the window) at w x h, timed as "render" when asked. */
 void session_draw(session *ss, const render_target *target, int w, int h);

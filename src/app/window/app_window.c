@@ -155,7 +155,7 @@ static void _app_frame(app *a) {
         double dt = sim_dt(ss->s),
                seconds = ss->view.paused || (paced && ss->view.frame_seconds <= dt) ? 0 : ss->view.frame_seconds;
         session_simulate(ss, seconds, a->o->substeps, SESSION_TIME_FRAME | SESSION_TIME_STAGES_SAMPLED, NULL);
-        if (seconds == 0) ss->view.steps_per_frame = 1;
+        if (seconds == 0) ss->view.steps_per_frame = ss->view.slots_per_frame = 1;
         simulated = seconds > 0 ? seconds : dt;
         a->step_once = false;
         if (paced && !timers) glFinish(), sim_ms = (now_seconds() - t0) * 1e3;
