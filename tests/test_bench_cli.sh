@@ -153,6 +153,11 @@ EOF
     grep -qE '^ +1024 +dfsph +radix +[a-z]+ +0\.000( +[0-9.]+){8} ' "$TMP/sout" &&
         grep -qE '^ +1024 +wcsph +radix +[a-z]+ +0\.000( +[0-9.]+){5} +- +- +- +- +- ' "$TMP/sout" ||
         fail "bench --sim's table rows: $(cat "$TMP/sout")"
+    # the worst frame's steps (records binned by their time) against its slots: DFSPH's at most its
+    # slots, WCSPH's its slots (within one: a step's end on the frame's edge)
+    awk '/^ +1024 +(dfsph|wcsph) / { match($0, /worst frame: [0-9]+ steps, [0-9]+ slots/); split(substr($0, RSTART, RLENGTH), w, /[ ,]+/);
+            n = w[3] + 0; m = w[5] + 0; ok += ($2 == "dfsph") ? (n > 0 && n <= m) : (n > 0 && n - m <= 1 && m - n <= 1) }
+         END { exit ok == 2 ? 0 : 1 }' "$TMP/sout" || fail "bench --sim's worst frame: $(grep -o 'worst frame: [^|]*' "$TMP/sout")"
 else
     fail "bench --sim: $(cat "$TMP/err")"
 fi

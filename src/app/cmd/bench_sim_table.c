@@ -77,7 +77,8 @@ void bsim_table_group(FILE *f, bsim_row *rows, int n, const bsim_columns *cols, 
         for (int s = 0; s < r->nst; s++) /* "-": not timed (no work of its own) */
             if (isnan(r->stage_us[s])) fprintf(f, "%s%s -", s ? ", " : "", r->stage_names[s]);
             else fprintf(f, "%s%s %.1f", s ? ", " : "", r->stage_names[s], r->stage_us[s]);
-        fprintf(f, " | worst frame: %d slots, %llu dispatches", r->worst_slots, (unsigned long long)r->worst_disp);
+        fprintf(f, " | worst frame: %d steps, %d slots, %llu dispatches", r->worst_steps, r->worst_slots,
+                (unsigned long long)r->worst_disp);
         _bsim_phases(f, r);
         fprintf(f, "\n");
     }

@@ -45,7 +45,9 @@ typedef struct bsim_row {
     double slots_per_frame;
     double disp_mean;  /* dispatches recorded per step slot (sim_get_dispatches) */
     uint32_t disp_1_4; /* dispatches of a step whose solves record 1 divergence and 4 pressure iterations */
-    int worst_slots;   /* the worst frame's step slots and dispatches: where its time went */
+    int worst_slots;   /* the worst frame's step slots, steps and dispatches: where its time went */
+    int worst_steps;   /* (the steps whose end falls in its 1/60 s) */
+    int worst_frame;   /* its index in the timed window */
     uint64_t worst_disp;
     int nst;
     char stage_names[16][16];

@@ -8,9 +8,10 @@
  * (llvmpipe) the CPU clock around a finished GPU queue stands in, and the table says so.
  * Each row starts after a quarter second of the same simulation, untimed, so the clocks are up.
  * Per row: GPU ms per simulated 1/60 s (mean, worst frame, and the ratio to the fastest row at its
- * count), steps per 1/60 s, the solver's own iteration counters a step, mean and largest density
- * error, the real-time factor (simulated seconds per second of GPU time), and each stage's time in
- * one step, all over the timed window only (its records). The rows are one table, grouped by count
+ * count), steps and step slots per 1/60 s, the solver's own iteration counters a step, mean and
+ * largest density error, the real-time factor (simulated seconds per second of GPU time), each
+ * stage's time in one step, and the worst frame's steps, slots and dispatches, all over the timed
+ * window only (its records). The rows are one table, grouped by count
  * (bench_sim_table.c); --csv writes the same rows.
  */
 #include "app/cmd/bench_sim_table.h"
@@ -145,12 +146,19 @@ static bool _bsim_check(_bsim_opts *o, char *err) {
 }
 
 /* The records read so far (sim_records) into the row's window statistics. */
-static void _bsim_take(sim *s, bsim_row *row, double it_sum[SIM_RECORD_COUNTERS], double *err_sum) {
+/* frame_steps (NULL: not counted): the steps whose end falls in each timed frame's 1/60 s from
+ * row->t_start (a frame's steps; where its slots ran out, the steps of the next frame that finish
+ * its time count in it). */
+static void _bsim_take(sim *s, bsim_row *row, double it_sum[SIM_RECORD_COUNTERS], double *err_sum, int *frame_steps, int frames) {
     sim_step_record rec[256];
     for (int n; (n = sim_records(s, rec, (int)ARRAY_LEN(rec))) > 0;)
         for (int i = 0; i < n; i++) {
             const sim_step_record *r = &rec[i];
             row->steps++;
+            if (frame_steps) {
+                int f = (int)floor((r->time - row->t_start) * 60 - 1e-6);
+                frame_steps[f < 0 ? 0 : f >= frames ? frames - 1 : f]++;
+            }
             if (sim_record_phased(r)) { /* phase_cycles: the sum here, the mean at the run's end */
                 for (int k = 0; k < SIM_RECORD_PHASES; k++) row->phase_cycles[k] += r->phase_cycles[k];
                 row->phase_steps++;
@@ -194,20 +202,22 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     bsim_row skip = {0};
     for (int f = 0; f < warm; f++) {
         session_simulate(ss, SESSION_FRAME_SECONDS, 0, 0, NULL);
-        _bsim_take(s, &skip, it_sum, &err_sum); /* every frame: the ring never fills (wcsph: 100+ steps a frame) */
+        _bsim_take(s, &skip, it_sum, &err_sum, NULL, 0); /* every frame: the ring never fills (wcsph: 100+ steps a frame) */
         fprintf(stderr, "\rbench --sim: %s %s %u particles: warm-up frame %d of %d (t = %.3f s)   ", solver, sort, row->particles,
                 f + 1, warm, sim_time(s));
     }
     if (warm) {
         sim_sync(s);
         glFinish();
-        _bsim_take(s, &skip, it_sum, &err_sum);
+        _bsim_take(s, &skip, it_sum, &err_sum, NULL, 0);
         memset(it_sum, 0, sizeof it_sum), err_sum = 0;
     }
     row->t_start = sim_time(s);
     int nst = ss->stages;
     const char *const *names = ss->stage_names;
     int frames = (int)lround(o->seconds * 60);
+    int *frame_steps = calloc(frames > 0 ? (size_t)frames : 1, sizeof *frame_steps);
+    if (!frame_steps) return fail(err, "out of host memory for %d frames' step counts", frames);
     double stage_sum[PROF_MAX_STAGES] = {0};
     int stage_frames[PROF_MAX_STAGES] = {0}; /* the frames that timed each (a fused step's samples) */
     for (int f = 0; f < frames; f++) {
@@ -223,7 +233,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
             session_clock_rate(ss, SESSION_CLOCK_ONCE); /* when the first phases come: the counters in µs */
             session_trace_counters(ss, &tc), trace_frames(o->trace, ss->prof, ss->stages, &tc);
         }
-        _bsim_take(s, row, it_sum, &err_sum); /* every frame: the ring never fills */
+        _bsim_take(s, row, it_sum, &err_sum, frame_steps, frames); /* every frame: the ring never fills */
         if (stages) {
             for (int i = 0; i < nst; i++)
                 if (prof_timed(prof, i)) stage_sum[i] += prof_last_us(prof, i), stage_frames[i]++;
@@ -233,6 +243,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
             if (ms > row->ms_worst) {
                 row->ms_worst = ms;
                 row->worst_slots = frame_slots;
+                row->worst_frame = f;
                 row->worst_disp = d1.total - d0.total;
             }
             row->timed++;
@@ -241,7 +252,9 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
                 frames, sim_time(s));
     }
     sim_sync(s);
-    _bsim_take(s, row, it_sum, &err_sum);
+    _bsim_take(s, row, it_sum, &err_sum, frame_steps, frames);
+    row->worst_steps = frame_steps[row->worst_frame];
+    free(frame_steps);
     fprintf(stderr, "\r%*s\r", 90, "");
     if (sim_get_compare(s)) {
         sim_compare_sync(sim_get_compare(s));
