@@ -194,7 +194,7 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first, 
     /* the gate (gate.glsl; no gate: the keys stand in at its binding, unread) */
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_GATE, gate ? gate->buffer : q->keys);
     GLuint reorder = merged ? q->merged : q->reorder;
-    glProgramUniform1ui(reorder, SEARCH_LOC_GATE, gate ? gate->word + 1 : 0);
+    glProgramUniform1ui(reorder, SEARCH_LOC_GATE, sort_gate_value(gate));
     if (merged) {
         q->table = q->ranges;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);

@@ -200,6 +200,8 @@ sorter *sort_make(const char *algo, const sort_desc *desc, const gpu_caps *caps,
 void sort_destroy(sorter *s);
 sort_pairs sort_run(sorter *s, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace);
 /* sort_run, skipped where the gate word is not 0 (NULL: sort_run); see "Gate". */
+/* The value of a kernel's u_gate for `gate` (shaders/sort/sort_gate.glsl): 0 (NULL: none), or 1 + its word. */
+static inline uint32_t sort_gate_value(const sort_gate *gate) { return gate ? gate->word + 1 : 0; }
 sort_pairs sort_run_gated(sorter *s, sort_pairs io, uint32_t n, uint32_t bits, const sort_gate *gate, const sort_trace *trace);
 const sort_algo *sort_get_algo(const sorter *s);
 void sort_describe(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len);

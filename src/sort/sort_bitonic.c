@@ -240,7 +240,7 @@ static void _bitonic_describe(void *p, uint32_t n, uint32_t bits, char *out, siz
                  n, (unsigned long long)_bitonic_padded(n), b->block, count, count == 1 ? "" : "es", global, merge);
 }
 
-static void _bitonic_gate(void *p, const sort_gate *gate) { ((_bitonic *)p)->gate = gate ? gate->word + 1 : 0; }
+static void _bitonic_gate(void *p, const sort_gate *gate) { ((_bitonic *)p)->gate = sort_gate_value(gate); }
 
 const sort_algo sort_algo_bitonic = {.name = "bitonic",
                                      .summary = "bitonic network by (key, value), shared-memory blocks",

@@ -191,7 +191,7 @@ static void _counting_producer_ready(void *p) { ((_sort_counting *)p)->producer_
 
 static void _counting_gate(void *p, const sort_gate *gate) {
     _sort_counting *c = p;
-    for (int i = 0; i < _COUNTING_PROGRAMS; i++) glProgramUniform1ui(c->prog[i], SORT_LOC_GATE, gate ? gate->word + 1 : 0);
+    for (int i = 0; i < _COUNTING_PROGRAMS; i++) glProgramUniform1ui(c->prog[i], SORT_LOC_GATE, sort_gate_value(gate));
 }
 
 const sort_algo sort_algo_counting = {.name = "counting",

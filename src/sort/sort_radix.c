@@ -688,7 +688,7 @@ static const char *_radix_producer_defines(void *p) { return ((_sort_radix *)p)-
 static void _radix_gate(void *p, const sort_gate *gate) {
     _sort_radix *r = p;
     for (int i = 0; i < _RADIX_PROGRAMS; i++)
-        if (r->prog[i]) glProgramUniform1ui(r->prog[i], SORT_LOC_GATE, gate ? gate->word + 1 : 0);
+        if (r->prog[i]) glProgramUniform1ui(r->prog[i], SORT_LOC_GATE, sort_gate_value(gate));
 }
 static void _radix_producer_ready(void *p) {
     _sort_radix *r = p;

@@ -145,10 +145,9 @@ static bool _bsim_check(_bsim_opts *o, char *err) {
     return true;
 }
 
-/* The records read so far (sim_records) into the row's window statistics. */
-/* frame_steps (NULL: not counted): the steps whose end falls in each timed frame's 1/60 s from
- * row->t_start (a frame's steps; where its slots ran out, the steps of the next frame that finish
- * its time count in it). */
+/* The records read so far (sim_records) into the row's window statistics; into frame_steps (NULL:
+ * not counted), the steps whose end falls in each timed frame's 1/60 s from row->t_start (a frame's
+ * steps; where its slots ran out, the steps of the next frame that finish its time count in it). */
 static void _bsim_take(sim *s, bsim_row *row, double it_sum[SIM_RECORD_COUNTERS], double *err_sum, int *frame_steps, int frames) {
     sim_step_record rec[256];
     for (int n; (n = sim_records(s, rec, (int)ARRAY_LEN(rec))) > 0;)
@@ -226,7 +225,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
         sim_get_dispatches(s, &d0);
         int frame_slots = session_simulate(ss, SESSION_FRAME_SECONDS, 0, stages ? SESSION_TIME_STAGES : SESSION_TIME_FRAME, NULL);
         sim_get_dispatches(s, &d1);
-        row->slots += d1.steps - d0.steps;
+        row->slots += frame_slots;
         session_frame_end(ss);
         trace_counters tc;
         if (o->trace) {
