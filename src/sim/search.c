@@ -1,6 +1,7 @@
 /* search: hash -> sort -> ranges -> reorder, shared by every solver. */
 #include "sim/search.h"
 #include "sim/compare.h"
+#include "sort/sort_layout.h"
 #include "core/util.h"
 #include "gpu/shader.h"
 #include <stdio.h>
@@ -33,7 +34,6 @@ struct sim_search {
 #define SEARCH_RANGE_CELLS 4
 #define SEARCH_STR_(x) #x
 #define SEARCH_STR(x) SEARCH_STR_(x)
-#define SEARCH_LOC_GATE 0 /* u_gate in shaders/sim/search/gate.glsl */
 #define SEARCH_RANGE_DEFINES "#define SIM_RANGE_CELLS " SEARCH_STR(SEARCH_RANGE_CELLS) "\n"
 
 static sorter *_search_sorter_make(sim_search *q, const sort_algo *algo, char *err) {
@@ -68,8 +68,10 @@ sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, c
               (q->ranges = gpu_buffer_make(4 * ((size_t)desc->cells + 1), NULL, "sim.ranges", err)) &&
               (q->cell_keys = gpu_buffer_make(4 * n, NULL, "sim.cell_keys", err)) &&
               (q->range = sim_program_make("sim/search/ranges.comp", SEARCH_RANGE_DEFINES, "sim.ranges", err)) &&
-              (q->reorder = sim_program_make("sim/search/reorder.comp", NULL, "sim.reorder", err)) &&
-              (q->merged = sim_program_make("sim/search/ranges_reorder.comp", SEARCH_RANGE_DEFINES, "sim.ranges_reorder", err)) &&
+              /* the reorders read the search's gate as the sorts do (sort_gate.glsl, the sort's constants) */
+              (q->reorder = sim_program_make("sim/search/reorder.comp", SORT_LAYOUT_GLSL_TEXT, "sim.reorder", err)) &&
+              (q->merged = sim_program_make("sim/search/ranges_reorder.comp", SORT_LAYOUT_GLSL_TEXT SEARCH_RANGE_DEFINES,
+                                            "sim.ranges_reorder", err)) &&
               (q->sorter = _search_sorter_make(q, desc->sort ? desc->sort : sort_algos[0], err)) &&
               (q->hash = _search_hash_make(q, q->sorter, err));
     if (!ok) {
@@ -191,10 +193,9 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first, 
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->sorted.vals);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_CELL_KEYS, q->cell_keys);
-    /* the gate (gate.glsl; no gate: the keys stand in at its binding, unread) */
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_GATE, gate ? gate->buffer : q->keys);
-    GLuint reorder = merged ? q->merged : q->reorder;
-    glProgramUniform1ui(reorder, SEARCH_LOC_GATE, sort_gate_value(gate));
+    /* the gate, as the sort's (sort_gate.glsl; no gate: the keys stand in at its binding, unread) */
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SORT_BIND_GATE, gate ? gate->buffer : q->keys);
+    glProgramUniform1ui(merged ? q->merged : q->reorder, SORT_LOC_GATE, sort_gate_value(gate));
     if (merged) {
         q->table = q->ranges;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);

@@ -37,9 +37,6 @@
 #define SIM_B_SORT_FUSED 13 /* hash: the sort's fused first count (sort.h) */
 #define SIM_B_SOLVER 14     /* the first of the solver's own buffers */
 #define SIM_B_SOLVER_COUNT 8
-/* the search's gate words (search.h, sim_search_run); diffuse.c's passes, which run between frames,
- * bind their own there */
-#define SIM_B_GATE 22
 
 /* What the sim shaders are given, as X(GLSL name, C constant): a binding added above is read by
  * a shader only once it has its line here (docs/DESIGN.md, "Shaders"). */
@@ -50,7 +47,7 @@
     X(B_VEL_OUT, SIM_B_VEL_OUT) X(B_KEYS, SIM_B_KEYS) X(B_VALS, SIM_B_VALS)                    \
     X(B_RANGES, SIM_B_RANGES) X(B_DENS, SIM_B_DENS) X(B_PTERM, SIM_B_PTERM)                    \
     X(B_ACCEL, SIM_B_ACCEL) X(B_ID_IN, SIM_B_ID_IN) X(B_ID_OUT, SIM_B_ID_OUT)                  \
-    X(B_CELL_KEYS, SIM_B_CELL_KEYS) X(B_GATE, SIM_B_GATE)
+    X(B_CELL_KEYS, SIM_B_CELL_KEYS)
 /* clang-format on */
 
 typedef struct sim_params {

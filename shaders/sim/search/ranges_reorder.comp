@@ -18,11 +18,11 @@ layout(std430, binding = B_CELL_KEYS) writeonly buffer CellKeys { uint cell_keys
 layout(std430, binding = B_RANGES) writeonly buffer Starts { uint starts[]; };
 
 #include "sim/search/ranges_fns.glsl"
-#include "sim/search/gate.glsl"
+#include "sort/sort_gate.glsl" // the search's gate (search.h): shut, the particles stay in place
 
 void main() {
     uint t = gl_GlobalInvocationID.x;
-    if (sim_search_gate_shut()) { // the particles stay in place (gate.glsl)
+    if (sort_gate_shut()) { // the particles stay in place; the cell table and cell keys stay
         if (t < P.n) pos_out[t] = pos_in[t], vel_out[t] = vel_in[t], id_out[t] = id_in[t];
         return;
     }

@@ -12,12 +12,12 @@ layout(std430, binding = B_VALS) readonly buffer Vals { uint vals[]; };
 layout(std430, binding = B_ID_IN) readonly buffer IdIn { uint id_in[]; };
 layout(std430, binding = B_ID_OUT) writeonly buffer IdOut { uint id_out[]; };
 layout(std430, binding = B_CELL_KEYS) writeonly buffer CellKeys { uint cell_keys[]; };
-#include "sim/search/gate.glsl"
+#include "sort/sort_gate.glsl" // the search's gate (search.h): shut, the particles stay in place
 
 void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= P.n) return;
-    if (sim_search_gate_shut()) { // the particles stay in place (gate.glsl)
+    if (sort_gate_shut()) { // the particles stay in place; the cell table and cell keys stay
         pos_out[i] = pos_in[i], vel_out[i] = vel_in[i], id_out[i] = id_in[i];
         return;
     }
