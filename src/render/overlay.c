@@ -207,10 +207,16 @@ static void _ov_stats(hud *h, const overlay_info *o, overlay_layout *lay) {
     _ov_add(lines, &n, max, OV_TEXT, 0, "solver: %s  sort: %s", o->solver ? o->solver : "-", o->sort ? o->sort : "-");
     char dt[48] = "";
     if (o->dt > 0) snprintf(dt, sizeof dt, "  dt %.3g ms", o->dt * 1e3);
-    char slots[32] = "";
-    if (o->slots_per_frame > o->steps_per_frame) snprintf(slots, sizeof slots, " (%d slots)", o->slots_per_frame);
-    _ov_add(lines, &n, max, OV_DIM, 0, "t = %.3f s  %d step%s a frame%s%s", o->sim_time, o->steps_per_frame,
-            o->steps_per_frame == 1 ? "" : "s", slots, dt);
+    /* the steps a frame where their records came back, with the slots where more ran; the slots
+     * alone until then */
+    char steps[64] = "";
+    if (o->steps_per_frame > 0 && o->slots_per_frame > o->steps_per_frame)
+        snprintf(steps, sizeof steps, "  %d steps a frame (%d slots)", o->steps_per_frame, o->slots_per_frame);
+    else if (o->steps_per_frame > 0)
+        snprintf(steps, sizeof steps, "  %d step%s a frame", o->steps_per_frame, o->steps_per_frame == 1 ? "" : "s");
+    else if (o->slots_per_frame > 0)
+        snprintf(steps, sizeof steps, "  %d slot%s a frame", o->slots_per_frame, o->slots_per_frame == 1 ? "" : "s");
+    _ov_add(lines, &n, max, OV_DIM, 0, "t = %.3f s%s%s", o->sim_time, steps, dt);
     if (o->counters > 0) {
         char text[128];
         int used = snprintf(text, sizeof text, "iterations a step:");

@@ -17,7 +17,7 @@ void app_view_init(app_view *v, const sim *s) {
     v->color = RENDER_COLOR_SPEED;
     v->style = RENDER_STYLE_SURFACE;
     v->show_hud = true;
-    v->steps_per_frame = v->slots_per_frame = 1;
+    v->steps_per_frame = v->slots_per_frame = 0; /* none yet (the HUD then says nothing of them) */
     v->frame_seconds = 1.0 / 60;
     v->realtime = -1;
 }

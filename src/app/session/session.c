@@ -77,6 +77,12 @@ static bool _session_switch(session *ss, bool (*set)(sim *, const char *, char *
     int before = gpu_live_objects();
     if (!set(ss->s, name, err)) return false;
     ss->sim_objects += gpu_live_objects() - before;
+    /* The HUD's steps a frame start again: none of the records a switch brings back (the old
+     * solver's last frames) are the new one's frames. */
+    sim_summary sum;
+    sim_get_summary(ss->s, &sum);
+    ss->view.steps_seen = sum.steps;
+    ss->view.steps_per_frame = 0;
     _session_prof_remake(ss); /* the stage names follow the sort (counting: ranges=sort) and the solver */
     return true;
 }
@@ -201,12 +207,12 @@ int session_simulate(session *ss, double seconds, int substeps, unsigned timing,
     sim_run_compare(ss->s); /* its own stage, outside the frame's */
     ss->sim_objects += gpu_live_objects() - live;
     /* The HUD's steps a frame: the steps whose records came back in this frame (a frame's, a few
-     * frames late), not the slots it issued (DFSPH's past the frame's time run empty). */
+     * frames late; kept while none come), not the slots it issued (DFSPH's past the frame's time run
+     * empty). */
     sim_summary sum;
     sim_get_summary(ss->s, &sum);
-    if (sum.steps < ss->view.steps_seen) ss->view.steps_seen = 0; /* a new solver counts from 0 */
     if (seconds > 0) {
-        ss->view.steps_per_frame = (int)(sum.steps - ss->view.steps_seen);
+        if (sum.steps > ss->view.steps_seen) ss->view.steps_per_frame = (int)(sum.steps - ss->view.steps_seen);
         ss->view.slots_per_frame = taken;
     }
     ss->view.steps_seen = sum.steps;
