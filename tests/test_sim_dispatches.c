@@ -3,10 +3,10 @@
  * glDispatchComputeIndirect are global function pointers, and for one step they point at wrappers
  * here that count every call before passing it on. For each solver and each GPU sort the two
  * counts of a step must agree, and dfsph's indirect dispatches must be its two per recorded
- * iteration pair plus its step slot's passes (the two warm starts, the two first predicts,
+ * iteration pair plus its step slot's passes (the pressure solve's warm start and first predict,
  * non-pressure, the coarse level's sums and apply after each of the pressure solve's first three
  * predicts: indirect so that a spare slot after the frame's time, or a correction that does not
- * follow, runs them with 0 groups);
+ * follow, runs them with 0 groups; the divergence solve's first predict is the density pass's);
  * with DFSPH's persistent solve alone (dfsph_desc.fused DFSPH_ZERO), only non-pressure indirect, and at
  * most 10 a step; with the fused step (the default there), none indirect and the step's
  * dispatches the persistent solve alone's less 4 (made to fail on purpose: the fused step counting
@@ -54,14 +54,14 @@ static uint32_t counted_step(sim *s, const char *what) {
            d.pairs ? d.last - 2 * d.pairs + 10 : d.last);
     CHECK(d.last == g_direct + g_indirect, "%s: the sim counted %u dispatches in a step, the GL calls were %llu", what, d.last,
           (unsigned long long)(g_direct + g_indirect));
-    /* dfsph's slot passes: 11 on the indirect path (which records pairs: the two solves' first
+    /* dfsph's slot passes: 9 on the indirect path (which records pairs: the pressure solve's first
      * update and predict, non-pressure, and the pressure solve's coarse level's two passes after
      * each of its first three predicts, on by default at these counts, the solve's cap at least 2;
      * the viscosity's second half-step, where a
      * step passes its bound, rides in the pressure solve's first predict and update), 1 with the persistent solve alone
      * (non-pressure), none with the fused step (the persistent path's default: on a GPU the default
      * sims) */
-    uint64_t slot = !strncmp(what, "dfsph", 5) ? (d.pairs ? 11 : strstr(what, "persistent solve") ? 1 : 0) : 0;
+    uint64_t slot = !strncmp(what, "dfsph", 5) ? (d.pairs ? 9 : strstr(what, "persistent solve") ? 1 : 0) : 0;
     CHECK(g_indirect == 2ull * d.pairs + slot, "%s: %llu indirect dispatches for %u iteration pairs and %llu slot passes", what,
           (unsigned long long)g_indirect, d.pairs, (unsigned long long)slot);
     return d.last;

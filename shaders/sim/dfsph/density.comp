@@ -1,10 +1,11 @@
 // dfsph density: rho_i = sum_j m W_ij + rho0 Phi_i (the walls as ghost fluid at rest density), and
 // the factor 1 / S_i that turns a density error into the pressure value that removes it (Bender &
 // Koschier's alpha_i / rho_i, with the walls' share as update.comp applies it), kept in wallg.x.
-// Also loads the divergence solve's warm start: half the last step's total, as k = kappa / rho, and
-// writes each lane's neighbour list for the rest of the step (dfsph_common.glsl) and the walls'
-// share's gradient per particle (wallg.yzw), which the solves' passes read instead of
-// evaluating the walls again.
+// Also makes the divergence solve's first predict (its k, and its mean error, reduced over the
+// dispatch: the last group decides whether the solve's (update, predict) pairs run), and writes
+// each lane's neighbour list for the rest of the step (dfsph_common.glsl) and the walls' share's
+// gradient per particle (wallg.yzw), which the solves' passes read instead of evaluating the
+// walls again.
 // The pass itself is in density_pass.glsl (dfsph_density), which the fused step (step.comp) runs too.
 #version 450
 #include "sim/sim_common.glsl"
@@ -23,5 +24,7 @@ layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count
 #include "sim/dfsph/density_pass.glsl"
 
 void main() {
-    if (!dfsph_density_skip()) dfsph_density(gl_NumWorkGroups.x);
+    if (dfsph_density_skip()) return; // every group alike
+    float err = dfsph_density(gl_NumWorkGroups.x);
+    if (dfsph_reduce_last(err, false) && gl_LocalInvocationID.x == 0u) dfsph_density_decide(s_red[0] / float(P.n));
 }

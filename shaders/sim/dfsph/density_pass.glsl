@@ -4,6 +4,13 @@
 // (the step's other passes', Ctl.args_step). The includer declares the buffers (Pos, Vel, Ranges,
 // Dens, Kappa, Nbr, Wall, NbrCount) and includes sim/neighbours.glsl. Call from uniform
 // control flow.
+// The divergence solve's first predict rides in the same walk (docs/SPH.md, "Divergence solve"):
+// it needs only the positions and the velocities the step starts with, and the neighbours the
+// walk lists, summed per lane in the lists' order, so the same values the predict's own walk over
+// the lists made (solve_fns.glsl, dfsph_predict with DFSPH_DENSITY 0). dfsph_density returns the
+// thread's error (0 but on a particle's lane 0) and writes k; the includer reduces the errors into
+// C.partial[vg] (the fused step) or over the dispatch (density.comp), and the solve then decides
+// from them (solve_loop.glsl, dfsph_density_decide).
 // The frame's values for its first step (dfsph.c sets u_frame_set to 1 + the frame's mode then, 0
 // otherwise): the ticks the frame adds to t_rem (on top of what earlier frames could not finish),
 // its step slots, the two iteration caps, its mode; its slots start full (args_step: this
@@ -30,7 +37,7 @@ layout(location = 1) uniform uint u_frame_set;
 // The same words for every thread: uniform.
 bool dfsph_density_skip() { return u_frame_set == 0u && C.idle != 0u && C.still != 0u; }
 
-void dfsph_density(uint groups) {
+float dfsph_density(uint groups) {
     if (u_frame_set != 0u && SIM_GID == 0u) {
         C.t_rem += u_frame.x;
         C.steps_left = u_frame.y;
@@ -42,8 +49,8 @@ void dfsph_density(uint groups) {
     }
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
-    vec3 xi = live ? DFSPH_POS_R[i].xyz : vec3(0.0);
-    float h2 = P.h * P.h, sum_w = 0.0, sum_g2 = 0.0;
+    vec3 xi = live ? DFSPH_POS_R[i].xyz : vec3(0.0), vi = live ? DFSPH_VEL_R[i].xyz : vec3(0.0);
+    float h2 = P.h * P.h, sum_w = 0.0, sum_g2 = 0.0, drho = 0.0, listed_f = 0.0;
     vec3 kk = sim_kernel_k(P.hs);
     vec3 sum_g = vec3(0.0);
     uint t = SIM_GID, listed = 0u, dropped = 0u;
@@ -55,8 +62,11 @@ void dfsph_density(uint groups) {
         sum_w += wk.x;
         if (r2 == 0.0) continue;
         vec3 g = P.mass * wk.y * d;
-        if (listed < uint(DFSPH_LIST_CAP)) nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t] = DFSPH_NBR_MAKE(g, j);
-        else dropped++;
+        if (listed < uint(DFSPH_LIST_CAP)) {
+            nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t] = DFSPH_NBR_MAKE(g, j);
+            drho += dot(vi - DFSPH_VEL_R[j].xyz, g); // the first predict's, over the list's entries
+            listed_f += 1.0;
+        } else dropped++;
         sum_g += g;
         sum_g2 += dot(g, g);
     SIM_NEIGHBOURS_END
@@ -64,9 +74,10 @@ void dfsph_density(uint groups) {
     if (dropped > 0u) atomicAdd(C.dropped, dropped);
     vec4 g4 = sim_lanes_sum(vec4(sum_g, sum_g2));
     sum_w = sim_lanes_sum(vec4(sum_w)).x;
+    vec4 div = sim_lanes_sum(vec4(drho, listed_f, 0.0, 0.0));
     sum_g = g4.xyz;
     sum_g2 = g4.w;
-    if (!live || SIM_LANE != 0u) return;
+    if (!live || SIM_LANE != 0u) return 0.0;
     vec4 wall = dfsph_wall(xi);
     // The walls push with the particle's own value twice over (update.comp), as a mirrored ghost of
     // the same pressure would: S = (A + B) . (A + 2 B) + sum_j |m grad W_ij|^2, A the fluid's sum of
@@ -75,7 +86,24 @@ void dfsph_density(uint groups) {
     float s = dot(sum_g + b, sum_g + 2.0 * b) + sum_g2;
     dens[i] = P.mass * sum_w + P.rho0 * wall.x;
     // For the solves' passes (positions stay until integrate): the factor, and the walls' gradient.
-    wallg[i] = vec4(s > 0.0 ? 1.0 / s : 0.0, wall.yzw);
-    // vel.w: the divergence solve's impulse k dt summed over the last step (reordered with it)
-    kappa[i] = C.dt > 0.0 ? 0.5 * DFSPH_VEL_R[i].w / C.dt : 0.0;
+    float factor = s > 0.0 ? 1.0 / s : 0.0;
+    wallg[i] = vec4(factor, wall.yzw);
+    // The divergence solve's first predict (solve_fns.glsl's, with the step's velocities: the
+    // solve has no warm start), with the last step's dt as that solve takes it.
+    float dt = C.dt;
+    drho = div.x + P.rho0 * dot(vi, wall.yzw);
+    float e = div.y < float(D.min_neighbours) || dt <= 0.0 ? 0.0 : max(drho, 0.0) * dt;
+    kappa[i] = e > 0.0 ? e * factor / (dt * dt) : 0.0;
+    return e / P.rho0;
+}
+
+// The divergence solve's decision after the first predict (made by the density pass), by one
+// thread, from the mean error over every particle: on the indirect path the groups of its first
+// (update, predict) pair and the iteration they apply, 0 where it converged or the slot is empty.
+// The persistent solves decide again from the same partials (solve_loop.glsl), alike.
+void dfsph_density_decide(float mean) {
+    if (C.idle != 0u) return; // an empty slot: the pairs stay at 0 groups, as every solve leaves them
+    bool more = dfsph_decide_solve(false, 0u, mean, true);
+    C.iter = more ? 1u : 0u;
+    C.args_div = uvec4(more ? gl_NumWorkGroups.x : 0u, 1u, 1u, 0u);
 }

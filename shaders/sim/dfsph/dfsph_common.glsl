@@ -119,6 +119,30 @@ vec2 dfsph_reduce_partials_max_sum(uvec2 at, uint count) {
     return _dfsph_group_max_sum(acc);
 }
 
+// A solve's decision from the mean error after iteration `it` (density: the pressure solve, else
+// the divergence solve): converged (at least the minimum iterations and the mean error within eta),
+// or one more iteration (returned true) unless at the cap. When it stops, the solve's iterations
+// and error go in the control block (and a solve stopped at the cap unconverged is counted) by the
+// one thread that passes `record`; every thread that calls it with the same it and mean gets the
+// same answer.
+bool dfsph_decide_solve(bool density, uint it, float mean, bool record) {
+    uint cap = density ? C.cap_dens : C.cap_div, min_it = density ? D.min_it_density : D.min_it_divergence;
+    float eta = density ? D.eta_density : D.eta_divergence;
+    bool converged = it >= min_it && mean <= eta;
+    bool more = !converged && it < cap;
+    if (!more && record) {
+        if (!converged) C.capped += 1u;
+        if (density) {
+            C.it_dens = it;
+            C.err_dens = mean;
+        } else {
+            C.it_div = it;
+            C.err_div = mean;
+        }
+    }
+    return more;
+}
+
 // Whether this is the last work group of the dispatch to get here (an atomic count on C.done,
 // which that group clears): true in every thread of that group, with every other group's writes
 // before its call visible; false elsewhere. Call from uniform control flow, once a dispatch (a

@@ -6,10 +6,11 @@
 //   v_i -= dt (sum_j m (k_i + k_j) grad W_ij + 2 k_i rho0 grad Phi_i)
 // (symmetric, so the pair impulses conserve momentum; the walls' ghosts mirror the particle, its
 // value on both sides, as wcsph's walls mirror its pressure; grad Phi kept by the density pass).
-// The totals of the step are summed for the next step's warm start, carried with the particle
-// through the reorder: the divergence solve's impulse k dt in vel.w, the pressure solve's k in
-// pos.w. warm: the first update of a solve, from the loaded values; the sums start again; in the
-// pressure solve it also steps the velocity by the non-pressure accelerations, v + dt a: one
+// The pressure solve's totals of the step are summed for the next step's warm start, carried with
+// the particle through the reorder: its k in pos.w (the divergence solve has no warm start: its
+// first predict rides in the density pass, density_pass.glsl). warm: the pressure solve's first
+// update, from the loaded values; the sums start again; it also steps the velocity by the
+// non-pressure accelerations, v + dt a: one
 // explicit step where dt is within the viscosity's bound, else (DFSPH_VISC_SPLIT, a long step of
 // slow flow) the viscosity in two half-steps, each within it (docs/SPH.md):
 //   warm:             u = v + (dt/2) a(v), kept in vstar; v' = u + (dt/2) a_ext (gravity and the
@@ -68,9 +69,6 @@ void dfsph_update(bool warm, bool first) {
 #endif
         pos[i].w += ki; // only this thread writes pos[i].w; the others read pos[i].xyz
     }
-#else
-    if (warm) v.w = ki * dt;
-    else v.w += ki * dt;
 #endif
     v.xyz -= dt * dv;
     vel[i] = v;
@@ -145,28 +143,5 @@ float dfsph_predict(uint it) {
 }
 #endif
 
-// The solve's decision from the mean error after iteration `it`: converged (at least the minimum
-// iterations and the mean error within eta), or one more iteration (returned true) unless at
-// the cap. When it stops, the solve's iterations and error go in the control block (and a solve
-// stopped at the cap unconverged is counted) by the one thread that passes `record`; every thread
-// that calls it with the same it and mean gets the same answer.
-bool dfsph_decide(uint it, float mean, bool record) {
-#if DFSPH_DENSITY
-    uint cap = C.cap_dens, min_it = D.min_it_density;
-    float eta = D.eta_density;
-#else
-    uint cap = C.cap_div, min_it = D.min_it_divergence;
-    float eta = D.eta_divergence;
-#endif
-    bool converged = it >= min_it && mean <= eta;
-    bool more = !converged && it < cap;
-    if (!more && record) {
-        if (!converged) C.capped += 1u;
-#if DFSPH_DENSITY
-        C.it_dens = it; C.err_dens = mean;
-#else
-        C.it_div = it; C.err_div = mean;
-#endif
-    }
-    return more;
-}
+// The solve's decision after iteration `it` (dfsph_common.glsl's, for this solve).
+bool dfsph_decide(uint it, float mean, bool record) { return dfsph_decide_solve(DFSPH_DENSITY != 0, it, mean, record); }

@@ -1,24 +1,32 @@
 // A whole solve as one function (the body of solve.comp; step.comp, the fused step, runs both
-// solves with it): the warm-start update, then (predict | decide | update) behind grid barriers
-// until converged or at the cap; errors through C.partial[0 ..], in the indirect path's order.
+// solves with it): the pressure solve's warm-start update, then (predict | decide | update) behind
+// grid barriers until converged or at the cap; errors through C.partial[0 ..], in the indirect
+// path's order. The divergence solve starts at its first decision: the density pass made its first
+// predict, and its errors are in C.partial (density_pass.glsl), behind the density's barrier.
 // No include guard: step.comp includes it once a solve under another name (dfsph_solve_run).
 // Needs g_gid (SIM_GID), virtual_groups(), grid_barrier(), the solve's functions and (DFSPH_COARSE) coarse.glsl.
 void dfsph_solve_run() {
     uint lid = gl_LocalInvocationID.x, groups = virtual_groups();
+    uint it = 0u;
+    bool ok = true, predicted = DFSPH_DENSITY == 0;
+#if DFSPH_DENSITY
     for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
         g_gid = vg * uint(SIM_WG) + lid;
         dfsph_update(true, false);
     }
-    uint it = 0u;
-    bool ok = grid_barrier();
+    ok = grid_barrier();
+#endif
     while (ok) {
-        for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
-            g_gid = vg * uint(SIM_WG) + lid;
-            s_red[lid] = dfsph_predict(it);
-            _dfsph_group_reduce(false);
-            if (lid == 0u) C.partial[vg] = s_red[0];
+        if (!predicted) {
+            for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+                g_gid = vg * uint(SIM_WG) + lid;
+                s_red[lid] = dfsph_predict(it);
+                _dfsph_group_reduce(false);
+                if (lid == 0u) C.partial[vg] = s_red[0];
+            }
+            if (!grid_barrier()) break;
         }
-        if (!grid_barrier()) break;
+        predicted = false;
         float mean = dfsph_reduce_partials(groups, false) / float(P.n);
         // Every thread reaches the same `more`; group 0's first thread records the outcome.
         bool more = dfsph_decide(it, mean, gl_WorkGroupID.x == 0u && lid == 0u);

@@ -1,7 +1,9 @@
 // dfsph step: the whole step after the neighbour search in one dispatch (the fused step; the
 // persistent path, src/sim/dfsph/dfsph.c, FLUID_DFSPH_FUSED):
-//   density | divergence solve | nonpressure | step size, viscosity (|), pressure solve | integrate (+ hash)
-// with a grid-wide barrier at each `|` (and the solves' own inside). Each phase is the function
+//   density (and the divergence solve's first predict) | divergence solve | nonpressure | step size,
+//   viscosity (|), pressure solve | integrate (+ hash)
+// with a grid-wide barrier at each `|` (and the solves' own inside; the divergence solve's first
+// decision reads density's errors, so it needs none of its own unless it iterates). Each phase is the function
 // its own pass runs (density_pass.glsl, solve_fns.glsl + solve_loop.glsl, nonpressure_pass.glsl,
 // integrate_pass.glsl), walked over the indirect path's virtual groups as solve.comp does, so
 // every thread index, every group's partial and the order they are added in are the indirect
@@ -117,7 +119,9 @@ void main() {
     if (!dfsph_density_skip()) { // every group alike (an empty slot after an empty slot: density_pass.glsl)
         for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
             g_gid = vg * uint(SIM_WG) + lid;
-            dfsph_density(groups);
+            s_red[lid] = dfsph_density(groups); // with the divergence solve's first predict: its errors
+            _dfsph_group_reduce(false);
+            if (lid == 0u) C.partial[vg] = s_red[0];
         }
         grid_barrier();
     }

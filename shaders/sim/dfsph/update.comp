@@ -1,6 +1,6 @@
 // dfsph update: one half of a solver iteration on the indirect path (the pass itself is
 // dfsph_update in solve_passes.glsl).
-//   DFSPH_WARM 1: the warm start: the first update of a solve, from the loaded values.
+//   DFSPH_WARM 1: the pressure solve's warm start: its first update, from the loaded values.
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
@@ -14,5 +14,5 @@ void main() {
 #if DFSPH_WARM
     if (gl_GlobalInvocationID.x == 0u) C.iter = 0u;
 #endif
-    dfsph_update(DFSPH_WARM != 0, C.iter == 1u); // the first update after the first predict: C.iter 1 (predict.comp)
+    dfsph_update(DFSPH_WARM != 0, C.iter == 1u); // the first update after the first predict: C.iter 1 (predict.comp; the divergence solve's, density.comp)
 }

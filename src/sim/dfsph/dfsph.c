@@ -1,8 +1,8 @@
 /* dfsph: divergence-free SPH (Bender & Koschier 2015, 2017), with SPlisHSPlasH's defaults; the
  * model and the choices are in docs/SPH.md. A step, after the shared neighbour search:
  *   density     rho and the solver factor per particle (in the walls' buffer), the neighbour lists, the walls' share;
- *               loads the divergence warm start
- *   divergence  the divergence solve: warm-start update, predict, then (update, predict) pairs
+ *               the divergence solve's first predict, and its decision (the same walk)
+ *   divergence  the divergence solve's (update, predict) pairs, where the first predict did not converge
  *   nonpressure viscosity, walls, gravity, mouse; the CFL step size; loads the pressure warm start
  *   pressure    the constant-density solve: warm-start update (also v += dt a), predict, pairs
  *   integrate   x += dt v, the hard walls; the step's record; the next step's hash (search.h)
@@ -48,7 +48,6 @@ static const char *const _dfsph_counters[] = {"divergence", "pressure"}; /* sim_
 
 const dfsph_program dfsph_programs[P_ALL] = {
     [P_DENSITY] = {"sim/dfsph/density.comp", NULL, "sim.dfsph.density"},
-    [P_DIV_WARM] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 1\n", "sim.dfsph.div_warm"},
     [P_DIV_UPDATE] = {"sim/dfsph/update.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_WARM 0\n", "sim.dfsph.div_update"},
     [P_DIV_PREDICT] = {"sim/dfsph/predict.comp", "#define DFSPH_DENSITY 0\n", "sim.dfsph.div_predict"},
     [P_NONPRESSURE] = {"sim/dfsph/nonpressure.comp", NULL, "sim.dfsph.nonpressure"},

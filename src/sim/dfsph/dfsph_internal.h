@@ -18,7 +18,6 @@ _Static_assert((DFSPH_MAX_STEPS * DFSPH_FRAMES) < DFSPH_RECORDS, "the frames in 
 
 enum {
     P_DENSITY,
-    P_DIV_WARM,
     P_DIV_UPDATE,
     P_DIV_PREDICT,
     P_NONPRESSURE,

@@ -52,9 +52,11 @@ void dfsph_coarse_run(dfsph *d) {
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 }
 
-/* One solve: the warm-start update and the first predict run always; then `cap` (update, predict)
- * pairs whose group counts the predicts write (0 once converged). The pressure solve's coarse level
- * follows each of its first coarse_levels predicts (its passes run with 0 groups where it does not). */
+/* One solve: the pressure solve's warm-start update and first predict run always (warm >= 0; the
+ * divergence solve's first predict was the density pass's, whose last group wrote its first pair's
+ * groups); then `cap` (update, predict) pairs whose group counts the predicts write (0 once
+ * converged). The pressure solve's coarse level follows each of its first coarse_levels predicts
+ * (its passes run with 0 groups where it does not). */
 static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t cap) {
     if (d->solve_groups) {                                             /* the persistent path: the whole solve in one dispatch */
         uint32_t groups = gpu_groups((size_t)p->n * p->lanes, SIM_WG); /* the indirect path's (virtual) groups */
@@ -66,9 +68,11 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
         if (d->llvmpipe) dfsph_stall_check(d); /* at once: the next solve runs indirect (the frames' check is late) */
         return;
     }
-    _dfsph_pass(d->prog[warm]);
-    _dfsph_pass(d->prog[predict]);
-    if (predict == P_DENS_PREDICT) dfsph_coarse_run(d);
+    if (warm >= 0) {
+        _dfsph_pass(d->prog[warm]);
+        _dfsph_pass(d->prog[predict]);
+        dfsph_coarse_run(d);
+    }
     for (uint32_t k = 0; k < cap; k++) {
         sim_dispatch_indirect(d->prog[update], args);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
@@ -118,7 +122,7 @@ void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT); /* the step's indirect arguments it may have written */
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);
-    _dfsph_solve(d, p, P_DIV_WARM, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->pol.cap_div);
+    _dfsph_solve(d, p, -1, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->pol.cap_div);
     prof_end(prof, first + 1);
     prof_begin(prof, first + 2);
     _dfsph_pass(d->prog[P_NONPRESSURE]);
