@@ -3,7 +3,8 @@
  * the brute-force CPU reference in sim_ref.h (a transcription check: it shares the formulas), with
  * 1 and 4 lanes a particle; and an invariant that shares no formula with the shaders: away from the
  * walls, the pair forces of either solver conserve momentum, so one step changes the total
- * momentum by exactly n m g dt. Needs GL 4.5 (headless EGL, llvmpipe is fine). */
+ * momentum by exactly n m g dt; dfsph's divergence solve's first predict (the density pass's)
+ * against a brute-force CPU mean. Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
 #include "sim/solver.h"
 
@@ -151,6 +152,81 @@ static void test_gpu_vs_cpu(const gpu_caps *caps, uint32_t lanes) {
     sim_destroy(s);
 }
 
+/* The mean of e_i / rho0 over every particle, e_i = max(Drho_i/Dt, 0) dt (0 with fewer than
+ * min_neighbours neighbours), Drho_i/Dt = sum_j m (v_i - v_j) . grad W_ij + rho0 v_i . grad Phi_i:
+ * the divergence solve's first predict (docs/SPH.md), brute force over every pair. */
+static double ref_divergence_mean(const sim_params *p, const float *pos, const float *vel, uint32_t n, double dt,
+                                  uint32_t min_neighbours) {
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const float *xi = pos + 4 * i, *vi = vel + 4 * i;
+        double drho = 0, g[3], x[3] = {xi[0], xi[1], xi[2]};
+        uint32_t count = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            double d[3] = {xi[0] - pos[4 * j], xi[1] - pos[4 * j + 1], xi[2] - pos[4 * j + 2]};
+            double r = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            if (r >= p->h || r == 0) continue;
+            double k = p->mass * sim_kernel_dw(r, p->hs) / r;
+            for (int c = 0; c < 3; c++) drho += (vi[c] - vel[4 * j + c]) * k * d[c];
+            count++;
+        }
+        ref_wall_phi(p, x, g);
+        for (int c = 0; c < 3; c++) drho += p->rho0 * vi[c] * g[c];
+        if (count >= min_neighbours && drho > 0) sum += drho * dt / p->rho0;
+    }
+    return sum / n;
+}
+
+/* dfsph's divergence solve starts from its first predict, which the density pass makes in its own
+ * walk (density_pass.glsl) and reduces (the fused step into its partials, density.comp over the
+ * dispatch, whose last group decides): one step of a pool given a velocity field (a squeeze toward
+ * the middle, which the walls and the surface cut, and noise), its recorded divergence error
+ * against the brute-force mean above (kind: independent reference; the step's dt the solver's
+ * first, dt_max). Scaled to 0.4 of the solve's bound it must stop at that predict (0 iterations,
+ * the error the mean), to 3 times it iterate. On the indirect path and the fused step (one
+ * group). Made to fail on purpose (llvmpipe, both paths): with vi - vj read as vj - vi (the error
+ * 0, and no iteration at 3 times the bound), and without the walls' term (0.04796% against 0.04%). */
+static void test_divergence_predict(const gpu_caps *caps, int persistent) {
+    const char *path = persistent == 1 ? "fused step" : "indirect path";
+    uint32_t state = 4242;
+    for (int round = 0; round < 2; round++) {
+        sim *s = ref_sim_dfsph("pool", 1000, "radix", &(dfsph_desc){.persistent = persistent}, caps);
+        const sim_params *p = sim_get_params(s);
+        const dfsph_gpu_params *dp = sim_get_solver_params(s);
+        uint32_t n = sim_particle_count(s);
+        float *pos = malloc(16ull * n), *vel = calloc(4ull * n, sizeof(float));
+        sim_read_particles(s, pos, NULL, NULL);
+        double mid[3], size[3];
+        for (int c = 0; c < 3; c++) mid[c] = 0.5 * (p->lo[c] + p->hi[c]), size[c] = p->hi[c] - p->lo[c];
+        for (uint32_t i = 0; i < n; i++)
+            for (int c = 0; c < 3; c++)
+                vel[4 * i + c] =
+                    (float)(-(pos[4 * i + c] - mid[c]) / size[c] + 0.3 * ((check_rand(&state) % 1000) / 1000.0 - 0.5));
+        double dt = dp->dt_max, unit = ref_divergence_mean(p, pos, vel, n, dt, dp->min_neighbours);
+        double scale = (round == 0 ? 0.4 : 3.0) * dp->eta_divergence / unit;
+        for (uint32_t i = 0; i < 4 * n; i++) vel[i] = (float)(vel[i] * scale);
+        double want = ref_divergence_mean(p, pos, vel, n, dt, dp->min_neighbours);
+        char err[ERR_LEN];
+        CHECK(sim_set_particles(s, pos, vel, n, err), "%s", err);
+        sim_step(s, NULL);
+        sim_sync(s);
+        sim_step_record r;
+        CHECK(sim_records(s, &r, 1) == 1, "%s: no record of the step", path);
+        printf("divergence's first predict, %s, %u particles, dt %.4g s: the CPU's mean error %.7g%%, the step's %u iterations, "
+               "error %.7g%% (bound %.3g%%)\n",
+               path, n, dt, 100 * want, r.it[0], 100 * r.err_div, 100 * dp->eta_divergence);
+        if (round == 0) {
+            CHECK(r.it[0] == 0, "%s: the divergence solve took %u iterations where its first predict is within the bound", path,
+                  r.it[0]);
+            CHECK(fabs(r.err_div - want) <= 1e-3 * want, "%s: the first predict's mean error %.7g, the CPU's %.7g", path,
+                  r.err_div, want);
+        } else
+            CHECK(r.it[0] >= 1, "%s: the divergence solve stopped at its first predict, whose error is 3 times its bound", path);
+        free(pos), free(vel);
+        sim_destroy(s);
+    }
+}
+
 /* A block in the middle of the tank, further than h from every wall, random velocities: one step
  * of each solver changes the total momentum by n m g dt and nothing else. */
 static void test_momentum(const char *solver, const gpu_caps *caps) {
@@ -207,6 +283,8 @@ int main(int argc, char **argv) {
     test_gpu_vs_cpu(gpu_get_caps(gpu), 1);
     test_gpu_vs_cpu(gpu_get_caps(gpu), 4);
     for (int i = 0; sim_solvers[i]; i++) test_momentum(sim_solvers[i]->name, gpu_get_caps(gpu));
+    test_divergence_predict(gpu_get_caps(gpu), DFSPH_ZERO);
+    test_divergence_predict(gpu_get_caps(gpu), 1);
     gpu_destroy(gpu);
     return check_done();
 }
