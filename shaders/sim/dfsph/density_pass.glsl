@@ -103,10 +103,8 @@ float dfsph_density(uint groups) {
     wallg[i] = vec4(factor, wall.yzw);
     // The divergence solve's first predict (solve_fns.glsl's, with the step's velocities: the
     // solve has no warm start), with the last step's dt as that solve takes it.
-    float dt = C.dt;
-    drho = div.x + P.rho0 * dot(vi, wall.yzw);
-    float e = div.y < float(D.min_neighbours) || dt <= 0.0 ? 0.0 : max(drho, 0.0) * dt;
-    kappa[i] = e > 0.0 ? e * factor / (dt * dt) : 0.0;
+    float k, e = dfsph_div_error(div.x + P.rho0 * dot(vi, wall.yzw), div.y, factor, C.dt, k);
+    kappa[i] = k;
     return e / P.rho0;
 }
 

@@ -119,6 +119,16 @@ vec2 dfsph_reduce_partials_max_sum(uvec2 at, uint count) {
     return _dfsph_group_max_sum(acc);
 }
 
+// The divergence solve's error at a particle from its Drho/Dt (the walls' term included), its
+// listed neighbours and its factor 1/S: e = max(Drho/Dt, 0) dt, 0 with fewer than min_neighbours
+// (the free surface); its value k = e / (S dt^2) into k. The first predict (density_pass.glsl) and
+// the later ones (solve_fns.glsl) alike.
+float dfsph_div_error(float drho, float neighbours, float factor, float dt, out float k) {
+    float e = neighbours < float(D.min_neighbours) || dt <= 0.0 ? 0.0 : max(drho, 0.0) * dt;
+    k = e > 0.0 ? e * factor / (dt * dt) : 0.0;
+    return e;
+}
+
 // A solve's decision from the mean error after iteration `it` (density: the pressure solve, else
 // the divergence solve): converged (at least the minimum iterations and the mean error within eta),
 // or one more iteration (returned true) unless at the cap. When it stops, the solve's iterations

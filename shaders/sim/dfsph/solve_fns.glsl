@@ -134,8 +134,9 @@ float dfsph_predict(uint it) {
 #endif
         kappa[i] = k;
 #else
-        e = sums.y < float(D.min_neighbours) ? 0.0 : max(drho, 0.0) * dt;
-        kappa[i] = e * wallg[i].x / (dt * dt);
+        float k;
+        e = dfsph_div_error(drho, sums.y, wallg[i].x, dt, k);
+        kappa[i] = k;
 #endif
         err = e / P.rho0;
     }
