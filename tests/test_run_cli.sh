@@ -230,6 +230,7 @@ grep -q "interrupted after" "$TMP/err" || fail "an interrupted run did not say s
 # for the priming work) rightly stops after 0 steps: the run says so, and it is tried again 1 s, then
 # 2 s after its start, so that the check is of a mid-frame stop.
 for delay in 0.3 1 2; do
+    rm -f "$TMP/int2.csv"
     "$FLUID" --headless --particles 100000 --frames 1 --substeps 1000 --stats "$TMP/int2.csv" >/dev/null 2>"$TMP/err" &
     pid=$!
     for i in $(seq 1 600); do # until the run says it starts stepping, at most a minute

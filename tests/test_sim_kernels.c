@@ -183,15 +183,16 @@ static double ref_divergence_mean(const sim_params *p, const float *pos, const f
  * the middle, which the walls and the surface cut, and noise), its recorded divergence error
  * against the brute-force mean above (kind: independent reference; the step's dt the solver's
  * first, dt_max). Scaled to 0.4 of the solve's bound it must stop at that predict (0 iterations,
- * the error the mean), to 3 times it iterate. On the indirect path and the fused step (one
- * group; not in the --half entry, since llvmpipe takes about 5 s to build the fused step). Made to
+ * the error the mean), to 3 times it iterate. On the indirect path, the fused step and the
+ * persistent solves alone (one group; where density.comp's last group and solve.comp both decide;
+ * not in the --half entry, since llvmpipe takes seconds to build those programs). Made to
  * fail on purpose (llvmpipe, both paths): with vi - vj read as vj - vi (the error 0, and no
  * iteration at 3 times the bound), and without the walls' term (0.04796% against 0.04%). */
-static void test_divergence_predict(const gpu_caps *caps, int persistent) {
-    const char *path = persistent == 1 ? "fused step" : "indirect path";
+static void test_divergence_predict(const gpu_caps *caps, int persistent, int fused) {
+    const char *path = persistent != 1 ? "indirect path" : fused == DFSPH_ZERO ? "persistent solves alone" : "fused step";
     uint32_t state = 4242;
     for (int round = 0; round < 2; round++) {
-        sim *s = ref_sim_dfsph("pool", 1000, "radix", &(dfsph_desc){.persistent = persistent}, caps);
+        sim *s = ref_sim_dfsph("pool", 1000, "radix", &(dfsph_desc){.persistent = persistent, .fused = fused}, caps);
         const sim_params *p = sim_get_params(s);
         const dfsph_gpu_params *dp = sim_get_solver_params(s);
         uint32_t n = sim_particle_count(s);
@@ -284,8 +285,11 @@ int main(int argc, char **argv) {
     test_gpu_vs_cpu(gpu_get_caps(gpu), 1);
     test_gpu_vs_cpu(gpu_get_caps(gpu), 4);
     for (int i = 0; sim_solvers[i]; i++) test_momentum(sim_solvers[i]->name, gpu_get_caps(gpu));
-    test_divergence_predict(gpu_get_caps(gpu), DFSPH_ZERO);
-    if (!ref_cells_per_h) test_divergence_predict(gpu_get_caps(gpu), 1); /* llvmpipe builds the fused step in ~5 s: once */
+    test_divergence_predict(gpu_get_caps(gpu), DFSPH_ZERO, 0);
+    if (!ref_cells_per_h) { /* llvmpipe builds the persistent programs in seconds: once */
+        test_divergence_predict(gpu_get_caps(gpu), 1, 0);
+        test_divergence_predict(gpu_get_caps(gpu), 1, DFSPH_ZERO);
+    }
     gpu_destroy(gpu);
     return check_done();
 }

@@ -11,8 +11,8 @@
  *
  * The search (search.h) reorders the particles every step into cell order and flips `cur`;
  * solvers read and write the current pair in place. Positions and velocities are vec4: xyz are
- * metres and m/s; w belongs to the solver (dfsph keeps its warm-start values there, so that the
- * reorder carries them along); wcsph writes 0. It does NOT know the physics.
+ * metres and m/s; w belongs to the solver (dfsph keeps its pressure warm start in pos.w, so that
+ * the reorder carries it along; vel.w it leaves alone); wcsph writes 0. It does NOT know the physics.
  */
 #ifndef FLUID_SIM_PARTICLES_H
 #define FLUID_SIM_PARTICLES_H

@@ -10,7 +10,7 @@
 // the lists made (solve_fns.glsl, dfsph_predict with DFSPH_DENSITY 0). dfsph_density returns the
 // thread's error (0 but on a particle's lane 0) and writes k; the includer reduces the errors into
 // C.partial[vg] (the fused step) or over the dispatch (density.comp), and the solve then decides
-// from them (solve_loop.glsl, dfsph_density_decide).
+// from them (the persistent solves: solve_loop.glsl; the indirect path: density.comp's last group).
 // The frame's values for its first step (dfsph.c sets u_frame_set to 1 + the frame's mode then, 0
 // otherwise): the ticks the frame adds to t_rem (on top of what earlier frames could not finish),
 // its step slots, the two iteration caps, its mode; its slots start full (args_step: this
@@ -19,7 +19,8 @@
 // land before the last frame's integrate, which counts t_rem down, had run: t_rem read 0 and the
 // step took 1e-7 s (docs/BENCHMARKS.md, the persistent solve's reset difference).
 // DFSPH_POS_R, DFSPH_VEL_R: the arrays the positions and velocities are read from (pos, vel; the
-// fused step reads them here through a non-coherent alias: nothing in its dispatch has written them yet).
+// fused step reads the positions through a non-coherent alias, nothing in its dispatch having
+// written them yet; its velocities through the coherent block: llvmpipe holds no 17th block).
 #ifndef DFSPH_POS_R
 #define DFSPH_POS_R pos
 #endif
@@ -57,7 +58,7 @@ float dfsph_density(uint groups) {
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
     vec3 xi = live ? DFSPH_POS_R[i].xyz : vec3(0.0), vi = live ? DFSPH_VEL_R[i].xyz : vec3(0.0);
-    float h2 = P.h * P.h, sum_w = 0.0, sum_g2 = 0.0, drho = 0.0, listed_f = 0.0;
+    float h2 = P.h * P.h, sum_w = 0.0, sum_g2 = 0.0, drho = 0.0;
     vec3 kk = sim_kernel_k(P.hs);
     vec3 sum_g = vec3(0.0);
     uint t = SIM_GID, listed = 0u, dropped = 0u;
@@ -78,7 +79,6 @@ float dfsph_density(uint groups) {
             vec3 vj = DFSPH_VEL_R[j].xyz;
 #endif
             drho += dot(vi - vj, g); // the first predict's, over the list's entries
-            listed_f += 1.0;
         } else dropped++;
         sum_g += g;
         sum_g2 += dot(g, g);
@@ -86,8 +86,8 @@ float dfsph_density(uint groups) {
     if (t < uint(DFSPH_LIST_STRIDE)) nbr_count[t] = listed;
     if (dropped > 0u) atomicAdd(C.dropped, dropped);
     vec4 g4 = sim_lanes_sum(vec4(sum_g, sum_g2));
-    sum_w = sim_lanes_sum(vec4(sum_w)).x;
-    vec4 div = sim_lanes_sum(vec4(drho, listed_f, 0.0, 0.0));
+    vec4 wd = sim_lanes_sum(vec4(sum_w, drho, float(listed), 0.0)); // each component in lane order alone
+    sum_w = wd.x;
     sum_g = g4.xyz;
     sum_g2 = g4.w;
     if (!live || SIM_LANE != 0u) return 0.0;
@@ -103,18 +103,7 @@ float dfsph_density(uint groups) {
     wallg[i] = vec4(factor, wall.yzw);
     // The divergence solve's first predict (solve_fns.glsl's, with the step's velocities: the
     // solve has no warm start), with the last step's dt as that solve takes it.
-    float k, e = dfsph_div_error(div.x + P.rho0 * dot(vi, wall.yzw), div.y, factor, C.dt, k);
+    float k, e = dfsph_div_error(wd.y + P.rho0 * dot(vi, wall.yzw), wd.z, factor, C.dt, k);
     kappa[i] = k;
     return e / P.rho0;
-}
-
-// The divergence solve's decision after the first predict (made by the density pass), by one
-// thread, from the mean error over every particle: on the indirect path the groups of its first
-// (update, predict) pair and the iteration they apply, 0 where it converged or the slot is empty.
-// The persistent solves decide again from the same partials (solve_loop.glsl), alike.
-void dfsph_density_decide(float mean) {
-    if (C.idle != 0u) return; // an empty slot: the pairs stay at 0 groups, as every solve leaves them
-    bool more = dfsph_decide_solve(false, 0u, mean, true);
-    C.iter = more ? 1u : 0u;
-    C.args_div = uvec4(more ? gl_NumWorkGroups.x : 0u, 1u, 1u, 0u);
 }

@@ -34,7 +34,7 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     float dt;          // this step's size (the last step's until the CFL pass sets it)
     float dt_cfl;      // this step's CFL limit (from the speeds alone)
     uint done;         // work groups finished in the reduction under way
-    uint iter;         // updates applied so far in the solve under way
+    uint iter;         // the iteration the solve under way's next predict makes (its updates so far)
     uint it_div;       // iterations of this step's divergence solve
     uint it_dens;      // iterations of this step's pressure solve
     float err_div;     // the error each solve stopped at
@@ -93,7 +93,9 @@ float dfsph_reduce_partials_at(uint base, uint count, bool is_max) {
     for (uint g = lid; g < count; g += SIM_WG) acc = _dfsph_op(acc, C.partial[base + g], is_max);
     s_red[lid] = acc;
     _dfsph_group_reduce(is_max);
-    return s_red[0];
+    float r = s_red[0];
+    barrier(); // every thread has read it before any writes s_red again (the next reduction's first store)
+    return r;
 }
 float dfsph_reduce_partials(uint count, bool is_max) { return dfsph_reduce_partials_at(0u, count, is_max); }
 

@@ -3,8 +3,9 @@
 // groups as the GPU keeps resident at once; each group walks the virtual groups of the indirect
 // path's dispatches (gl_WorkGroupID.x, + gl_NumWorkGroups.x, ...), so every thread index, every
 // group's partial error and the order they are added in are the indirect path's. The passes:
-//   warm-start update | predict | decide | (update | predict | decide) ... 
-// with a grid-wide barrier at each `|`; every group reads the reduced error after the barrier and
+//   warm-start update | predict | decide | (update | predict | decide) ...
+// (the divergence solve starts at the first decide, from the errors density.comp left in the
+// partials: solve_loop.glsl) with a grid-wide barrier at each `|`; every group reads the reduced error after the barrier and
 // makes the same decision, so they stop together: converged, or at the cap.
 //   DFSPH_DENSITY 1: the pressure solve; 0: the divergence solve. The virtual groups are
 //   ceil(n lanes / SIM_WG), as the indirect path dispatches. v, kappa and pos are coherent here

@@ -14,5 +14,5 @@ void main() {
 #if DFSPH_WARM
     if (gl_GlobalInvocationID.x == 0u) C.iter = 0u;
 #endif
-    dfsph_update(DFSPH_WARM != 0, C.iter == 1u); // the first update after the first predict: C.iter 1 (predict.comp; the divergence solve's, density.comp)
+    dfsph_update(DFSPH_WARM != 0, C.iter == 1u); // the first update after the first predict: C.iter 1 (predict.comp; the pressure solve's only)
 }

@@ -7,7 +7,8 @@
  *   pressure    the constant-density solve: warm-start update (also v += dt a), predict, pairs
  *   integrate   x += dt v, the hard walls; the step's record; the next step's hash (search.h)
  *
- * No CPU stall: each predict's last work group writes the next (update, predict) dispatches'
+ * No CPU stall: each predict's last work group (and for the divergence solve's first pair the
+ * density pass's, which makes its first predict) writes the next (update, predict) dispatches'
  * group counts, 0 once the solve has converged, and the CPU records those pairs as indirect
  * dispatches up to a cap (the most iterations seen lately, plus one; doubled when a solve hits
  * it). The step size lives on the GPU too: the CPU learns it, the iterations and the errors from

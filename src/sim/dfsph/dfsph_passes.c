@@ -68,7 +68,7 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
         if (d->llvmpipe) dfsph_stall_check(d); /* at once: the next solve runs indirect (the frames' check is late) */
         return;
     }
-    if (warm >= 0) {
+    if (warm >= 0) { /* the pressure solve: its warm start, first predict and coarse level */
         _dfsph_pass(d->prog[warm]);
         _dfsph_pass(d->prog[predict]);
         dfsph_coarse_run(d);
