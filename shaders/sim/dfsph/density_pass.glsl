@@ -24,13 +24,6 @@
 #ifndef DFSPH_POS_R
 #define DFSPH_POS_R pos
 #endif
-// DFSPH_VEL_AHEAD 1: the walk loads each candidate's velocity beside its position, before it knows
-// whether the candidate is a neighbour (five times the loads, but none waits on the distance); 0:
-// once it is listed. On the H100 the fused step's density phase at 27,648 took 52 µs with 1, 62
-// with 0, 50 without the predict (docs/BENCHMARKS.md, s23).
-#ifndef DFSPH_VEL_AHEAD
-#define DFSPH_VEL_AHEAD 1
-#endif
 #ifndef DFSPH_VEL_R
 #define DFSPH_VEL_R vel
 #endif
@@ -63,10 +56,11 @@ float dfsph_density(uint groups) {
     vec3 sum_g = vec3(0.0);
     uint t = SIM_GID, listed = 0u, dropped = 0u;
     if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
-        vec3 d = xi - DFSPH_POS_R[j].xyz;
-#if DFSPH_VEL_AHEAD
-        vec3 vj = DFSPH_VEL_R[j].xyz;
-#endif
+        // Each candidate's velocity loaded beside its position, before the walk knows whether it is a
+        // neighbour: five times the loads, but none waits on the distance. On the H100 the fused
+        // step's density phase at 27,648 took 52 µs so, 62 loading a velocity once it is listed, 50
+        // without the predict (docs/BENCHMARKS.md, s23).
+        vec3 d = xi - DFSPH_POS_R[j].xyz, vj = DFSPH_VEL_R[j].xyz;
         float r2 = dot(d, d);
         if (r2 >= h2) continue;
         vec2 wk = sim_pair(r2, P.hs, kk); // W, dW/dr / r
@@ -75,9 +69,6 @@ float dfsph_density(uint groups) {
         vec3 g = P.mass * wk.y * d;
         if (listed < uint(DFSPH_LIST_CAP)) {
             nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t] = DFSPH_NBR_MAKE(g, j);
-#if !DFSPH_VEL_AHEAD
-            vec3 vj = DFSPH_VEL_R[j].xyz;
-#endif
             drho += dot(vi - vj, g); // the first predict's, over the list's entries
         } else dropped++;
         sum_g += g;

@@ -84,6 +84,15 @@ void _dfsph_group_reduce(bool is_max) {
     barrier();
 }
 
+// The group's sum (or max) of v, thread by thread, into C.partial[at] by its first thread: a
+// group's part of a reduction over the dispatch, or over the virtual groups of a persistent one.
+// Call from uniform control flow.
+void dfsph_group_partial(float v, bool is_max, uint at) {
+    s_red[gl_LocalInvocationID.x] = v;
+    _dfsph_group_reduce(is_max);
+    if (gl_LocalInvocationID.x == 0u) C.partial[at] = s_red[0];
+}
+
 // The sum (or max) of C.partial[0 .. count-1] in every thread of the group, in a fixed order:
 // thread l takes every SIM_WG-th part from l, then the group's tree. Call from uniform control flow.
 // dfsph_reduce_partials_at: of C.partial[base .. base+count-1] (the fused step keeps two regions).
@@ -176,10 +185,7 @@ bool dfsph_last_group() {
 // result in s_red[0]; false elsewhere. Call from uniform control flow. The order of the additions
 // does not depend on which group is last, so the result is deterministic.
 bool dfsph_reduce_last(float v, bool is_max) {
-    uint lid = gl_LocalInvocationID.x;
-    s_red[lid] = v;
-    _dfsph_group_reduce(is_max);
-    if (lid == 0u) C.partial[gl_WorkGroupID.x] = s_red[0];
+    dfsph_group_partial(v, is_max, gl_WorkGroupID.x);
     if (!dfsph_last_group()) return false;
     dfsph_reduce_partials(gl_NumWorkGroups.x, is_max);
     return true;

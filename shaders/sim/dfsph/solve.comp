@@ -5,8 +5,9 @@
 // group's partial error and the order they are added in are the indirect path's. The passes:
 //   warm-start update | predict | decide | (update | predict | decide) ...
 // (the divergence solve starts at the first decide, from the errors density.comp left in the
-// partials: solve_loop.glsl) with a grid-wide barrier at each `|`; every group reads the reduced error after the barrier and
-// makes the same decision, so they stop together: converged, or at the cap.
+// partials: solve_loop.glsl) with a grid-wide barrier at each `|`; every group reads the reduced
+// error after the barrier and makes the same decision, so they stop together: converged, or at
+// the cap.
 //   DFSPH_DENSITY 1: the pressure solve; 0: the divergence solve. The virtual groups are
 //   ceil(n lanes / SIM_WG), as the indirect path dispatches. v, kappa and pos are coherent here
 //   (read through L2, not L1: the cost that makes this path slower at 109,744, docs/BENCHMARKS.md).

@@ -20,9 +20,7 @@ void dfsph_solve_run() {
         if (!predicted) {
             for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
                 g_gid = vg * uint(SIM_WG) + lid;
-                s_red[lid] = dfsph_predict(it);
-                _dfsph_group_reduce(false);
-                if (lid == 0u) C.partial[vg] = s_red[0];
+                dfsph_group_partial(dfsph_predict(it), false, vg);
             }
             if (!grid_barrier()) break;
         }

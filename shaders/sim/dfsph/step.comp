@@ -3,8 +3,8 @@
 //   density (and the divergence solve's first predict) | divergence solve | nonpressure | step size,
 //   viscosity (|), pressure solve | integrate (+ hash)
 // with a grid-wide barrier at each `|` (and the solves' own inside; the divergence solve's first
-// decision reads density's errors, so it needs none of its own unless it iterates). Each phase is the function
-// its own pass runs (density_pass.glsl, solve_fns.glsl + solve_loop.glsl, nonpressure_pass.glsl,
+// decision reads density's errors, so it needs none of its own unless it iterates). Each phase is
+// the function its own pass runs (density_pass.glsl, solve_fns.glsl + solve_loop.glsl, nonpressure_pass.glsl,
 // integrate_pass.glsl), walked over the indirect path's virtual groups as solve.comp does, so
 // every thread index, every group's partial and the order they are added in are the indirect
 // path's: the same values bit for bit. Reductions go through C.partial: the solves' errors in
@@ -119,9 +119,7 @@ void main() {
     if (!dfsph_density_skip()) { // every group alike (an empty slot after an empty slot: density_pass.glsl)
         for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
             g_gid = vg * uint(SIM_WG) + lid;
-            s_red[lid] = dfsph_density(groups); // with the divergence solve's first predict: its errors
-            _dfsph_group_reduce(false);
-            if (lid == 0u) C.partial[vg] = s_red[0];
+            dfsph_group_partial(dfsph_density(groups), false, vg); // with the divergence solve's first predict: its errors
         }
         grid_barrier();
     }
@@ -135,9 +133,7 @@ void main() {
         phase_clock(1u);
         for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
             g_gid = vg * uint(SIM_WG) + lid;
-            s_red[lid] = dfsph_nonpressure();
-            _dfsph_group_reduce(true);
-            if (lid == 0u) C.partial[DFSPH_PARTIAL2 + vg] = s_red[0];
+            dfsph_group_partial(dfsph_nonpressure(), true, DFSPH_PARTIAL2 + vg);
         }
         grid_barrier();
         float vmax = dfsph_reduce_partials_at(DFSPH_PARTIAL2, groups, true);
