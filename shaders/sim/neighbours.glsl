@@ -11,13 +11,24 @@
 // or the counting sort's own).
 //
 //   SIM_NEIGHBOURS_BEGIN(xi, j)       // j: the index of each candidate in the sorted order
-//       vec3 d = xi - pos[j].xyz; ...  // candidates include i itself and particles beyond h
+//       vec3 d = xi - SIM_NBR_X.xyz; ... // its position; candidates include i itself and particles beyond h
 //   SIM_NEIGHBOURS_END
+// SIM_NBR_X is the candidate's position, from SIM_NEIGHBOURS_POS (default pos); SIM_NBR_V its
+// velocity, from SIM_NEIGHBOURS_VEL where the includer defines it (before this file).
+// SIM_NEIGHBOURS_BATCH N > 1: a run's candidates are taken N at a time, their positions (and
+// velocities) loaded first, the N loads at once with no branch between them, then the N
+// candidates in order: the same sums in the same order.
 #ifndef FLUID_SIM_NEIGHBOURS_GLSL
 #define FLUID_SIM_NEIGHBOURS_GLSL
 #include "sim/lanes.glsl"
 #ifndef SIM_CELL_REACH
 #define SIM_CELL_REACH 1
+#endif
+#ifndef SIM_NEIGHBOURS_BATCH
+#define SIM_NEIGHBOURS_BATCH 1
+#endif
+#ifndef SIM_NEIGHBOURS_POS
+#define SIM_NEIGHBOURS_POS pos
 #endif
 
 // The sorted-order run of the row (y, z) at gap g2 (squared, in cells) from the particle at ux
@@ -58,11 +69,43 @@ float sim_row_gap(float u, int k, int dims) {
                 if (run_.y <= run_.x) continue;                                                              \
                 uint first_ = run_.x + (SIM_LANE + uint(SIM_LANES) - seen_ % uint(SIM_LANES)) % uint(SIM_LANES); \
                 seen_ += run_.y - run_.x;                                                                    \
-                for (uint j = first_; j < run_.y; j += uint(SIM_LANES)) {
+                SIM_NB_LOOP_
 #define SIM_NEIGHBOURS_END \
                 }          \
             }              \
         }                  \
+        SIM_NB_LOOP_END_   \
     }
+#if SIM_NEIGHBOURS_BATCH > 1
+#ifdef SIM_NEIGHBOURS_VEL
+#define SIM_NB_VDECL_ vec4 vb_[SIM_NEIGHBOURS_BATCH];
+#define SIM_NB_VLOAD_(u, jc) vb_[u] = SIM_NEIGHBOURS_VEL[jc];
+#define SIM_NBR_V vb_[u_]
+#else
+#define SIM_NB_VDECL_
+#define SIM_NB_VLOAD_(u, jc)
+#endif
+#define SIM_NB_LOOP_                                                                                  \
+    for (uint jb_ = first_; jb_ < run_.y; jb_ += uint(SIM_LANES * SIM_NEIGHBOURS_BATCH)) {           \
+        vec4 xb_[SIM_NEIGHBOURS_BATCH];                                                              \
+        SIM_NB_VDECL_                                                                                \
+        for (uint u_ = 0u; u_ < uint(SIM_NEIGHBOURS_BATCH); u_++) {                                  \
+            uint jc_ = min(jb_ + u_ * uint(SIM_LANES), run_.y - 1u); /* past the run: its last again */ \
+            xb_[u_] = SIM_NEIGHBOURS_POS[jc_];                                                       \
+            SIM_NB_VLOAD_(u_, jc_)                                                                   \
+        }                                                                                            \
+        for (uint u_ = 0u; u_ < uint(SIM_NEIGHBOURS_BATCH); u_++) {                                  \
+            uint j = jb_ + u_ * uint(SIM_LANES);                                                     \
+            if (j >= run_.y) break;
+#define SIM_NB_LOOP_END_ }
+#define SIM_NBR_X xb_[u_]
+#else
+#define SIM_NB_LOOP_ for (uint j = first_; j < run_.y; j += uint(SIM_LANES)) {
+#define SIM_NB_LOOP_END_
+#define SIM_NBR_X SIM_NEIGHBOURS_POS[j]
+#ifdef SIM_NEIGHBOURS_VEL
+#define SIM_NBR_V SIM_NEIGHBOURS_VEL[j]
+#endif
+#endif
 
 #endif

@@ -2,8 +2,9 @@
 // own dispatch, step.comp (the fused step) per virtual group of the same dispatch, so both compute
 // the same values in the same order. `groups`: the dispatch's groups over the particles' lanes
 // (the step's other passes', Ctl.args_step). The includer declares the buffers (Pos, Vel, Ranges,
-// Dens, Kappa, Nbr, Wall, NbrCount) and includes sim/neighbours.glsl. Call from uniform
-// control flow.
+// Dens, Kappa, Nbr, Wall, NbrCount) and includes sim/neighbours.glsl, with SIM_NEIGHBOURS_POS
+// DFSPH_POS_R and SIM_NEIGHBOURS_VEL DFSPH_VEL_R defined first (the walk's SIM_NBR_X and
+// SIM_NBR_V, below). Call from uniform control flow.
 // The divergence solve's first predict rides in the same walk (docs/SPH.md, "Divergence solve"):
 // it needs only the positions and the velocities the step starts with, and the neighbours the
 // walk lists, summed per lane in the lists' order, so the same values the predict's own walk over
@@ -60,7 +61,7 @@ float dfsph_density(uint groups) {
         // neighbour: five times the loads, but none waits on the distance. On the H100 the fused
         // step's density phase at 27,648 took 52 µs so, 62 loading a velocity once it is listed, 50
         // without the predict (docs/BENCHMARKS.md, s23).
-        vec3 d = xi - DFSPH_POS_R[j].xyz, vj = DFSPH_VEL_R[j].xyz;
+        vec3 d = xi - SIM_NBR_X.xyz, vj = SIM_NBR_V.xyz;
         float r2 = dot(d, d);
         if (r2 >= h2) continue;
         vec2 wk = sim_pair(r2, P.hs, kk); // W, dW/dr / r

@@ -205,9 +205,12 @@ bool dfsph_reduce_last(float v, bool is_max) {
 //     would only cost, L2 for L1).
 // DFSPH_LIST_CAP, DFSPH_LIST_STRIDE (lanes a buffer holds) and DFSPH_REC come from dfsph.c.
 //   DFSPH_PREFETCH 1: the walk loads entry k+1 before it uses entry k, so a thread waits on one
-//     chain of loads a neighbour fewer (the entry's); the same sums in the same order. dfsph.c
-//     sets it where the lists hold indices, where it pays; with records it costs, so 0 there
-//     (docs/BENCHMARKS.md).
+//     chain of loads a neighbour fewer (the entry's); the same sums in the same order.
+//   DFSPH_PREFETCH N >= 2: the walk loads N entries at a time, then takes them in order (the loop
+//     over them has a constant count, so the compiler unrolls it and can issue the N entries'
+//     loads of x_j, v_j or k_j together); the same sums in the same order.
+//   dfsph.c takes 8 where the lists hold indices and a particle has one lane (432,000 up), 1
+//   where it has more; with records either costs, so 0 there (docs/BENCHMARKS.md, s13 and s24).
 // DFSPH_MOMENTUM 1: the pressure solve's iterations take momentum (solve_fns.glsl; dfsph_desc.momentum).
 #ifndef DFSPH_MOMENTUM
 #define DFSPH_MOMENTUM 0
@@ -265,7 +268,24 @@ struct NbrRec {
     vec2 wk_ = sim_pair(dot(d_, d_), P.hs, sim_kernel_k(P.hs)); \
     vec3 g = P.mass * wk_.y * d_; /* as density.comp made it */
 #endif
-#if DFSPH_PREFETCH
+#if DFSPH_PREFETCH >= 2
+#define DFSPH_LIST_BEGIN(j, g)                                                                   \
+    {                                                                                            \
+        uint t_ = SIM_GID;                                                                       \
+        uint n_ = live ? nbr_count[t_] : 0u;                                                     \
+        for (uint b_ = 0u; b_ < n_; b_ += uint(DFSPH_PREFETCH)) {                                \
+            DFSPH_NBR_T batch_[DFSPH_PREFETCH];                                                  \
+            for (uint u_ = 0u; u_ < uint(DFSPH_PREFETCH); u_++)                                  \
+                batch_[u_] = b_ + u_ < n_ ? nbr[(b_ + u_) * uint(DFSPH_LIST_STRIDE) + t_] : DFSPH_NBR_NONE; \
+            for (uint u_ = 0u; u_ < uint(DFSPH_PREFETCH); u_++) {                                \
+                if (b_ + u_ >= n_) break;                                                        \
+                DFSPH_NBR_T e_ = batch_[u_];                                                     \
+                DFSPH_LIST_TAKE(j, g, e_)
+#define DFSPH_LIST_END \
+            }          \
+        }              \
+    }
+#elif DFSPH_PREFETCH
 #define DFSPH_LIST_BEGIN(j, g)                                                              \
     {                                                                                       \
         uint t_ = SIM_GID;                                                                  \
@@ -284,9 +304,11 @@ struct NbrRec {
             DFSPH_NBR_T e_ = nbr[k_ * uint(DFSPH_LIST_STRIDE) + t_];     \
             DFSPH_LIST_TAKE(j, g, e_)
 #endif
+#if DFSPH_PREFETCH < 2
 #define DFSPH_LIST_END \
         }              \
     }
+#endif
 
 // The walls' kernel share Phi at x and its gradient (toward the walls): a wall acts as ghost
 // fluid at rest density, so it adds rho0 Phi to the density and rho0 grad Phi to its gradient.

@@ -19,7 +19,7 @@ void main() {
     float h2 = P.h * P.h, sum = 0.0;
     vec3 kk = sim_kernel_k(P.hs);
     if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
-        vec3 d = xi - pos[j].xyz;
+        vec3 d = xi - SIM_NBR_X.xyz;
         float r2 = dot(d, d);
         if (r2 < h2) sum += sim_pair(r2, P.hs, kk).x;
     SIM_NEIGHBOURS_END

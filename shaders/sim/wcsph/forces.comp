@@ -39,7 +39,7 @@ void main() {
                     max(P.hi[ax] - xi[ax], 0.0) + 0.5 * P.dx < 2.0001 * P.hs;
 #endif
     if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
-        vec3 d = xi - pos[j].xyz;
+        vec3 d = xi - SIM_NBR_X.xyz;
         float r2 = dot(d, d);
         if (r2 >= h2 || j == i || r2 == 0.0) continue;
         vec2 dpj = pterm[j];

@@ -91,7 +91,7 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
         !_dfsph_knob(&d->persistent, ENV_DFSPH_PERSISTENT, 0, 65535, err) ||
         !_dfsph_knob(&d->warm_sph, ENV_DFSPH_WARM_SPH, 0, 1, err) || !_dfsph_knob(&d->momentum, ENV_DFSPH_MOMENTUM, 0, 1, err) ||
         !_dfsph_knob(&d->grid_form, ENV_DFSPH_GRID_FORM, 0, 1, err) ||
-        !_dfsph_knob(&d->prefetch, ENV_DFSPH_PREFETCH, 0, 1, err) || !_dfsph_knob(&d->fused, ENV_DFSPH_FUSED, 0, 2, err) ||
+        !_dfsph_knob(&d->prefetch, ENV_DFSPH_PREFETCH, 0, 8, err) || !_dfsph_knob(&d->fused, ENV_DFSPH_FUSED, 0, 2, err) ||
         !_dfsph_knob(&d->coarse, ENV_DFSPH_COARSE, 0, 1, err))
         return false;
     /* Each empty pair of slack costs a frame its dispatches (docs/BENCHMARKS.md); one pair catches
@@ -156,9 +156,10 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
      * more than they save past it (docs/BENCHMARKS.md) */
     size_t rec = d->desc.records ? (d->desc.records > 0 ? 16 : 4) : 16 * stride * cap <= DFSPH_REC_L2 ? 16 : 4;
     d->rec = (uint32_t)rec;
-    /* The walks load the next entry ahead (DFSPH_PREFETCH) where the lists hold indices, where it
-     * pays; with records it costs (docs/BENCHMARKS.md). */
-    uint32_t prefetch = d->desc.prefetch ? (uint32_t)_dfsph_value(d->desc.prefetch) : rec == 4;
+    /* The walks load list entries ahead (DFSPH_PREFETCH) where the lists hold indices, where it
+     * pays: 8 at a time with one lane a particle (432,000 -2%, 986,078 -3.4% a frame on the H100),
+     * the next one with more (8 at a time: 109,744 +9%); with records it costs (docs/BENCHMARKS.md). */
+    uint32_t prefetch = d->desc.prefetch ? (uint32_t)_dfsph_value(d->desc.prefetch) : rec == 4 ? (p->lanes == 1 ? 8 : 1) : 0;
     if (rec * stride * cap > (size_t)caps->max_ssbo_bytes) {
         _dfsph_destroy(d);
         fail(err, "%u particles need %zu MB of neighbour lists, more than one GPU buffer holds here; ask for fewer particles",

@@ -30,7 +30,8 @@ typedef struct dfsph_desc {
                      * the lists hold records, else the indirect path (FLUID_DFSPH_PERSISTENT) */
     int warm_sph;   /* 1: SPlisHSPlasH's pressure warm start; 0: off (FLUID_DFSPH_WARM_SPH) */
     int grid_form;  /* the persistent grid barrier: 1 one word (the default), DFSPH_ZERO the first form (FLUID_DFSPH_GRID_FORM) */
-    int prefetch;   /* 1 / DFSPH_ZERO: the walks load the next list entry ahead or not; 0: with index lists only
+    int prefetch;   /* 1: the walks load the next list entry ahead; 2..8: that many entries at a time; DFSPH_ZERO: one
+                     * at a time; 0: 8 with index lists at one lane a particle, 1 at more, none with records
                      * (FLUID_DFSPH_PREFETCH) */
     int momentum;   /* 1: the pressure solve's iterations take momentum (half the last value again while compressed:
                      * fewer iterations), DFSPH_ZERO: plain; 0: momentum up to 262,144 particles (FLUID_DFSPH_MOMENTUM;
