@@ -20,9 +20,6 @@ layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };
 layout(std430, binding = B_NBR) writeonly buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_WALL) writeonly buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
-#define SIM_NEIGHBOURS_POS DFSPH_POS_R // the density walk reads these (density_pass.glsl)
-#define SIM_NEIGHBOURS_VEL DFSPH_VEL_R
-#include "sim/neighbours.glsl"
 #include "sim/dfsph/density_pass.glsl"
 
 // The divergence solve's decision after the first predict (made by the density pass), by the last

@@ -2,9 +2,8 @@
 // own dispatch, step.comp (the fused step) per virtual group of the same dispatch, so both compute
 // the same values in the same order. `groups`: the dispatch's groups over the particles' lanes
 // (the step's other passes', Ctl.args_step). The includer declares the buffers (Pos, Vel, Ranges,
-// Dens, Kappa, Nbr, Wall, NbrCount) and includes sim/neighbours.glsl, with SIM_NEIGHBOURS_POS
-// DFSPH_POS_R and SIM_NEIGHBOURS_VEL DFSPH_VEL_R defined first (the walk's SIM_NBR_X and
-// SIM_NBR_V, below). Call from uniform control flow.
+// Dens, Kappa, Nbr, Wall, NbrCount), and may set SIM_NEIGHBOURS_BATCH first (sim/neighbours.glsl,
+// included here, its walk reading DFSPH_POS_R and DFSPH_VEL_R). Call from uniform control flow.
 // The divergence solve's first predict rides in the same walk (docs/SPH.md, "Divergence solve"):
 // it needs only the positions and the velocities the step starts with, and the neighbours the
 // walk lists, summed per lane in the lists' order, so the same values the predict's own walk over
@@ -28,6 +27,9 @@
 #ifndef DFSPH_VEL_R
 #define DFSPH_VEL_R vel
 #endif
+#define SIM_NEIGHBOURS_POS DFSPH_POS_R
+#define SIM_NEIGHBOURS_VEL DFSPH_VEL_R
+#include "sim/neighbours.glsl"
 layout(location = 0) uniform uvec4 u_frame;
 layout(location = 1) uniform uint u_frame_set;
 

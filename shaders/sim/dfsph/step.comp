@@ -70,15 +70,12 @@ layout(local_size_x = SIM_WG) in;
 #define dfsph_decide dfsph_decide_div
 #define dfsph_solve_run dfsph_solve_div
 #include "sim/dfsph/solve_passes.glsl" // (also declares ranges)
-#define SIM_NEIGHBOURS_POS DFSPH_POS_R // the density walk reads these (density_pass.glsl)
-#define SIM_NEIGHBOURS_VEL DFSPH_VEL_R
 // The density walk takes a run's candidates 4 at a time, their positions and velocities loaded
 // first: here the velocities come through the coherent block (the L2), so four loads in flight
 // pay. On the H100 at 27,648 the density phase took 53.2 -> 46.9 µs a step and the dam break
 // 3.82 -> 3.70 ms a frame. density.comp (109,744 up) and wcsph's walks, whose loads hit the L1,
 // measured slower with 4 and slower still with 8, so they take one at a time (docs/BENCHMARKS.md, s24).
 #define SIM_NEIGHBOURS_BATCH 4
-#include "sim/neighbours.glsl"
 #include "sim/dfsph/density_pass.glsl"
 #include "sim/dfsph/nonpressure_pass.glsl"
 #include "sim/dfsph/integrate_pass.glsl"
