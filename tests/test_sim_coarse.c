@@ -13,7 +13,9 @@
  * below min(dt_max, dt_visc) (the flow not slow) leaves every value as given, bit for bit.
  * Kind: independent CPU reference (and an invariant). Made to fail on purpose, each once: the flux
  * not restarting above an empty layer in coarse.glsl (the drop: 1,908 of 1,944 values off), and the
- * surface taken without the cell above it (the drop and the dam break at 0.5 s).
+ * surface taken without the cell above it (the drop and the dam break at 0.5 s), and (session 25)
+ * the clamp reading pos.w for the carried total, which moved into vel.w (the dam break at 0.5 s with
+ * index lists: 102 values off; with records pos.w holds 0 and no value there reaches its clamp).
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
 #include <stdlib.h>
@@ -131,18 +133,21 @@ int main(void) {
         sim_destroy(s);
     }
     /* The dam break 0.5 s on: its particles (with the totals they carry) set back, so the search and
-     * density pass are the state's. */
-    sim *s = ref_sim_dfsph("dambreak", 1001, "radix", &(dfsph_desc){.coarse = 1}, caps);
-    for (int f = 0; f < 30; f++) sim_frame(s, 1.0 / 60, 0, NULL);
-    uint32_t n = sim_particle_count(s);
-    const sim_particles *sp = sim_get_particles(s);
-    sim_sync(s);
-    float *pos4 = ref_read(sp->pos[sp->cur], 16ull * n), *vel4 = ref_read(sp->vel[sp->cur], 16ull * n);
-    char err[ERR_LEN];
-    CHECK(sim_set_particles(s, pos4, vel4, n, err), "%s", err);
-    check_state(s, "dambreak at 0.5 s");
-    free(pos4), free(vel4);
-    sim_destroy(s);
+     * density pass are the state's; with records (the values k in their own array) and with index
+     * lists (the values k in pos.w: dfsph_common.glsl's DFSPH_K). */
+    for (int rec = 1; rec >= 0; rec--) {
+        sim *s = ref_sim_dfsph("dambreak", 1001, "radix", &(dfsph_desc){.coarse = 1, .records = rec ? 1 : DFSPH_ZERO}, caps);
+        for (int f = 0; f < 30; f++) sim_frame(s, 1.0 / 60, 0, NULL);
+        uint32_t n = sim_particle_count(s);
+        const sim_particles *sp = sim_get_particles(s);
+        sim_sync(s);
+        float *pos4 = ref_read(sp->pos[sp->cur], 16ull * n), *vel4 = ref_read(sp->vel[sp->cur], 16ull * n);
+        char err[ERR_LEN];
+        CHECK(sim_set_particles(s, pos4, vel4, n, err), "%s", err);
+        check_state(s, rec ? "dambreak at 0.5 s, records" : "dambreak at 0.5 s, index lists");
+        free(pos4), free(vel4);
+        sim_destroy(s);
+    }
     gpu_destroy(gpu);
     return check_done();
 }

@@ -11,8 +11,9 @@
  *
  * The search (search.h) reorders the particles every step into cell order and flips `cur`;
  * solvers read and write the current pair in place. Positions and velocities are vec4: xyz are
- * metres and m/s; w belongs to the solver (dfsph keeps its pressure warm start in pos.w, so that
- * the reorder carries it along; vel.w it leaves alone); wcsph writes 0. It does NOT know the physics.
+ * metres and m/s; w belongs to the solver (dfsph keeps its pressure solve's running total, the next
+ * step's warm start, in vel.w, so that the reorder carries it along, and, where its lists hold
+ * indices, the values k of a solve under way in pos.w, gathered with the positions); wcsph writes 0. It does NOT know the physics.
  */
 #ifndef FLUID_SIM_PARTICLES_H
 #define FLUID_SIM_PARTICLES_H

@@ -24,7 +24,7 @@
 // It runs where DFSPH_COARSE_RUNS (dfsph_common.glsl): the grid's layers, rows and columns fit
 // DFSPH_COARSE_MAXY, _MAXR and _MAXC, and the flow is slow: the step's CFL limit (from the speeds) is at
 // least min(dt_max, dt_visc). Every group decides alike.
-// Needs pos, kappa, wallg, ranges, C (its partials from DFSPH_COARSE_AT), P, s_red; call each from
+// Needs pos, vel (the totals in w), the values k (DFSPH_K), wallg, ranges, C (its partials from DFSPH_COARSE_AT), P, s_red; call each from
 // uniform control flow. Included by solve.comp, step.comp and coarse.comp.
 #ifndef FLUID_SIM_DFSPH_COARSE_GLSL
 #define FLUID_SIM_DFSPH_COARSE_GLSL
@@ -47,7 +47,7 @@ void dfsph_coarse_row(uint r) {
     barrier(); // s_red: every thread has read what the group reduced last (the solve's error, a row before)
     for (uint i = a + lid; i < b; i += uint(SIM_WG)) {
         float f = wallg[i].x; // the factor 1 / S_i: k = e f / dt^2
-        if (f > 0.0) acc += kappa[i] * dt2 / f;
+        if (f > 0.0) acc += DFSPH_K(i) * dt2 / f;
         top = max(top, pos[i].y);
     }
     s_red[lid] = acc;
@@ -148,6 +148,6 @@ void dfsph_coarse_apply() {
     // (K at a cell above the column's surface: 0 where it is within a cell of the highest particle, so
     // a flat pool's surface noise is not fed back)
     float kc = dfsph_coarse_k(x.y, top, top_y) - dfsph_coarse_k(surface + P.cell, top, top_y);
-    kappa[i] = max(max(kappa[i], 0.0) + kc, -x.w);
+    DFSPH_K(i) = max(max(DFSPH_K(i), 0.0) + kc, -vel[i].w); // vel.w: the total it carries
 }
 #endif

@@ -36,7 +36,7 @@ layout(location = 1) uniform uint u_frame_set;
 // An empty slot after an empty slot skips the pass (Ctl.still: the last slot moved nothing). Its
 // positions are those the last search sorted, so the search just run reordered nothing (the keys
 // were in order; every sort keeps equal keys in index order), and the densities, factors, lists
-// and kappa hold what the pass would write again: the fluid, and what the renderer and the stats
+// and the values k (pos.w) hold what the pass would write again: the fluid, and what the renderer and the stats
 // read, are the same bits. The frame's first slot always runs it (it writes the frame's values).
 // The same words for every thread: uniform.
 bool dfsph_density_skip() { return u_frame_set == 0u && C.idle != 0u && C.still != 0u; }
@@ -98,6 +98,6 @@ float dfsph_density(uint groups) {
     // The divergence solve's first predict (solve_fns.glsl's, with the step's velocities: the
     // solve has no warm start), with the last step's dt as that solve takes it.
     float k, e = dfsph_div_error(wd.y + P.rho0 * dot(vi, wall.yzw), wd.z, factor, C.dt, k);
-    kappa[i] = k;
+    DFSPH_K(i) = k;
     return e / P.rho0;
 }

@@ -264,9 +264,32 @@ struct NbrRec {
 #define DFSPH_NBR_NONE 0u
 #define DFSPH_LIST_TAKE(j, g, e)                                \
     uint j = e;                                                 \
-    vec3 d_ = xi - DFSPH_NBR_POS[j].xyz;                        \
+    vec4 xj_ = DFSPH_NBR_POS[j];                                \
+    vec3 d_ = xi - xj_.xyz;                                     \
     vec2 wk_ = sim_pair(dot(d_, d_), P.hs, sim_kernel_k(P.hs)); \
     vec3 g = P.mass * wk_.y * d_; /* as density.comp made it */
+#endif
+// The values k of the solve under way: DFSPH_K(i) a particle's own (read and written by its
+// thread), DFSPH_KJ(j) a neighbour's, inside a walk. Where the lists hold indices they ride in
+// pos.w, so the walk gathers x_j and k_j in one 16-byte load (the update passes at 986,078 on the
+// H100: -4%, the frame -2.4%; docs/BENCHMARKS.md, s25); DFSPH_K_WITH_X 0 (the fused step, whose
+// DFSPH_NBR_POS is a non-coherent alias of positions other groups' k change under): k_j from the
+// coherent pos. Records hold no x_j, so their k stay in a dense array of their own, 8 to a 32-byte
+// sector (kappa; in pos.w the fused step's pressure phase took +3%). The pressure solve's running
+// total, carried to the next step's warm start through the reorder, rides in vel.w (solve_fns.glsl).
+#ifndef DFSPH_K_WITH_X
+#define DFSPH_K_WITH_X 1
+#endif
+#if DFSPH_REC
+#define DFSPH_K(i) kappa[i]
+#define DFSPH_KJ(j) kappa[j]
+#else
+#define DFSPH_K(i) pos[i].w
+#if DFSPH_K_WITH_X
+#define DFSPH_KJ(j) xj_.w
+#else
+#define DFSPH_KJ(j) pos[j].w
+#endif
 #endif
 #if DFSPH_PREFETCH >= 2
 #define DFSPH_LIST_BEGIN(j, g)                                                                   \

@@ -5,8 +5,9 @@
 // uniform control flow, with SIM_GID the thread's index; returns the thread's speed (0 but on a
 // particle's lane 0).
 
-// DFSPH_POS_R: the array the positions (and the last step's warm start in w) are read from (pos;
-// the fused step reads them through a non-coherent alias: its dispatch writes them only later).
+// DFSPH_POS_R: the array the positions are read from (pos; nonpressure.comp and the fused step
+// read them through a non-coherent alias: nothing in the dispatch writes pos.xyz). The last step's
+// total, for the warm start, is read from vel.w; the warm start's k goes into pos.w (DFSPH_K).
 #ifndef DFSPH_POS_R
 #define DFSPH_POS_R pos
 #endif
@@ -38,9 +39,9 @@ float dfsph_nonpressure() {
         // (the neighbours' are not known yet; mostly gravity, which cancels in v_i - v_j) and the
         // last step's dt, at most rho0.
         float adv = rhoi + C.dt * (sums.w + P.rho0 * dot(vi + C.dt * a, wallg[i].yzw));
-        kappa[i] = adv > P.rho0 ? 0.5 * min(DFSPH_POS_R[i].w * (C.dt * C.dt), 0.00025) : 0.0;
+        DFSPH_K(i) = adv > P.rho0 ? 0.5 * min(vel[i].w * (C.dt * C.dt), 0.00025) : 0.0;
 #else
-        kappa[i] = 0.5 * DFSPH_POS_R[i].w;
+        DFSPH_K(i) = 0.5 * vel[i].w;
 #endif
         speed = length(vi + a * C.dt);
     }

@@ -5,10 +5,13 @@
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
+// The neighbours' positions through a read-only alias (the driver's non-coherent cache): the pass
+// writes only pos.w (each particle's own k, where the lists hold indices), which no walk of it reads.
+#define DFSPH_NBR_POS pos_r
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
+layout(std430, binding = B_POS_IN) readonly buffer PosR { vec4 pos_r[]; };
 #define DFSPH_ONLY_PREDICT
-#define DFSPH_Q_POS readonly
 #define DFSPH_Q_VEL readonly
 #if !DFSPH_MOMENTUM // (momentum reads the particle's own last value)
 #define DFSPH_Q_KAPPA writeonly

@@ -9,7 +9,7 @@
 // error after the barrier and makes the same decision, so they stop together: converged, or at
 // the cap.
 //   DFSPH_DENSITY 1: the pressure solve; 0: the divergence solve. The virtual groups are
-//   ceil(n lanes / SIM_WG), as the indirect path dispatches. v, kappa and pos are coherent here
+//   ceil(n lanes / SIM_WG), as the indirect path dispatches. v, pos and the values k are coherent here
 //   (read through L2, not L1: the cost that makes this path slower at 109,744, docs/BENCHMARKS.md).
 #version 450
 #include "sim/sim_common.glsl"

@@ -2,12 +2,12 @@
 // solve DFSPH_DENSITY selects. No include guard: step.comp includes it once a solve, renaming the
 // functions (dfsph_update, dfsph_predict, dfsph_decide) between the two.
 // update: every particle's velocity takes the pressure impulse of the values k = kappa / rho that
-// predict computed,
+// predict computed (in pos.w: DFSPH_K, DFSPH_KJ in dfsph_common.glsl),
 //   v_i -= dt (sum_j m (k_i + k_j) grad W_ij + 2 k_i rho0 grad Phi_i)
 // (symmetric, so the pair impulses conserve momentum; the walls' ghosts mirror the particle, its
 // value on both sides, as wcsph's walls mirror its pressure; grad Phi kept by the density pass).
 // The pressure solve's totals of the step are summed for the next step's warm start, carried with
-// the particle through the reorder: its k in pos.w (the divergence solve has no warm start: its
+// the particle through the reorder: its total in vel.w (the divergence solve has no warm start: its
 // first predict rides in the density pass, density_pass.glsl). warm: the pressure solve's first
 // update, from the loaded values; the sums start again; it also steps the velocity by the
 // non-pressure accelerations, v + dt a: one
@@ -27,23 +27,23 @@ void dfsph_update(bool warm, bool first) {
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
     vec3 xi = live ? pos[i].xyz : vec3(0.0);
-    float ki = live ? kappa[i] : 0.0;
+    float ki = live ? DFSPH_K(i) : 0.0;
     vec3 dv = vec3(0.0);
 #if DFSPH_DENSITY && DFSPH_WARM_SPH
     if (warm) { // the warm start is stored as k dt^2 (nonpressure.comp): k for this step's dt
         float inv_dt2 = 1.0 / (C.dt * C.dt);
         ki *= inv_dt2;
         DFSPH_LIST_BEGIN(j, g)
-            dv += (ki + kappa[j] * inv_dt2) * g;
+            dv += (ki + DFSPH_KJ(j) * inv_dt2) * g;
         DFSPH_LIST_END
     } else {
         DFSPH_LIST_BEGIN(j, g)
-            dv += (ki + kappa[j]) * g;
+            dv += (ki + DFSPH_KJ(j)) * g;
         DFSPH_LIST_END
     }
 #else
     DFSPH_LIST_BEGIN(j, g)
-        dv += (ki + kappa[j]) * g;
+        dv += (ki + DFSPH_KJ(j)) * g;
     DFSPH_LIST_END
 #endif
     dv = sim_lanes_sum(vec4(dv, 0.0)).xyz;
@@ -62,12 +62,12 @@ void dfsph_update(bool warm, bool first) {
         } else
 #endif
         v.xyz += dt * accel[i].xyz; // dt within the viscosity's bound: one explicit step
-        pos[i].w = ki;
+        v.w = ki; // the total starts from the warm start
     } else {
 #if DFSPH_VISC_SPLIT
         if (first && dfsph_visc_split()) v.xyz += vstar[i].xyz; // the second half-step's viscosity (the first predict's)
 #endif
-        pos[i].w += ki; // only this thread writes pos[i].w; the others read pos[i].xyz
+        v.w += ki; // the total, in vel.w
     }
 #endif
     v.xyz -= dt * dv;
@@ -127,16 +127,16 @@ float dfsph_predict(uint it) {
 #if DFSPH_COARSE
         if (DFSPH_COARSE_RUNS) beta = DFSPH_COARSE_BETA; // (measured with the coarse level's three corrections)
 #endif
-        if (it > 0u && e > 0.0) k += beta * kappa[i];
+        if (it > 0u && e > 0.0) k += beta * DFSPH_K(i);
 #endif
 #if DFSPH_COARSE // the first predicts' values signed: the coarse level sums them, then clamps them (coarse.glsl)
         if (DFSPH_COARSE_AFTER(it) && DFSPH_COARSE_RUNS) k = signed_e * wallg[i].x / (dt * dt);
 #endif
-        kappa[i] = k;
+        DFSPH_K(i) = k;
 #else
         float k;
         e = dfsph_div_error(drho, sums.y, wallg[i].x, dt, k);
-        kappa[i] = k;
+        DFSPH_K(i) = k;
 #endif
         err = e / P.rho0;
     }

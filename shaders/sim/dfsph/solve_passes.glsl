@@ -3,7 +3,7 @@
 // (solve.comp) runs both in one dispatch with a grid-wide barrier between them. The same code in
 // both, so the two paths compute the same values in the same order.
 //   DFSPH_DENSITY 1: the pressure (constant-density) solve; 0: the divergence solve.
-//   DFSPH_Q_POS, DFSPH_Q_VEL, DFSPH_Q_KAPPA: the buffers' qualifiers: `coherent` in the persistent
+//   DFSPH_Q_POS, DFSPH_Q_VEL, DFSPH_Q_KAPPA (with records): the buffers' qualifiers: `coherent` in the persistent
 //   solve (other groups' writes are read after the grid barrier, in the same dispatch); readonly
 //   or writeonly in the indirect passes (update.comp, predict.comp), where they let the driver
 //   read through its non-coherent cache (without them the step was slower; docs/BENCHMARKS.md).
@@ -48,7 +48,9 @@ layout(std430, binding = B_DENS) DFSPH_Q_DENS buffer Dens { float dens[]; };
 #if DFSPH_VISC_SPLIT
 layout(std430, binding = B_VEL_OUT) buffer VelStar { vec4 vstar[]; }; // the viscosity's second half-step (solve_fns.glsl)
 #endif
+#if DFSPH_REC // the values k (DFSPH_K, dfsph_common.glsl; in pos.w where the lists hold indices)
 layout(std430, binding = B_KAPPA) DFSPH_Q_KAPPA buffer Kappa { float kappa[]; };
+#endif
 layout(std430, binding = B_ACCEL) DFSPH_Q_ACCEL buffer Accel { vec4 accel[]; };
 layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; }; // the coarse level's layers
 #include "sim/lanes.glsl"

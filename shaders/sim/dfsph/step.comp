@@ -24,8 +24,8 @@
 // C.clk: density, divergence solve, nonpressure with the step size, pressure solve (with the
 // viscosity's second half-step where it runs, solve_fns.glsl), and integrate to group 0's own end (no barrier follows
 // it; the groups' shares are equal). integrate's last group copies them into the step's record.
-// Buffers that other groups' writes reach within the dispatch are coherent (pos, vel, kappa,
-// dens); the lists, the walls' share (with the factor), accel and the viscosity's second
+// Buffers that other groups' writes reach within the dispatch are coherent (pos, vel, dens,
+// and the values k: DFSPH_K); the lists, the walls' share (with the factor), accel and the viscosity's second
 // half-step (vstar) are read only by the thread that wrote them.
 #version 450
 #ifndef DFSPH_PHASE_CLOCK
@@ -41,6 +41,7 @@ uint g_gid; // the thread's index in the indirect path's dispatch (SIM_GID)
 #define DFSPH_Q_POS coherent
 #define DFSPH_Q_VEL coherent
 #define DFSPH_Q_KAPPA coherent
+#define DFSPH_K_WITH_X 0 // k_j from the coherent pos (dfsph_common.glsl)
 #define DFSPH_Q_DENS coherent
 #define DFSPH_Q_NBR
 #define DFSPH_Q_WALL
@@ -48,9 +49,9 @@ uint g_gid; // the thread's index in the indirect path's dispatch (SIM_GID)
 #define DFSPH_Q_ACCEL
 // DFSPH_STEP_ALIAS 1 (default): density, nonpressure and the index lists' walks (DFSPH_NBR_POS) read
 // the positions through this non-coherent alias of the same buffer, as their own passes do:
-// nothing in the dispatch writes the words they read before integrate (the pressure solve writes
-// pos.w, which density and nonpressure read before it and the walks never read), so the read-only
-// cache holds no stale copy of them.
+// nothing in the dispatch writes the words they read before integrate (the phases write pos.w, the
+// values k, which the walks read from the coherent pos: DFSPH_K_WITH_X 0), so the read-only cache
+// holds no stale copy of them.
 // 0: through the coherent blocks, as the first fused step did (FLUID_DFSPH_FUSED=2, measuring).
 #ifndef DFSPH_STEP_ALIAS
 #define DFSPH_STEP_ALIAS 1

@@ -7,6 +7,7 @@
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
 #define DFSPH_ONLY_UPDATE
+#define DFSPH_Q_POS readonly // (the values k in pos.w are predict's; the totals go into vel.w)
 #define DFSPH_Q_KAPPA readonly
 #include "sim/dfsph/solve_passes.glsl"
 

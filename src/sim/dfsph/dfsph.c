@@ -194,7 +194,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
         ok = (d->prog[i] = sim_program_make(dfsph_programs[i].file, defines, dfsph_programs[i].label, err)) != 0;
     }
     ok = ok && (d->params = gpu_buffer_make(sizeof d->gp, &d->gp, "sim.dfsph.params", err)) &&
-         (d->kappa = gpu_buffer_make(4 * n, NULL, "sim.dfsph.kappa", err)) &&
+         (d->kappa = gpu_buffer_make(4 * (d->rec == 16 ? n : 1), NULL, "sim.dfsph.kappa", err)) && /* index lists: in pos.w */
          (d->accel = gpu_buffer_make(16 * n, NULL, "sim.dfsph.accel", err)) &&
          (d->ctl = gpu_buffer_make(sizeof(dfsph_ctl) + 12ull * d->n_groups_max + 4ull * DFSPH_COARSE_FLOATS, NULL,
                                    "sim.dfsph.ctl", err)) &&
@@ -251,8 +251,6 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     dfsph_bind(d, p, q);
     glProgramUniform1ui(d->prog[P_DENSITY], 1, 0);
     sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
-    float zero = 0;
-    glClearNamedBufferData(d->kappa, GL_R32F, GL_RED, GL_FLOAT, &zero);
 }
 
 /* Past the frame's first slot the search is gated by Ctl.still (1 after a slot that moved nothing):
@@ -275,13 +273,13 @@ static uint32_t _dfsph_pairs(void *impl) {
 /* --- the tests' hooks --- */
 static bool _dfsph_read_pressure(void *impl, const sim_particles *p, float *out) {
     (void)impl;
-    /* The pressure solve's total k = kappa / rho = p / rho^2 of the last step, kept in pos.w. */
-    float *pos = malloc(16ull * p->n + 16), *rho = malloc(4ull * p->n + 4);
+    /* The pressure solve's total k = kappa / rho = p / rho^2 of the last step, kept in vel.w. */
+    float *vel = malloc(16ull * p->n + 16), *rho = malloc(4ull * p->n + 4);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glGetNamedBufferSubData(p->pos[p->cur], 0, 16ll * p->n, pos);
+    glGetNamedBufferSubData(p->vel[p->cur], 0, 16ll * p->n, vel);
     glGetNamedBufferSubData(p->dens, 0, 4ll * p->n, rho);
-    for (uint32_t i = 0; i < p->n; i++) out[i] = pos[4 * i + 3] * rho[i] * rho[i];
-    free(pos);
+    for (uint32_t i = 0; i < p->n; i++) out[i] = vel[4 * i + 3] * rho[i] * rho[i];
+    free(vel);
     free(rho);
     return true;
 }
@@ -313,7 +311,7 @@ static bool _dfsph_coarse(void *impl, sim_particles *p, const sim_search *q, flo
     dfsph_ctl c;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glGetNamedBufferSubData(d->ctl, 0, sizeof c, &c);
-    dfsph_ctl kept = c; /* put back after: the next step is as it would have been (but for kappa, which the step loads anew) */
+    dfsph_ctl kept = c; /* put back after: the next step is as it would have been (but for k, which it makes anew) */
     c.dt = dt;
     c.dt_cfl = dt_cfl;
     c.args_dens[0] = c.args_step[0] = d->groups_step; /* a solve under way, a slot with time */
@@ -324,16 +322,28 @@ static bool _dfsph_coarse(void *impl, sim_particles *p, const sim_search *q, flo
     c.args_coarse[0] = g[1] * g[2] + gpu_groups(g[0] * g[2], SIM_WG), c.args_coarse_apply[0] = d->groups_step;
     c.args_coarse[1] = c.args_coarse[2] = c.args_coarse_apply[1] = c.args_coarse_apply[2] = 1;
     glNamedBufferSubData(d->ctl, 0, sizeof c, &c);
-    glNamedBufferSubData(d->kappa, 0, 4ll * p->n, in);
+    /* the values k in the kappa buffer with records, else in pos.w (dfsph_common.glsl's DFSPH_K);
+     * the carried totals in vel.w */
+    bool rec = d->rec == 16;
+    float *wall = malloc(16ull * p->n + 16), *vel = malloc(16ull * p->n + 16);
+    glGetNamedBufferSubData(p->pos[p->cur], 0, 16ll * p->n, pos4);
+    for (uint32_t i = 0; i < p->n && !rec; i++) pos4[4 * i + 3] = in[i];
+    if (rec) glNamedBufferSubData(d->kappa, 0, 4ll * p->n, in);
+    else glNamedBufferSubData(p->pos[p->cur], 0, 16ll * p->n, pos4);
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
     dfsph_coarse_run(d);
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
-    float *wall = malloc(16ull * p->n + 16);
-    glGetNamedBufferSubData(d->kappa, 0, 4ll * p->n, out);
-    glGetNamedBufferSubData(d->wall, 0, 16ll * p->n, wall);
     glGetNamedBufferSubData(p->pos[p->cur], 0, 16ll * p->n, pos4);
-    for (uint32_t i = 0; i < p->n; i++) factor[i] = wall[4 * i];
+    glGetNamedBufferSubData(p->vel[p->cur], 0, 16ll * p->n, vel);
+    glGetNamedBufferSubData(d->wall, 0, 16ll * p->n, wall);
+    if (rec) glGetNamedBufferSubData(d->kappa, 0, 4ll * p->n, out);
+    for (uint32_t i = 0; i < p->n; i++) {
+        if (!rec) out[i] = pos4[4 * i + 3];
+        pos4[4 * i + 3] = vel[4 * i + 3];
+        factor[i] = wall[4 * i];
+    }
     free(wall);
+    free(vel);
     glNamedBufferSubData(d->ctl, 0, sizeof kept, &kept);
     return true;
 }

@@ -24,7 +24,8 @@
 #define DFSPH_PHASES 5
 
 /* DFSPH's buffers, in the solver's binding range; twins: B_* in its shaders. */
-#define DFSPH_B_KAPPA (SIM_B_SOLVER + 1)     /* the pressure value kappa / rho of the solve under way */
+#define DFSPH_B_KAPPA (SIM_B_SOLVER + 1)     /* with records, the values k of the solve under way
+                                              * (else in pos.w: dfsph_common.glsl's DFSPH_K) */
 #define DFSPH_B_CTL (SIM_B_SOLVER + 2)       /* the GPU-side control block (indirect args, dt, reductions) */
 #define DFSPH_B_RECORDS (SIM_B_SOLVER + 3)   /* one record per step, read back a few frames late */
 #define DFSPH_B_NBR (SIM_B_SOLVER + 4)       /* each lane's neighbour list of the step ({m grad W_ij, j} records) */
