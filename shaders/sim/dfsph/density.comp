@@ -26,19 +26,11 @@ layout(std430, binding = B_WALL) writeonly buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
 #include "sim/dfsph/density_pass.glsl"
 
-// The divergence solve's decision after the first predict (made by the density pass), by the last
-// group's first thread, from the mean error over every particle: on the indirect path the groups
-// of its first (update, predict) pair and the iteration they apply, 0 where it converged or the
-// slot is empty. The persistent solves decide again from the same partials (solve_loop.glsl), alike.
-void dfsph_density_decide(float mean) {
-    if (C.idle != 0u) return; // an empty slot: the pairs stay at 0 groups, as every solve leaves them
-    bool more = dfsph_decide_solve(false, 0u, mean, true);
-    C.iter = more ? 1u : 0u;
-    C.args_div = uvec4(more ? gl_NumWorkGroups.x : 0u, 1u, 1u, 0u);
-}
-
 void main() {
     if (dfsph_density_skip()) return; // every group alike
     float err = dfsph_density(gl_NumWorkGroups.x);
-    if (dfsph_reduce_last(err, false) && gl_LocalInvocationID.x == 0u) dfsph_density_decide(s_red[0] / float(P.n));
+    // The divergence solve's decision after its first predict (dfsph_decide_next), but in an empty
+    // slot: there its pairs stay at 0 groups, as every solve leaves them.
+    if (dfsph_reduce_last(err, false) && gl_LocalInvocationID.x == 0u && C.idle == 0u)
+        dfsph_decide_next(false, 0u, s_red[0] / float(P.n));
 }

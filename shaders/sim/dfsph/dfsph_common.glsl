@@ -164,6 +164,20 @@ bool dfsph_decide_solve(bool density, uint it, float mean, bool record) {
     return more;
 }
 
+// The indirect path's decision after predict `it` (predict.comp; the divergence solve's first,
+// it = 0, made by the density pass: density.comp), by the last group's first thread: the solve's
+// next (update, predict) pair gets this dispatch's groups, or 0 once it stops, and C.iter the
+// iteration that pair applies. The persistent solves decide again from the same partials
+// (solve_loop.glsl), alike. Returns whether the pair runs.
+bool dfsph_decide_next(bool density, uint it, float mean) {
+    bool more = dfsph_decide_solve(density, it, mean, true);
+    C.iter = more ? it + 1u : it;
+    uvec4 args = uvec4(more ? gl_NumWorkGroups.x : 0u, 1u, 1u, 0u);
+    if (density) C.args_dens = args;
+    else C.args_div = args;
+    return more;
+}
+
 // Whether this is the last work group of the dispatch to get here (an atomic count on C.done,
 // which that group clears): true in every thread of that group, with every other group's writes
 // before its call visible; false elsewhere. Call from uniform control flow, once a dispatch (a
@@ -208,7 +222,9 @@ bool dfsph_reduce_last(float v, bool is_max) {
 //     chain of loads a neighbour fewer (the entry's); the same sums in the same order.
 //   DFSPH_PREFETCH N >= 2: the walk loads N entries at a time, then takes them in order (the loop
 //     over them has a constant count, so the compiler unrolls it and can issue the N entries'
-//     loads of x_j, v_j or k_j together); the same sums in the same order.
+//     loads of x_j, v_j or k_j together); past the list's end the last entry is loaded again, with
+//     no branch between the loads (as the cells' walk does: neighbours.glsl); the same sums in the
+//     same order.
 //   dfsph.c takes 8 where the lists hold indices and a particle has one lane (432,000 up), 1
 //   where it has more; with records either costs, so 0 there (docs/BENCHMARKS.md, s13 and s24).
 // DFSPH_MOMENTUM 1: the pressure solve's iterations take momentum (solve_fns.glsl; dfsph_desc.momentum).
@@ -231,7 +247,8 @@ bool dfsph_reduce_last(float v, bool is_max) {
 // the first wherever it runs; the repeats only where gravity acts: the mode they correct is the
 // column's weight (without gravity, in a cellular flow at small steps, they added damping: docs/SPH.md).
 #define DFSPH_COARSE_AFTER(n) ((n) < uint(DFSPH_COARSE_LEVELS) && ((n) == 0u || dot(P.gravity.xyz, P.gravity.xyz) > 0.0))
-// The coarse level's first phase, as work groups: a group a row of cells (y, z), then a thread a grid column (coarse.glsl).
+// The coarse level's first phase, as work groups: a group a row of cells (y, z), then a thread a grid column (coarse.glsl;
+// its C twin: the tests' hook in src/sim/dfsph/dfsph.c).
 #define DFSPH_COARSE_GROUPS (P.dims.y * P.dims.z + (P.dims.x * P.dims.z + uint(SIM_WG) - 1u) / uint(SIM_WG))
 // The momentum's share in a step the coarse level runs in (solve_fns.glsl; 0.5 in any other step):
 // dfsph.c gives 0.3 with the repeats, 0.5 without.
@@ -299,7 +316,7 @@ struct NbrRec {
         for (uint b_ = 0u; b_ < n_; b_ += uint(DFSPH_PREFETCH)) {                                \
             DFSPH_NBR_T batch_[DFSPH_PREFETCH];                                                  \
             for (uint u_ = 0u; u_ < uint(DFSPH_PREFETCH); u_++)                                  \
-                batch_[u_] = b_ + u_ < n_ ? nbr[(b_ + u_) * uint(DFSPH_LIST_STRIDE) + t_] : DFSPH_NBR_NONE; \
+                batch_[u_] = nbr[min(b_ + u_, n_ - 1u) * uint(DFSPH_LIST_STRIDE) + t_]; /* past: the last */ \
             for (uint u_ = 0u; u_ < uint(DFSPH_PREFETCH); u_++) {                                \
                 if (b_ + u_ >= n_) break;                                                        \
                 DFSPH_NBR_T e_ = batch_[u_];                                                     \

@@ -22,18 +22,11 @@ void main() {
     float err = dfsph_predict(C.iter);
     if (dfsph_reduce_last(err, false) && gl_LocalInvocationID.x == 0u) {
         uint it = C.iter;
-        bool more = dfsph_decide(it, s_red[0] / float(P.n), true);
-        if (more) C.iter = it + 1u;
-        uvec4 args = uvec4(more ? gl_NumWorkGroups.x : 0u, 1u, 1u, 0u);
-#if DFSPH_DENSITY
-        C.args_dens = args;
-#if DFSPH_COARSE // the coarse level after this predict (coarse.comp): its passes' groups, 0 where it does not follow
+        bool more = dfsph_decide_next(DFSPH_DENSITY != 0, it, s_red[0] / float(P.n));
+#if DFSPH_DENSITY && DFSPH_COARSE // the coarse level after this predict (coarse.comp): its passes' groups, 0 where it does not follow
         bool coarse = more && DFSPH_COARSE_AFTER(it) && DFSPH_COARSE_RUNS;
         C.args_coarse = uvec4(coarse ? DFSPH_COARSE_GROUPS : 0u, 1u, 1u, 0u);
         C.args_coarse_apply = uvec4(coarse ? gl_NumWorkGroups.x : 0u, 1u, 1u, 0u);
-#endif
-#else
-        C.args_div = args;
 #endif
     }
 }

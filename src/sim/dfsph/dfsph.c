@@ -319,6 +319,7 @@ static bool _dfsph_coarse(void *impl, sim_particles *p, const sim_search *q, flo
     c.idle = c.done = 0;
     c.iter = 1; /* as after the first predict (coarse.comp: the level follows predict C.iter - 1) */
     const uint32_t *g = d->sp->dims;
+    /* as predict.comp writes them (args_coarse: DFSPH_COARSE_GROUPS, dfsph_common.glsl) */
     c.args_coarse[0] = g[1] * g[2] + gpu_groups(g[0] * g[2], SIM_WG), c.args_coarse_apply[0] = d->groups_step;
     c.args_coarse[1] = c.args_coarse[2] = c.args_coarse_apply[1] = c.args_coarse_apply[2] = 1;
     glNamedBufferSubData(d->ctl, 0, sizeof c, &c);
