@@ -292,7 +292,7 @@ struct NbrRec {
 // H100: -4%, the frame -2.4%; docs/BENCHMARKS.md, s25); DFSPH_K_WITH_X 0 (the fused step, whose
 // DFSPH_NBR_POS is a non-coherent alias of positions other groups' k change under): k_j from the
 // coherent pos. Records hold no x_j, so their k stay in a dense array of their own, 8 to a 32-byte
-// sector (kappa; in pos.w the fused step's pressure phase took +3%). The pressure solve's running
+// sector (kappa; in pos.w the fused step's pressure phase took 4% longer). The pressure solve's running
 // total, carried to the next step's warm start through the reorder, rides in vel.w (solve_fns.glsl).
 #ifndef DFSPH_K_WITH_X
 #define DFSPH_K_WITH_X 1
