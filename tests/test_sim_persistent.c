@@ -11,7 +11,7 @@
  * grid at 27,648 (hundreds of groups, two rounds each) against one group (llvmpipe runs that case
  * as 1 group against 1 where FLUID_TEST_PERSISTENT_LARGE is set). Also the list walks that load
  * the next entry ahead or 8 entries at a time (index lists), or 3 at a time (records), a list's
- * last batch part empty, against the plain one (dfsph_desc.prefetch). The fused step's density
+ * last batch running past its end, against the plain one (dfsph_desc.prefetch). The fused step's density
  * walk takes the cells' candidates 4 at a time (step.comp), density.comp's one at a time: the
  * fused step against the indirect path checks one against the other. Made to fail on purpose: the
  * batched list walk stopping one entry short in a batch (the 3 and 8 compares failed), the

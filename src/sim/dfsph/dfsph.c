@@ -326,11 +326,13 @@ static bool _dfsph_coarse(void *impl, sim_particles *p, const sim_search *q, flo
     /* the values k in the kappa buffer with records, else in pos.w (dfsph_common.glsl's DFSPH_K);
      * the carried totals in vel.w */
     bool rec = d->rec == 16;
-    float *wall = malloc(16ull * p->n + 16), *vel = malloc(16ull * p->n + 16);
-    glGetNamedBufferSubData(p->pos[p->cur], 0, 16ll * p->n, pos4);
-    for (uint32_t i = 0; i < p->n && !rec; i++) pos4[4 * i + 3] = in[i];
     if (rec) glNamedBufferSubData(d->kappa, 0, 4ll * p->n, in);
-    else glNamedBufferSubData(p->pos[p->cur], 0, 16ll * p->n, pos4);
+    else {
+        glGetNamedBufferSubData(p->pos[p->cur], 0, 16ll * p->n, pos4);
+        for (uint32_t i = 0; i < p->n; i++) pos4[4 * i + 3] = in[i];
+        glNamedBufferSubData(p->pos[p->cur], 0, 16ll * p->n, pos4);
+    }
+    float *wall = malloc(16ull * p->n + 16), *vel = malloc(16ull * p->n + 16);
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
     dfsph_coarse_run(d);
     glMemoryBarrier(GL_ALL_BARRIER_BITS);
