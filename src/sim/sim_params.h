@@ -29,7 +29,7 @@
 #define SIM_B_VALS 5
 #define SIM_B_RANGES 6 /* the cell table: uint start per cell, then n (search.h) */
 #define SIM_B_DENS 7
-#define SIM_B_PTERM 8 /* wcsph: the pressure term per particle */
+/* 8: free (wcsph's pressure term until session 26, now in pos.w and vel.w) */
 #define SIM_B_ACCEL 9
 #define SIM_B_ID_IN 10
 #define SIM_B_ID_OUT 11
@@ -45,7 +45,7 @@
     X(SIM_WG, SIM_WG) X(SIM_UBO_PARAMS, SIM_UBO_PARAMS) X(UBO_SOLVER, SIM_UBO_SOLVER)          \
     X(B_POS_IN, SIM_B_POS_IN) X(B_VEL_IN, SIM_B_VEL_IN) X(B_POS_OUT, SIM_B_POS_OUT)            \
     X(B_VEL_OUT, SIM_B_VEL_OUT) X(B_KEYS, SIM_B_KEYS) X(B_VALS, SIM_B_VALS)                    \
-    X(B_RANGES, SIM_B_RANGES) X(B_DENS, SIM_B_DENS) X(B_PTERM, SIM_B_PTERM)                    \
+    X(B_RANGES, SIM_B_RANGES) X(B_DENS, SIM_B_DENS)                                             \
     X(B_ACCEL, SIM_B_ACCEL) X(B_ID_IN, SIM_B_ID_IN) X(B_ID_OUT, SIM_B_ID_OUT)                  \
     X(B_CELL_KEYS, SIM_B_CELL_KEYS)
 /* clang-format on */

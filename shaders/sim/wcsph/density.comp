@@ -1,15 +1,18 @@
 // density: rho_i = sum_j m W(|x_i - x_j|) over the neighbours (self included), completed by the
 // walls' mirror share (divided by 1 - Phi, Phi the kernel fraction outside the box); pressure from the Tait equation,
-// clamped at 0 (no tension); stores rho, and (rho, p / rho^2) together for the forces (one read a
-// neighbour there instead of two).
+// clamped at 0 (no tension); stores rho, and for the forces p / rho^2 in pos.w and rho in vel.w,
+// so that their walk gets both with the position and velocity it loads anyway (the neighbours here
+// read the positions' xyz only; forces writes w = 0 into the next positions and velocities).
+// Until session 26 the two went to a vec2 array of their own: a third gather a neighbour there.
 #version 450
 #include "sim/sim_common.glsl"
 #include "sim/kernel.glsl"
 layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_POS_IN) readonly buffer Pos { vec4 pos[]; };
+layout(std430, binding = B_POS_IN) writeonly buffer PosW { vec4 pos_w[]; }; // the same buffer: its w
+layout(std430, binding = B_VEL_IN) writeonly buffer VelW { vec4 vel_w[]; }; // its w
 layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = B_DENS) writeonly buffer Dens { float dens[]; };
-layout(std430, binding = B_PTERM) writeonly buffer PTerm { vec2 pterm[]; };
 #include "sim/neighbours.glsl"
 
 void main() {
@@ -32,5 +35,6 @@ void main() {
     float ratio = rho / P.rho0, r2 = ratio * ratio, r7 = r2 * r2 * r2 * ratio;
     float p = max(P.tait_b * (r7 - 1.0), 0.0);
     dens[i] = rho;
-    pterm[i] = vec2(rho, p / (rho * rho));
+    pos_w[i].w = p / (rho * rho);
+    vel_w[i].w = rho;
 }

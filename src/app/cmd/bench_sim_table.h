@@ -50,7 +50,7 @@ typedef struct bsim_row {
     int worst_frame;   /* its index in the timed window */
     uint64_t worst_disp;
     int nst;
-    char stage_names[16][16];
+    char stage_names[16][24];
     double stage_us[16];
     /* The solver's stages measured inside its one-dispatch step (sim_step_record.phase_cycles):
      * nphase of them (its last stages; 0: none measured), the mean cycles a step over the

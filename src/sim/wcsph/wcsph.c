@@ -1,10 +1,12 @@
 /* wcsph: the weakly compressible solver: summation density and Tait pressure, symmetric pressure
  * gradient with Monaghan's artificial viscosity, symplectic Euler; a fixed step bound by the speed
- * of sound (docs/SPH.md). Three dispatches a step:
- *   density   (shaders/sim/wcsph/density.comp)    rho and p / rho^2 per particle
- *   forces    (shaders/sim/wcsph/forces.comp)     the acceleration
- *   integrate (shaders/sim/wcsph/integrate.comp)  v += a dt, x += v dt, the hard walls; the next
- *                                                 step's hash (search.h)
+ * of sound (docs/SPH.md). Two dispatches a step:
+ *   density          (shaders/sim/wcsph/density.comp)  rho and p / rho^2 per particle, in vel.w
+ *                                                      and pos.w
+ *   forces+integrate (shaders/sim/wcsph/forces.comp)   the acceleration, then v += a dt, x += v dt
+ *                                                      and the hard walls into the other buffer of
+ *                                                      each pair, which becomes the current one;
+ *                                                      the next step's hash (search.h)
  * Its dt is known on the CPU, so its step records are made there. A frame of `seconds` takes
  * k = ceil(seconds / dt) equal steps of seconds / k (at most its stable dt), or the K equal steps
  * --substeps asks for; sim_params.dt on the GPU is set each frame. */
@@ -16,16 +18,19 @@
 #include "sim/solver_test.h"
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
-static const char *const _wcsph_stages[] = {"density", "forces", "integrate"};
+static const char *const _wcsph_stages[] = {"density", "forces+integrate"};
 
 typedef struct wcsph {
-    GLuint density, forces, integrate; /* programs */
-    GLuint integrate_hash;             /* integrate making the next step's hash (0: none; search.h) */
-    uint32_t hash_serial;              /* the search's sorter it was built for */
+    GLuint density, forces; /* programs */
+    GLuint forces_hash;     /* forces making the next step's hash (0: none; search.h) */
+    uint32_t hash_serial;   /* the search's sorter it was built for */
     bool hash_failed;
-    GLuint pterm, accel;            /* per particle: (rho, p / rho^2) as a vec2, acceleration */
+    char pass_defines[sizeof(((sim_particles *)0)->pass_defines)]; /* the particles' (lanes, reach) */
+    GLuint accel;                   /* per particle: the acceleration (the tests') */
+    int dens_at;                    /* the pair whose w the last density pass wrote (rho, p / rho^2) */
     GLuint params;                  /* the sim's parameter block, whose dt each frame sets */
     const sim_record_sink *records; /* where its steps' records go */
     float dt;                       /* the stable step (the speed of sound's CFL bound) */
@@ -47,9 +52,7 @@ static void _wcsph_destroy(void *impl) {
     if (!w) return;
     shader_destroy(&w->density);
     shader_destroy(&w->forces);
-    shader_destroy(&w->integrate);
-    shader_destroy(&w->integrate_hash);
-    gpu_buffer_destroy(&w->pterm);
+    shader_destroy(&w->forces_hash);
     gpu_buffer_destroy(&w->accel);
     free(w);
 }
@@ -64,10 +67,9 @@ static void *_wcsph_make(const sim_solver_make_desc *md, char *err) {
     w->run_count = 1;
     w->params = p->params;
     w->records = md->records;
+    snprintf(w->pass_defines, sizeof w->pass_defines, "%s", p->pass_defines);
     bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", p->pass_defines, "sim.wcsph.density", err)) &&
               (w->forces = sim_program_make("sim/wcsph/forces.comp", p->pass_defines, "sim.wcsph.forces", err)) &&
-              (w->integrate = sim_program_make("sim/wcsph/integrate.comp", NULL, "sim.wcsph.integrate", err)) &&
-              (w->pterm = gpu_buffer_make(8 * n, NULL, "sim.wcsph.pterm", err)) &&
               (w->accel = gpu_buffer_make(16 * n, NULL, "sim.wcsph.accel", err));
     if (!ok) {
         _wcsph_destroy(w);
@@ -78,17 +80,17 @@ static void *_wcsph_make(const sim_solver_make_desc *md, char *err) {
 
 static void _wcsph_bind(wcsph *w, const sim_search *q) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, sim_search_ranges(q));
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_PTERM, w->pterm);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ACCEL, w->accel);
 }
 
-static GLuint _wcsph_integrate_hash(wcsph *w, const sim_search *q);
+static GLuint _wcsph_forces_hash(wcsph *w, const sim_search *q);
 
 static void _wcsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     wcsph *w = impl;
-    _wcsph_integrate_hash(w, q); /* built now, not in the first step's time */
+    _wcsph_forces_hash(w, q); /* built now, not in the first step's time */
     _wcsph_bind(w, q);
     sim_dispatch_neighbours(p, w->density);
+    w->dens_at = p->cur;
 }
 
 static int _wcsph_frame_begin(void *impl, double seconds, int substeps) {
@@ -118,35 +120,41 @@ static int _wcsph_frame_begin(void *impl, double seconds, int substeps) {
     return k;
 }
 
-/* integrate with the next step's hash, built for the search's sorter (again after a sort switch);
- * 0 where it does not build (then integrate runs alone and the search hashes). */
-static GLuint _wcsph_integrate_hash(wcsph *w, const sim_search *q) {
-    if (w->integrate_hash && w->hash_serial == sim_search_serial(q)) return w->integrate_hash;
-    shader_destroy(&w->integrate_hash);
+/* forces with the next step's hash, built for the search's sorter (again after a sort switch);
+ * 0 where it does not build (then forces runs without it and the search hashes). */
+static GLuint _wcsph_forces_hash(wcsph *w, const sim_search *q) {
+    if (w->forces_hash && w->hash_serial == sim_search_serial(q)) return w->forces_hash;
+    shader_destroy(&w->forces_hash);
     w->hash_serial = sim_search_serial(q);
     char defines[8192], err[ERR_LEN];
-    sim_search_hash_defines(q, defines, sizeof defines);
-    w->integrate_hash = sim_program_make("sim/wcsph/integrate.comp", defines, "sim.wcsph.integrate_hash", err);
-    if (!w->integrate_hash && !w->hash_failed) log_error("SIM", "wcsph: integrate with the hash: %s (integrate runs alone)", err);
-    w->hash_failed = !w->integrate_hash;
-    return w->integrate_hash;
+    size_t used = (size_t)snprintf(defines, sizeof defines, "%s", w->pass_defines);
+    sim_search_hash_defines(q, defines + used, sizeof defines - used);
+    w->forces_hash = sim_program_make("sim/wcsph/forces.comp", defines, "sim.wcsph.forces_hash", err);
+    if (!w->forces_hash && !w->hash_failed) log_error("SIM", "wcsph: forces with the hash: %s (the search hashes)", err);
+    w->hash_failed = !w->forces_hash;
+    return w->forces_hash;
 }
 
 static void _wcsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first) {
     wcsph *w = impl;
-    GLuint hash = _wcsph_integrate_hash(w, q);
-    GLuint progs[] = {w->density, w->forces, hash ? hash : w->integrate};
+    GLuint hash = _wcsph_forces_hash(w, q);
     _wcsph_bind(w, q);
-    for (int st = 0; st < 3; st++) {
-        prof_begin(prof, first + st);
-        if (st < 2) sim_dispatch_neighbours(p, progs[st]);
-        else if (hash) {
-            sim_search_hash_bind(q);
-            sim_dispatch(hash, p->n);
-            sim_search_hashed(q, p->n);
-        } else sim_dispatch(progs[st], p->n);
-        prof_end(prof, first + st);
-    }
+    prof_begin(prof, first);
+    sim_dispatch_neighbours(p, w->density);
+    w->dens_at = p->cur;
+    prof_end(prof, first);
+    prof_begin(prof, first + 1);
+    int a = p->cur, b = 1 - p->cur; /* forces reads a, steps into b (what the search's reorder writes next) */
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ID_IN, p->id[a]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_OUT, p->pos[b]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_OUT, p->vel[b]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ID_OUT, p->id[b]);
+    if (hash) sim_search_hash_bind(q);
+    sim_dispatch_neighbours(p, hash ? hash : w->forces);
+    if (hash) sim_search_hashed(q, p->n);
+    p->cur = b;
+    sim_particles_bind(p);
+    prof_end(prof, first + 1);
     w->runs[(w->run_head + w->run_count - 1) % ARRAY_LEN(w->runs)].steps++;
 }
 
@@ -167,15 +175,21 @@ static void _wcsph_poll(void *impl, bool wait) {
     }
 }
 
+/* The pressure from the last density pass's w's: the pair it ran on, which the step's forces left
+ * for the other in the same order (and the search's reorder overwrites only before the next). */
 static bool _wcsph_read_pressure(void *impl, const sim_particles *p, float *out) {
     wcsph *w = impl;
-    float *dp = malloc(8ull * p->n + 8); /* (rho, p / rho^2) */
-    if (!dp) return false;
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glGetNamedBufferSubData(w->pterm, 0, 8ll * p->n, dp);
-    for (uint32_t i = 0; i < p->n; i++) out[i] = dp[2 * i + 1] * dp[2 * i] * dp[2 * i];
-    free(dp);
-    return true;
+    float *x = malloc(16ull * p->n + 16), *v = malloc(16ull * p->n + 16); /* w: p / rho^2, rho */
+    bool ok = x && v;
+    if (ok) {
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        glGetNamedBufferSubData(p->pos[w->dens_at], 0, 16ll * p->n, x);
+        glGetNamedBufferSubData(p->vel[w->dens_at], 0, 16ll * p->n, v);
+        for (uint32_t i = 0; i < p->n; i++) out[i] = x[4 * i + 3] * v[4 * i + 3] * v[4 * i + 3];
+    }
+    free(x);
+    free(v);
+    return ok;
 }
 
 static GLuint _wcsph_accel(void *impl) { return ((wcsph *)impl)->accel; }
