@@ -10,6 +10,9 @@
 // of its own (integrate.comp), reading back the acceleration this pass stored.
 #version 450
 #include "sim/sim_common.glsl"
+#ifndef WCSPH_LISTS
+#define WCSPH_LISTS 0 // wcsph.c defines it with the lists' WCSPH_* (their cap, stride, bindings)
+#endif
 #include "sim/kernel.glsl"
 layout(local_size_x = SIM_WG) in;
 #include "sim/search/hash_emit.glsl"
@@ -21,6 +24,12 @@ layout(std430, binding = B_VEL_OUT) writeonly buffer VelOut { vec4 vel_out[]; };
 layout(std430, binding = B_ID_OUT) writeonly buffer IdOut { uint id_out[]; };
 layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };   // the tests' (solver_test.h)
+#if WCSPH_LISTS
+// The neighbours density.comp listed, in its walk's order (slot-major: entry k of thread t at
+// k * WCSPH_LIST_STRIDE + t), and their count; past WCSPH_LIST_CAP this pass walks the cells again.
+layout(std430, binding = WCSPH_B_NBR) readonly buffer Nbr { uint nbr[]; };
+layout(std430, binding = WCSPH_B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[]; };
+#endif
 #include "sim/neighbours.glsl"
 
 // The step: the acceleration a of particle i at xi with velocity vi.
@@ -39,19 +48,44 @@ void step_particle(uint i, vec3 xi, vec3 vi, vec3 a) {
     sim_hash_emit(i, x);
 }
 
+// This invocation's particle i and its sums over its neighbours (forces_pair adds to them).
+vec3 xi, vi, kk;
+float rhoi, pti, pi, eps2, visc_k;
+bool near_wall;
+vec3 a = vec3(0.0);
+float sum_w = 0.0, sum_pw = 0.0;             // Shepard mean of p (the particle itself added in main)
+vec3 grad_p = vec3(0.0), moment = vec3(0.0); // sum V_j (p_j - p_i) grad W, diag sum V_j (x_j - x_i) (x) grad W
+
+// The pair (i, j) at d = x_i - x_j, r2 = |d|^2 (0 < r2 < h^2), j's p / rho^2 and velocity (w: rho).
+void forces_pair(vec3 d, float r2, float ptj, vec4 vj) {
+    float rhoj = vj.w;
+    vec2 wk = sim_pair(r2, P.hs, kk); // W, dW/dr / r
+    float w = wk.x;
+    vec3 gw = d * wk.y;
+    float vr = dot(vi - vj.xyz, d);
+    float visc = vr < 0.0 ? visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + rhoj)) : 0.0;
+    a -= (pti + ptj + visc) * gw;
+    if (near_wall) {
+        float pj = ptj * rhoj * rhoj, vj_ = P.mass / rhoj;
+        sum_w += w;
+        sum_pw += pj * w;
+        grad_p += vj_ * (pj - pi) * gw;
+        moment -= vj_ * d * gw;
+    }
+}
+
 void main() {
     sim_hash_begin();
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
     vec4 xi4 = live ? pos[i] : vec4(0.0), vi4 = live ? vel[i] : vec4(0.0, 0.0, 0.0, 1.0);
-    vec3 xi = xi4.xyz, vi = vi4.xyz;
-    float rhoi = vi4.w, pti = xi4.w;
-    vec3 kk = sim_kernel_k(P.hs);
-    float h2 = P.h * P.h, eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
-    vec3 a = vec3(0.0);
-    float pi = pti * rhoi * rhoi;
-    float w0 = sim_w(0.0, P.hs), sum_w = 0.0, sum_pw = 0.0; // Shepard mean of p (the particle itself added below)
-    vec3 grad_p = vec3(0.0), moment = vec3(0.0); // sum V_j (p_j - p_i) grad W, diag sum V_j (x_j - x_i) (x) grad W
+    xi = xi4.xyz, vi = vi4.xyz;
+    rhoi = vi4.w, pti = xi4.w;
+    kk = sim_kernel_k(P.hs);
+    float h2 = P.h * P.h;
+    eps2 = 0.01 * P.hs * P.hs, visc_k = P.alpha * P.c0 * P.hs;
+    pi = pti * rhoi * rhoi;
+    float w0 = sim_w(0.0, P.hs);
     // Those four sums serve the walls' terms only, which are zero unless the kernel reaches a ghost
     // plane: sim_wall_g's first plane, at max(d, 0) + dx/2 from the particle, within 2 hs (tested
     // here against 2.0001 hs, so that float rounding can only make a particle sum them for nothing;
@@ -59,33 +93,37 @@ void main() {
     // on the H100 the skip took the forces from 363-365 to 342-345 µs a step at 986,078 and the
     // frame 1.6% at 432,000, but made 2 lanes 3% slower at 109,744 and 4 lanes 23% at 27,648
     // (docs/BENCHMARKS.md, s18).
-    bool near_wall = true;
+    near_wall = true;
 #if SIM_LANES == 1
     near_wall = false;
     for (int ax = 0; ax < 3; ax++)
         near_wall = near_wall || max(xi[ax] - P.lo[ax], 0.0) + 0.5 * P.dx < 2.0001 * P.hs ||
                     max(P.hi[ax] - xi[ax], 0.0) + 0.5 * P.dx < 2.0001 * P.hs;
 #endif
+#if WCSPH_LISTS
+    uint t = SIM_GID, listed = live ? nbr_count[t] : 0u;
+    if (listed <= uint(WCSPH_LIST_CAP)) {
+        // WCSPH_LIST_BATCH entries at a time: their indices, then their positions and velocities,
+        // with no branch between the loads (past the list's end its last entry again), then the
+        // pairs in the list's order.
+        for (uint b = 0u; b < listed; b += uint(WCSPH_LIST_BATCH)) {
+            uint jb[WCSPH_LIST_BATCH];
+            vec4 xb[WCSPH_LIST_BATCH], vb[WCSPH_LIST_BATCH];
+            for (uint u = 0u; u < uint(WCSPH_LIST_BATCH); u++) jb[u] = nbr[min(b + u, listed - 1u) * uint(WCSPH_LIST_STRIDE) + t];
+            for (uint u = 0u; u < uint(WCSPH_LIST_BATCH); u++) xb[u] = pos[jb[u]], vb[u] = vel[jb[u]];
+            for (uint u = 0u; u < uint(WCSPH_LIST_BATCH) && b + u < listed; u++) {
+                vec3 d = xi - xb[u].xyz;
+                forces_pair(d, dot(d, d), xb[u].w, vb[u]);
+            }
+        }
+    } else
+#endif
     if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
         vec4 xj = SIM_NBR_X;
         vec3 d = xi - xj.xyz;
         float r2 = dot(d, d);
         if (r2 >= h2 || j == i || r2 == 0.0) continue;
-        vec4 vj = vel[j];
-        float rhoj = vj.w, ptj = xj.w;
-        vec2 wk = sim_pair(r2, P.hs, kk); // W, dW/dr / r
-        float w = wk.x;
-        vec3 gw = d * wk.y;
-        float vr = dot(vi - vj.xyz, d);
-        float visc = vr < 0.0 ? visc_k * -vr / ((r2 + eps2) * 0.5 * (rhoi + rhoj)) : 0.0;
-        a -= (pti + ptj + visc) * gw;
-        if (near_wall) {
-            float pj = ptj * rhoj * rhoj, vj = P.mass / rhoj;
-            sum_w += w;
-            sum_pw += pj * w;
-            grad_p += vj * (pj - pi) * gw;
-            moment -= vj * d * gw;
-        }
+        forces_pair(d, r2, xj.w, vel[j]);
     SIM_NEIGHBOURS_END
     vec4 s1 = sim_lanes_sum(vec4(a, sum_w)), s2 = sim_lanes_sum(vec4(grad_p, sum_pw)), s3 = sim_lanes_sum(vec4(moment, 0.0));
     if (live && SIM_LANE == 0u) {

@@ -2,8 +2,10 @@
  * gradient with Monaghan's artificial viscosity, symplectic Euler; a fixed step bound by the speed
  * of sound (docs/SPH.md). Two dispatches a step:
  *   density          (shaders/sim/wcsph/density.comp)  rho and p / rho^2 per particle, in vel.w
- *                                                      and pos.w
- *   forces+integrate (shaders/sim/wcsph/forces.comp)   the acceleration, then v += a dt, x += v dt
+ *                                                      and pos.w; up to WCSPH_LISTS_UPTO particles
+ *                                                      the neighbours' indices, a list a lane
+ *   forces+integrate (shaders/sim/wcsph/forces.comp)   the acceleration (over the lists, where a
+ *                                                      lane's fit, else the cells), then v += a dt, x += v dt
  *                                                      and the hard walls into the other buffer of
  *                                                      each pair, which becomes the current one;
  *                                                      the next step's hash (search.h)
@@ -23,13 +25,21 @@
 
 static const char *const _wcsph_stages[] = {"density", "forces+integrate"};
 
+/* Neighbour lists (density makes them, forces walks them) up to this many particles: on the H100
+ * (session 26, alternating twice) they took 27,648 from 24.6 to 22.1 ms a frame and 109,744 from
+ * 87.5 to 68.1, but 432,000 from 284 to 386 and 986,078 from 758 to 1,153: there the lists are
+ * larger than the L2 (57 and 130 MB of entries) and density's scattered stores of them went to
+ * memory (its pass 227 -> 558 µs at 986,078). */
+#define WCSPH_LISTS_UPTO 262144
+
 typedef struct wcsph {
     GLuint density, forces; /* programs */
     GLuint forces_hash;     /* forces making the next step's hash (0: none; search.h) */
     uint32_t hash_serial;   /* the search's sorter it was built for */
     bool hash_failed;
-    char pass_defines[sizeof(((sim_particles *)0)->pass_defines)]; /* the particles' (lanes, reach) */
+    char defines[640];      /* its neighbour passes': the particles' (lanes, reach) and the lists' */
     GLuint accel;                   /* per particle: the acceleration (the tests') */
+    GLuint nbr, nbr_count;          /* the neighbour lists density makes for forces (0: none) */
     int dens_at;                    /* the pair whose w the last density pass wrote (rho, p / rho^2) */
     GLuint params;                  /* the sim's parameter block, whose dt each frame sets */
     const sim_record_sink *records; /* where its steps' records go */
@@ -54,6 +64,8 @@ static void _wcsph_destroy(void *impl) {
     shader_destroy(&w->forces);
     shader_destroy(&w->forces_hash);
     gpu_buffer_destroy(&w->accel);
+    gpu_buffer_destroy(&w->nbr);
+    gpu_buffer_destroy(&w->nbr_count);
     free(w);
 }
 
@@ -67,9 +79,20 @@ static void *_wcsph_make(const sim_solver_make_desc *md, char *err) {
     w->run_count = 1;
     w->params = p->params;
     w->records = md->records;
-    snprintf(w->pass_defines, sizeof w->pass_defines, "%s", p->pass_defines);
-    bool ok = (w->density = sim_program_make("sim/wcsph/density.comp", p->pass_defines, "sim.wcsph.density", err)) &&
-              (w->forces = sim_program_make("sim/wcsph/forces.comp", p->pass_defines, "sim.wcsph.forces", err)) &&
+    /* The lists: each lane's first `cap` neighbours (a lane has about 33 / lanes; DFSPH's caps), up
+     * to WCSPH_LISTS_UPTO particles. */
+    size_t stride = n * p->lanes, cap = 48 / p->lanes + 8, bytes = 4 * stride * cap;
+    bool lists = n <= WCSPH_LISTS_UPTO && bytes <= (size_t)md->caps->max_ssbo_bytes;
+    int used = snprintf(w->defines, sizeof w->defines, "%s", p->pass_defines);
+    if (lists)
+        snprintf(w->defines + used, sizeof w->defines - used,
+                 "#define WCSPH_LISTS 1\n#define WCSPH_LIST_CAP %zu\n#define WCSPH_LIST_STRIDE %zu\n#define WCSPH_LIST_BATCH %u\n"
+                 "#define WCSPH_B_NBR %d\n#define WCSPH_B_NBR_COUNT %d\n",
+                 cap, stride, p->lanes == 1 ? 8u : 2u, SIM_B_SOLVER, SIM_B_SOLVER + 1);
+    bool ok = (!lists || ((w->nbr = gpu_buffer_make(bytes, NULL, "sim.wcsph.neighbours", err)) &&
+                          (w->nbr_count = gpu_buffer_make(4 * stride, NULL, "sim.wcsph.neighbour_counts", err)))) &&
+              (w->density = sim_program_make("sim/wcsph/density.comp", w->defines, "sim.wcsph.density", err)) &&
+              (w->forces = sim_program_make("sim/wcsph/forces.comp", w->defines, "sim.wcsph.forces", err)) &&
               (w->accel = gpu_buffer_make(16 * n, NULL, "sim.wcsph.accel", err));
     if (!ok) {
         _wcsph_destroy(w);
@@ -81,6 +104,10 @@ static void *_wcsph_make(const sim_solver_make_desc *md, char *err) {
 static void _wcsph_bind(wcsph *w, const sim_search *q) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, sim_search_ranges(q));
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ACCEL, w->accel);
+    if (w->nbr) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_SOLVER, w->nbr);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_SOLVER + 1, w->nbr_count);
+    }
 }
 
 static GLuint _wcsph_forces_hash(wcsph *w, const sim_search *q);
@@ -127,7 +154,7 @@ static GLuint _wcsph_forces_hash(wcsph *w, const sim_search *q) {
     shader_destroy(&w->forces_hash);
     w->hash_serial = sim_search_serial(q);
     char defines[8192], err[ERR_LEN];
-    size_t used = (size_t)snprintf(defines, sizeof defines, "%s", w->pass_defines);
+    size_t used = (size_t)snprintf(defines, sizeof defines, "%s", w->defines);
     sim_search_hash_defines(q, defines + used, sizeof defines - used);
     w->forces_hash = sim_program_make("sim/wcsph/forces.comp", defines, "sim.wcsph.forces_hash", err);
     if (!w->forces_hash && !w->hash_failed) log_error("SIM", "wcsph: forces with the hash: %s (the search hashes)", err);
