@@ -12,16 +12,12 @@
 #include "sim/kernel.glsl"
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
-layout(std430, binding = B_POS_IN) writeonly buffer Pos { vec4 pos[]; }; // only w: each particle's k (DFSPH_K, with index lists)
-layout(std430, binding = B_POS_IN) readonly buffer PosR { vec4 pos_r[]; }; // the walk's (the non-coherent cache)
+#include "sim/dfsph/k_out.glsl" // pos (only w: each particle's k, with index lists), pos_r, kappa
 #define DFSPH_POS_R pos_r
 layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
 layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = B_DENS) writeonly buffer Dens { float dens[]; };
 layout(std430, binding = B_NBR) writeonly buffer Nbr { DFSPH_NBR_T nbr[]; };
-#if DFSPH_REC
-layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };
-#endif
 layout(std430, binding = B_WALL) writeonly buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
 #include "sim/dfsph/density_pass.glsl"

@@ -219,7 +219,9 @@ bool dfsph_reduce_last(float v, bool is_max) {
 //     would only cost, L2 for L1).
 // DFSPH_LIST_CAP, DFSPH_LIST_STRIDE (lanes a buffer holds) and DFSPH_REC come from dfsph.c.
 //   DFSPH_PREFETCH 1: the walk loads entry k+1 before it uses entry k, so a thread waits on one
-//     chain of loads a neighbour fewer (the entry's); the same sums in the same order.
+//     chain of loads a neighbour fewer (the entry's); at the list's last entry it loads that entry
+//     again (clamped, no branch: since session 26, as the batches do); the same sums in the same
+//     order.
 //   DFSPH_PREFETCH N >= 2: the walk loads N entries at a time, then takes them in order (the loop
 //     over them has a constant count, so the compiler unrolls it and can issue the N entries'
 //     loads of x_j, v_j or k_j together); past the list's end the last entry is loaded again, with
@@ -333,7 +335,7 @@ struct NbrRec {
         DFSPH_NBR_T next_ = n_ > 0u ? nbr[t_] : DFSPH_NBR_NONE;                             \
         for (uint k_ = 0u; k_ < n_; k_++) {                                                 \
             DFSPH_NBR_T e_ = next_;                                                         \
-            if (k_ + 1u < n_) next_ = nbr[(k_ + 1u) * uint(DFSPH_LIST_STRIDE) + t_];        \
+            next_ = nbr[min(k_ + 1u, n_ - 1u) * uint(DFSPH_LIST_STRIDE) + t_]; /* past: the last */ \
             DFSPH_LIST_TAKE(j, g, e_)
 #else
 #define DFSPH_LIST_BEGIN(j, g)                                         \

@@ -16,16 +16,12 @@
 #define DFSPH_POS_R pos_r
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
-layout(std430, binding = B_POS_IN) writeonly buffer Pos { vec4 pos[]; }; // only w: the warm start's k (DFSPH_K, with index lists)
-layout(std430, binding = B_POS_IN) readonly buffer PosR { vec4 pos_r[]; }; // the walks' (the non-coherent cache)
+#include "sim/dfsph/k_out.glsl" // pos (only w: the warm start's k, with index lists), pos_r, kappa
 layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
 layout(std430, binding = B_NBR) readonly buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_DENS) readonly buffer Dens { float dens[]; };
 layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };
-#if DFSPH_REC
-layout(std430, binding = B_KAPPA) writeonly buffer Kappa { float kappa[]; };
-#endif
 layout(std430, binding = B_WALL) readonly buffer Wall { vec4 wallg[]; };
 #include "sim/lanes.glsl"
 #include "sim/dfsph/nonpressure_pass.glsl"
