@@ -118,7 +118,8 @@ int main(void) {
           shown.counter_means[1]);
     int dfsph_steps = ss.view.steps_per_frame;
     CHECK(session_set_solver(&ss, "wcsph", err), "wcsph: %s", err);
-    CHECK(_has_stage(&ss, "forces+integrate") && !_has_stage(&ss, "pressure"), "after the switch to wcsph the profiler lacks its stages");
+    CHECK(_has_stage(&ss, "forces+integrate") && !_has_stage(&ss, "pressure"),
+          "after the switch to wcsph the profiler lacks its stages");
     /* and its steps a frame: none shown at the switch (dfsph's last records came back with it),
      * then, once its records come back (a frame late), wcsph's own: as many steps as slots */
     CHECK(ss.view.steps_per_frame == 0, "after the switch the HUD still shows %d steps a frame (dfsph showed %d)",

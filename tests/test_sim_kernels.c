@@ -140,8 +140,8 @@ static void test_gpu_vs_cpu(const gpu_caps *caps, uint32_t lanes, double squeeze
         }
     }
     for (int b = 0; b < 2; b++) {
-        CHECK(aerr[b] < 1e-4 * amax[b] + 1e-3, "block %d: GPU acceleration differs from the CPU reference by %.3g m/s^2 (largest %.3g)",
-              b, aerr[b], amax[b]);
+        CHECK(aerr[b] < 1e-4 * amax[b] + 1e-3,
+              "block %d: GPU acceleration differs from the CPU reference by %.3g m/s^2 (largest %.3g)", b, aerr[b], amax[b]);
         CHECK(perr[b] < 1e-6 * dx * 100, "block %d: integrated positions differ by %.3g m", b, perr[b]);
         printf("forces, %u lanes, block %d (spacing %.2f dx): worst difference %.3g m/s^2 of %.3g; positions %.3g m\n", lanes, b,
                b ? squeeze : 1.0, aerr[b], amax[b], perr[b]);

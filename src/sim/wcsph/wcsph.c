@@ -37,7 +37,7 @@ typedef struct wcsph {
     GLuint forces_hash;     /* forces making the next step's hash (0: none; search.h) */
     uint32_t hash_serial;   /* the search's sorter it was built for */
     bool hash_failed;
-    char defines[640];      /* its neighbour passes': the particles' (lanes, reach) and the lists' */
+    char defines[640];              /* its neighbour passes': the particles' (lanes, reach) and the lists' */
     GLuint accel;                   /* per particle: the acceleration (the tests') */
     GLuint nbr, nbr_count;          /* the neighbour lists density makes for forces (0: none) */
     int dens_at;                    /* the pair whose w the last density pass wrote (rho, p / rho^2) */
