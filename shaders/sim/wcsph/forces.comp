@@ -23,7 +23,7 @@ layout(std430, binding = B_POS_OUT) writeonly buffer PosOut { vec4 pos_out[]; };
 layout(std430, binding = B_VEL_OUT) writeonly buffer VelOut { vec4 vel_out[]; };
 layout(std430, binding = B_ID_OUT) writeonly buffer IdOut { uint id_out[]; };
 layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
-layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };   // the tests' (solver_test.h)
+layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; }; // the tests' (solver_test.h)
 #if WCSPH_LISTS
 // The neighbours density.comp listed, in its walk's order (slot-major: entry k of thread t at
 // k * WCSPH_LIST_STRIDE + t), and their count; past WCSPH_LIST_CAP this pass walks the cells again.
@@ -32,7 +32,7 @@ layout(std430, binding = WCSPH_B_NBR_COUNT) readonly buffer NbrCount { uint nbr_
 #endif
 #include "sim/neighbours.glsl"
 
-// The step: the acceleration a of particle i at xi with velocity vi.
+// Particle i's step from xi and vi under the acceleration a, into the other buffers (and the tests' a).
 void step_particle(uint i, vec3 xi, vec3 vi, vec3 a) {
     vec3 v = vi + a * P.dt;
     vec3 x = xi + v * P.dt;
