@@ -80,15 +80,19 @@ static void *_wcsph_make(const sim_solver_make_desc *md, char *err) {
     w->params = p->params;
     w->records = md->records;
     /* The lists: each lane's first `cap` neighbours (a lane has about 33 / lanes; DFSPH's caps), up
-     * to WCSPH_LISTS_UPTO particles. */
+     * to WCSPH_LISTS_UPTO particles; forces walks them `batch` entries at a time (the H100, session
+     * 26: with 4 lanes 1 at a time 20.6 ms a frame at 27,648 against 22.1 for 2 and 23.9 for 4; with
+     * 2 lanes 2 at a time 68.0 at 109,744 against 69.0 and 79.6; one lane only where FLUID_SIM_LANES
+     * asks for it below 262,144, not measured). */
     size_t stride = n * p->lanes, cap = 48 / p->lanes + 8, bytes = 4 * stride * cap;
+    unsigned batch = p->lanes >= 4 ? 1 : p->lanes == 2 ? 2 : 8;
     bool lists = n <= WCSPH_LISTS_UPTO && bytes <= (size_t)md->caps->max_ssbo_bytes;
     int used = snprintf(w->defines, sizeof w->defines, "%s", p->pass_defines);
     if (lists)
         snprintf(w->defines + used, sizeof w->defines - used,
                  "#define WCSPH_LISTS 1\n#define WCSPH_LIST_CAP %zu\n#define WCSPH_LIST_STRIDE %zu\n#define WCSPH_LIST_BATCH %u\n"
                  "#define WCSPH_B_NBR %d\n#define WCSPH_B_NBR_COUNT %d\n",
-                 cap, stride, p->lanes == 1 ? 8u : 2u, SIM_B_SOLVER, SIM_B_SOLVER + 1);
+                 cap, stride, batch, SIM_B_SOLVER, SIM_B_SOLVER + 1);
     bool ok = (!lists || ((w->nbr = gpu_buffer_make(bytes, NULL, "sim.wcsph.neighbours", err)) &&
                           (w->nbr_count = gpu_buffer_make(4 * stride, NULL, "sim.wcsph.neighbour_counts", err)))) &&
               (w->density = sim_program_make("sim/wcsph/density.comp", w->defines, "sim.wcsph.density", err)) &&
