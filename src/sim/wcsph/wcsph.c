@@ -28,8 +28,8 @@ static const char *const _wcsph_stages[] = {"density", "forces+integrate"};
 /* Neighbour lists (density makes them, forces walks them) up to this many particles: on the H100
  * (session 26, alternating twice) they took 27,648 from 24.6 to 22.1 ms a frame and 109,744 from
  * 87.5 to 68.1, but 432,000 from 284 to 386 and 986,078 from 758 to 1,153: there the lists are
- * larger than the L2 (57 and 130 MB of entries) and density's scattered stores of them went to
- * memory (its pass 227 -> 558 µs at 986,078). */
+ * larger than the L2 (57 and 130 MB of entries; density's pass 227 -> 558 µs at 986,078, its
+ * scattered stores of them going to memory, as we read it). */
 #define WCSPH_LISTS_UPTO 262144
 
 typedef struct wcsph {
