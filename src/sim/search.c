@@ -2,6 +2,7 @@
 #include "sim/search.h"
 #include "sim/compare.h"
 #include "sort/sort_layout.h"
+#include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
 #include <stdio.h>
@@ -103,6 +104,20 @@ void sim_search_hash_defines(const sim_search *q, char *out, size_t len) {
 }
 
 uint32_t sim_search_serial(const sim_search *q) { return q->serial; }
+
+GLuint sim_search_hash_pass(sim_hash_pass *h, const sim_search *q, const char *path, const char *defines, const char *label) {
+    if (h->prog && h->serial == q->serial) return h->prog;
+    shader_destroy(&h->prog);
+    h->serial = q->serial;
+    char all[8192], err[ERR_LEN];
+    size_t used = (size_t)snprintf(all, sizeof all, "%s", defines);
+    sim_search_hash_defines(q, all + used, sizeof all - used);
+    h->prog = sim_program_make(path, all, label, err);
+    if (!h->prog && !h->failed)
+        log_error("SIM", "%s: %s (the pass runs without the next step's hash; the search hashes)", label, err);
+    h->failed = !h->prog;
+    return h->prog;
+}
 
 void sim_search_hash_bind(sim_search *q) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->keys);

@@ -49,14 +49,24 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first_s
 void sim_search_find(sim_search *q, const sim_particles *p);
 bool sim_search_set_sort(sim_search *q, const sort_algo *algo, char *err);
 
-/* The next step's hash in the solver's last pass (integrate), which saves the search its hash
- * dispatch: the pass is built with sim_search_hash_defines (the sorter's fused-count defines;
- * rebuild it when sim_search_serial changes, after a sort switch) and includes
+/* The next step's hash in the solver's last pass (DFSPH's integrate, WCSPH's forces), which saves
+ * the search its hash dispatch: the pass is built with sim_search_hash_defines (the sorter's
+ * fused-count defines; sim_search_hash_pass builds it so, again after a sort switch) and includes
  * shaders/sim/search/hash_emit.glsl; before its dispatch sim_search_hash_bind binds the pairs and
  * the fused count, after it sim_search_hashed(q, n) tells the search, whose next run then skips its
  * hash. Anything else that moves the particles (an upload) must call sim_search_invalidate. */
 void sim_search_hash_defines(const sim_search *q, char *out, size_t len);
 uint32_t sim_search_serial(const sim_search *q);
+/* Such a pass's program, kept for the sorter it was built for. */
+typedef struct sim_hash_pass {
+    GLuint prog;     /* 0: none (not built yet, or it did not build) */
+    uint32_t serial; /* the search's sorter it was built for */
+    bool failed;     /* its last build failed (said once) */
+} sim_hash_pass;
+/* The program of shaders/PATH with `defines` and the hash's, for q's sorter (built again after a
+ * sort switch); 0 where it does not build (logged once: the pass then runs without it and the
+ * search hashes). */
+GLuint sim_search_hash_pass(sim_hash_pass *h, const sim_search *q, const char *path, const char *defines, const char *label);
 void sim_search_hash_bind(sim_search *q);
 void sim_search_hashed(sim_search *q, uint32_t n);
 void sim_search_invalidate(sim_search *q);

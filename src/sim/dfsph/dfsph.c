@@ -117,7 +117,7 @@ static void _dfsph_destroy(void *impl) {
     dfsph *d = impl;
     if (!d) return;
     for (int i = 0; i < P_ALL; i++) shader_destroy(&d->prog[i]);
-    shader_destroy(&d->integrate_hash);
+    shader_destroy(&d->integrate_hash.prog);
     shader_destroy(&d->step_prog);
     GLuint *all[] = {&d->kappa, &d->accel, &d->ctl, &d->records, &d->rb, &d->nbr, &d->nbr_count, &d->wall, &d->params};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);

@@ -66,9 +66,7 @@ typedef struct dfsph {
     GLuint step_prog;      /* step.comp, built with the search's hash (0: none yet) */
     uint32_t step_serial;  /* the sorter it was built for */
     char grid_defines[96]; /* the grid barrier's defines */
-    GLuint integrate_hash; /* integrate making the next step's hash (0: none; search.h) */
-    uint32_t hash_serial;  /* the search's sorter it was built for */
-    bool hash_failed;
+    sim_hash_pass integrate_hash; /* integrate making the next step's hash (search.h) */
     char defines[1024];   /* the programs' common defines */
     int coarse;           /* the pressure solve's coarse level runs (coarse.glsl) */
     int coarse_levels;    /* after each of the solve's first coarse_levels predicts (0: none) */

@@ -82,19 +82,9 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
     }
 }
 
-/* integrate with the next step's hash, built for the search's sorter (again after a sort switch);
- * 0 where it does not build (then integrate runs alone and the search hashes). */
+/* integrate with the next step's hash (sim_search_hash_pass; 0: integrate runs alone). */
 GLuint dfsph_integrate_hash(dfsph *d, const sim_search *q) {
-    if (d->integrate_hash && d->hash_serial == sim_search_serial(q)) return d->integrate_hash;
-    shader_destroy(&d->integrate_hash);
-    d->hash_serial = sim_search_serial(q);
-    char defines[8192], err[ERR_LEN];
-    size_t used = (size_t)snprintf(defines, sizeof defines, "%s", d->defines);
-    sim_search_hash_defines(q, defines + used, sizeof defines - used);
-    d->integrate_hash = sim_program_make("sim/dfsph/integrate.comp", defines, "sim.dfsph.integrate_hash", err);
-    if (!d->integrate_hash && !d->hash_failed) log_error("SIM", "dfsph: integrate with the hash: %s (integrate runs alone)", err);
-    d->hash_failed = !d->integrate_hash;
-    return d->integrate_hash;
+    return sim_search_hash_pass(&d->integrate_hash, q, "sim/dfsph/integrate.comp", d->defines, "sim.dfsph.integrate_hash");
 }
 
 void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first) {

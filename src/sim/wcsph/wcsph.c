@@ -33,10 +33,8 @@ static const char *const _wcsph_stages[] = {"density", "forces+integrate"};
 #define WCSPH_LISTS_UPTO 262144
 
 typedef struct wcsph {
-    GLuint density, forces; /* programs */
-    GLuint forces_hash;     /* forces making the next step's hash (0: none; search.h) */
-    uint32_t hash_serial;   /* the search's sorter it was built for */
-    bool hash_failed;
+    GLuint density, forces;         /* programs */
+    sim_hash_pass forces_hash;      /* forces making the next step's hash (search.h) */
     char defines[640];              /* its neighbour passes': the particles' (lanes, reach) and the lists' */
     GLuint accel;                   /* per particle: the acceleration (the tests') */
     GLuint nbr, nbr_count;          /* the neighbour lists density makes for forces (0: none) */
@@ -62,7 +60,7 @@ static void _wcsph_destroy(void *impl) {
     if (!w) return;
     shader_destroy(&w->density);
     shader_destroy(&w->forces);
-    shader_destroy(&w->forces_hash);
+    shader_destroy(&w->forces_hash.prog);
     gpu_buffer_destroy(&w->accel);
     gpu_buffer_destroy(&w->nbr);
     gpu_buffer_destroy(&w->nbr_count);
@@ -151,19 +149,9 @@ static int _wcsph_frame_begin(void *impl, double seconds, int substeps) {
     return k;
 }
 
-/* forces with the next step's hash, built for the search's sorter (again after a sort switch);
- * 0 where it does not build (then forces runs without it and the search hashes). */
+/* forces with the next step's hash (sim_search_hash_pass; 0: forces runs without it). */
 static GLuint _wcsph_forces_hash(wcsph *w, const sim_search *q) {
-    if (w->forces_hash && w->hash_serial == sim_search_serial(q)) return w->forces_hash;
-    shader_destroy(&w->forces_hash);
-    w->hash_serial = sim_search_serial(q);
-    char defines[8192], err[ERR_LEN];
-    size_t used = (size_t)snprintf(defines, sizeof defines, "%s", w->defines);
-    sim_search_hash_defines(q, defines + used, sizeof defines - used);
-    w->forces_hash = sim_program_make("sim/wcsph/forces.comp", defines, "sim.wcsph.forces_hash", err);
-    if (!w->forces_hash && !w->hash_failed) log_error("SIM", "wcsph: forces with the hash: %s (the search hashes)", err);
-    w->hash_failed = !w->forces_hash;
-    return w->forces_hash;
+    return sim_search_hash_pass(&w->forces_hash, q, "sim/wcsph/forces.comp", w->defines, "sim.wcsph.forces_hash");
 }
 
 static void _wcsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int first) {
@@ -184,7 +172,7 @@ static void _wcsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
     sim_dispatch_neighbours(p, hash ? hash : w->forces);
     if (hash) sim_search_hashed(q, p->n);
     p->cur = b;
-    sim_particles_bind(p);
+    sim_particles_bind(p); /* the bindings follow p->cur (sim.c binds before each search) */
     prof_end(prof, first + 1);
     w->runs[(w->run_head + w->run_count - 1) % ARRAY_LEN(w->runs)].steps++;
 }
