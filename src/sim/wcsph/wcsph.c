@@ -88,9 +88,11 @@ static void *_wcsph_make(const sim_solver_make_desc *md, char *err) {
     int used = snprintf(w->defines, sizeof w->defines, "%s", p->pass_defines);
     if (lists)
         snprintf(w->defines + used, sizeof w->defines - used,
-                 "#define WCSPH_LISTS 1\n#define WCSPH_LIST_CAP %zu\n#define WCSPH_LIST_STRIDE %zu\n#define WCSPH_LIST_BATCH %u\n"
-                 "#define WCSPH_B_NBR %d\n#define WCSPH_B_NBR_COUNT %d\n",
-                 cap, stride, batch, SIM_B_SOLVER, SIM_B_SOLVER + 1);
+                 /* the stride from the particles now, not the capacity: the programs' text then
+                  * does not depend on the count, so the shader cache serves every count */
+                 "#define WCSPH_LISTS 1\n#define WCSPH_LIST_CAP %zu\n#define WCSPH_LIST_STRIDE (P.n * uint(SIM_LANES))\n"
+                 "#define WCSPH_LIST_BATCH %u\n#define WCSPH_B_NBR %d\n#define WCSPH_B_NBR_COUNT %d\n",
+                 cap, batch, SIM_B_SOLVER, SIM_B_SOLVER + 1);
     bool ok = (!lists || ((w->nbr = gpu_buffer_make(bytes, NULL, "sim.wcsph.neighbours", err)) &&
                           (w->nbr_count = gpu_buffer_make(4 * stride, NULL, "sim.wcsph.neighbour_counts", err)))) &&
               (w->density = sim_program_make("sim/wcsph/density.comp", w->defines, "sim.wcsph.density", err)) &&
