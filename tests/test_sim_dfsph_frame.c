@@ -1,7 +1,8 @@
 /* DFSPH's frame and slot policy (src/sim/dfsph/dfsph_frame.c), a pure function, against cases
  * worked by hand (the numbers in the comments): the slots and caps of a fresh solver, the time in
  * ticks, --substeps and its warning, the CFL slots from records, the caps after capped solves, a
- * short frame's carry. And the step bounds dfsph_params_apply writes, with the rest's rules (up to
+ * short frame's carry, the pairs a solve records before its persistent tail (made to fail once:
+ * DFSPH_TAIL_SHARE 4, 2 checks). And the step bounds dfsph_params_apply writes, with the rest's rules (up to
  * 262,144 particles: dt_max up to twice the viscosity's bound, the depth bound) and without (made
  * to fail once: the rest flag's two cases swapped, 2 checks). No GL.
  */
@@ -107,6 +108,27 @@ int main(void) {
     /* A catch-up frame (seconds < 0): slots for the time owed, no time added: 8 ms / 4 ms = 2 + 1. */
     dfsph_policy_plan(&pol, -0.008, 0, false, &f);
     CHECK(f.add == 0 && f.steps == 3, "catch-up: %u ticks, %d slots (not 0 and 3)", f.add, f.steps);
+    /* The pairs before a tail (DFSPH_TAIL_SHARE 8): a fresh solver's 0 and 2; then 16 steps whose
+     * pressure solves took 2 (10 of them), 3 (3), 4 (2) and 9 (1) pairs: more than 2 in 6 of 16,
+     * more than 3 in 3 (> 16 / 8), more than 4 in 1 (not): 4; the divergence solves 0 (15) and 1
+     * (1): more than 0 in 1 of 16 (not): 0. Then a frame of 16 at 2 joins them (history 4): 32
+     * steps, more than 2 in 6 (> 32 / 8), more than 3 in 3 (not): 3. */
+    pol = fresh();
+    dfsph_policy_plan(&pol, 1.0 / 60, 0, true, &f);
+    CHECK(f.pairs[0] == 0 && f.pairs[1] == 2, "a fresh solver's pairs before its tail: %u %u (want 0 2)", f.pairs[0], f.pairs[1]);
+    dfsph_record many[16];
+    sim_step_record got16[16];
+    for (int k = 0; k < 16; k++) many[k] = rec(0.001f, 0.1f, k == 3, k < 10 ? 2 : k < 13 ? 3 : k < 15 ? 4 : 9, 0, 16 - k);
+    uint32_t caps100[2] = {DFSPH_MAX_IT, DFSPH_MAX_IT};
+    dfsph_policy_learn(&pol, many, 16, DFSPH_MODE_CFL, caps100, got16);
+    dfsph_policy_plan(&pol, 1.0 / 60, 0, true, &f);
+    CHECK(f.pairs[0] == 0 && f.pairs[1] == 4 && f.caps[1] == DFSPH_MAX_IT, "pairs %u %u, cap %u (want 0 4 100)", f.pairs[0],
+          f.pairs[1], f.caps[1]);
+    for (int k = 0; k < 16; k++) many[k] = rec(0.001f, 0.1f, 0, 2, 0, 16 - k);
+    dfsph_policy_learn(&pol, many, 16, DFSPH_MODE_CFL, caps100, got16);
+    dfsph_policy_plan(&pol, 1.0 / 60, 0, true, &f);
+    CHECK(f.pairs[0] == 0 && f.pairs[1] == 3, "with a frame of 2s: pairs %u %u (want 0 3)", f.pairs[0], f.pairs[1]);
+
     /* The step bounds: hs 4 mm and nu 1e-3 m^2/s put the viscosity's bound at 0.125 * 1.6e-5 / 1e-3
      * = 2 ms. With the rest's rules dt_max = min(5 ms, 4 ms) and the depth bound's sqrt(7 dx^3) at
      * dx 4 mm = 6.693e-4; without, dt_max = 2 ms and no depth bound; a dt_max set wins in both. */

@@ -47,6 +47,11 @@ const env_info env_table[ENV_COUNT] = {
     [ENV_DFSPH_COARSE] = {"FLUID_DFSPH_COARSE", "0 or 1", "1 where momentum is on", "src/sim/dfsph/dfsph.c",
                           "1: DFSPH's pressure solve corrects the pool's depth-long mode once after its first predict "
                           "(the coarse level, docs/SPH.md); 0: not (measuring)"},
+    [ENV_DFSPH_TAIL] = {"FLUID_DFSPH_TAIL", "0..99",
+                        "the pairs all but 1 in 8 recent solves needed, on NVIDIA where the lists hold indices",
+                        "src/sim/dfsph/dfsph.c",
+                        "(update, predict) pairs a DFSPH solve records before a persistent dispatch runs its rest (its "
+                        "tail); 0: every iteration there; set, the tail runs wherever the persistent grid does (measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},
     [ENV_RADIX_COUNT_AHEAD_TILES] =

@@ -8,6 +8,9 @@
 // partials: solve_loop.glsl) with a grid-wide barrier at each `|`; every group reads the reduced
 // error after the barrier and makes the same decision, so they stop together: converged, or at
 // the cap.
+//   DFSPH_TAIL 1: the tail of the indirect path (dfsph_passes.c): the solve's iterations after the
+//   pairs the CPU recorded, from the update the last of them decided; a dispatch that returns at
+//   once where they finished it.
 //   DFSPH_DENSITY 1: the pressure solve; 0: the divergence solve. The virtual groups are
 //   ceil(n lanes / SIM_WG), as the indirect path dispatches. v, pos and the values k are coherent here
 //   (read through L2, not L1: the cost that makes this path slower at 109,744, docs/BENCHMARKS.md).

@@ -3,13 +3,27 @@
 // grid barriers until converged or at the cap; errors through C.partial[0 ..], in the indirect
 // path's order. The divergence solve starts at its first decision: the density pass made its first
 // predict, and its errors are in C.partial (density_pass.glsl), behind the density's barrier.
+// DFSPH_TAIL 1 (solve.comp only): the solve's rest after the indirect path's first pairs.
 // No include guard: step.comp includes it once a solve under another name (dfsph_solve_run).
 // Needs g_gid (SIM_GID), virtual_groups(), grid_barrier(), the solve's functions and (DFSPH_COARSE) coarse.glsl.
 void dfsph_solve_run() {
     uint lid = gl_LocalInvocationID.x, groups = virtual_groups();
     uint it = 0u;
     bool ok = true, predicted = DFSPH_DENSITY == 0;
-#if DFSPH_DENSITY
+#if defined(DFSPH_TAIL) && DFSPH_TAIL
+    // The rest of a solve the indirect path began (its pairs ran out before the solve stopped:
+    // dfsph_passes.c): its last predict left the next pair's groups (0 once stopped) and C.iter,
+    // the iteration that pair applies; the coarse level after that predict, where one followed,
+    // ran. So: that update, then on as below.
+    if ((DFSPH_DENSITY != 0 ? C.args_dens.x : C.args_div.x) == 0u) return;
+    it = C.iter;
+    for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
+        g_gid = vg * uint(SIM_WG) + lid;
+        dfsph_update(false, it == 1u);
+    }
+    ok = grid_barrier();
+    predicted = false;
+#elif DFSPH_DENSITY
     for (uint vg = gl_WorkGroupID.x; vg < groups; vg += gl_NumWorkGroups.x) {
         g_gid = vg * uint(SIM_WG) + lid;
         dfsph_update(true, false);

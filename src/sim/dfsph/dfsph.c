@@ -61,6 +61,8 @@ const dfsph_program dfsph_programs[P_ALL] = {
     /* The persistent path (made only where it runs). */
     [P_DIV_SOLVE] = {"sim/dfsph/solve.comp", "#define DFSPH_DENSITY 0\n", "sim.dfsph.div_solve"},
     [P_DENS_SOLVE] = {"sim/dfsph/solve.comp", "#define DFSPH_DENSITY 1\n", "sim.dfsph.dens_solve"},
+    [P_DIV_TAIL] = {"sim/dfsph/solve.comp", "#define DFSPH_DENSITY 0\n#define DFSPH_TAIL 1\n", "sim.dfsph.div_tail"},
+    [P_DENS_TAIL] = {"sim/dfsph/solve.comp", "#define DFSPH_DENSITY 1\n#define DFSPH_TAIL 1\n", "sim.dfsph.dens_tail"},
 };
 
 /* --- its desc --- */
@@ -92,7 +94,7 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
         !_dfsph_knob(&d->warm_sph, ENV_DFSPH_WARM_SPH, 0, 1, err) || !_dfsph_knob(&d->momentum, ENV_DFSPH_MOMENTUM, 0, 1, err) ||
         !_dfsph_knob(&d->grid_form, ENV_DFSPH_GRID_FORM, 0, 1, err) ||
         !_dfsph_knob(&d->prefetch, ENV_DFSPH_PREFETCH, 0, 8, err) || !_dfsph_knob(&d->fused, ENV_DFSPH_FUSED, 0, 2, err) ||
-        !_dfsph_knob(&d->coarse, ENV_DFSPH_COARSE, 0, 1, err))
+        !_dfsph_knob(&d->coarse, ENV_DFSPH_COARSE, 0, 1, err) || !_dfsph_knob(&d->tail, ENV_DFSPH_TAIL, 0, 99, err))
         return false;
     /* Each empty pair of slack costs a frame its dispatches (docs/BENCHMARKS.md); one pair catches
      * most solves that need one more iteration than lately. */
@@ -142,6 +144,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
      * measured only in motion, where the tall column's bound cost 8-10% at 432,000 and 986,078
      * (docs/BENCHMARKS.md, s16). */
     bool rest = n <= DFSPH_MOMENTUM_MAX;
+    d->tail_auto = rest;
     dfsph_params_apply(&dp, md->hs, md->nu, md->params->dx, rest, &d->gp);
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
     d->dt0 = d->gp.dt_max;
@@ -267,6 +270,7 @@ static bool _dfsph_search_gate(void *impl, sort_gate *out) {
 static uint32_t _dfsph_pairs(void *impl) {
     dfsph *d = impl;
     if (d->solve_groups) return 0;
+    if (d->tail_groups) return d->plan.pairs[0] + d->plan.pairs[1];
     return d->pol.cap_div + d->pol.cap_dens;
 }
 

@@ -26,8 +26,8 @@ typedef struct dfsph_desc {
     int history;    /* frames of iteration records the caps look at, 1..4; 0: 4 (FLUID_DFSPH_HISTORY) */
     int records;    /* neighbour lists of 16-byte records (1) or indices (DFSPH_ZERO); 0: records where they fit 40 MB
                      * (FLUID_DFSPH_RECORDS) */
-    int persistent; /* groups of the persistent solve, 1..65535, DFSPH_ZERO: the indirect path; 0: 4 an SM on NVIDIA where
-                     * the lists hold records, else the indirect path (FLUID_DFSPH_PERSISTENT) */
+    int persistent; /* groups of the persistent solve, 1..65535, DFSPH_ZERO: the indirect path; 0: 4 an SM on NVIDIA (where
+                     * the lists hold indices, the indirect path's tail alone: `tail`) (FLUID_DFSPH_PERSISTENT) */
     int warm_sph;   /* 1: SPlisHSPlasH's pressure warm start; 0: off (FLUID_DFSPH_WARM_SPH) */
     int grid_form;  /* the persistent grid barrier: 1 one word (the default), DFSPH_ZERO the first form (FLUID_DFSPH_GRID_FORM) */
     int prefetch;   /* 1: the walks load the next list entry ahead; 2..8: that many entries at a time; DFSPH_ZERO: one
@@ -41,6 +41,10 @@ typedef struct dfsph_desc {
     int coarse;     /* 1: the pressure solve's coarse level (one correction of the pool's depth-long mode after its
                      * first predict: fewer iterations at rest), DFSPH_ZERO: none; 0: where momentum is on
                      * (FLUID_DFSPH_COARSE; docs/SPH.md) */
+    int tail;       /* the indirect path's persistent tail: the (update, predict) pairs a solve records before a
+                     * persistent dispatch runs its rest, 1..99 (DFSPH_ZERO: none; every iteration in the tail); 0: the
+                     * pairs all but 1 in 8 recent solves needed, by default on NVIDIA where the lists hold indices.
+                     * Set, the tail runs wherever the persistent grid does (FLUID_DFSPH_TAIL) */
 } dfsph_desc;
 
 extern const sim_solver sim_solver_dfsph;

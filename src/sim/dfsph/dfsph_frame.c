@@ -9,6 +9,8 @@ void dfsph_policy_reset(dfsph_policy *pol, const dfsph_policy_desc *desc) {
     pol->desc = keep;
     pol->cap_div = DFSPH_CAP_DIV0; /* the caps a fresh solver starts with: the same steps as a fresh sim */
     pol->cap_dens = DFSPH_CAP_DENS0;
+    pol->pairs[0] = 0, pol->pairs[1] = 2; /* with a tail, until records come: the divergence solve's first predict mostly
+                                           * converges, the pressure solve's second or third */
 }
 
 /* A frame's time goes to the GPU in whole ticks, rounded so that the frames' sum is the time asked
@@ -69,6 +71,8 @@ void dfsph_policy_plan(dfsph_policy *pol, double seconds, int substeps, bool per
     /* The frame's slots, time and caps, read by the GPU's step-size decision. */
     out->caps[0] = pol->cap_div;
     out->caps[1] = pol->cap_dens;
+    out->pairs[0] = pol->pairs[0];
+    out->pairs[1] = pol->pairs[1];
     if (persistent) out->caps[0] = out->caps[1] = DFSPH_MAX_IT; /* no dispatches to size: SPlisHSPlasH's bound */
     out->steps = steps;
     out->mode = mode;
@@ -80,6 +84,7 @@ int dfsph_policy_learn(dfsph_policy *pol, const dfsph_record *recs, uint32_t cou
                        sim_step_record *out) {
     float dt_cfl_min = 0, carry = 0, speed = 0;
     uint32_t it_div_max = 0, it_dens_max = 0, capped = 0, taken = 0;
+    uint16_t hist[2][DFSPH_TAIL_BINS] = {{0}};
     for (uint32_t k = 0; k < count; k++) {
         const dfsph_record r = recs[k];
         if (r.dt <= 0) continue; /* an empty slot: the frame's time was used; nothing moved */
@@ -102,6 +107,8 @@ int dfsph_policy_learn(dfsph_policy *pol, const dfsph_record *recs, uint32_t cou
         if (r.cfl / r.dt > speed) speed = r.cfl / r.dt;
         if (r.it_div > it_div_max) it_div_max = r.it_div;
         if (r.it_dens > it_dens_max) it_dens_max = r.it_dens;
+        hist[0][r.it_div < DFSPH_TAIL_BINS ? r.it_div : DFSPH_TAIL_BINS - 1]++;
+        hist[1][r.it_dens < DFSPH_TAIL_BINS ? r.it_dens : DFSPH_TAIL_BINS - 1]++;
         capped += r.capped;
     }
     if (!count) return 0;
@@ -113,11 +120,22 @@ int dfsph_policy_learn(dfsph_policy *pol, const dfsph_record *recs, uint32_t cou
     bool capped_div = capped && it_div_max >= caps[0], capped_dens = capped && it_dens_max >= caps[1];
     pol->it_seen[pol->it_seen_head][0] = it_div_max;
     pol->it_seen[pol->it_seen_head][1] = it_dens_max;
+    memcpy(pol->it_hist[pol->it_seen_head], hist, sizeof hist);
     pol->it_seen_head = (pol->it_seen_head + 1) % DFSPH_FRAMES;
     for (int m = 0; m < pol->desc.history; m++) {
         int k = (pol->it_seen_head - 1 - m + DFSPH_FRAMES) % DFSPH_FRAMES;
         if (pol->it_seen[k][0] > it_div_max) it_div_max = pol->it_seen[k][0];
         if (pol->it_seen[k][1] > it_dens_max) it_dens_max = pol->it_seen[k][1];
+    }
+    for (int s = 0; s < 2; s++) { /* the pairs before a tail (DFSPH_TAIL_SHARE) */
+        uint32_t by_it[DFSPH_TAIL_BINS] = {0}, all = 0, over;
+        for (int m = 0; m < pol->desc.history; m++)
+            for (int b = 0; b < DFSPH_TAIL_BINS; b++)
+                by_it[b] += pol->it_hist[(pol->it_seen_head - 1 - m + DFSPH_FRAMES) % DFSPH_FRAMES][s][b];
+        for (int b = 0; b < DFSPH_TAIL_BINS; b++) all += by_it[b];
+        uint32_t c = 0;
+        for (over = all - by_it[0]; over * DFSPH_TAIL_SHARE > all && c + 1 < DFSPH_TAIL_BINS; over -= by_it[++c]) {}
+        pol->pairs[s] = c;
     }
     uint32_t div = it_div_max + pol->desc.slack, dens = it_dens_max + pol->desc.slack;
     if (capped_div) div = pol->cap_div * 2 > div ? pol->cap_div * 2 : div;

@@ -29,6 +29,13 @@
 /* A frame has no spare slot while the CFL step of its fastest particle at this many times its
  * speed would still be dt_max (dfsph_policy_plan). */
 #define DFSPH_SPARE_MARGIN 2.0
+/* Where a persistent tail runs a solve's iterations past the pairs the CPU recorded (dfsph_passes.c),
+ * the pairs recorded are the fewest that all but 1 in DFSPH_TAIL_SHARE of the last frames' solves
+ * finished within: an empty pair costs a step two dispatches (about 6 us at 109,744 on the H100), an
+ * iteration the tail runs the coherent reads' extra (about 36 us), so a pair pays where more than
+ * about 1 solve in 7 needs it. Iterations counted up to DFSPH_TAIL_BINS - 1. */
+#define DFSPH_TAIL_SHARE 8
+#define DFSPH_TAIL_BINS 16
 #define DFSPH_MAX_STEPS 1000 /* step slots a frame at most (records in flight stay within the ring) */
 _Static_assert(DFSPH_MAX_STEPS == SIM_MAX_SUBSTEPS, "--substeps' range is the slots a frame holds");
 
@@ -48,6 +55,8 @@ typedef struct dfsph_policy {
     float carry_recent;                /* seconds the last frame read could not finish */
     uint32_t steps_recent;             /* the steps it took (its empty slots not counted) */
     uint32_t it_seen[DFSPH_FRAMES][2]; /* the most iterations (divergence, pressure) of recent frames */
+    uint16_t it_hist[DFSPH_FRAMES][2][DFSPH_TAIL_BINS]; /* their steps by iterations (the last bin: that many or more) */
+    uint32_t pairs[2];                                  /* the pairs a solve records before its tail, where one runs */
     int it_seen_head;
     double t_asked;    /* seconds the frames asked for since the last reset */
     uint64_t t_given;  /* ticks given to the GPU for them: round(t_asked / DFSPH_TICK) */
@@ -60,14 +69,16 @@ typedef struct dfsph_frame_plan {
     uint32_t mode;    /* DFSPH_MODE_* */
     uint32_t add;     /* ticks added to the GPU's time left (Ctl.t_rem) */
     uint32_t caps[2]; /* iterations recorded (divergence, pressure) */
+    uint32_t pairs[2]; /* with a persistent tail: the (update, predict) pairs recorded before it */
     bool warn_fixed;  /* the first --substeps frame whose steps are longer than dt_max: say so */
 } dfsph_frame_plan;
 
 /* New particles or a new solver: the first caps, nothing known, no time asked. */
 void dfsph_policy_reset(dfsph_policy *pol, const dfsph_policy_desc *desc);
 /* The next frame: `seconds` > 0 with substeps 0: CFL slots; substeps K > 0: K equal steps; seconds
- * 0: one free step; seconds < 0: a catch-up frame for -seconds owed. `persistent`: the solves need
- * no recorded pairs (the caps are SPlisHSPlasH's bound). */
+ * 0: one free step; seconds < 0: a catch-up frame for -seconds owed. `persistent`: the solves stop
+ * only at SPlisHSPlasH's bound (the caps), their iterations past the recorded pairs (the persistent
+ * solve: all of them; a tail: those past `pairs`) run persistent. */
 void dfsph_policy_plan(dfsph_policy *pol, double seconds, int substeps, bool persistent, dfsph_frame_plan *out);
 /* A frame's `count` records read back (empty slots have dt 0), planned with `mode` and `caps`:
  * writes its steps' records into out (at most count) and returns how many; learns the next caps

@@ -30,6 +30,8 @@ enum {
     P_COUNT,
     P_DIV_SOLVE = P_COUNT,
     P_DENS_SOLVE,
+    P_DIV_TAIL, /* the indirect path's persistent tail (solve.comp's DFSPH_TAIL; made only where it runs) */
+    P_DENS_TAIL,
     P_ALL
 };
 
@@ -58,6 +60,8 @@ typedef struct dfsph {
     dfsph_desc desc; /* resolved: every field set (DFSPH_ZERO for 0) but the automatic ones */
     GLuint prog[P_ALL];
     uint32_t solve_groups; /* the persistent solve's grid (0: the indirect path) */
+    uint32_t tail_groups;  /* the indirect path's persistent tail: its grid (0: none; dfsph_passes.c) */
+    bool tail_auto;        /* the tail by default with index lists: up to DFSPH_MOMENTUM_MAX particles (dfsph_persistent.c) */
     uint32_t fused;        /* the persistent path runs the whole step as one dispatch (step.comp): 1, 2 its
                             * first form (positions read coherent: fused 2, measuring); 0 not */
     bool step_failed;      /* step.comp did not build: said once, the solves alone run persistent */
@@ -109,7 +113,7 @@ void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int
 void dfsph_coarse_run(dfsph *d);
 /* dfsph_persistent.c */
 bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err);
-uint32_t dfsph_grid(const dfsph *d, uint32_t groups);
+uint32_t dfsph_grid(uint32_t most, uint32_t groups);
 GLuint dfsph_step_program(dfsph *d, const sim_search *q);
 void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, GLuint prog);
 const char *dfsph_stage_note(void *impl);

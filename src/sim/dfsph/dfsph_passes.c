@@ -54,15 +54,19 @@ void dfsph_coarse_run(dfsph *d) {
 
 /* One solve: the pressure solve's warm-start update and first predict run always (warm >= 0; the
  * divergence solve's first predict was the density pass's, whose last group wrote its first pair's
- * groups); then `cap` (update, predict) pairs whose group counts the predicts write (0 once
+ * groups); then `pairs` (update, predict) pairs whose group counts the predicts write (0 once
  * converged). The pressure solve's coarse level follows each of its first coarse_levels predicts
- * (its passes run with 0 groups where it does not). */
-static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t cap) {
-    if (d->solve_groups) {                                             /* the persistent path: the whole solve in one dispatch */
-        uint32_t groups = gpu_groups((size_t)p->n * p->lanes, SIM_WG); /* the indirect path's (virtual) groups */
+ * (its passes run with 0 groups where it does not). With a tail (tail_groups), a persistent dispatch
+ * of `tail` then runs the iterations the pairs left, up to the cap (it returns at once where they
+ * finished the solve): the persistent solve's decisions, the indirect path's passes while they last,
+ * so that a frame records only the pairs most solves need (dfsph_frame.h, DFSPH_TAIL_SHARE). */
+static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t pairs,
+                         int tail) {
+    uint32_t groups = gpu_groups((size_t)p->n * p->lanes, SIM_WG); /* the indirect path's (virtual) groups */
+    if (d->solve_groups) {                                         /* the persistent path: the whole solve in one dispatch */
         if (!groups) return;
         glUseProgram(d->prog[predict == P_DIV_PREDICT ? P_DIV_SOLVE : P_DENS_SOLVE]);
-        glDispatchCompute(dfsph_grid(d, groups), 1, 1);
+        glDispatchCompute(dfsph_grid(d->solve_groups, groups), 1, 1);
         sim_dispatch_count_add(1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         if (d->llvmpipe) dfsph_stall_check(d); /* at once: the next solve runs indirect (the frames' check is late) */
@@ -73,12 +77,19 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
         _dfsph_pass(d->prog[predict]);
         dfsph_coarse_run(d);
     }
-    for (uint32_t k = 0; k < cap; k++) {
+    for (uint32_t k = 0; k < pairs; k++) {
         sim_dispatch_indirect(d->prog[update], args);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         sim_dispatch_indirect(d->prog[predict], args);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
         if (predict == P_DENS_PREDICT && k + 1 < (uint32_t)d->coarse_levels) dfsph_coarse_run(d);
+    }
+    if (d->tail_groups && groups) {
+        glUseProgram(d->prog[tail]);
+        glDispatchCompute(dfsph_grid(d->tail_groups, groups), 1, 1);
+        sim_dispatch_count_add(1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+        if (d->llvmpipe) dfsph_stall_check(d);
     }
 }
 
@@ -112,13 +123,15 @@ void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int
     glMemoryBarrier(GL_COMMAND_BARRIER_BIT); /* the step's indirect arguments it may have written */
     prof_end(prof, first + 0);
     prof_begin(prof, first + 1);
-    _dfsph_solve(d, p, -1, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div), d->pol.cap_div);
+    _dfsph_solve(d, p, -1, P_DIV_UPDATE, P_DIV_PREDICT, offsetof(dfsph_ctl, args_div),
+                 d->tail_groups ? d->plan.pairs[0] : d->pol.cap_div, P_DIV_TAIL);
     prof_end(prof, first + 1);
     prof_begin(prof, first + 2);
     _dfsph_pass(d->prog[P_NONPRESSURE]);
     prof_end(prof, first + 2);
     prof_begin(prof, first + 3);
-    _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens), d->pol.cap_dens);
+    _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens),
+                 d->tail_groups ? d->plan.pairs[1] : d->pol.cap_dens, P_DENS_TAIL);
     prof_end(prof, first + 3);
     prof_begin(prof, first + 4);
     GLuint hash = dfsph_integrate_hash(d, q);

@@ -7,7 +7,7 @@
 #include "sim/dfsph/dfsph_internal.h"
 #include <stdio.h>
 
-static bool _dfsph_probe(dfsph *d, GLuint prog);
+static bool _dfsph_probe(dfsph *d, GLuint prog, uint32_t most);
 
 #define DFSPH_GROUPS_PER_SM 4 /* the persistent grid: 4 groups an SM measured best on the H100 (1, 2 and 8 slower) */
 
@@ -31,41 +31,50 @@ static uint32_t _dfsph_sm_count(void) {
 
 /* The persistent solve only on drivers that make forward progress between groups
  * (gpu_forward_progress), with a grid of DFSPH_GROUPS_PER_SM groups of SIM_WG an SM (NVIDIA:
- * gl_SMCountNV; elsewhere the count is unknown and the indirect path runs), and only where the
- * neighbour lists hold records: past the L2 (109,744 on the H100) the coherent reads it needs made
- * it 50% slower (docs/BENCHMARKS.md). The desc's `persistent` forces N groups on any driver
- * (DFSPH_ZERO: the indirect path; llvmpipe runs up to LP_NUM_THREADS groups at once). Where the
- * programs do not build, the indirect path. */
+ * gl_SMCountNV; elsewhere the count is unknown and the indirect path runs). Where the neighbour
+ * lists hold records, the whole solve (and by default the whole step) is one dispatch; where they
+ * hold indices (past the L2: 109,744 on the H100) the coherent reads it needs made that 50% slower
+ * (docs/BENCHMARKS.md), so there the indirect path runs, and a persistent dispatch after each
+ * solve's recorded pairs runs whatever iterations they left (its tail: dfsph_passes.c), so that no
+ * empty pair is recorded for the rare solve that needs many: up to 262,144 particles (2 lanes a
+ * particle; the H100 at 109,744: 15.83 -> 15.10 ms a frame). Past it, with one lane, a tail's
+ * iteration costs far more than an empty pair (432,000: 78.7 -> 79.7 ms, 986,078: 210.5 -> 215.0;
+ * docs/BENCHMARKS.md, s27), so there the indirect path runs alone. The desc's `persistent` forces N groups
+ * on any driver and the whole solve persistent (DFSPH_ZERO: the indirect path alone; llvmpipe runs
+ * up to LP_NUM_THREADS groups at once); its `tail` the tail wherever the grid runs. Where the
+ * programs do not build, the indirect path alone. */
 bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
     (void)err;
-    uint32_t groups = d->desc.persistent == DFSPH_ZERO                            ? 0
-                      : d->desc.persistent > 0                                    ? (uint32_t)d->desc.persistent
-                      : d->rec == 16 && gpu_forward_progress() && !caps->llvmpipe ? DFSPH_GROUPS_PER_SM * _dfsph_sm_count()
-                                                                                  : 0;
+    bool any = gpu_forward_progress() && !caps->llvmpipe;
+    uint32_t groups = d->desc.persistent == DFSPH_ZERO ? 0
+                      : d->desc.persistent > 0         ? (uint32_t)d->desc.persistent
+                      : any                            ? DFSPH_GROUPS_PER_SM * _dfsph_sm_count()
+                                                       : 0;
     if (!groups) return true;
+    bool tail = d->desc.tail != 0 || (d->desc.persistent == 0 && d->rec == 4 && d->tail_auto);
     uint32_t form = d->desc.grid_form == DFSPH_ZERO ? 0 : 1, fused = d->desc.fused == DFSPH_ZERO ? 0 : (uint32_t)d->desc.fused;
     d->llvmpipe = caps->llvmpipe;
     snprintf(d->grid_defines, sizeof d->grid_defines, "#define GRID_POLL_ONE %d\n#define GRID_FORM %u\n#define GRID_LOOP_CHECK %d\n",
              !caps->llvmpipe, form, caps->llvmpipe);
     char e[ERR_LEN];
-    for (int i = P_DIV_SOLVE; i < P_ALL; i++) {
+    for (int i = tail ? P_DIV_TAIL : P_DIV_SOLVE; i < (tail ? P_ALL : P_DIV_TAIL); i++) {
         char defines[1536];
         snprintf(defines, sizeof defines, "%s%s%s", d->defines, dfsph_programs[i].defines, d->grid_defines);
         if (!(d->prog[i] = sim_program_make(dfsph_programs[i].file, defines, dfsph_programs[i].label, e))) {
-            log_error("SIM", "dfsph: the persistent solve: %s (the indirect path runs)", e);
+            log_error("SIM", "dfsph: the persistent %s: %s (the indirect path runs)", tail ? "tail" : "solve", e);
             return true;
         }
     }
-    d->solve_groups = groups;
-    d->fused = fused;
+    if (tail) d->tail_groups = groups;
+    else d->solve_groups = groups, d->fused = fused;
     return true;
 }
 
 /* The persistent path's grid for `groups` virtual groups: as few groups as take them in as few
- * rounds as solve_groups would: the same passes' time with a cheaper barrier (27,648 on the
+ * rounds as `most` (its grid) would: the same passes' time with a cheaper barrier (27,648 on the
  * H100: 432 groups of 2 each, not 528 of 1 or 2). */
-uint32_t dfsph_grid(const dfsph *d, uint32_t groups) {
-    uint32_t rounds = (groups + d->solve_groups - 1) / d->solve_groups;
+uint32_t dfsph_grid(uint32_t most, uint32_t groups) {
+    uint32_t rounds = (groups + most - 1) / most;
     return (groups + rounds - 1) / rounds;
 }
 
@@ -88,7 +97,8 @@ GLuint dfsph_step_program(dfsph *d, const sim_search *q) {
     d->step_prog = sim_program_make("sim/dfsph/step.comp", defines, "sim.dfsph.step", err);
     if (!d->step_prog) log_error("SIM", "dfsph: the fused step: %s (each solve alone runs persistent)", err);
     d->step_failed = !d->step_prog;
-    if (d->step_prog && !_dfsph_probe(d, d->step_prog)) d->solve_groups = 0; /* not resident: the indirect path */
+    if (d->step_prog && !_dfsph_probe(d, d->step_prog, d->solve_groups))
+        d->solve_groups = 0; /* not resident: the indirect path */
     return d->solve_groups ? d->step_prog : 0;
 }
 
@@ -100,7 +110,7 @@ void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, GLuint prog) {
     d->frame_set = 0;
     sim_search_hash_bind(q);
     glUseProgram(prog);
-    glDispatchCompute(dfsph_grid(d, gpu_groups((size_t)p->n * p->lanes, SIM_WG)), 1, 1);
+    glDispatchCompute(dfsph_grid(d->solve_groups, gpu_groups((size_t)p->n * p->lanes, SIM_WG)), 1, 1);
     sim_dispatch_count_add(1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     if (d->llvmpipe) dfsph_stall_check(d); /* at once: the next step runs indirect (the frames' check is late) */
@@ -121,7 +131,7 @@ const char *dfsph_stage_note(void *impl) {
  * resident (the H100 at 109,744 with FLUID_DFSPH_PERSISTENT=2112: the fused step's 1,715 groups
  * stalled inside the third frame's step, after the barrier-only probe that stood here before had
  * passed, and the fluid was left half-stepped). */
-static bool _dfsph_probe(dfsph *d, GLuint prog) {
+static bool _dfsph_probe(dfsph *d, GLuint prog, uint32_t most) {
     uint32_t groups = d->groups_step;
     if (!prog || !groups) return true;
     char err[ERR_LEN];
@@ -134,7 +144,7 @@ static bool _dfsph_probe(dfsph *d, GLuint prog) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, DFSPH_B_CTL, buf);
     glProgramUniform1ui(prog, DFSPH_U_PROBE, 4);
     glUseProgram(prog);
-    glDispatchCompute(dfsph_grid(d, groups), 1, 1);
+    glDispatchCompute(dfsph_grid(most, groups), 1, 1);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glProgramUniform1ui(prog, DFSPH_U_PROBE, 0);
     glGetNamedBufferSubData(buf, 0, sizeof c, &c);
@@ -145,7 +155,7 @@ static bool _dfsph_probe(dfsph *d, GLuint prog) {
         log_error("SIM",
                   "dfsph: the persistent path's %u groups are not all resident here (a grid barrier stalled in the probe, "
                   "before any step ran on them); the indirect path runs (set FLUID_DFSPH_PERSISTENT lower, or 0)",
-                  dfsph_grid(d, groups));
+                  dfsph_grid(most, groups));
     return !c.stalled;
 }
 
@@ -162,7 +172,7 @@ static bool _dfsph_probe(dfsph *d, GLuint prog) {
 #define DFSPH_LOOP_LIMIT 65535u
 #define DFSPH_LOOP_PASS 36u
 static uint32_t _dfsph_loop_rounds_max(const dfsph *d) {
-    uint32_t passes = d->fused ? 2 * (DFSPH_CAP_DIV0 + DFSPH_CAP_DENS0) + 8 : 2 * DFSPH_CAP_DENS0 + 2;
+    uint32_t passes = d->solve_groups && d->fused ? 2 * (DFSPH_CAP_DIV0 + DFSPH_CAP_DENS0) + 8 : 2 * DFSPH_CAP_DENS0 + 2;
     return DFSPH_LOOP_LIMIT / (DFSPH_LOOP_PASS * passes);
 }
 
@@ -172,17 +182,19 @@ static uint32_t _dfsph_loop_rounds_max(const dfsph *d) {
  * indirect path runs every step, so the fluid is the indirect path's bit for bit. The same on
  * llvmpipe where each group would walk more virtual groups than its loop limiter leaves room for. */
 void dfsph_persistent_probe(dfsph *d) {
-    if (d->solve_groups && d->llvmpipe && d->groups_step) {
-        uint32_t grid = dfsph_grid(d, d->groups_step), rounds = (d->groups_step + grid - 1) / grid, most = _dfsph_loop_rounds_max(d);
+    uint32_t *groups = d->solve_groups ? &d->solve_groups : &d->tail_groups;
+    if (*groups && d->llvmpipe && d->groups_step) {
+        uint32_t grid = dfsph_grid(*groups, d->groups_step), rounds = (d->groups_step + grid - 1) / grid,
+                 most = _dfsph_loop_rounds_max(d);
         if (rounds > most) {
             log_error("SIM",
                       "dfsph: each of the persistent path's %u group%s would walk %u virtual groups, more than llvmpipe's "
                       "limit of 65,535 loop iterations a shader leaves room for (%u); the indirect path runs (set "
                       "FLUID_DFSPH_PERSISTENT to 0, or ask for fewer particles)",
                       grid, grid == 1 ? "" : "s", rounds, most);
-            d->solve_groups = 0;
+            *groups = 0;
         }
     }
-    if (d->solve_groups && !(_dfsph_probe(d, d->prog[P_DIV_SOLVE]) && _dfsph_probe(d, d->prog[P_DENS_SOLVE])))
-        d->solve_groups = 0;
+    int first = d->solve_groups ? P_DIV_SOLVE : P_DIV_TAIL;
+    if (*groups && !(_dfsph_probe(d, d->prog[first], *groups) && _dfsph_probe(d, d->prog[first + 1], *groups))) *groups = 0;
 }

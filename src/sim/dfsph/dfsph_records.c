@@ -11,24 +11,25 @@
  * says why: 1, a grid barrier waited past its bound (the groups were not all resident); 2, llvmpipe's
  * loop limiter cut a dispatch's loops short (grid_barrier.glsl's grid_loop_check). */
 static void _dfsph_stalled(dfsph *d, uint32_t stalled) {
-    if (!d->solve_groups || !stalled) return;
+    uint32_t grid = d->solve_groups ? d->solve_groups : d->tail_groups;
+    if (!grid || !stalled) return;
     if (stalled == 2)
         log_error("SIM",
                   "dfsph: the persistent path's %u groups ran past llvmpipe's limit of 65,535 loop iterations a shader "
                   "(their loops were cut short: the step is wrong); the indirect path runs from now on (set "
                   "FLUID_DFSPH_PERSISTENT to 0, or ask for fewer particles)",
-                  d->solve_groups);
+                  grid);
     else
         log_error("SIM",
                   "dfsph: the persistent solve's %u groups were not all resident (a grid barrier stalled); "
                   "the indirect path runs from now on (set FLUID_DFSPH_PERSISTENT lower, or 0)",
-                  d->solve_groups);
-    d->solve_groups = 0; /* the barrier's words stay as they are: only the persistent solve reads them */
+                  grid);
+    d->solve_groups = d->tail_groups = 0; /* the barrier's words stay as they are: only the persistent solve reads them */
 }
 
 /* The stalled word now: waits for every command in flight (llvmpipe's check after each persistent dispatch). */
 void dfsph_stall_check(dfsph *d) {
-    if (!d->solve_groups) return;
+    if (!d->solve_groups && !d->tail_groups) return;
     uint32_t stalled = 0;
     glGetNamedBufferSubData(d->ctl, offsetof(dfsph_ctl, stalled), 4, &stalled);
     _dfsph_stalled(d, stalled);
@@ -61,7 +62,8 @@ void dfsph_collect(dfsph *d, int lag) {
 int dfsph_frame_begin(void *impl, double seconds, int substeps) {
     dfsph *d = impl;
     dfsph_collect(d, DFSPH_LAG);
-    dfsph_policy_plan(&d->pol, seconds, substeps, d->solve_groups != 0, &d->plan);
+    dfsph_policy_plan(&d->pol, seconds, substeps, d->solve_groups || d->tail_groups, &d->plan);
+    if (d->desc.tail) d->plan.pairs[0] = d->plan.pairs[1] = d->desc.tail == DFSPH_ZERO ? 0 : (uint32_t)d->desc.tail;
     if (d->plan.warn_fixed)
         log_warn("SIM", "dfsph: %d steps a frame are %.3g s each, longer than its largest step %.3g s: the fluid may blow up",
                  d->plan.steps, seconds / d->plan.steps, d->pol.desc.dt_max);
