@@ -2,7 +2,7 @@
  * worked by hand (the numbers in the comments): the slots and caps of a fresh solver, the time in
  * ticks, --substeps and its warning, the CFL slots from records, the caps after capped solves, a
  * short frame's carry, the pairs a solve records before its persistent tail (made to fail once:
- * DFSPH_TAIL_SHARE 4, 2 checks). And the step bounds dfsph_params_apply writes, with the rest's rules (up to
+ * DFSPH_TAIL_SHARE 4, 2 checks), the path that runs the solves. And the step bounds dfsph_params_apply writes, with the rest's rules (up to
  * 262,144 particles: dt_max up to twice the viscosity's bound, the depth bound) and without (made
  * to fail once: the rest flag's two cases swapped, 2 checks). No GL.
  */
@@ -128,6 +128,31 @@ int main(void) {
     dfsph_policy_learn(&pol, many, 16, DFSPH_MODE_CFL, caps100, got16);
     dfsph_policy_plan(&pol, 1.0 / 60, 0, true, &f);
     CHECK(f.pairs[0] == 0 && f.pairs[1] == 3, "with a frame of 2s: pairs %u %u (want 0 3)", f.pairs[0], f.pairs[1]);
+
+    /* The path (dfsph_path_choose), case by case: records on a GPU with persistent grids: the
+     * persistent solve; index lists: the tail up to 262,144 (tail_auto), the indirect path alone past
+     * it; no grid (llvmpipe): the indirect path, unless `persistent` forces one; `persistent`
+     * DFSPH_ZERO (-1): the indirect path; `tail` set: the tail where a grid runs. (Made to fail once:
+     * index lists past tail_auto given the default grid, as a first form of the tail did: 1 check.) */
+    static const struct {
+        int persistent, tail;
+        bool records, tail_auto, progress;
+        dfsph_path want;
+    } paths[] = {
+        {0, 0, true, true, true, DFSPH_PATH_PERSISTENT},    {0, 0, false, true, true, DFSPH_PATH_TAIL},
+        {0, 0, false, false, true, DFSPH_PATH_INDIRECT},    {0, 0, true, false, true, DFSPH_PATH_PERSISTENT},
+        {0, 0, true, true, false, DFSPH_PATH_INDIRECT},     {0, 0, false, true, false, DFSPH_PATH_INDIRECT},
+        {528, 0, false, true, true, DFSPH_PATH_PERSISTENT}, {1, 0, true, true, false, DFSPH_PATH_PERSISTENT},
+        {1, 2, true, true, false, DFSPH_PATH_TAIL},         {1, -1, false, false, false, DFSPH_PATH_TAIL},
+        {-1, 0, true, true, true, DFSPH_PATH_INDIRECT},     {-1, 3, false, true, true, DFSPH_PATH_INDIRECT},
+        {0, 3, true, false, true, DFSPH_PATH_TAIL},         {0, 3, false, false, false, DFSPH_PATH_INDIRECT},
+    };
+    for (size_t k = 0; k < sizeof paths / sizeof *paths; k++) {
+        dfsph_path path =
+            dfsph_path_choose(paths[k].persistent, paths[k].tail, paths[k].records, paths[k].tail_auto, paths[k].progress);
+        CHECK(path == paths[k].want, "path %zu (persistent %d, tail %d, records %d, tail_auto %d, progress %d): %d, want %d", k,
+              paths[k].persistent, paths[k].tail, paths[k].records, paths[k].tail_auto, paths[k].progress, path, paths[k].want);
+    }
 
     /* The step bounds: hs 4 mm and nu 1e-3 m^2/s put the viscosity's bound at 0.125 * 1.6e-5 / 1e-3
      * = 2 ms. With the rest's rules dt_max = min(5 ms, 4 ms) and the depth bound's sqrt(7 dx^3) at

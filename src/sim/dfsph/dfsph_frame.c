@@ -13,6 +13,12 @@ void dfsph_policy_reset(dfsph_policy *pol, const dfsph_policy_desc *desc) {
                                            * converges, the pressure solve's second or third */
 }
 
+dfsph_path dfsph_path_choose(int persistent, int tail, bool records, bool tail_auto, bool progress) {
+    bool want_tail = tail != 0 || (persistent == 0 && !records && tail_auto);
+    bool grid = persistent > 0 || (persistent == 0 && progress && (records || want_tail));
+    return !grid ? DFSPH_PATH_INDIRECT : want_tail ? DFSPH_PATH_TAIL : DFSPH_PATH_PERSISTENT;
+}
+
 /* A frame's time goes to the GPU in whole ticks, rounded so that the frames' sum is the time asked
  * for within half a tick (t_given follows t_asked), and adds to what earlier frames could not
  * finish (Ctl.t_rem). The GPU sizes the steps (nonpressure.comp); the CPU sizes the slots:

@@ -73,6 +73,17 @@ typedef struct dfsph_frame_plan {
     bool warn_fixed;  /* the first --substeps frame whose steps are longer than dt_max: say so */
 } dfsph_frame_plan;
 
+/* Which path runs the solves (dfsph_persistent_choose): the indirect path alone, the persistent
+ * solve (the whole solve one dispatch; the fused step where it builds), or the indirect path with a
+ * persistent tail. From the desc's `persistent` and `tail` (0 automatic, DFSPH_ZERO (-1) an explicit 0,
+ * else set), whether the lists hold records, whether the tail is on by default at this count, and
+ * whether the driver runs persistent grids (`progress`: forward progress, not llvmpipe). By default:
+ * with records the persistent solve, with index lists the tail where `tail_auto`, else the indirect
+ * path alone; `persistent` set: the persistent solve on any driver (the tail where `tail` is set
+ * too); `persistent` DFSPH_ZERO: the indirect path alone; `tail` set: the tail wherever a grid runs. */
+typedef enum { DFSPH_PATH_INDIRECT, DFSPH_PATH_PERSISTENT, DFSPH_PATH_TAIL } dfsph_path;
+dfsph_path dfsph_path_choose(int persistent, int tail, bool records, bool tail_auto, bool progress);
+
 /* New particles or a new solver: the first caps, nothing known, no time asked. */
 void dfsph_policy_reset(dfsph_policy *pol, const dfsph_policy_desc *desc);
 /* The next frame: `seconds` > 0 with substeps 0: CFL slots; substeps K > 0: K equal steps; seconds

@@ -45,13 +45,12 @@ static uint32_t _dfsph_sm_count(void) {
  * programs do not build, the indirect path alone. */
 bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
     (void)err;
-    bool any = gpu_forward_progress() && !caps->llvmpipe;
-    uint32_t groups = d->desc.persistent == DFSPH_ZERO ? 0
-                      : d->desc.persistent > 0         ? (uint32_t)d->desc.persistent
-                      : any                            ? DFSPH_GROUPS_PER_SM * _dfsph_sm_count()
-                                                       : 0;
+    dfsph_path path = dfsph_path_choose(d->desc.persistent, d->desc.tail, d->rec == 16, d->tail_auto,
+                                        gpu_forward_progress() && !caps->llvmpipe);
+    if (path == DFSPH_PATH_INDIRECT) return true;
+    uint32_t groups = d->desc.persistent > 0 ? (uint32_t)d->desc.persistent : DFSPH_GROUPS_PER_SM * _dfsph_sm_count();
     if (!groups) return true;
-    bool tail = d->desc.tail != 0 || (d->desc.persistent == 0 && d->rec == 4 && d->tail_auto);
+    bool tail = path == DFSPH_PATH_TAIL;
     uint32_t form = d->desc.grid_form == DFSPH_ZERO ? 0 : 1, fused = d->desc.fused == DFSPH_ZERO ? 0 : (uint32_t)d->desc.fused;
     d->llvmpipe = caps->llvmpipe;
     snprintf(d->grid_defines, sizeof d->grid_defines, "#define GRID_POLL_ONE %d\n#define GRID_FORM %u\n#define GRID_LOOP_CHECK %d\n",
