@@ -28,7 +28,9 @@ const env_info env_table[ENV_COUNT] = {
     [ENV_DFSPH_RECORDS] = {"FLUID_DFSPH_RECORDS", "0 or 1", "1 where the lists fit 40 MB, else 0", "src/sim/dfsph/dfsph.c",
                            "DFSPH neighbour lists of 16-byte {m grad W, j} records (1) or indices (0) (measuring)"},
     [ENV_DFSPH_PERSISTENT] =
-        {"FLUID_DFSPH_PERSISTENT", "0..65535", "4 an SM on NVIDIA where the lists hold records, else 0", "src/sim/dfsph/dfsph.c",
+        {"FLUID_DFSPH_PERSISTENT", "0..65535",
+         "4 an SM on NVIDIA where the lists hold records, or indices up to 262,144 particles (the tail), else 0",
+         "src/sim/dfsph/dfsph.c",
          "groups of DFSPH's persistent solve (one dispatch a solve); 0: the indirect path (tests, measuring)"},
     [ENV_DFSPH_WARM_SPH] = {"FLUID_DFSPH_WARM_SPH", "0 or 1", "0", "src/sim/dfsph/dfsph.c",
                             "1: SPlisHSPlasH's pressure warm start (k dt^2 stored, 0 where not compressed) (measuring)"},
@@ -47,11 +49,12 @@ const env_info env_table[ENV_COUNT] = {
     [ENV_DFSPH_COARSE] = {"FLUID_DFSPH_COARSE", "0 or 1", "1 where momentum is on", "src/sim/dfsph/dfsph.c",
                           "1: DFSPH's pressure solve corrects the pool's depth-long mode once after its first predict "
                           "(the coarse level, docs/SPH.md); 0: not (measuring)"},
-    [ENV_DFSPH_TAIL] = {"FLUID_DFSPH_TAIL", "0..99",
-                        "the pairs all but 1 in 8 recent solves needed, on NVIDIA where the lists hold indices",
-                        "src/sim/dfsph/dfsph.c",
-                        "(update, predict) pairs a DFSPH solve records before a persistent dispatch runs its rest (its "
-                        "tail); 0: every iteration there; set, the tail runs wherever the persistent grid does (measuring)"},
+    [ENV_DFSPH_TAIL] =
+        {"FLUID_DFSPH_TAIL", "0..99",
+         "the pairs all but 1 in 8 recent solves needed, on NVIDIA where the lists hold indices up to 262,144 particles",
+         "src/sim/dfsph/dfsph.c",
+         "(update, predict) pairs a DFSPH solve records before a persistent dispatch runs its rest (its "
+         "tail); 0: every iteration there; set, the tail runs wherever the persistent grid does (measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},
     [ENV_RADIX_COUNT_AHEAD_TILES] =

@@ -43,8 +43,8 @@ typedef struct dfsph_desc {
                      * (FLUID_DFSPH_COARSE; docs/SPH.md) */
     int tail;       /* the indirect path's persistent tail: the (update, predict) pairs a solve records before a
                      * persistent dispatch runs its rest, 1..99 (DFSPH_ZERO: none; every iteration in the tail); 0: the
-                     * pairs all but 1 in 8 recent solves needed, by default on NVIDIA where the lists hold indices.
-                     * Set, the tail runs wherever the persistent grid does (FLUID_DFSPH_TAIL) */
+                     * pairs all but 1 in 8 recent solves needed, by default on NVIDIA where the lists hold indices up
+                     * to 262,144 particles. Set, the tail runs wherever the persistent grid does (FLUID_DFSPH_TAIL) */
 } dfsph_desc;
 
 extern const sim_solver sim_solver_dfsph;
