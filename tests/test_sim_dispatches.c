@@ -10,7 +10,10 @@
  * with DFSPH's persistent solve alone (dfsph_desc.fused DFSPH_ZERO), only non-pressure indirect, and at
  * most 10 a step; with the fused step (the default there), none indirect and the step's
  * dispatches the persistent solve alone's less 4 (made to fail on purpose: the fused step counting
- * 2 dispatches, caught by the GL wrappers' count and by this one). Also prints the counts (the figures issue 15 asks about).
+ * 2 dispatches, caught by the GL wrappers' count and by this one); with the indirect path's tail
+ * (dfsph_desc.tail), the pairs it records and the indirect path's direct dispatches plus one a solve
+ * (made to fail on purpose: the tail's dispatch not counted, caught by the GL wrappers' count). Also
+ * prints the counts (the figures issue 15 asks about).
  * The search's hash is made by the last step's integrate (search.h); new particles must undo that:
  * a sim stepped, then given its initial particles again, must step exactly as a fresh one (kind:
  * independent, the fresh sim's state; it fails when sim_set_particles leaves the stale hash).
@@ -140,6 +143,27 @@ int main(void) {
         CHECK(g_indirect == 0 && fused + 4 == last,
               "%s: %u dispatches a step (%llu indirect); the persistent solve alone's %u - 4, none indirect", what, fused,
               (unsigned long long)g_indirect, last);
+        sim_destroy(s);
+    }
+    /* The indirect path's persistent tail (dfsph_desc.tail 2: 2 pairs a solve recorded, then the tail;
+     * one group: any driver): the indirect path's dispatches with the pairs it records, and its
+     * direct ones plus 2 (a tail a solve). */
+    for (size_t k = 0; k < 2; k++) {
+        char what[96];
+        snprintf(what, sizeof what, "dfsph %s, indirect path", sorts[k]);
+        sim *s = ref_sim_dfsph("dambreak", 1200, sorts[k], &(dfsph_desc){.persistent = DFSPH_ZERO}, caps);
+        for (int i = 0; i < 3; i++) sim_step(s, NULL);
+        counted_step(s, what);
+        uint64_t direct = g_direct;
+        sim_destroy(s);
+        snprintf(what, sizeof what, "dfsph %s, 2 pairs and the tail", sorts[k]);
+        s = ref_sim_dfsph("dambreak", 1200, sorts[k], &(dfsph_desc){.persistent = 1, .tail = 2}, caps);
+        for (int i = 0; i < 3; i++) sim_step(s, NULL);
+        counted_step(s, what);
+        sim_dispatches d;
+        sim_get_dispatches(s, &d);
+        CHECK(d.pairs == 4 && g_direct == direct + 2, "%s: %u pairs recorded (want 4), %llu direct dispatches (want %llu + 2)",
+              what, d.pairs, (unsigned long long)g_direct, (unsigned long long)direct);
         sim_destroy(s);
     }
     /* The same with the persistent solve, with the grid FLUID_DFSPH_PERSISTENT_RESET names, else 1
