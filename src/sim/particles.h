@@ -46,6 +46,10 @@ uint32_t sim_lanes_for(uint32_t capacity, uint32_t lanes4_upto, uint32_t lanes2_
 /* The lanes asked for (0: FLUID_SIM_LANES, else 0: sim_lanes_for picks), checked: 1, 2, 4, 8 or 16;
  * false with err naming the variable or the value. */
 bool sim_lanes_resolve(uint32_t asked, uint32_t *lanes, char *err);
+/* Each lane's neighbour list holds this many, in both solvers (the lanes of a particle share its
+ * neighbours, about 33 at rest and 50 where the fluid is squeezed): DFSPH_LIST_CAP and
+ * WCSPH_LIST_CAP in the shaders. */
+static inline uint32_t sim_list_cap(uint32_t lanes) { return 48 / lanes + 8; }
 /* A neighbour pass: p->n * p->lanes threads, then a shader-storage barrier. */
 void sim_dispatch_neighbours(const sim_particles *p, GLuint program);
 void sim_particles_destroy(sim_particles *p);

@@ -153,7 +153,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
                                                      .slack = (uint32_t)_dfsph_value(d->desc.slack),
                                                      .history = d->desc.history});
     bool ok = true;
-    size_t stride = n * p->lanes, cap = dfsph_list_cap(p->lanes);
+    size_t stride = n * p->lanes, cap = sim_list_cap(p->lanes);
     /* 16-byte records {m grad W_ij, j} where the lists fit the L2 (desc.records forces it, for
      * measuring): they save the solves' kernel evaluations while they stay in the L2, and cost
      * more than they save past it (docs/BENCHMARKS.md) */
@@ -295,7 +295,7 @@ static uint32_t _dfsph_read_neighbour_counts(void *impl, const sim_particles *p,
     uint32_t *lane = malloc(4ull * p->n * p->lanes + 4);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glGetNamedBufferSubData(d->nbr_count, 0, 4ll * p->n * p->lanes, lane);
-    uint32_t cap = dfsph_list_cap(p->lanes);
+    uint32_t cap = sim_list_cap(p->lanes);
     for (uint32_t i = 0; i < p->n; i++) {
         out[i] = 0;
         for (uint32_t l = 0; l < p->lanes && out[i] != UINT32_MAX; l++)

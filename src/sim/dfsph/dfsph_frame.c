@@ -128,19 +128,18 @@ int dfsph_policy_learn(dfsph_policy *pol, const dfsph_record *recs, uint32_t cou
     pol->it_seen[pol->it_seen_head][1] = it_dens_max;
     memcpy(pol->it_hist[pol->it_seen_head], hist, sizeof hist);
     pol->it_seen_head = (pol->it_seen_head + 1) % DFSPH_FRAMES;
+    uint32_t by_it[2][DFSPH_TAIL_BINS] = {{0}}; /* the recent frames' steps by iterations */
     for (int m = 0; m < pol->desc.history; m++) {
         int k = (pol->it_seen_head - 1 - m + DFSPH_FRAMES) % DFSPH_FRAMES;
         if (pol->it_seen[k][0] > it_div_max) it_div_max = pol->it_seen[k][0];
         if (pol->it_seen[k][1] > it_dens_max) it_dens_max = pol->it_seen[k][1];
+        for (int s = 0; s < 2; s++)
+            for (int b = 0; b < DFSPH_TAIL_BINS; b++) by_it[s][b] += pol->it_hist[k][s][b];
     }
     for (int s = 0; s < 2; s++) { /* the pairs before a tail (DFSPH_TAIL_SHARE) */
-        uint32_t by_it[DFSPH_TAIL_BINS] = {0}, all = 0, over;
-        for (int m = 0; m < pol->desc.history; m++)
-            for (int b = 0; b < DFSPH_TAIL_BINS; b++)
-                by_it[b] += pol->it_hist[(pol->it_seen_head - 1 - m + DFSPH_FRAMES) % DFSPH_FRAMES][s][b];
-        for (int b = 0; b < DFSPH_TAIL_BINS; b++) all += by_it[b];
-        uint32_t c = 0;
-        for (over = all - by_it[0]; over * DFSPH_TAIL_SHARE > all && c + 1 < DFSPH_TAIL_BINS; over -= by_it[++c]) {}
+        uint32_t all = 0, over, c = 0;
+        for (int b = 0; b < DFSPH_TAIL_BINS; b++) all += by_it[s][b];
+        for (over = all - by_it[s][0]; over * DFSPH_TAIL_SHARE > all && c + 1 < DFSPH_TAIL_BINS; over -= by_it[s][++c]) {}
         pol->pairs[s] = c;
     }
     uint32_t div = it_div_max + pol->desc.slack, dens = it_dens_max + pol->desc.slack;

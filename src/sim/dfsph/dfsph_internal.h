@@ -101,10 +101,6 @@ typedef struct dfsph {
     bool discard;                /* prime: the records read are not this state's */
 } dfsph;
 
-/* Each lane's neighbour list holds this many (the lanes of a particle share its neighbours, about
- * 33 at rest and 50 where the fluid is squeezed): twin of DFSPH_LIST_CAP in the shaders. */
-static inline uint32_t dfsph_list_cap(uint32_t lanes) { return 48 / lanes + 8; }
-
 /* dfsph_passes.c */
 void dfsph_bind(dfsph *d, const sim_particles *p, const sim_search *q);
 void dfsph_ctl_reset(dfsph *d);

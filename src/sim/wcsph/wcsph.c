@@ -77,12 +77,12 @@ static void *_wcsph_make(const sim_solver_make_desc *md, char *err) {
     w->run_count = 1;
     w->params = p->params;
     w->records = md->records;
-    /* The lists: each lane's first `cap` neighbours (a lane has about 33 / lanes; DFSPH's caps), up
+    /* The lists: each lane's first `cap` neighbours (a lane has about 33 / lanes; DFSPH's cap), up
      * to WCSPH_LISTS_UPTO particles; forces walks them `batch` entries at a time (the H100, session
      * 26: with 4 lanes 1 at a time 20.6 ms a frame at 27,648 against 22.1 for 2 and 23.9 for 4; with
      * 2 lanes 2 at a time 68.0 at 109,744 against 69.0 and 79.6; one lane only where FLUID_SIM_LANES
      * asks for it below 262,144, not measured). */
-    size_t stride = n * p->lanes, cap = 48 / p->lanes + 8, bytes = 4 * stride * cap;
+    size_t stride = n * p->lanes, cap = sim_list_cap(p->lanes), bytes = 4 * stride * cap;
     unsigned batch = p->lanes >= 4 ? 1 : p->lanes == 2 ? 2 : 8;
     bool lists = n <= WCSPH_LISTS_UPTO && bytes <= (size_t)md->caps->max_ssbo_bytes;
     int used = snprintf(w->defines, sizeof w->defines, "%s", p->pass_defines);
