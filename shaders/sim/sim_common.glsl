@@ -40,4 +40,14 @@ ivec3 sim_cell_of(vec3 p) {
 
 uint sim_cell_key(ivec3 c) { return uint(c.x) + P.dims.x * (uint(c.y) + P.dims.y * uint(c.z)); }
 
+// The hard walls, after x += v dt: a centre closer than `margin` to a wall is put back at margin,
+// and its velocity into that wall is reversed and scaled by the restitution (both solvers).
+void sim_hard_walls(inout vec3 x, inout vec3 v) {
+    vec3 lo = P.lo.xyz + P.margin, hi = P.hi.xyz - P.margin;
+    for (int a = 0; a < 3; a++) {
+        if (x[a] < lo[a]) { x[a] = lo[a]; if (v[a] < 0.0) v[a] *= -P.restitution; }
+        if (x[a] > hi[a]) { x[a] = hi[a]; if (v[a] > 0.0) v[a] *= -P.restitution; }
+    }
+}
+
 #endif

@@ -24,12 +24,10 @@ vec2 dfsph_integrate(uint i, float dt) {
             v.xyz *= limit / speed;
             atomicAdd(C.limited, 1u);
         }
-        x.xyz += v.xyz * dt;
-        vec3 lo = P.lo.xyz + P.margin, hi = P.hi.xyz - P.margin;
-        for (int a = 0; a < 3; a++) {
-            if (x[a] < lo[a]) { x[a] = lo[a]; if (v[a] < 0.0) v[a] *= -P.restitution; }
-            if (x[a] > hi[a]) { x[a] = hi[a]; if (v[a] > 0.0) v[a] *= -P.restitution; }
-        }
+        vec3 xn = x.xyz + v.xyz * dt, vn = v.xyz;
+        sim_hard_walls(xn, vn);
+        x.xyz = xn;
+        v.xyz = vn;
         pos[i] = x;
         vel[i] = v;
         sim_hash_emit(i, x.xyz);

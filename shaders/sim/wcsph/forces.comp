@@ -36,11 +36,7 @@ layout(std430, binding = WCSPH_B_NBR_COUNT) readonly buffer NbrCount { uint nbr_
 void step_particle(uint i, vec3 xi, vec3 vi, vec3 a) {
     vec3 v = vi + a * P.dt;
     vec3 x = xi + v * P.dt;
-    vec3 lo = P.lo.xyz + P.margin, hi = P.hi.xyz - P.margin;
-    for (int c = 0; c < 3; c++) {
-        if (x[c] < lo[c]) { x[c] = lo[c]; if (v[c] < 0.0) v[c] *= -P.restitution; }
-        if (x[c] > hi[c]) { x[c] = hi[c]; if (v[c] > 0.0) v[c] *= -P.restitution; }
-    }
+    sim_hard_walls(x, v);
     accel[i] = vec4(a, 0.0);
     pos_out[i] = vec4(x, 0.0); // w: the solver's; 0 leaves a dfsph switched to afterwards no warm start
     vel_out[i] = vec4(v, 0.0);
