@@ -1,7 +1,7 @@
 /* DFSPH's frame and slot policy (src/sim/dfsph/dfsph_frame.c), a pure function, against cases
  * worked by hand (the numbers in the comments): the slots and caps of a fresh solver, the time in
  * ticks, --substeps and its warning, the CFL slots from records, the caps after capped solves, a
- * short frame's carry, the pairs a solve records before its persistent tail (made to fail once:
+ * short frame's carry, the spare slots (made to fail once: the spare ignored, 2 checks), the pairs a solve records before its persistent tail (made to fail once:
  * DFSPH_TAIL_SHARE 4, 2 checks), the path that runs the solves. And the step bounds dfsph_params_apply writes, with the rest's rules (up to
  * 262,144 particles: dt_max up to twice the viscosity's bound, the depth bound) and without (made
  * to fail once: the rest flag's two cases swapped, 2 checks). No GL.
@@ -11,11 +11,12 @@
 #include "sim/dfsph/dfsph_params.h"
 #include <math.h>
 
-static dfsph_policy fresh(void) {
+static dfsph_policy fresh_spare(uint32_t spare) {
     dfsph_policy pol;
-    dfsph_policy_reset(&pol, &(dfsph_policy_desc){.dt_max = 0.005f, .cfl = 0.35f, .slack = 1, .history = DFSPH_FRAMES});
+    dfsph_policy_reset(&pol, &(dfsph_policy_desc){.dt_max = 0.005f, .cfl = 0.35f, .slack = 1, .spare = spare, .history = DFSPH_FRAMES});
     return pol;
 }
+static dfsph_policy fresh(void) { return fresh_spare(1); }
 
 static dfsph_record rec(float dt, float cfl, uint32_t it_div, uint32_t it_dens, uint32_t capped, uint32_t t_rem) {
     return (dfsph_record){
@@ -50,6 +51,12 @@ int main(void) {
     pol = fresh();
     dfsph_policy_plan(&pol, 1.0 / 60, 0, false, &f);
     CHECK(f.steps == 5 && f.mode == DFSPH_MODE_CFL, "CFL, nothing known: %d slots (mode %u), not 5", f.steps, f.mode);
+    /* The spare slots a frame issues (FLUID_DFSPH_SPARE): none, 4 + 0; three, 4 + 3. */
+    for (uint32_t spare = 0; spare <= 3; spare += 3) {
+        dfsph_policy ps = fresh_spare(spare);
+        dfsph_policy_plan(&ps, 1.0 / 60, 0, false, &f);
+        CHECK(f.steps == 4 + (int)spare, "CFL, nothing known, %u spare: %d slots, not %u", spare, f.steps, 4 + spare);
+    }
 
     /* A frame read back: two steps of 4 ms (cfl 0.2: |v|/dx 50), iterations 3 and 5, then an empty
      * slot. Its records: the two steps. The caps: the most seen plus the slack: 4 and 6. */

@@ -87,7 +87,7 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
     if (d->dt_max == 0 && !dfsph_params_env(&d->dt_max, err)) return false;
     if (d->dt_max != 0 && !(d->dt_max >= 1e-6f && d->dt_max <= 0.1f))
         return fail(err, "dfsph_desc: dt_max %g s is out of range (1e-06 to 0.1)", d->dt_max);
-    if (!_dfsph_knob(&d->slack, ENV_DFSPH_SLACK, 0, 99, err) ||
+    if (!_dfsph_knob(&d->slack, ENV_DFSPH_SLACK, 0, 99, err) || !_dfsph_knob(&d->spare, ENV_DFSPH_SPARE, 0, 8, err) ||
         !_dfsph_knob(&d->history, ENV_DFSPH_HISTORY, 1, DFSPH_FRAMES, err) ||
         !_dfsph_knob(&d->records, ENV_DFSPH_RECORDS, 0, 1, err) ||
         !_dfsph_knob(&d->persistent, ENV_DFSPH_PERSISTENT, 0, 65535, err) ||
@@ -99,6 +99,7 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
     /* Each empty pair of slack costs a frame its dispatches (docs/BENCHMARKS.md); one pair catches
      * most solves that need one more iteration than lately. */
     if (!d->slack) d->slack = 1;
+    if (!d->spare) d->spare = 1;
     if (!d->history) d->history = DFSPH_FRAMES;
     if (!d->grid_form) d->grid_form = 1;
     if (!d->fused) d->fused = 1;
@@ -151,6 +152,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     dfsph_policy_reset(&d->pol, &(dfsph_policy_desc){.dt_max = d->gp.dt_max,
                                                      .cfl = d->gp.cfl,
                                                      .slack = (uint32_t)_dfsph_value(d->desc.slack),
+                                                     .spare = (uint32_t)_dfsph_value(d->desc.spare),
                                                      .history = d->desc.history});
     bool ok = true;
     size_t stride = n * p->lanes, cap = sim_list_cap(p->lanes);

@@ -23,6 +23,8 @@ typedef struct dfsph_desc {
                      * half-steps, up to twice it (FLUID_DT_MAX); the depth bound may hold a step shorter
                      * (docs/SPH.md) */
     int slack;      /* empty (update, predict) pairs recorded past a solve's cap, 0..99; 0: 1 (FLUID_DFSPH_SLACK) */
+    int spare;      /* spare step slots a frame issues past its CFL estimate while the flow moves, 0..8 (DFSPH_ZERO for
+                     * 0); 0: 1 (FLUID_DFSPH_SPARE) */
     int history;    /* frames of iteration records the caps look at, 1..4; 0: 4 (FLUID_DFSPH_HISTORY) */
     int records;    /* neighbour lists of 16-byte records (1) or indices (DFSPH_ZERO); 0: records where they fit 40 MB
                      * (FLUID_DFSPH_RECORDS) */

@@ -47,8 +47,8 @@ void dfsph_policy_plan(dfsph_policy *pol, double seconds, int substeps, bool per
          * largest speed (|v| dt / dx over dt, which dt_max's clamp does not hide) carried on at
          * the rate it last grew (a dam break's first tenths of a second: the speed doubles within
          * the lag), so that the slots cover the frame's time and what the last frame read left
-         * over; then one spare slot (an empty slot costs the search, the density pass and
-         * integrate, no solve). A sudden impact outruns it: that frame carries over. */
+         * over; then desc.spare spare slots (1; an empty slot costs its dispatches, no solve).
+         * A sudden impact outruns them: that frame carries over. */
         double dt = pol->dt_cfl_recent > 0 ? pol->dt_cfl_recent : pol->desc.dt_max, speed = pol->speed_recent;
         /* at most 1.25 times the last: an impact's jump is not a trend, and a spare slot is not free
          * (the H100, dam break: 1.25 times against twice the last cut the worst frames' slots by
@@ -65,7 +65,7 @@ void dfsph_policy_plan(dfsph_policy *pol, double seconds, int substeps, bool per
          * its time over, and the next one has the slots for it. */
         bool pinned = speed > 0 && pol->desc.cfl / speed >= DFSPH_SPARE_MARGIN * dt && pol->carry_recent == 0;
         double k = ceil((seconds > 0 ? seconds + pol->carry_recent : -seconds) / dt - 1e-6);
-        k = (k < 1 ? 1 : k) + (pinned ? 0 : 1);
+        k = (k < 1 ? 1 : k) + (pinned ? 0 : pol->desc.spare);
         /* and at most 1.5 times the steps that frame took, plus 2: one record's speed spike (a
          * particle flung off an impact) asked 3.5-3.8 times a mean frame's steps at 432,000 and
          * 986,078 on the H100 (their worst frames, mostly empty slots); a flow that truly outruns

@@ -4,7 +4,7 @@
  * The GPU sizes the steps; the CPU sizes each frame's step slots and the solves' iteration caps
  * (the (update, predict) pairs it records) from records DFSPH_LAG frames old:
  *
- *   dfsph_policy pol;  dfsph_policy_reset(&pol, &(dfsph_policy_desc){ .dt_max = ..., .cfl = ..., .slack = 1, .history = 4 });
+ *   dfsph_policy pol;  dfsph_policy_reset(&pol, &(dfsph_policy_desc){ .dt_max = ..., .cfl = ..., .slack = 1, .spare = 1, .history = 4 });
  *   each frame:  dfsph_frame_plan f;  dfsph_policy_plan(&pol, seconds, substeps, persistent, &f);   // f.steps slots
  *   a frame's records read back:      dfsph_policy_learn(&pol, recs, count, mode, caps, out);      // out: its steps' records
  *
@@ -43,6 +43,7 @@ typedef struct dfsph_policy_desc {
     float dt_max;   /* the largest step, s */
     float cfl;      /* dt_cfl = cfl dx / |v|max */
     uint32_t slack; /* empty (update, predict) pairs recorded past the iterations seen */
+    uint32_t spare; /* step slots past the CFL estimate where the speeds' limit may bind */
     int history;    /* frames of iterations the caps look at: 1..DFSPH_FRAMES */
 } dfsph_policy_desc;
 
