@@ -13,7 +13,8 @@
 
 static dfsph_policy fresh_spare(uint32_t spare) {
     dfsph_policy pol;
-    dfsph_policy_reset(&pol, &(dfsph_policy_desc){.dt_max = 0.005f, .cfl = 0.35f, .slack = 1, .spare = spare, .history = DFSPH_FRAMES});
+    dfsph_policy_reset(&pol,
+                       &(dfsph_policy_desc){.dt_max = 0.005f, .cfl = 0.35f, .slack = 1, .spare = spare, .history = DFSPH_FRAMES});
     return pol;
 }
 static dfsph_policy fresh(void) { return fresh_spare(1); }
