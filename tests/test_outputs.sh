@@ -27,6 +27,7 @@ run() { "$FLUID" --headless --particles 500 --substeps 2 "$@"; }
 if ! "$FLUID" --headless --frames 0 --particles 100 >"$TMP/probe.out" 2>"$TMP/probe.err"; then
     if grep -q "GPU:" "$TMP/probe.err"; then echo "SKIP: $(cat "$TMP/probe.err")"; exit 77; fi
     cat "$TMP/probe.err"; fail "a plain headless run failed"
+    exit 1 # the cases below would wait on runs that never start (the FIFO's reader, the Ctrl-C's header)
 fi
 have_ffmpeg=0; command -v ffmpeg >/dev/null && have_ffmpeg=1
 
