@@ -55,9 +55,15 @@ run() { # name, command...: passes on exit 0 with no sanitizer report
     rc=$?
     # A part that failed with no sanitizer report and no failed check of its own (CI saw one such
     # exit 1 of test_render_water whose log held neither, not reproduced in 10 runs) is shown and
-    # run once more: the unsanitized suite has run the same test; a report fails at once.
-    if [ $rc -ne 0 ] && [ $rc -ne 77 ] && ! grep -q "Sanitizer\|runtime error:\|FAIL" "$log"; then
-        echo "  $name exited $rc with no report and no failed check; its log's last lines, then once more:"
+    # run once more: the unsanitized suite has run the same test; a report fails at once. So is one
+    # whose only report is LeakSanitizer's own crash ("Tracer caught signal 11", then "LeakSanitizer
+    # has encountered a fatal error": its thread that stops the others to scan for leaks died, so
+    # no leak was looked for; CI saw it once after test_session had passed its 55 checks, not
+    # reproduced in 3 runs).
+    if [ $rc -ne 0 ] && [ $rc -ne 77 ] && { ! grep -q "Sanitizer\|runtime error:\|FAIL" "$log" ||
+        { grep -q "LeakSanitizer has encountered a fatal error" "$log" &&
+            ! grep -q "ERROR: [A-Za-z]*Sanitizer\|runtime error:\|FAIL" "$log"; }; }; then
+        echo "  $name exited $rc with no report on our code (none, or LeakSanitizer's own crash) and no failed check; its log's last lines, then once more:"
         tail -15 "$log" | sed 's/^/    /'
         "$@" > "$log" 2>&1
         rc=$?
