@@ -110,6 +110,7 @@ void dfsph_coarse_run(dfsph *d);
 /* dfsph_persistent.c */
 bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err);
 uint32_t dfsph_grid(uint32_t most, uint32_t groups);
+void dfsph_grid_dispatch(dfsph *d, GLuint prog, uint32_t most, uint32_t groups, GLbitfield barriers);
 GLuint dfsph_step_program(dfsph *d, const sim_search *q);
 void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, GLuint prog);
 const char *dfsph_stage_note(void *impl);

@@ -64,12 +64,9 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
                          int tail) {
     uint32_t groups = gpu_groups((size_t)p->n * p->lanes, SIM_WG); /* the indirect path's (virtual) groups */
     if (d->solve_groups) {                                         /* the persistent path: the whole solve in one dispatch */
-        if (!groups) return;
-        glUseProgram(d->prog[predict == P_DIV_PREDICT ? P_DIV_SOLVE : P_DENS_SOLVE]);
-        glDispatchCompute(dfsph_grid(d->solve_groups, groups), 1, 1);
-        sim_dispatch_count_add(1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        if (d->llvmpipe) dfsph_stall_check(d); /* at once: the next solve runs indirect (the frames' check is late) */
+        if (groups)
+            dfsph_grid_dispatch(d, d->prog[predict == P_DIV_PREDICT ? P_DIV_SOLVE : P_DENS_SOLVE], d->solve_groups, groups,
+                                GL_SHADER_STORAGE_BARRIER_BIT);
         return;
     }
     if (warm >= 0) { /* the pressure solve: its warm start, first predict and coarse level */
@@ -84,13 +81,8 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
         if (predict == P_DENS_PREDICT && k + 1 < (uint32_t)d->coarse_levels) dfsph_coarse_run(d);
     }
-    if (d->tail_groups && groups) {
-        glUseProgram(d->prog[tail]);
-        glDispatchCompute(dfsph_grid(d->tail_groups, groups), 1, 1);
-        sim_dispatch_count_add(1);
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-        if (d->llvmpipe) dfsph_stall_check(d);
-    }
+    if (d->tail_groups && groups)
+        dfsph_grid_dispatch(d, d->prog[tail], d->tail_groups, groups, GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 }
 
 /* integrate with the next step's hash (sim_search_hash_pass; 0: integrate runs alone). */

@@ -77,6 +77,17 @@ uint32_t dfsph_grid(uint32_t most, uint32_t groups) {
     return (groups + rounds - 1) / rounds;
 }
 
+/* One persistent dispatch of `prog` over `groups` virtual groups on dfsph_grid(most, groups),
+ * counted, then `barriers`; on llvmpipe the stalled word is read at once, so that the next
+ * dispatch runs indirect (the frames' check is late). */
+void dfsph_grid_dispatch(dfsph *d, GLuint prog, uint32_t most, uint32_t groups, GLbitfield barriers) {
+    glUseProgram(prog);
+    glDispatchCompute(dfsph_grid(most, groups), 1, 1);
+    sim_dispatch_count_add(1);
+    glMemoryBarrier(barriers);
+    if (d->llvmpipe) dfsph_stall_check(d);
+}
+
 /* The fused step (step.comp) for the search's sorter, with the next step's hash as integrate
  * makes it; 0 where the persistent path does not run fused, or it does not build (then each solve
  * alone runs persistent). Its partials' second and third regions start at n_groups_max and twice it
@@ -108,11 +119,7 @@ void dfsph_step_fused(dfsph *d, sim_particles *p, sim_search *q, GLuint prog) {
     glProgramUniform1ui(prog, 1, d->frame_set);
     d->frame_set = 0;
     sim_search_hash_bind(q);
-    glUseProgram(prog);
-    glDispatchCompute(dfsph_grid(d->solve_groups, gpu_groups((size_t)p->n * p->lanes, SIM_WG)), 1, 1);
-    sim_dispatch_count_add(1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    if (d->llvmpipe) dfsph_stall_check(d); /* at once: the next step runs indirect (the frames' check is late) */
+    dfsph_grid_dispatch(d, prog, d->solve_groups, gpu_groups((size_t)p->n * p->lanes, SIM_WG), GL_SHADER_STORAGE_BARRIER_BIT);
     sim_search_hashed(q, p->n);
     d->frame_issued++;
 }
