@@ -116,8 +116,9 @@ pid=$!
 # by design). On the H100 with a cold shader cache and two other tests beside it, the setup took
 # more than the 10 s this waited before: the Ctrl-Cs came during the setup, and no file was the
 # right result of that. 120 s, then the case fails as not run.
-for i in $(seq 1200); do [ -s "$(ls "$TMP"/.s6.csv.* 2>/dev/null | head -1)" ] && break; sleep 0.1; done
-[ -s "$(ls "$TMP"/.s6.csv.* 2>/dev/null | head -1)" ] || fail "6: two Ctrl-C: the run wrote no stats header within 120 s"
+header() { [ -s "$(ls "$TMP"/.s6.csv.* 2>/dev/null | head -1)" ]; }
+for i in $(seq 1200); do header && break; sleep 0.1; done
+header || fail "6: two Ctrl-C: the run wrote no stats header within 120 s"
 sleep 1
 kill -INT $pid; sleep 0.05; kill -INT $pid
 wait $pid
