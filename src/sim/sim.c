@@ -379,6 +379,18 @@ void sim_reset(sim *s) {
     sim_diffuse_clear(s->diffuse);
 }
 
+void sim_warm(sim *s) {
+    gpu_prof *prof = prof_make(&(prof_desc){.names = s->stage_names,
+                                            .stages = SIM_SEARCH_STAGES + s->solver->stage_count,
+                                            .no_debug_groups = true},
+                               s->caps);
+    sim_frame(s, 0, 1, NULL);
+    sim_frame(s, 0, 1, prof);
+    prof_destroy(prof);
+    sim_reset(s);
+    s->disp = (sim_dispatches){0};
+}
+
 bool sim_set_sort(sim *s, const sort_algo *algo, char *err) {
     if (!algo) return fail(err, "no sort given; choose one of: %s", sort_algo_names());
     if (!sim_search_set_sort(s->q, algo, err)) return false;

@@ -128,6 +128,11 @@ int sim_records(sim *s, sim_step_record *out, int max);
 void sim_get_summary(const sim *s, sim_summary *out);
 
 void sim_reset(sim *s);                                      /* back to the scene's initial state */
+/* Right after sim_make: two steps (one as most steps run, one sampled: DFSPH's fused step and its
+ * per-stage passes), then sim_reset, so every program a step dispatches has been dispatched once
+ * before the first timed frame (a driver may build a program's machine code at its first dispatch:
+ * llvmpipe does) and the run starts from the scene's initial state as if none had run. */
+void sim_warm(sim *s);
 bool sim_set_sort(sim *s, const sort_algo *algo, char *err); /* between steps; the fluid is kept */
 bool sim_set_solver(sim *s, const char *name, char *err);    /* between steps; the fluid is kept */
 const char *sim_sort_name(const sim *s);

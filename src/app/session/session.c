@@ -56,6 +56,7 @@ bool session_sim_make(session *ss, const sim_desc *desc, char *err) {
     int before = gpu_live_objects();
     ss->s = sim_make(desc, ss->caps, err);
     if (!ss->s) return false;
+    sim_warm(ss->s); /* the programs built before the first timed frame */
     ss->sim_objects = gpu_live_objects() - before;
     ss->particles = desc->particles;
     if (ss->desc.compare && !sim_set_compare(ss->s, &(sim_compare_desc){0}, err)) {
