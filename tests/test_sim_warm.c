@@ -66,8 +66,7 @@ static void compare(const char *solver, const state *a, const state *b) {
                memcmp(a->dens, b->dens, 4ull * a->n) != 0;
     CHECK(!diff, "%s: the states differ after %d frames", solver, FRAMES);
     printf("%s: warmed and not, %d frames: %s (%llu steps, %llu dispatches)\n", solver, FRAMES,
-           diff || rec_diff ? "DIFFERENT" : "bit-identical", (unsigned long long)a->sum.steps,
-           (unsigned long long)a->disp.total);
+           diff || rec_diff ? "DIFFERENT" : "bit-identical", (unsigned long long)a->sum.steps, (unsigned long long)a->disp.total);
 }
 
 int main(void) {
