@@ -168,12 +168,6 @@ static void _gpu_read_caps(gpu_caps *c) {
         c->subgroup_size = c->subgroup ? size : 0;
     }
     c->shader_clock = _gpu_has_extension("GL_ARB_shader_clock");
-    /* Programs are built one at a time, each whole when its link returns: no compiler threads of the
-     * driver's own (KHR_parallel_shader_compile). Every program is linked at setup and its status
-     * read at once, so they bought nothing; and on the H100 a run whose programs were not in
-     * NVIDIA's shader disk cache ran its frames slower for the whole run (docs/BENCHMARKS.md, s29). */
-    if (_gpu_has_extension("GL_KHR_parallel_shader_compile")) glMaxShaderCompilerThreadsKHR(0);
-    else if (_gpu_has_extension("GL_ARB_parallel_shader_compile")) glMaxShaderCompilerThreadsARB(0);
     c->timer_queries = _gpu_probe_timer(c);
 }
 
