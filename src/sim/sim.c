@@ -381,7 +381,7 @@ void sim_reset(sim *s) {
 
 void sim_warm(sim *s) {
     gpu_prof *prof = prof_make(
-        &(prof_desc){.names = s->stage_names, .stages = SIM_SEARCH_STAGES + s->solver->stage_count, .no_debug_groups = true},
+        &(prof_desc){.names = s->stage_names, .stages = sim_stage_count(s), .no_debug_groups = true},
         s->caps);
     sim_frame(s, 0, 1, NULL);
     sim_frame(s, 0, 1, prof);

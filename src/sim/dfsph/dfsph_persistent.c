@@ -188,7 +188,8 @@ static uint32_t _dfsph_loop_rounds_max(const dfsph *d) {
  * indirect path runs every step, so the fluid is the indirect path's bit for bit. The same on
  * llvmpipe where each group would walk more virtual groups than its loop limiter leaves room for. */
 void dfsph_persistent_probe(dfsph *d) {
-    uint32_t *groups = d->solve_groups ? &d->solve_groups : &d->tail_groups;
+    bool solve = d->solve_groups != 0; /* else the tail's grid, if any */
+    uint32_t *groups = solve ? &d->solve_groups : &d->tail_groups;
     if (*groups && d->llvmpipe && d->groups_step) {
         uint32_t grid = dfsph_grid(*groups, d->groups_step), rounds = (d->groups_step + grid - 1) / grid,
                  most = _dfsph_loop_rounds_max(d);
@@ -201,6 +202,6 @@ void dfsph_persistent_probe(dfsph *d) {
             *groups = 0;
         }
     }
-    int first = d->solve_groups ? P_DIV_SOLVE : P_DIV_TAIL;
+    int first = solve ? P_DIV_SOLVE : P_DIV_TAIL;
     if (*groups && !(_dfsph_probe(d, d->prog[first], *groups) && _dfsph_probe(d, d->prog[first + 1], *groups))) *groups = 0;
 }
