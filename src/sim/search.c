@@ -317,4 +317,3 @@ const char *sim_search_stage_name(const sim_search *q, int stage) {
 GLuint sim_search_cell_keys(const sim_search *q) { return q->cell_keys; }
 sort_pairs sim_search_sorted(const sim_search *q) { return q->sorted; }
 uint32_t sim_search_bits(const sim_search *q) { return q->bits; }
-uint32_t sim_search_persistent_groups(const sim_search *q) { return q->persistent ? q->persist_groups : 0; }

@@ -81,9 +81,5 @@ const char *sim_search_stage_name(const sim_search *q, int stage); /* the names,
 GLuint sim_search_cell_keys(const sim_search *q);                  /* uint per particle, current order */
 sort_pairs sim_search_sorted(const sim_search *q);                 /* the last sort's output (tests) */
 uint32_t sim_search_bits(const sim_search *q);
-/* The groups of the search in one dispatch (FLUID_SEARCH_PERSISTENT; search.c), 0 where it does not
- * run: the sorter has no consumer path, the driver no forward progress, or its probe failed. A
- * sampled step (a profiler given to sim_search_run) and the compare mode run the dispatches. */
-uint32_t sim_search_persistent_groups(const sim_search *q);
 
 #endif
