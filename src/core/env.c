@@ -57,10 +57,6 @@ const env_info env_table[ENV_COUNT] = {
          "tail); 0: every iteration there; set, the tail runs wherever the persistent grid does (measuring)"},
     [ENV_DFSPH_SPARE] = {"FLUID_DFSPH_SPARE", "0..8", "1", "src/sim/dfsph/dfsph.c",
                          "spare step slots a DFSPH frame issues past its CFL estimate while the flow moves (measuring)"},
-    [ENV_SEARCH_PERSISTENT] = {"FLUID_SEARCH_PERSISTENT", "0..65535", "1 an SM on NVIDIA where the sort is radix on onesweep, else 0",
-                               "src/sim/search.c",
-                               "groups of the search in one dispatch (the sort's passes, ranges and reorder behind grid "
-                               "barriers); 0: a dispatch each (tests, measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},
     [ENV_RADIX_COUNT_AHEAD_TILES] =

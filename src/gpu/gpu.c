@@ -239,35 +239,6 @@ bool gpu_forward_progress(void) {
         progress |= strstr(vendor, _gpu_progress_vendors[i]) != NULL;
     return progress;
 }
-uint32_t gpu_sm_count(void) {
-    static uint32_t count;
-    static bool read;
-    if (read) return count;
-    read = true;
-    /* the multiprocessors and the warps each holds (GL_NV_shader_thread_group) */
-    static const char *src = "#version 450\n"
-                             "#extension GL_NV_shader_thread_group : require\n"
-                             "layout(local_size_x = 1) in;\n"
-                             "layout(std430, binding = 0) writeonly buffer Out { uint sm_out[2]; };\n"
-                             "void main() { sm_out[0] = gl_SMCountNV; sm_out[1] = gl_WarpsPerSMNV; }\n";
-    char err[ERR_LEN];
-    GLuint prog = _gpu_probe_program(src), buf = 0;
-    GLint linked = 0;
-    glGetProgramiv(prog, GL_LINK_STATUS, &linked);
-    uint32_t out[2] = {0, 0};
-    if (linked && (buf = gpu_buffer_make(sizeof out, out, "gpu.sm_count", err))) {
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buf);
-        glUseProgram(prog);
-        glDispatchCompute(1, 1, 1);
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-        glGetNamedBufferSubData(buf, 0, sizeof out, out);
-        glUseProgram(0);
-    }
-    gpu_buffer_destroy(&buf);
-    glDeleteProgram(prog);
-    return count = out[0];
-}
-
 GLFWwindow *gpu_window(gpu_ctx *gpu) { return gpu->backend->window(gpu->impl); }
 bool gpu_is_headless(const gpu_ctx *gpu) { return gpu->backend == &gpu_backend_egl; }
 

@@ -63,9 +63,6 @@ const gpu_caps *gpu_get_caps(const gpu_ctx *gpu);
  * on another (GL promises nothing): GL_VENDOR names NVIDIA, AMD (or ATI), Intel. The radix sort's
  * waiting look-back and DFSPH's persistent solve rely on it. */
 bool gpu_forward_progress(void);
-/* The GPU's multiprocessors (gl_SMCountNV, read once; 0 where GL_NV_shader_thread_group is missing):
- * the persistent grids are sized by it. */
-uint32_t gpu_sm_count(void);
 GLFWwindow *gpu_window(gpu_ctx *gpu); /* NULL when headless */
 bool gpu_is_headless(const gpu_ctx *gpu);
 

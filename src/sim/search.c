@@ -2,7 +2,6 @@
 #include "sim/search.h"
 #include "sim/compare.h"
 #include "sort/sort_layout.h"
-#include "core/env.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
@@ -27,8 +26,6 @@ struct sim_search {
     bool prehashed;  /* the solver's last pass made the next search's hash (sim_search_hashed) */
     uint32_t prehashed_n;
     GLuint hash, range, reorder, merged; /* programs */
-    GLuint persistent;        /* the search in one dispatch (search_persistent.comp; 0: none) */
-    uint32_t persist_groups;  /* its grid: forced (FLUID_SEARCH_PERSISTENT), or 1 group an SM; 0: off */
 };
 
 /* Cell-table entries a thread of the ranges pass makes (SIM_RANGE_CELLS in
@@ -56,28 +53,6 @@ static GLuint _search_hash_make(sim_search *q, const sorter *t, char *err) {
     return sim_program_make("sim/search/hash.comp", defines, "sim.hash", err);
 }
 
-/* The search in one dispatch, for q's sorter where it has a consumer path (sort.h, "Consumer"; radix
- * on its onesweep path): the sort's passes, then ranges and reorder, behind grid barriers
- * (shaders/sim/search/search_persistent.comp), on q->persist_groups groups, which must all be
- * resident (its probe says; where they are not, or the program does not build, the search runs
- * its dispatches as before, and says so once). */
-static void _search_persistent_make(sim_search *q) {
-    shader_destroy(&q->persistent);
-    const char *sort_defines = sort_consumer_defines(q->sorter);
-    if (!q->persist_groups || !sort_defines) return;
-    char defines[8192], err[ERR_LEN];
-    snprintf(defines, sizeof defines, "%s%s#define GRID_POLL_ONE %d\n#define GRID_LOOP_CHECK %d\n", sort_defines,
-             SEARCH_RANGE_DEFINES, !q->caps->llvmpipe, q->caps->llvmpipe);
-    q->persistent = sim_program_make("sim/search/search_persistent.comp", defines, "sim.search_persistent", err);
-    if (!q->persistent) log_error("SIM", "the persistent search: %s (the search runs its dispatches)", err);
-    else if (!sort_consumer_probe(q->sorter, q->persistent, q->persist_groups)) {
-        log_error("SIM", "the persistent search's %u groups are not all resident here (a grid barrier stalled in its probe); "
-                         "the search runs its dispatches (set FLUID_SEARCH_PERSISTENT lower, or 0)",
-                  q->persist_groups);
-        shader_destroy(&q->persistent);
-    }
-}
-
 uint32_t sim_search_key_bits(uint64_t cells) {
     return sort_bits_for(cells > UINT32_MAX ? UINT32_MAX : (uint32_t)(cells ? cells - 1 : 0));
 }
@@ -88,12 +63,6 @@ sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, c
     q->capacity = desc->capacity;
     q->cells = desc->cells;
     q->bits = sim_search_key_bits(desc->cells);
-    uint32_t forced = UINT32_MAX;
-    if (!env_u32(ENV_SEARCH_PERSISTENT, 0, 65535, &forced, err)) {
-        free(q);
-        return NULL;
-    }
-    q->persist_groups = forced != UINT32_MAX ? forced : gpu_forward_progress() && !caps->llvmpipe ? gpu_sm_count() : 0;
     size_t n = desc->capacity ? desc->capacity : 1;
     bool ok = (q->keys = gpu_buffer_make(4 * n, NULL, "sim.keys", err)) &&
               (q->vals = gpu_buffer_make(4 * n, NULL, "sim.vals", err)) &&
@@ -112,7 +81,6 @@ sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, c
     }
     q->sorted = (sort_pairs){q->keys, q->vals};
     q->table = q->ranges;
-    _search_persistent_make(q);
     return q;
 }
 
@@ -122,7 +90,6 @@ void sim_search_destroy(sim_search *q) {
     shader_destroy(&q->range);
     shader_destroy(&q->reorder);
     shader_destroy(&q->merged);
-    shader_destroy(&q->persistent);
     if (q->sorter) sort_destroy(q->sorter);
     GLuint *all[] = {&q->keys, &q->vals, &q->ranges, &q->cell_keys};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
@@ -189,8 +156,7 @@ static uint32_t _search_range_threads(const sim_search *q) { return q->cells / S
 /* hash: (cell key, index) per particle, and the sort's first count where it takes a fused one.
  * ranges: the start of every cell in the sorted keys (skipped where the counting sort made it;
  * left to the caller where `ranges` is false). */
-static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, int first, bool ranges, const sort_gate *gate,
-                         bool hash_only) {
+static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, int first, bool ranges, const sort_gate *gate) {
     glBindBufferBase(GL_UNIFORM_BUFFER, SIM_UBO_PARAMS, p->params);
     prof_begin(prof, first + 0);
     if (q->prehashed && q->prehashed_n == p->n) {
@@ -204,7 +170,6 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
         if (sort_producer_buffer(q->sorter)) sort_producer_ready(q->sorter);
     }
     prof_end(prof, first + 0);
-    if (hash_only) return;
     if (q->cmp) sim_compare_take_input(q->cmp, (sort_pairs){q->keys, q->vals}, p->n); /* outside the stages */
     prof_begin(prof, first + 1);
     q->sorted = sort_run_gated(q->sorter, (sort_pairs){q->keys, q->vals}, p->n, q->bits, gate, &_search_counter);
@@ -222,14 +187,17 @@ static void _search_find(sim_search *q, const sim_particles *p, gpu_prof *prof, 
     prof_end(prof, first + 2);
 }
 
-void sim_search_find(sim_search *q, const sim_particles *p) { _search_find(q, p, NULL, 0, true, NULL, false); }
+void sim_search_find(sim_search *q, const sim_particles *p) { _search_find(q, p, NULL, 0, true, NULL); }
 
 /* reorder: copies position, velocity and original id of every particle into its sorted place
  * (the other buffer of each pair) and keeps its cell key for the renderer. Where the search makes
  * the cell table itself, one dispatch makes the table and the copy: the merged pass
  * (ranges_reorder.comp; "fused" is the DFSPH step's word only). */
-/* The particles' pairs and the cell table bound for the reorder of p (into the other buffer of each pair). */
-static void _search_bind_reorder(sim_search *q, const sim_particles *p, const sort_gate *gate) {
+void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first, const sort_gate *gate) {
+    bool merged = !sort_key_starts(q->sorter); /* the merged pass: ranges and reorder in one dispatch */
+    _search_find(q, p, prof, first, !merged, gate);
+    if (merged) prof_begin(prof, first + 2);
+    else prof_begin(prof, first + 3);
     int a = p->cur, b = 1 - p->cur;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[a]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_IN, p->vel[a]);
@@ -242,44 +210,17 @@ static void _search_bind_reorder(sim_search *q, const sim_particles *p, const so
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_CELL_KEYS, q->cell_keys);
     /* the gate, as the sort's (sort_gate.glsl; no gate: the keys stand in at its binding, unread) */
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SORT_BIND_GATE, gate ? gate->buffer : q->keys);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);
-}
-
-/* The search in one dispatch (_search_persistent_make): the hash where the solver's last pass did
- * not make it, then the sort's consumer program. Its stages are not timed one by one: a sampled
- * step (prof) runs the dispatches, each timed. */
-static void _search_run_persistent(sim_search *q, sim_particles *p, const sort_gate *gate) {
-    _search_find(q, p, NULL, 0, false, NULL, true); /* the hash only */
-    _search_bind_reorder(q, p, gate);
-    q->sorted = sort_consumer_bind(q->sorter, q->persistent, (sort_pairs){q->keys, q->vals}, p->n, q->bits, gate, &_search_counter);
-    q->table = q->ranges;
-    glUseProgram(q->persistent);
-    glDispatchCompute(q->persist_groups, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-    sim_dispatch_count_add(1);
-    p->cur = 1 - p->cur;
-}
-
-void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first, const sort_gate *gate) {
-    if (q->persistent && !prof && !q->cmp) {
-        _search_run_persistent(q, p, gate);
-        return;
-    }
-    bool merged = !sort_key_starts(q->sorter); /* the merged pass: ranges and reorder in one dispatch */
-    _search_find(q, p, prof, first, !merged, gate, false);
-    if (merged) prof_begin(prof, first + 2);
-    else prof_begin(prof, first + 3);
-    _search_bind_reorder(q, p, gate);
     glProgramUniform1ui(merged ? q->merged : q->reorder, SORT_LOC_GATE, sort_gate_value(gate));
     if (merged) {
         q->table = q->ranges;
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);
         uint32_t t = _search_range_threads(q);
         sim_dispatch(q->merged, p->n > t ? p->n : t);
         prof_end(prof, first + 2);
         prof_begin(prof, first + 3); /* nothing left to time: done in the merged pass */
         prof_untimed(prof, first + 3);
     } else sim_dispatch(q->reorder, p->n);
-    p->cur = 1 - p->cur;
+    p->cur = b;
     prof_end(prof, first + 3);
 }
 
@@ -298,7 +239,6 @@ bool sim_search_set_sort(sim_search *q, const sort_algo *algo, char *err) {
     q->sorter = next;
     q->hash = hash;
     q->sorted = (sort_pairs){q->keys, q->vals};
-    _search_persistent_make(q);
     return true;
 }
 

@@ -100,19 +100,6 @@ void sort_producer_ready(sorter *s) {
     if (s->algo->producer_ready) s->algo->producer_ready(s->impl);
 }
 
-const char *sort_consumer_defines(const sorter *s) {
-    return s->algo->consumer_defines ? s->algo->consumer_defines(s->impl) : NULL;
-}
-
-bool sort_consumer_probe(sorter *s, GLuint prog, uint32_t groups) {
-    return s->algo->consumer_probe && s->algo->consumer_probe(s->impl, prog, groups);
-}
-
-sort_pairs sort_consumer_bind(sorter *s, GLuint prog, sort_pairs io, uint32_t n, uint32_t bits, const sort_gate *gate,
-                              const sort_trace *trace) {
-    return s->algo->consumer_bind(s->impl, prog, io, n, bits, gate, trace);
-}
-
 void sort_describe(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len) { s->algo->describe(s->impl, n, bits, out, len); }
 
 void sort_path(sorter *s, uint32_t n, uint32_t bits, char *out, size_t len) {

@@ -68,27 +68,6 @@
  * caller that learns only on the GPU that it will not read the result (the neighbour search's
  * empty step slots, search.h).
  *
- * Consumer: a program of the caller's (the consumer) can run the sort itself, every pass in one
- * dispatch whose groups are all resident at once, meeting at grid-wide barriers, and then its own
- * work on the sorted pairs in the same dispatch: the sort's dispatch boundaries and the one after
- * it become grid barriers (radix on its onesweep path only). Where sort_consumer_defines(s) is not NULL:
- *   - build the program with them among its defines, plus "#define SORT_CONSUMER_BINDING b" (the
- *     first of SORT_CONSUMER_BINDINGS consecutive free storage bindings) and the grid barrier's
- *     GRID_POLL_ONE and GRID_LOOP_CHECK (shaders/grid_barrier.glsl); #include
- *     "sort/sort_consumer.glsl" before any other declaration, then layout(local_size_x = WG) in;
- *   - in its main(), first, from every invocation: if (!sort_consumer_run(r)) return; then read
- *     the sorted pairs with sort_consumer_key(r, i) and sort_consumer_val(r, i) (shaders/sort/sort_consumer.glsl);
- *   - once, before its first dispatch: sort_consumer_probe(s, prog, groups), which says whether the
- *     GPU keeps `groups` groups of the program resident (false: do not dispatch it on that grid);
- *   - each sort: sort_consumer_bind(s, prog, io, n, bits, gate, trace) binds the sort's buffers and
- *     sets the program's uniforms (after a histogram dispatch of its own where no producer count
- *     was made), and returns the pair that will hold the result; then dispatch `groups` groups
- *     and issue the storage barrier the results need. The gate is the sort's "Gate": shut, both
- *     pairs stay as they were (the result names the pair a sort would have used). The program's
- *     dispatch is no sort_run: the caller counts and times it.
- * It needs a driver that keeps running groups running (gpu_forward_progress) or a grid no larger
- * than the groups that run at once (llvmpipe: LP_NUM_THREADS); the probe catches a grid too large.
- *
  * Errors: sort_make returns NULL with err when the algorithm is unknown, the capacity is more than
  * the GPU can hold, key_bits is more than the algorithm takes (counting), a sort_radix_desc field
  * is out of its range, or a shader fails to build. sort_radix_desc_from_env returns false with err
@@ -205,11 +184,6 @@ typedef struct sort_algo {
     void (*producer_ready)(void *impl);
     /* Optional: the gate of the runs that follow (NULL: none); see "Gate". */
     void (*gate)(void *impl, const sort_gate *gate);
-    /* Optional (NULL, or consumer_defines returning NULL, where it has none): see "Consumer". */
-    const char *(*consumer_defines)(void *impl);
-    bool (*consumer_probe)(void *impl, GLuint prog, uint32_t groups);
-    sort_pairs (*consumer_bind)(void *impl, GLuint prog, sort_pairs io, uint32_t n, uint32_t bits, const sort_gate *gate,
-                                const sort_trace *trace);
 } sort_algo;
 
 extern const sort_algo sort_algo_radix;
@@ -247,13 +221,6 @@ GLuint sort_key_starts(const sorter *s);
 GLuint sort_producer_buffer(const sorter *s);
 const char *sort_producer_defines(const sorter *s);
 void sort_producer_ready(sorter *s);
-
-/* Consumer (see the top): the storage bindings the consumer's include takes, from SORT_CONSUMER_BINDING on. */
-#define SORT_CONSUMER_BINDINGS 7
-const char *sort_consumer_defines(const sorter *s); /* NULL: this sorter has no consumer path */
-bool sort_consumer_probe(sorter *s, GLuint prog, uint32_t groups);
-sort_pairs sort_consumer_bind(sorter *s, GLuint prog, sort_pairs io, uint32_t n, uint32_t bits, const sort_gate *gate,
-                              const sort_trace *trace);
 
 /* The bits needed to hold max_key (at least 1). */
 uint32_t sort_bits_for(uint32_t max_key);

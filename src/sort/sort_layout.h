@@ -31,8 +31,6 @@
      * own bindings and locations. */                                                             \
     X(SORT_BIND_GATE, 14)         /* the caller's gate words */                                   \
     X(SORT_LOC_GATE, 11)          /* 0, or 1 + the index of the gate word */                      \
-    /* The consumer path (sort.h, "Consumer"): its 7 bindings from here on, above the callers' own. */ \
-    X(SORT_CONSUMER_BINDING, 16)                                                                  \
     /* Buffer binding points of the radix kernels. */                                            \
     X(RADIX_BIND_KEYS_IN, 0)                                                                      \
     X(RADIX_BIND_VALS_IN, 1)                                                                      \

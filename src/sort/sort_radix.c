@@ -122,9 +122,6 @@
  * onesweep is the faster of the two at every size benchmarked (docs/BENCHMARKS.md);
  * FLUID_ONESWEEP_MAX sets it. */
 #define RADIX_OS_AUTO_MAX (1u << 30)
-/* The consumer path's words before its look-back words (sort_consumer.glsl's SortCState): the
- * tickets, the barrier's word, the stalled word, two clocks of the consumer's. */
-#define RADIX_CONSUMER_HEAD (RADIX_MAX_PASSES + 4)
 
 _Static_assert(RADIX_COUNT_AHEAD_TILES <= RADIX_COUNT_AHEAD_MAX_TILES,
                "the count-ahead tables are sized for RADIX_COUNT_AHEAD_MAX_TILES");
@@ -172,10 +169,6 @@ typedef struct _sort_radix {
     GLuint keys2, vals2;         /* the scratch pair */
     GLuint tables[2], totals[2]; /* tile x digit counts (digit-major), per-digit totals: this pass, next */
     GLuint counter;              /* count-ahead path: work groups done */
-    /* The consumer path (sort.h, "Consumer"; shaders/sort/sort_consumer.glsl), onesweep only. */
-    char consumer_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 256];
-    uint32_t c_kpt, c_rows; /* its tiles' keys an invocation; look-back rows a pass (the capacity's tiles) */
-    GLuint c_state;         /* its words (sort_consumer.glsl's SortCState): tickets, barrier, clocks, look-back */
 } _sort_radix;
 
 static uint32_t _radix_passes(uint32_t bits) { return (bits + RADIX_BITS - 1) / RADIX_BITS; }
@@ -220,33 +213,26 @@ static void _radix_destroy(void *p) {
         gpu_buffer_destroy(&r->status[i]);
     }
     gpu_buffer_destroy(&r->tickets);
-    gpu_buffer_destroy(&r->c_state);
     free(r);
 }
 
-/* The kernels' loader defines (radix_common.glsl and each kernel's top), with kpt keys an invocation. */
-static void _radix_defines(const _sort_radix *r, int which, uint32_t kpt, char *defines, size_t len) {
+static GLuint _radix_program(const _sort_radix *r, int which, const char *label, char *err) {
     bool og = which == _RADIX_ONEGROUP;
-    char sg[96];
+    uint32_t kpt = og                               ? RADIX_OG_KPT
+                   : which == _RADIX_ONESWEEP       ? r->os_kpt
+                   : which == _RADIX_ONESWEEP_SMALL ? r->os_kpt_small
+                                                    : RADIX_KPT;
+    char defines[sizeof SORT_LAYOUT_GLSL_TEXT + 256], sg[96];
     if (r->subgroup)
         snprintf(sg, sizeof sg, "#define USE_SUBGROUP 1\n#define SG_EMULATE %d\n#define SG_SIZE %d\n", r->emulate,
                  r->subgroup_size);
     else snprintf(sg, sizeof sg, "#define USE_SUBGROUP 0\n#define EMU_SG %d\n", og ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
     uint32_t hkpt = which == _RADIX_HISTOGRAM_SMALL ? RADIX_HIST_KPT_SMALL : RADIX_HIST_KPT;
-    snprintf(defines, len,
+    snprintf(defines, sizeof defines,
              "%s#define WG %d\n#define KPT %u\n#define HKPT %u\n#define OS_AGG_ONLY %d\n#define LB_WINDOW %u\n"
              "#define OS_FALLBACK %d\n#define LB_SPIN %u\n%s",
              SORT_LAYOUT_GLSL_TEXT, og ? RADIX_OG_WG : RADIX_WG, kpt, hkpt, r->agg_only, r->os_window, r->os_fallback, r->os_spin,
              sg);
-}
-
-static GLuint _radix_program(const _sort_radix *r, int which, const char *label, char *err) {
-    uint32_t kpt = which == _RADIX_ONEGROUP         ? RADIX_OG_KPT
-                   : which == _RADIX_ONESWEEP       ? r->os_kpt
-                   : which == _RADIX_ONESWEEP_SMALL ? r->os_kpt_small
-                                                    : RADIX_KPT;
-    char defines[sizeof SORT_LAYOUT_GLSL_TEXT + 256];
-    _radix_defines(r, which, kpt, defines, sizeof defines);
     GLuint p = shader_make_compute(_radix_files[which], defines, err);
     if (p) {
         char name[128];
@@ -513,17 +499,6 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
             return NULL;
         }
     }
-    if (_radix_all_os(r)) { /* the consumer path: its tiles as the capacity's, its own look-back words */
-        r->c_kpt = _radix_os_kpt(r, desc->capacity);
-        r->c_rows = _radix_os_tiles(r, desc->capacity ? desc->capacity : 1);
-        _radix_defines(r, _RADIX_ONESWEEP, r->c_kpt, r->consumer_defines, sizeof r->consumer_defines);
-        snprintf(name, sizeof name, "%s.consumer-state", label);
-        r->c_state = gpu_buffer_make(4 * (RADIX_CONSUMER_HEAD + (uint64_t)RADIX * RADIX_MAX_PASSES * r->c_rows), NULL, name, err);
-        if (!r->c_state) {
-            _radix_destroy(r);
-            return NULL;
-        }
-    }
     return r;
 }
 
@@ -720,67 +695,6 @@ static void _radix_producer_ready(void *p) {
     if (_radix_all_os(r)) r->producer_ready = true;
 }
 
-/* --- the consumer path (sort.h, "Consumer"; shaders/sort/sort_consumer.glsl) --- */
-
-static const char *_radix_consumer_defines(void *p) {
-    _sort_radix *r = p;
-    return r->c_state ? r->consumer_defines : NULL;
-}
-
-/* The consumer's grid barriers (probe mode: u_sc_probe), then its stalled word read back and cleared. */
-static bool _radix_consumer_probe(void *p, GLuint prog, uint32_t groups) {
-    _sort_radix *r = p;
-    if (!r->c_state || !groups) return false;
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SORT_CONSUMER_BINDING + 6, r->c_state);
-    glProgramUniform1ui(prog, RADIX_LOC_PASS, 4);
-    glUseProgram(prog);
-    glDispatchCompute(groups, 1, 1);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glProgramUniform1ui(prog, RADIX_LOC_PASS, 0);
-    uint32_t head[RADIX_CONSUMER_HEAD];
-    glGetNamedBufferSubData(r->c_state, 0, sizeof head, head);
-    bool ok = head[RADIX_MAX_PASSES + 1] == 0; /* sc_stalled */
-    if (!ok) { /* a stalled grid leaves its words set: start again from zeros */
-        glClearNamedBufferData(r->c_state, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    }
-    glUseProgram(0);
-    return ok;
-}
-
-static sort_pairs _radix_consumer_bind(void *p, GLuint prog, sort_pairs io, uint32_t n, uint32_t bits, const sort_gate *gate,
-                                       const sort_trace *trace) {
-    _sort_radix *r = p;
-    if (n > r->capacity) n = r->capacity;
-    if (bits < 1) bits = 1;
-    if (bits > 32) bits = 32;
-    sort_pairs scratch = {r->keys2, r->vals2};
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SORT_BIND_GATE, gate ? gate->buffer : io.keys);
-    if (!r->producer_ready && n) { /* the histograms first, as _radix_run_onesweep makes them */
-        bool small = n <= r->os_small_max;
-        int h = small ? _RADIX_HISTOGRAM_SMALL : _RADIX_HISTOGRAM;
-        glProgramUniform1ui(r->prog[h], RADIX_LOC_N, n);
-        glProgramUniform1ui(r->prog[h], RADIX_LOC_BITS, bits);
-        glProgramUniform1ui(r->prog[h], SORT_LOC_GATE, sort_gate_value(gate));
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_HIST, r->hist[r->hist_parity]);
-        _radix_bind(io, scratch);
-        _radix_dispatch(r, h, gpu_groups(n, RADIX_HIST_WG * (small ? RADIX_HIST_KPT_SMALL : RADIX_HIST_KPT)), trace);
-        glProgramUniform1ui(r->prog[h], SORT_LOC_GATE, 0);
-    }
-    r->producer_ready = false;
-    uint32_t passes = _radix_passes(bits), tiles = (uint32_t)(((uint64_t)n + RADIX_WG * r->c_kpt - 1) / (RADIX_WG * r->c_kpt));
-    GLuint bufs[SORT_CONSUMER_BINDINGS] = {io.keys, r->keys2, io.vals, r->vals2, r->hist[r->hist_parity], r->hist[1 - r->hist_parity],
-                                           r->c_state};
-    for (int i = 0; i < SORT_CONSUMER_BINDINGS; i++) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SORT_CONSUMER_BINDING + i, bufs[i]);
-    glProgramUniform1ui(prog, RADIX_LOC_N, n);
-    glProgramUniform1ui(prog, RADIX_LOC_BITS, bits);
-    glProgramUniform1ui(prog, RADIX_LOC_TILES, tiles);
-    glProgramUniform1ui(prog, RADIX_LOC_CLEAR_ROWS, r->c_rows);
-    glProgramUniform1ui(prog, SORT_LOC_GATE, sort_gate_value(gate));
-    r->hist_parity = 1 - r->hist_parity;
-    return passes % 2 ? scratch : io;
-}
-
 static void *_onesweep_make(const sort_desc *desc, const gpu_caps *caps, char *err) {
     sort_desc d = *desc;
     d.radix_path = SORT_RADIX_ONESWEEP;
@@ -797,10 +711,7 @@ const sort_algo sort_algo_radix = {.name = "radix",
                                    .producer_buffer = _radix_producer_buffer,
                                    .producer_defines = _radix_producer_defines,
                                    .producer_ready = _radix_producer_ready,
-                                   .gate = _radix_gate,
-                                   .consumer_defines = _radix_consumer_defines,
-                                   .consumer_probe = _radix_consumer_probe,
-                                   .consumer_bind = _radix_consumer_bind};
+                                   .gate = _radix_gate};
 
 const sort_algo sort_algo_onesweep = {.name = "onesweep",
                                       .summary = "the radix sort on its onesweep path on any driver (stable)",
@@ -812,7 +723,4 @@ const sort_algo sort_algo_onesweep = {.name = "onesweep",
                                       .producer_buffer = _radix_producer_buffer,
                                       .producer_defines = _radix_producer_defines,
                                       .producer_ready = _radix_producer_ready,
-                                      .gate = _radix_gate,
-                                   .consumer_defines = _radix_consumer_defines,
-                                   .consumer_probe = _radix_consumer_probe,
-                                   .consumer_bind = _radix_consumer_bind};
+                                      .gate = _radix_gate};

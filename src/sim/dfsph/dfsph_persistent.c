@@ -11,6 +11,24 @@ static bool _dfsph_probe(dfsph *d, GLuint prog, uint32_t most);
 
 #define DFSPH_GROUPS_PER_SM 4 /* the persistent grid: 4 groups an SM measured best on the H100 (1, 2 and 8 slower) */
 
+/* The GPU's multiprocessors times the warps each holds, from gl_SMCountNV (0 where the extension
+ * is missing). */
+static uint32_t _dfsph_sm_count(void) {
+    char err[ERR_LEN];
+    GLuint prog = sim_program_make("sim/dfsph/sm_count.comp", NULL, "sim.dfsph.sm_count", err), buf = 0;
+    uint32_t out[2] = {0, 0};
+    if (prog && (buf = gpu_buffer_make(sizeof out, out, "sim.dfsph.sm_count", err))) {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buf);
+        glUseProgram(prog);
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        glGetNamedBufferSubData(buf, 0, sizeof out, out);
+    }
+    gpu_buffer_destroy(&buf);
+    shader_destroy(&prog);
+    return out[0];
+}
+
 /* The persistent solve only on drivers that make forward progress between groups
  * (gpu_forward_progress), with a grid of DFSPH_GROUPS_PER_SM groups of SIM_WG an SM (NVIDIA:
  * gl_SMCountNV; elsewhere the count is unknown and the indirect path runs). Where the neighbour
@@ -30,7 +48,7 @@ bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
     dfsph_path path = dfsph_path_choose(d->desc.persistent, d->desc.tail, d->rec == 16, d->tail_auto,
                                         gpu_forward_progress() && !caps->llvmpipe);
     if (path == DFSPH_PATH_INDIRECT) return true;
-    uint32_t groups = d->desc.persistent > 0 ? (uint32_t)d->desc.persistent : DFSPH_GROUPS_PER_SM * gpu_sm_count();
+    uint32_t groups = d->desc.persistent > 0 ? (uint32_t)d->desc.persistent : DFSPH_GROUPS_PER_SM * _dfsph_sm_count();
     if (!groups) return true;
     bool tail = path == DFSPH_PATH_TAIL;
     uint32_t form = d->desc.grid_form == DFSPH_ZERO ? 0 : 1, fused = d->desc.fused == DFSPH_ZERO ? 0 : (uint32_t)d->desc.fused;
