@@ -22,8 +22,6 @@
 // status words and ticket counters come in two sets used by alternate scatters; this scatter
 // clears the other set's first u_clear_rows tile rows and resets its ticket; pass 0 also clears
 // the other histogram buffer, which the next sort (or its producer's producer count) fills.
-// The tile itself is os_scatter_tile (radix_onesweep_tile.glsl), which the consumer programs share
-// (sort_consumer.glsl: every pass in one dispatch).
 // Loader defines: WG = RADIX_WG, KPT (keys per invocation: a tile is WG * KPT keys), USE_SUBGROUP,
 // SG_SIZE or EMU_SG, LB_WINDOW (look-back words read at a time; OS_FALLBACK 0), OS_FALLBACK (1:
 // the look-back with fallback), LB_SPIN (its reads of a word before it falls back), OS_AGG_ONLY
@@ -45,15 +43,6 @@ layout(std430, binding = RADIX_BIND_STATUS) coherent volatile buffer Status { ui
 layout(std430, binding = RADIX_BIND_STATUS_NEXT) writeonly buffer StatusNext { uint status_next[]; };
 layout(std430, binding = RADIX_BIND_TICKETS) coherent buffer Tickets { uint tickets[]; };
 
-#define OS_KEY_IN(i) keys_in[i]
-#define OS_VAL_IN(i) vals_in[i]
-#define OS_KEY_OUT(i) keys_out[i]
-#define OS_VAL_OUT(i) vals_out[i]
-#define OS_STATUS(i) status[i]
-#include "sort/radix_onesweep_tile.glsl"
-
-shared uint s_tile;
-
 layout(location = RADIX_LOC_N) uniform uint u_n;
 layout(location = RADIX_LOC_SHIFT) uniform uint u_shift;
 layout(location = RADIX_LOC_MASK) uniform uint u_mask;
@@ -61,6 +50,21 @@ layout(location = RADIX_LOC_TILES) uniform uint u_tiles;
 layout(location = RADIX_LOC_PASS) uniform uint u_pass;
 layout(location = RADIX_LOC_PARITY) uniform uint u_parity;
 layout(location = RADIX_LOC_CLEAR_ROWS) uniform uint u_clear_rows;
+
+// Look-back words: a flag in the top two bits, a count below (n < 2^30, checked by the C side).
+#define OS_AGG 0x40000000u
+#define OS_PREFIX 0x80000000u
+#define OS_VALUE 0x3FFFFFFFu
+
+shared uint s_tile;
+#if OS_FALLBACK
+shared uint s_stuck;           // look-back: the latest earlier tile some digit found unpublished
+shared uint s_active;          // look-back: 1 while some digit has not reached a PREFIX word
+shared uint s_fb[RADIX];       // look-back: the stuck tile's digit counts, made by this group
+#endif
+shared uint s_x[KPT * WG];     // the tile in sorted order: keys, then values
+shared uint s_dstart[RADIX];   // first sorted position of each digit in the tile
+shared uint s_dest[RADIX];     // global index of sorted position p of digit d: s_dest[d] + p
 
 void main() {
     uint lid = gl_LocalInvocationIndex, n = u_n;
@@ -81,5 +85,150 @@ void main() {
     }
     if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl): every group alike
 
-    os_scatter_tile(tile, n, u_shift, u_mask, digit_total);
+    uint base = tile * uint(KPT * WG);
+    uint valid = min(uint(KPT * WG), n - base);
+    uint sg = rx_sg_id();
+    uint first = base + sg * uint(KPT * SG) + rx_lane();
+    // The values are loaded with the keys, their latency hidden behind the ranking (loading them
+    // after the keys are written was slower; docs/BENCHMARKS.md).
+    uint keys[KPT], vals[KPT], ranked[KPT];
+    for (uint k = 0u; k < uint(KPT); k++) {
+        uint i = first + k * uint(SG);
+        keys[k] = i < n ? keys_in[i] : 0u;
+        vals[k] = i < n ? vals_in[i] : 0u;
+    }
+    rx_clear_whist();
+    barrier();
+    for (uint k = 0u; k < uint(KPT); k++) {
+        uint d = first + k * uint(SG) < n ? (keys[k] >> u_shift) & u_mask : 255u;
+        ranked[k] = (rx_rank_round(d, sg) << 8) | d;
+    }
+    barrier();
+
+    // This tile's count of each digit, published at once. (The last tile also counts its empty
+    // slots under digit 255; no tile looks back at the last one.)
+    uint count = rx_streams_to_offsets(), unused;
+#if OS_AGG_ONLY == 2 // tests: no tile posts anything, so every look-back falls back, to tile 0
+#else
+    if (lid < uint(RADIX)) status[tile * uint(RADIX) + lid] = (tile == 0u ? OS_PREFIX : OS_AGG) | count;
+#endif
+    uint start = rx_wg_exclusive_scan(count, unused);
+    uint global_start = rx_wg_exclusive_scan(digit_total, unused);
+    if (lid < uint(RADIX)) s_dstart[lid] = start;
+    barrier();
+
+    // Sort the tile in shared memory while the earlier tiles finish publishing.
+    for (uint k = 0u; k < uint(KPT); k++) {
+        uint d = ranked[k] & 255u;
+        ranked[k] = s_dstart[d] + s_whist[sg * uint(RADIX) + d] + (ranked[k] >> 8); // sorted position
+        s_x[ranked[k]] = keys[k];
+    }
+
+#if OS_FALLBACK
+    // Decoupled look-back with fallback (after Smith, Levien & Owens, SPAA 2025), which needs no
+    // forward progress between groups. The group steps in uniform control flow; in a step each
+    // digit's invocation that has not yet met a PREFIX word reads its next earlier word up to
+    // LB_SPIN times. A word still 0 after that makes the group count that tile's digits itself
+    // (its keys are in keys_in; an earlier tile is always a full one) and post them with
+    // atomicCompSwap(0 -> AGG | count, PREFIX | count for tile 0): the value the tile would post,
+    // so a race with the tile itself is harmless, and a posted word is never 0 again in this
+    // scatter. Every step either moves some digit back a tile or posts a tile's words, so the
+    // look-back ends after at most 2 x tile steps whether or not the earlier groups ever run.
+    uint before = 0u;
+    int t = int(tile) - 1;
+    bool done = tile == 0u || lid >= uint(RADIX);
+    for (;;) {
+        if (lid == 0u) {
+            s_stuck = 0xFFFFFFFFu;
+            s_active = 0u;
+        }
+        barrier();
+        if (!done) {
+            uint w = 0u;
+            for (uint spin = 0u; spin < uint(LB_SPIN); spin++) {
+                w = status[uint(t) * uint(RADIX) + lid];
+                if ((w & (OS_AGG | OS_PREFIX)) != 0u) break;
+            }
+            if ((w & (OS_AGG | OS_PREFIX)) != 0u) {
+                before += w & OS_VALUE;
+                done = (w & OS_PREFIX) != 0u;
+                t--;
+            } else {
+                atomicMin(s_stuck, uint(t)); // any stuck tile will do; the earliest ends soonest
+            }
+            if (!done) s_active = 1u;
+        }
+        barrier();
+        if (s_active == 0u) break;
+        uint stuck = s_stuck;
+        if (stuck != 0xFFFFFFFFu) { // uniform: every invocation read the same s_stuck
+            if (lid < uint(RADIX)) s_fb[lid] = 0u;
+            barrier();
+            uint from = stuck * uint(KPT * WG);
+            for (uint i = lid; i < uint(KPT * WG); i += uint(WG))
+                atomicAdd(s_fb[(keys_in[from + i] >> u_shift) & u_mask], 1u);
+            barrier();
+            // Tile 0's count is also its inclusive count: posted as PREFIX, as tile 0 posts it (an
+            // AGG there would send a look-back on past tile 0).
+            uint flag = stuck == 0u ? OS_PREFIX : OS_AGG;
+            if (lid < uint(RADIX)) atomicCompSwap(status[stuck * uint(RADIX) + lid], 0u, flag | s_fb[lid]);
+        }
+        barrier(); // s_stuck and s_active are reset next step
+    }
+    if (lid < uint(RADIX)) {
+#if !OS_AGG_ONLY
+        if (tile > 0u) status[tile * uint(RADIX) + lid] = OS_PREFIX | (before + count);
+#endif
+        s_dest[lid] = global_start + before - start;
+    }
+#else
+    // Decoupled look-back, one invocation per digit, reading LB_WINDOW earlier tiles' words at a
+    // time (loads in flight together) and adding them in order up to the nearest PREFIX word; a
+    // word not yet published stops the step, and the next step reads again from it.
+    if (lid < uint(RADIX)) {
+        uint before = 0u;
+        if (tile > 0u) {
+            int t = int(tile) - 1;
+            for (;;) {
+                uint w[LB_WINDOW];
+                for (int j = 0; j < LB_WINDOW; j++) // before tile 0 (never reached): an empty PREFIX
+                    w[j] = t - j >= 0 ? status[uint(t - j) * uint(RADIX) + lid] : OS_PREFIX;
+                int used = 0;
+                bool done = false;
+                for (int j = 0; j < LB_WINDOW; j++) {
+                    if (done || (w[j] & (OS_AGG | OS_PREFIX)) == 0u) break; // not published yet: wait
+                    before += w[j] & OS_VALUE;
+                    done = (w[j] & OS_PREFIX) != 0u;
+                    used++;
+                }
+                if (done) break;
+                t -= used;
+            }
+#if !OS_AGG_ONLY
+            status[tile * uint(RADIX) + lid] = OS_PREFIX | (before + count);
+#endif
+        }
+        s_dest[lid] = global_start + before - start;
+    }
+#endif
+    barrier();
+
+    // Write runs of equal digits to consecutive addresses: keys, then values.
+    uint dest[KPT];
+    for (uint k = 0u; k < uint(KPT); k++) {
+        uint p = k * uint(WG) + lid;
+        dest[k] = 0u;
+        if (p < valid) {
+            uint key = s_x[p];
+            dest[k] = s_dest[(key >> u_shift) & u_mask] + p;
+            keys_out[dest[k]] = key;
+        }
+    }
+    barrier();
+    for (uint k = 0u; k < uint(KPT); k++) s_x[ranked[k]] = vals[k];
+    barrier();
+    for (uint k = 0u; k < uint(KPT); k++) {
+        uint p = k * uint(WG) + lid;
+        if (p < valid) vals_out[dest[k]] = s_x[p];
+    }
 }
