@@ -2,6 +2,7 @@
 #include "sim/search.h"
 #include "sim/compare.h"
 #include "sort/sort_layout.h"
+#include "core/env.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "gpu/shader.h"
@@ -15,6 +16,7 @@ static const char *const _search_ranges_by_sort = "ranges=sort"; /* the counting
 struct sim_search {
     const gpu_caps *caps;
     uint32_t capacity, cells, bits;
+    uint32_t range_cells; /* cell-table entries a thread of the ranges pass makes */
     GLuint keys, vals; /* hash output = sort input */
     sort_pairs sorted; /* sort output (the buffers above or the sorter's own) */
     GLuint ranges;     /* the cell table ranges.comp makes: uint start per cell, then n */
@@ -29,13 +31,16 @@ struct sim_search {
 };
 
 /* Cell-table entries a thread of the ranges pass makes (SIM_RANGE_CELLS in
- * shaders/sim/search/ranges_fns.glsl). Measured on the H100 at 986,078 particles (docs/BENCHMARKS.md,
- * s18), ranges+reorder a step: on h/2 cells (5.9 M, WCSPH) 1, 2, 4, 8 and 32 a thread took 114,
- * 77, 65, 91 and 180 µs; on h cells (0.74 M, DFSPH) 1, 2 and 4 took 49.5, 47.3 and 45.2. */
-#define SEARCH_RANGE_CELLS 4
-#define SEARCH_STR_(x) #x
-#define SEARCH_STR(x) SEARCH_STR_(x)
-#define SEARCH_RANGE_DEFINES "#define SIM_RANGE_CELLS " SEARCH_STR(SEARCH_RANGE_CELLS) "\n"
+ * shaders/sim/search/ranges_fns.glsl; FLUID_SEARCH_RANGE_CELLS sets it): 1 up to
+ * SEARCH_RANGE_ONE_UPTO particles, 4 past it. Measured on the H100 (docs/BENCHMARKS.md), ranges+reorder
+ * a step: at 986,078 on h/2 cells (5.9 M, WCSPH) 1, 2, 4, 8 and 32 a thread took 114, 77, 65, 91 and
+ * 180 µs, on h cells (0.74 M, DFSPH) 1, 2 and 4 took 49.5, 47.3 and 45.2 (s18, before the guesses);
+ * at 27,648 (20,736 cells) 1, 2 and 4 took 11.6, 12.4 and 14.3 and at 109,744 2 and 4 took 13.2 and
+ * 15.2 (s30): where the dispatch has a thread a particle anyway and is short, each thread's chain of
+ * dependent reads is what costs. */
+#define SEARCH_RANGE_CELLS_SMALL 1
+#define SEARCH_RANGE_CELLS_LARGE 4
+#define SEARCH_RANGE_ONE_UPTO 262144
 
 static sorter *_search_sorter_make(sim_search *q, const sort_algo *algo, char *err) {
     char label[64], serr[ERR_LEN];
@@ -63,15 +68,23 @@ sim_search *sim_search_make(const sim_search_desc *desc, const gpu_caps *caps, c
     q->capacity = desc->capacity;
     q->cells = desc->cells;
     q->bits = sim_search_key_bits(desc->cells);
+    q->range_cells = desc->capacity <= SEARCH_RANGE_ONE_UPTO ? SEARCH_RANGE_CELLS_SMALL : SEARCH_RANGE_CELLS_LARGE;
+    if (!env_u32(ENV_SEARCH_RANGE_CELLS, 1, 32, &q->range_cells, err)) {
+        free(q);
+        return NULL;
+    }
+    char range_defines[64], merged_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
+    snprintf(range_defines, sizeof range_defines, "#define SIM_RANGE_CELLS %u\n", q->range_cells);
+    snprintf(merged_defines, sizeof merged_defines, "%s%s", SORT_LAYOUT_GLSL_TEXT, range_defines);
     size_t n = desc->capacity ? desc->capacity : 1;
     bool ok = (q->keys = gpu_buffer_make(4 * n, NULL, "sim.keys", err)) &&
               (q->vals = gpu_buffer_make(4 * n, NULL, "sim.vals", err)) &&
               (q->ranges = gpu_buffer_make(4 * ((size_t)desc->cells + 1), NULL, "sim.ranges", err)) &&
               (q->cell_keys = gpu_buffer_make(4 * n, NULL, "sim.cell_keys", err)) &&
-              (q->range = sim_program_make("sim/search/ranges.comp", SEARCH_RANGE_DEFINES, "sim.ranges", err)) &&
+              (q->range = sim_program_make("sim/search/ranges.comp", range_defines, "sim.ranges", err)) &&
               /* the reorders read the search's gate as the sorts do (sort_gate.glsl, the sort's constants) */
               (q->reorder = sim_program_make("sim/search/reorder.comp", SORT_LAYOUT_GLSL_TEXT, "sim.reorder", err)) &&
-              (q->merged = sim_program_make("sim/search/ranges_reorder.comp", SORT_LAYOUT_GLSL_TEXT SEARCH_RANGE_DEFINES,
+              (q->merged = sim_program_make("sim/search/ranges_reorder.comp", merged_defines,
                                             "sim.ranges_reorder", err)) &&
               (q->sorter = _search_sorter_make(q, desc->sort ? desc->sort : sort_algos[0], err)) &&
               (q->hash = _search_hash_make(q, q->sorter, err));
@@ -150,8 +163,8 @@ static void _search_count_begin(void *user, const char *dispatch) {
 static void _search_count_end(void *user) { (void)user; }
 static const sort_trace _search_counter = {.begin = _search_count_begin, .end = _search_count_end};
 
-/* The ranges pass's threads: SEARCH_RANGE_CELLS entries each, cells + 1 in all. */
-static uint32_t _search_range_threads(const sim_search *q) { return q->cells / SEARCH_RANGE_CELLS + 1; }
+/* The ranges pass's threads: range_cells entries each, cells + 1 in all. */
+static uint32_t _search_range_threads(const sim_search *q) { return q->cells / q->range_cells + 1; }
 
 /* hash: (cell key, index) per particle, and the sort's first count where it takes a fused one.
  * ranges: the start of every cell in the sorted keys (skipped where the counting sort made it;

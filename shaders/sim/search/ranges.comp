@@ -5,7 +5,7 @@
 #include "sim/sim_common.glsl"
 layout(local_size_x = SIM_WG) in;
 layout(std430, binding = B_KEYS) readonly buffer Keys { uint keys[]; };
-layout(std430, binding = B_RANGES) writeonly buffer Starts { uint starts[]; };
+layout(std430, binding = B_RANGES) buffer Starts { uint starts[]; }; // the last search's entries are its guesses
 
 #include "sim/search/ranges_fns.glsl"
 

@@ -15,7 +15,7 @@ layout(std430, binding = B_VALS) readonly buffer Vals { uint vals[]; };
 layout(std430, binding = B_ID_IN) readonly buffer IdIn { uint id_in[]; };
 layout(std430, binding = B_ID_OUT) writeonly buffer IdOut { uint id_out[]; };
 layout(std430, binding = B_CELL_KEYS) writeonly buffer CellKeys { uint cell_keys[]; };
-layout(std430, binding = B_RANGES) writeonly buffer Starts { uint starts[]; };
+layout(std430, binding = B_RANGES) buffer Starts { uint starts[]; }; // the last search's entries are its guesses
 
 #include "sim/search/ranges_fns.glsl"
 #include "sort/sort_gate.glsl" // the search's gate (search.h): shut, the particles stay in place
