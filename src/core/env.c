@@ -57,7 +57,7 @@ const env_info env_table[ENV_COUNT] = {
          "tail); 0: every iteration there; set, the tail runs wherever the persistent grid does (measuring)"},
     [ENV_DFSPH_SPARE] = {"FLUID_DFSPH_SPARE", "0..8", "1", "src/sim/dfsph/dfsph.c",
                          "spare step slots a DFSPH frame issues past its CFL estimate while the flow moves (measuring)"},
-    [ENV_SEARCH_RANGE_CELLS] = {"FLUID_SEARCH_RANGE_CELLS", "1..32", "1 up to 262,144 particles, 4 past it", "src/sim/search.c",
+    [ENV_SEARCH_RANGE_CELLS] = {"FLUID_SEARCH_RANGE_CELLS", "1..32", "1 up to 262,144 particles, 2 past it", "src/sim/search.c",
                                 "cell-table entries a thread of the search's ranges pass makes (tests, measuring)"},
     [ENV_RADIX_PATH] = {"FLUID_RADIX_PATH", "auto, onesweep or reduce-then-scan", "auto", "src/sort/sort_radix.c",
                         "forces the radix sort's path (auto: onesweep up to FLUID_ONESWEEP_MAX pairs)"},

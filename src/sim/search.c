@@ -32,14 +32,17 @@ struct sim_search {
 
 /* Cell-table entries a thread of the ranges pass makes (SIM_RANGE_CELLS in
  * shaders/sim/search/ranges_fns.glsl; FLUID_SEARCH_RANGE_CELLS sets it): 1 up to
- * SEARCH_RANGE_ONE_UPTO particles, 4 past it. Measured on the H100 (docs/BENCHMARKS.md), ranges+reorder
- * a step: at 986,078 on h/2 cells (5.9 M, WCSPH) 1, 2, 4, 8 and 32 a thread took 114, 77, 65, 91 and
- * 180 µs, on h cells (0.74 M, DFSPH) 1, 2 and 4 took 49.5, 47.3 and 45.2 (s18, before the guesses);
- * at 27,648 (20,736 cells) 1, 2 and 4 took 11.6, 12.4 and 14.3 and at 109,744 2 and 4 took 13.2 and
- * 15.2 (s30): where the dispatch has a thread a particle anyway and is short, each thread's chain of
- * dependent reads is what costs. */
+ * SEARCH_RANGE_ONE_UPTO particles, 2 past it. Each thread's first entry is searched from the last
+ * table's (a few keys off), each next one galloped to from the one before. Measured on the H100
+ * (docs/BENCHMARKS.md, s30), ranges+reorder a step with 1, 2 and 4 entries a thread: at 27,648 (20,736
+ * cells) 9.6, 10.6 and 12.9 µs (13.0 before the guesses, with 4); at 109,744 (82,308 cells) 10.2,
+ * 11.1 and 13.7 (13.7); at 986,078 WCSPH (h/2 cells, 5.9 M) 2 and 4 took 56.2 and 62.9 (63.2), and
+ * DFSPH (h cells, 0.74 M) 1 and 4 took 40.3 and 40.9 (40.7). Short dispatches are latency-bound,
+ * each thread's chain of dependent reads what they cost; before the guesses a thread's first
+ * search was a binary search of log2 n reads, and at 986,078 on h/2 cells 1, 2, 4, 8 and 32 a
+ * thread took 114, 77, 65, 91 and 180 µs (s18). */
 #define SEARCH_RANGE_CELLS_SMALL 1
-#define SEARCH_RANGE_CELLS_LARGE 4
+#define SEARCH_RANGE_CELLS_LARGE 2
 #define SEARCH_RANGE_ONE_UPTO 262144
 
 static sorter *_search_sorter_make(sim_search *q, const sort_algo *algo, char *err) {
