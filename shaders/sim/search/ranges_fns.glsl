@@ -1,14 +1,15 @@
 // The cell table's entries: starts[c] = the first sorted index whose key is not below c, for every
 // cell and one past the last (starts[cells] = n), so cell c holds [starts[c], starts[c + 1]) and an
 // empty cell starts where the next one does. A thread makes SIM_RANGE_CELLS consecutive entries
-// (src/sim/search.c sets it by the particle count, as measured): one search of the sorted
-// keys for its first cell, then for each next cell a gallop on from the last start (1, 2, 4, ...
-// keys, then a binary search inside), so a thread reads about log2 n + its cells' keys' log, and a
-// cell full of particles costs its log, not its count. One thread a cell searching the whole array, as before, cost log2 n dependent reads a
-// cell: ranges+reorder took 114 µs a step at 986,078 particles on h/2 cells (5.9 M) on the H100, 65
-// with 4 cells a thread. A thread a key filling the gaps before its cell serially would leave a long
-// run of empty cells (most of the tank) to one thread. Each thread's first search starts from the
-// last search's entry, which the particles' small moves leave a few keys off (sim_keys_lower_bound_from).
+// (src/sim/search.c sets it by the particle count, as measured): its first by a search from the
+// entry the table already holds (the last search's: the particles moved a little since, so it is a
+// few keys off), each next one by a gallop on from the one before (1, 2, 4, ... keys, then a binary
+// search inside), so a cell full of particles costs its log, not its count. These passes are
+// latency-bound: a thread's chain of dependent reads is what they cost. A binary search of the whole
+// array for the first entry (log2 n reads) took the ranges+reorder pass 13.0 µs a step at 27,648 on
+// the H100, the search from the guess 9.6 (s30); one thread a cell, each a binary search, 114 µs at
+// 986,078 on h/2 cells, 4 cells a thread 65 (s18). A thread a key filling the gaps before its cell
+// serially would leave a long run of empty cells (most of the tank) to one thread.
 // Needs `keys` (readonly) and `starts` (read and written: each entry by its own thread only) declared.
 #ifndef FLUID_SIM_RANGES_FNS_GLSL
 #define FLUID_SIM_RANGES_FNS_GLSL
