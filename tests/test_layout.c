@@ -37,6 +37,7 @@ static const layout_member _sim_params_members[] = {
     MEMBER(sim_params, dims),
     MEMBER(sim_params, gravity),
     MEMBER(sim_params, poke),
+    MEMBER(sim_params, brick),
     MEMBER(sim_params, n),
     MEMBER(sim_params, h),
     MEMBER(sim_params, cell),

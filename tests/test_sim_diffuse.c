@@ -270,7 +270,7 @@ static void test_potentials(const gpu_caps *caps) {
     for (int i = 0; i < N; i++) {
         int c[3];
         sim_cell_of(P, pos + 4 * i, c);
-        cellk[i] = c[0] + (int)P->dims[0] * (c[1] + (int)P->dims[1] * c[2]), order[i] = i;
+        cellk[i] = (int)sim_cell_key(P, c), order[i] = i;
     }
     for (int i = 1; i < N; i++)
         for (int j = i; j > 0 && cellk[order[j - 1]] > cellk[order[j]]; j--) {

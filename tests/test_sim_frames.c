@@ -87,7 +87,7 @@ static void check_densities(sim *a, const gpu_caps *caps) {
 }
 
 /* After a frame that ended in empty slots the particles lie in the order of the cells they are in
- * now, keys computed on the CPU (sim_cell_of, the grid's x + dims.x (y + dims.y z)): the frame's
+ * now, keys computed on the CPU (sim_cell_of, sim_cell_key): the frame's
  * first empty slot searched after its last step moved them. */
 static void check_cell_order(sim *a) {
     const sim_particles *p = sim_get_particles(a);
@@ -99,7 +99,7 @@ static void check_cell_order(sim *a) {
     for (uint32_t i = 0; i < p->n; i++) {
         int c[3];
         sim_cell_of(P, pos + 4 * i, c);
-        uint32_t key = (uint32_t)c[0] + P->dims[0] * ((uint32_t)c[1] + P->dims[1] * (uint32_t)c[2]);
+        uint32_t key = sim_cell_key(P, c);
         out_of_order += i && key < last;
         last = key;
     }

@@ -66,7 +66,7 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
         }
         int c[3];
         sim_cell_of(p, pos + 4 * vals[i], c);
-        uint32_t want = (uint32_t)c[0] + p->dims[0] * ((uint32_t)c[1] + p->dims[1] * (uint32_t)c[2]);
+        uint32_t want = sim_cell_key(p, c);
         if (keys[i] != want) {
             /* allowed only within float rounding of a cell border */
             double worst = 1;
@@ -114,12 +114,14 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
             if (j != i && dx * dx + dy * dy + dz * dz < h2) brute[nb++] = j;
         }
         uint32_t k = keys[where[i]];
-        int cx = (int)(k % p->dims[0]), cy = (int)(k / p->dims[0] % p->dims[1]), cz = (int)(k / p->dims[0] / p->dims[1]);
+        int cc[3];
+        sim_key_cell(p, k, cc);
+        int cx = cc[0], cy = cc[1], cz = cc[2];
         for (int z = cz - reach; z <= cz + reach; z++)
             for (int y = cy - reach; y <= cy + reach; y++)
                 for (int x = cx - reach; x <= cx + reach; x++) {
                     if (x < 0 || y < 0 || z < 0 || x >= (int)p->dims[0] || y >= (int)p->dims[1] || z >= (int)p->dims[2]) continue;
-                    uint32_t c = (uint32_t)x + p->dims[0] * ((uint32_t)y + p->dims[1] * (uint32_t)z);
+                    uint32_t c = sim_cell_key(p, (int[3]){x, y, z});
                     for (uint32_t t = ranges[c]; t < ranges[c + 1]; t++) {
                         uint32_t j = vals[t];
                         float dx = xi[0] - pos[4 * j], dy = xi[1] - pos[4 * j + 1], dz = xi[2] - pos[4 * j + 2];

@@ -14,6 +14,7 @@
 // Writes 4 vec4 per particle: the centre and the longest axis (in sphere radii), then the rows of
 // the symmetric S that takes an offset from the centre, in radii, into the unit sphere.
 #include "render/render_common.glsl"
+#include "grid.glsl"
 
 layout(local_size_x = 64) in;
 
@@ -25,6 +26,7 @@ layout(location = RENDER_LOC_COUNT) uniform uint u_count;
 layout(location = RENDER_LOC_GRID_LO) uniform vec3 u_lo;
 layout(location = RENDER_LOC_INV_CELL) uniform float u_inv_cell;
 layout(location = RENDER_LOC_GRID_DIMS) uniform ivec3 u_dims;
+layout(location = RENDER_LOC_GRID_BRICK) uniform uvec4 u_brick; // the cell order (grid.glsl)
 layout(location = RENDER_LOC_H) uniform float u_h;
 
 // The eigenvalues of symmetric A (descending, in lam) and its unit eigenvectors (V's columns), in
@@ -89,10 +91,10 @@ void main() {
     int n = 0;
     for (int z = max(c.z - reach, 0); z <= min(c.z + reach, u_dims.z - 1); z++)
         for (int y = max(c.y - reach, 0); y <= min(c.y + reach, u_dims.y - 1); y++) {
-            int x0 = max(c.x - reach, 0), x1 = min(c.x + reach, u_dims.x - 1);
-            uint row = uint(u_dims.x) * (uint(y) + uint(u_dims.y) * uint(z));
-            uint j0 = ranges[row + uint(x0)], j1 = ranges[row + uint(x1) + 1u];
-            for (uint j = j0; j < j1; j++) {
+            int x1 = min(c.x + reach, u_dims.x - 1);
+            for (int xs = max(c.x - reach, 0), xe = grid_run_end(xs, x1, u_brick.w); xs <= x1; xs = xe + 1, xe = grid_run_end(xs, x1, u_brick.w))
+            for (uint j = ranges[grid_cell_key(ivec3(xs, y, z), uvec3(u_dims), u_brick.xyz)],
+                      j1 = ranges[grid_cell_key(ivec3(xe, y, z), uvec3(u_dims), u_brick.xyz) + 1u]; j < j1; j++) {
                 vec3 d = positions[j].xyz - xi;
                 float r2 = dot(d, d);
                 if (r2 >= u_h * u_h) continue;

@@ -2,7 +2,8 @@
 // FLUID_SIM_CELL), so a particle's neighbours lie in the (2R+1)^3 cells around its own, R =
 // SIM_CELL_REACH. The 2R+1 cells of a row have consecutive keys, so their particles are one
 // contiguous run of the sorted order: [starts[first cell], starts[last cell + 1]): 9 runs for h
-// cells, 25 for h/2 cells. A row whose slab (in y and z) lies h or more from the particle holds no
+// cells, 25 for h/2 cells (in a brick order, FLUID_SIM_BRICK, a row's run ends at each brick's
+// edge: up to 2 runs a row). A row whose slab (in y and z) lies h or more from the particle holds no
 // neighbour and is skipped (with h/2 cells about 3 of the 25 rows, with h cells about 1 of 9), and
 // a row's run is clipped in x to the cells the sphere of radius h crosses at the row's gap g:
 // x within sqrt(R^2 - g^2) cells of the particle's. For particles spread evenly that walks 20.6
@@ -31,18 +32,18 @@
 #define SIM_NEIGHBOURS_POS pos
 #endif
 
-// The sorted-order run of the row (y, z) at gap g2 (squared, in cells) from the particle at ux
-// (in cells from lo, not clamped; its cell cx): cells cx-R .. cx+R clipped to those within
+// The cells of the row (y, z) at gap g2 (squared, in cells) from the particle at ux (in cells from
+// lo, not clamped; its cell cx) that the walk visits: cells cx-R .. cx+R clipped to those within
 // sqrt(R^2 - g2) of ux, with the cells' margin (SIM_CELL_MARGIN: h = R / 1.0001 cells) and 1e-3
 // more for float rounding. The edge cells reach on past the box (sim_cell_of clamps into them), so
-// the clip's ends are clamped the same way; the run always holds cell cx. Start in .x, end in .y
-// (empty: x >= y).
-uvec2 sim_row_run(int cx, float ux, float g2, int y, int z) {
+// the clip's ends are clamped the same way; the span always holds cell cx. First cell in .x, last
+// in .y. Their particles are one run of the sorted order where the cells are rows, else one run a
+// brick the span crosses (sim_cell_key, sim_run_end).
+ivec2 sim_row_span(int cx, float ux, float g2) {
     float w = sqrt(max(float(SIM_CELL_REACH * SIM_CELL_REACH) - g2, 0.0)) + 1e-3;
     int last = int(P.dims.x) - 1;
-    int x0 = max(cx - SIM_CELL_REACH, clamp(int(floor(ux - w)), 0, last));
-    int x1 = min(cx + SIM_CELL_REACH, clamp(int(floor(ux + w)), 0, last));
-    return uvec2(ranges[sim_cell_key(ivec3(x0, y, z))], ranges[sim_cell_key(ivec3(x1, y, z)) + 1u]);
+    return ivec2(max(cx - SIM_CELL_REACH, clamp(int(floor(ux - w)), 0, last)),
+                 min(cx + SIM_CELL_REACH, clamp(int(floor(ux + w)), 0, last)));
 }
 
 // The gap, in cells, between u (a coordinate in cells from lo, not clamped) and the slab of cell
@@ -65,12 +66,16 @@ float sim_row_gap(float u, int k, int dims) {
                 float gy_ = sim_row_gap(u_.y, y_, int(P.dims.y));                                            \
                 float g2_ = gy_ * gy_ + gz_ * gz_;                                                           \
                 if (g2_ >= float(SIM_CELL_REACH * SIM_CELL_REACH)) continue;                                 \
-                uvec2 run_ = sim_row_run(c_.x, u_.x, g2_, y_, z_);                                           \
+                ivec2 span_ = sim_row_span(c_.x, u_.x, g2_);                                                 \
+                for (int xs_ = span_.x, xe_; xs_ <= span_.y; xs_ = xe_ + 1) {                                \
+                xe_ = sim_run_end(xs_, span_.y);                                                             \
+                uvec2 run_ = uvec2(ranges[sim_cell_key(ivec3(xs_, y_, z_))], ranges[sim_cell_key(ivec3(xe_, y_, z_)) + 1u]); \
                 if (run_.y <= run_.x) continue;                                                              \
                 uint first_ = run_.x + (SIM_LANE + uint(SIM_LANES) - seen_ % uint(SIM_LANES)) % uint(SIM_LANES); \
                 seen_ += run_.y - run_.x;                                                                    \
                 SIM_NB_LOOP_
 #define SIM_NEIGHBOURS_END \
+                }          \
                 }          \
             }              \
         }                  \

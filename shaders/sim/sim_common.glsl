@@ -6,6 +6,7 @@
 #ifndef FLUID_SIM_COMMON_GLSL
 #define FLUID_SIM_COMMON_GLSL
 #include "common.glsl"
+#include "grid.glsl"
 
 layout(std140, binding = SIM_UBO_PARAMS) uniform SimParams {
     vec4 lo;
@@ -13,6 +14,7 @@ layout(std140, binding = SIM_UBO_PARAMS) uniform SimParams {
     uvec4 dims;
     vec4 gravity;
     vec4 poke;
+    uvec4 brick;
     uint n;
     float h;
     float cell;
@@ -38,7 +40,9 @@ ivec3 sim_cell_of(vec3 p) {
     return clamp(c, ivec3(0), ivec3(P.dims.xyz) - 1);
 }
 
-uint sim_cell_key(ivec3 c) { return uint(c.x) + P.dims.x * (uint(c.y) + P.dims.y * uint(c.z)); }
+// A cell's key and the runs of a row (grid.glsl), in this simulation's grid.
+uint sim_cell_key(ivec3 c) { return grid_cell_key(c, P.dims.xyz, P.brick.xyz); }
+int sim_run_end(int x0, int x1) { return grid_run_end(x0, x1, P.brick.w); }
 
 // The hard walls, after x += v dt: a centre closer than `margin` to a wall is put back at margin,
 // and its velocity into that wall is reversed and scaled by the restitution (both solvers).

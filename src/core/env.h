@@ -23,6 +23,7 @@ typedef enum env_var {
     ENV_DT_MAX,
     ENV_SIM_LANES,
     ENV_SIM_CELL,
+    ENV_SIM_BRICK,
     ENV_SIM_FAST,
     ENV_DFSPH_SLACK,
     ENV_DFSPH_HISTORY,

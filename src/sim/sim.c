@@ -37,6 +37,50 @@ void sim_cell_of(const sim_params *p, const float pos[3], int cell[3]) {
     }
 }
 
+/* Twin of sim_cell_key() in sim_common.glsl. */
+uint32_t sim_cell_key(const sim_params *p, const int cell[3]) {
+    const uint32_t *l = p->brick;
+    uint32_t b[3], m[3];
+    for (int a = 0; a < 3; a++) b[a] = (uint32_t)cell[a] >> l[a], m[a] = (uint32_t)cell[a] - (b[a] << l[a]);
+    uint32_t nbx = (p->dims[0] + (1u << l[0]) - 1) >> l[0], nby = (p->dims[1] + (1u << l[1]) - 1) >> l[1];
+    return (((b[2] * nby + b[1]) * nbx + b[0]) << (l[0] + l[1] + l[2])) | (((m[2] << l[1]) | m[1]) << l[0]) | m[0];
+}
+
+void sim_key_cell(const sim_params *p, uint32_t key, int cell[3]) {
+    const uint32_t *l = p->brick;
+    uint32_t lsum = l[0] + l[1] + l[2], b = key >> lsum, m = key & ((1u << lsum) - 1);
+    uint32_t nbx = (p->dims[0] + (1u << l[0]) - 1) >> l[0], nby = (p->dims[1] + (1u << l[1]) - 1) >> l[1];
+    uint32_t bb[3] = {b % nbx, b / nbx % nby, b / nbx / nby}, mm[3] = {m & ((1u << l[0]) - 1), (m >> l[0]) & ((1u << l[1]) - 1), m >> (l[0] + l[1])};
+    for (int a = 0; a < 3; a++) cell[a] = (int)((bb[a] << l[a]) | mm[a]);
+}
+
+/* The keys a grid of dims cut into bricks takes: whole bricks along each axis. */
+static uint64_t _sim_grid_keys(const uint32_t dims[3], const uint32_t brick[4]) {
+    uint64_t keys = 1;
+    for (int a = 0; a < 3; a++) keys *= (uint64_t)((dims[a] + (1u << brick[a]) - 1) >> brick[a]) << brick[a];
+    return keys;
+}
+
+/* The cell order's bricks (sim_cell_key): FLUID_SIM_BRICK, else the solver's above its count
+ * (solver.h), else none (rows). With bricks every cell is a run of its own in the walks (brick[3]
+ * 0; grid.glsl); with rows a row's cells are one run. */
+static const char *const _sim_brick_names[] = {"off", "2x2x2", "4x2x2", "4x4x2", "4x4x4", "8x4x4", "8x8x4", "8x8x8"};
+static const uint8_t _sim_brick_log2[][3] = {{0, 0, 0}, {1, 1, 1}, {2, 1, 1}, {2, 2, 1}, {2, 2, 2}, {3, 2, 2}, {3, 3, 2}, {3, 3, 3}};
+static const char *_sim_brick_name(const uint32_t brick[4]) {
+    for (size_t k = 0; k < sizeof _sim_brick_names / sizeof *_sim_brick_names; k++)
+        if (brick[0] == _sim_brick_log2[k][0] && brick[1] == _sim_brick_log2[k][1] && brick[2] == _sim_brick_log2[k][2])
+            return _sim_brick_names[k];
+    return "?";
+}
+static bool _sim_brick(const sim_solver *solver, uint64_t particles, uint32_t brick[4], char *err) {
+    int k = solver->bricks_above && particles > solver->bricks_above ? 2 : 0; /* 4x2x2 */
+    if (!env_choice(ENV_SIM_BRICK, _sim_brick_names, (int)(sizeof _sim_brick_names / sizeof *_sim_brick_names), &k, err))
+        return false;
+    for (int a = 0; a < 3; a++) brick[a] = _sim_brick_log2[k][a];
+    brick[3] = k ? 0u : 0x7fffffffu;
+    return true;
+}
+
 /* --- limits --- */
 
 uint64_t sim_max_particles(const gpu_caps *caps) {
@@ -87,9 +131,9 @@ bool sim_key_bits_for(const char *scene, uint64_t particles, const sim_solver *s
     sim_layout lay;
     sim_layout_plan(sc, particles, &lay);
     double cell = 0;
-    uint32_t dims[3];
-    if (!_sim_grid(&lay, solver, 0, &cell, dims, err)) return false;
-    *bits = sim_search_key_bits((uint64_t)dims[0] * dims[1] * dims[2]);
+    uint32_t dims[3], brick[4];
+    if (!_sim_grid(&lay, solver, 0, &cell, dims, err) || !_sim_brick(solver, lay.count, brick, err)) return false;
+    *bits = sim_search_key_bits(_sim_grid_keys(dims, brick));
     return true;
 }
 
@@ -98,7 +142,8 @@ static bool _sim_params_init(sim *s, uint32_t cells_per_h, char *err) {
     sim_params *p = &s->params;
     memset(p, 0, sizeof *p);
     double cell = 0;
-    if (!_sim_grid(lay, s->solver, cells_per_h, &cell, p->dims, err)) return false;
+    if (!_sim_grid(lay, s->solver, cells_per_h, &cell, p->dims, err) || !_sim_brick(s->solver, lay->count, p->brick, err))
+        return false;
     double h = SIM_H_OVER_DX * lay->dx, hs = h / 2;
     for (int a = 0; a < 3; a++) {
         p->lo[a] = (float)lay->lo[a];
@@ -252,7 +297,7 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
         sim_destroy(s);
         return NULL;
     }
-    uint64_t cells = (uint64_t)s->params.dims[0] * s->params.dims[1] * s->params.dims[2];
+    uint64_t cells = _sim_grid_keys(s->params.dims, s->params.brick);
     if (cells > (uint64_t)caps->max_groups_x * SIM_WG || 8 * cells > (uint64_t)caps->max_ssbo_bytes) {
         fail(err, "%llu particles need a grid of %llu cells, more than this GPU can hold; ask for fewer particles",
              (unsigned long long)s->layout.count, (unsigned long long)cells);
@@ -283,9 +328,10 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     _sim_stage_names(s);
     _sim_upload_particles(s, s->init_pos, NULL, (uint32_t)s->layout.count);
     log_info("SIM",
-             "%s: %u particles, dx %.4g m, h %.4g m, %u cells (%ux%ux%u, %u key bits), solver %s, sort %s, %u lane%s a particle",
+             "%s: %u particles, dx %.4g m, h %.4g m, %u cells (%ux%ux%u%s%s, %u key bits), solver %s, sort %s, %u lane%s a particle",
              sc->name, s->p.n, s->layout.dx, s->params.h, (unsigned)cells, s->params.dims[0], s->params.dims[1],
-             s->params.dims[2], sim_search_bits(s->q), solver->name, sort->name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
+             s->params.dims[2], s->params.brick[3] ? "" : " in bricks of ", s->params.brick[3] ? "" : _sim_brick_name(s->params.brick),
+             sim_search_bits(s->q), solver->name, sort->name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
     return s;
 }
 

@@ -189,7 +189,8 @@ typedef struct sim_grid {
     GLuint ranges;     /* uint per cell + 1 */
     float lo[3], cell; /* the grid's corner and cell size, metres */
     uint32_t dims[3];
-    float h; /* the kernel's support, metres */
+    uint32_t brick[4]; /* the cell order: log2 of the bricks' cells along x, y, z and the run mask (grid.glsl) */
+    float h;           /* the kernel's support, metres */
 } sim_grid;
 void sim_get_grid(const sim *s, sim_grid *g);
 /* The diffuse particles (diffuse.h; all zero where sim_desc.diffuse.on was not set): the buffers

@@ -56,6 +56,8 @@ typedef struct sim_params {
     uint32_t dims[4];    /* grid cells per axis; w = total cells */
     float gravity[4];    /* m/s^2 */
     float poke[4];       /* mouse: xyz point, w radius (0: none) */
+    uint32_t brick[4];   /* the cell order's bricks: log2 of their cells along x, y, z; w the x mask of a
+                          * contiguous run (sim_cell_key; all 0 with w 0x7fffffff: rows in x, y, z order) */
     uint32_t n;          /* particles */
     float h;             /* kernel support radius, metres */
     float cell;          /* grid cell size (h or h/2, times SIM_CELL_MARGIN) */
@@ -74,9 +76,9 @@ typedef struct sim_params {
     float dx;            /* particle spacing at the start, metres (the walls' ghost planes) */
 } sim_params;
 
-_Static_assert(sizeof(sim_params) == 5 * 16 + 16 * 4, "sim_params must match SimParams in sim_common.glsl");
+_Static_assert(sizeof(sim_params) == 6 * 16 + 16 * 4, "sim_params must match SimParams in sim_common.glsl");
 _Static_assert(sizeof(sim_params) % 16 == 0, "a std140 block is a whole number of vec4s");
-_Static_assert(offsetof(sim_params, n) == 80, "scalars start after the five vec4s");
+_Static_assert(offsetof(sim_params, n) == 96, "scalars start after the six vec4s");
 
 /* Grid cells are this much larger than h, so float rounding of a position on a cell border can
  * never put two particles closer than h into cells two apart. */

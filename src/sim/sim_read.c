@@ -40,6 +40,7 @@ GLuint sim_cell_keys(const sim *s) { return sim_search_cell_keys(s->q); }
 void sim_get_grid(const sim *s, sim_grid *g) {
     *g = (sim_grid){.ranges = sim_search_ranges(s->q), .cell = s->params.cell, .h = s->params.h};
     for (int a = 0; a < 3; a++) g->lo[a] = s->params.lo[a], g->dims[a] = s->params.dims[a];
+    memcpy(g->brick, s->params.brick, sizeof g->brick);
 }
 
 /* The permutation's ids read back: each below n and none twice (else a particle was lost). */

@@ -48,5 +48,9 @@ bool sim_read_diffuse_potentials(sim *s, float dt, float *out4, char *err);
 void sim_advect_diffuse(sim *s, float dt);
 /* The cell of p, computed on the CPU exactly as sim_cell_of() in sim_common.glsl. */
 void sim_cell_of(const sim_params *p, const float pos[3], int cell[3]);
+/* A cell's key, computed on the CPU exactly as sim_cell_key() in sim_common.glsl. */
+uint32_t sim_cell_key(const sim_params *p, const int cell[3]);
+/* The cell of a key: sim_cell_key's inverse. */
+void sim_key_cell(const sim_params *p, uint32_t key, int cell[3]);
 
 #endif

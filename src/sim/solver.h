@@ -68,6 +68,10 @@ typedef struct sim_solver {
      * never; measured, docs/BENCHMARKS.md). Chosen when the simulation is made: a later switch of
      * solver keeps the grid (either size serves either solver). */
     uint32_t half_cells_above;
+    /* The cells in bricks of 4 x 2 x 2 (sim_cell_key, FLUID_SIM_BRICK) pay above this many
+     * particles with this solver (0: never): a group's particles and their neighbours lie closer in
+     * memory, which the list walks gain more from than the cell walks lose. */
+    uint32_t bricks_above;
     /* The neighbour passes' kernels with precomputed reciprocals (SIM_FAST) by default; chosen, as
      * the grid, when the simulation is made (FLUID_SIM_FAST overrides). DFSPH keeps the plain ones:
      * with the fast kernels and its persistent solve the H100's still pool gained 0.135% energy in

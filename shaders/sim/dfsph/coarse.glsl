@@ -39,16 +39,19 @@
 shared float s_col[DFSPH_COARSE_MAXY];     // the layers' sums, then K
 shared float s_col_top[DFSPH_COARSE_MAXY]; // the layers' highest particles
 
-// Row r (layer r / Z, z = r % Z): its cells are one run of the sorted order.
+// Row r (layer r / Z, z = r % Z): its cells are one run of the sorted order (in a brick order, a
+// run a brick: sim_run_end).
 void dfsph_coarse_row(uint r) {
     uint lid = gl_LocalInvocationID.x, y = r / P.dims.z, z = r % P.dims.z;
-    uint a = ranges[sim_cell_key(ivec3(0, y, z))], b = ranges[sim_cell_key(ivec3(P.dims.x - 1u, y, z)) + 1u];
     float acc = 0.0, top = -3.0e38, dt2 = C.dt * C.dt;
     barrier(); // s_red: every thread has read what the group reduced last (the solve's error, a row before)
-    for (uint i = a + lid; i < b; i += uint(SIM_WG)) {
-        float f = wallg[i].x; // the factor 1 / S_i: k = e f / dt^2
-        if (f > 0.0) acc += DFSPH_K(i) * dt2 / f;
-        top = max(top, pos[i].y);
+    for (int x1 = int(P.dims.x) - 1, xs = 0, xe = sim_run_end(xs, x1); xs <= x1; xs = xe + 1, xe = sim_run_end(xs, x1)) {
+        uint a = ranges[sim_cell_key(ivec3(xs, y, z))], b = ranges[sim_cell_key(ivec3(xe, y, z)) + 1u];
+        for (uint i = a + lid; i < b; i += uint(SIM_WG)) {
+            float f = wallg[i].x; // the factor 1 / S_i: k = e f / dt^2
+            if (f > 0.0) acc += DFSPH_K(i) * dt2 / f;
+            top = max(top, pos[i].y);
+        }
     }
     s_red[lid] = acc;
     _dfsph_group_reduce(false);

@@ -40,17 +40,19 @@ float diffuse_rand(uint id, uint frame, uint k) {
 }
 
 // The cells of the walk around p: every cell within h (one each side where cells are h wide, two
-// where they are h/2). For each row of cells, j runs over the particles j0 .. j1 - 1 of that row.
+// where they are h/2). For each row of cells, j runs over the particles j0 .. j1 - 1 of that row
+// (of each of its runs, in a brick order: sim_run_end).
 #define DIFFUSE_FOR_NEIGHBOURS(p, j)                                                                      \
     ivec3 c_ = sim_cell_of(p);                                                                            \
     int reach_ = int(ceil(P.h * P.inv_cell - 1e-3));                                                      \
     ivec3 dims_ = ivec3(P.dims.xyz);                                                                      \
     for (int z_ = max(c_.z - reach_, 0); z_ <= min(c_.z + reach_, dims_.z - 1); z_++)                    \
         for (int y_ = max(c_.y - reach_, 0); y_ <= min(c_.y + reach_, dims_.y - 1); y_++)                \
-            for (uint row_ = uint(dims_.x) * (uint(y_) + uint(dims_.y) * uint(z_)),                      \
-                      j = ranges[row_ + uint(max(c_.x - reach_, 0))],                                     \
-                      j1_ = ranges[row_ + uint(min(c_.x + reach_, dims_.x - 1)) + 1u];                    \
-                 j < j1_; j++)
+            for (int x1_ = min(c_.x + reach_, dims_.x - 1), xs_ = max(c_.x - reach_, 0), xe_ = sim_run_end(xs_, x1_); \
+                 xs_ <= x1_; xs_ = xe_ + 1, xe_ = sim_run_end(xs_, x1_))                                  \
+                for (uint j = ranges[sim_cell_key(ivec3(xs_, y_, z_))],                                   \
+                          j1_ = ranges[sim_cell_key(ivec3(xe_, y_, z_)) + 1u];                            \
+                     j < j1_; j++)
 
 // Exclusive prefix of each thread's v within a work group of DIFFUSE_WG (shared memory, Hillis-Steele).
 shared uint s_scan[DIFFUSE_WG];

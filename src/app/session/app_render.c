@@ -117,6 +117,7 @@ render_particles app_render_particles(const sim *s) {
     p.ranges = g.ranges, p.cell = g.cell, p.h = g.h;
     memcpy(p.grid_lo, g.lo, sizeof p.grid_lo);
     memcpy(p.dims, g.dims, sizeof p.dims);
+    memcpy(p.brick, g.brick, sizeof p.brick);
     sim_diffuse_view dv;
     sim_get_diffuse(s, &dv);
     if (dv.shown) p.diffuse = dv.particles, p.diffuse_state = dv.state, p.diffuse_capacity = dv.capacity;
