@@ -2,9 +2,9 @@
 // FLUID_SIM_CELL), so a particle's neighbours lie in the (2R+1)^3 cells around its own, R =
 // SIM_CELL_REACH. The 2R+1 cells of a row have consecutive keys, so their particles are one
 // contiguous run of the sorted order: [starts[first cell], starts[last cell + 1]): 9 runs for h
-// cells, 25 for h/2 cells (in a brick order, FLUID_SIM_BRICK, a row's run ends at each brick's
-// edge: up to 2 runs a row). A row whose slab (in y and z) lies h or more from the particle holds no
-// neighbour and is skipped (with h/2 cells about 3 of the 25 rows, with h cells about 1 of 9), and
+// cells, 25 for h/2 cells. In a brick order (FLUID_SIM_BRICK, grid.glsl; SIM_BRICKS 1) a row's
+// cells are consecutive only within a brick, and each cell is a run of its own. A row whose slab
+// (in y and z) lies h or more from the particle holds no neighbour and is skipped (with h/2 cells about 3 of the 25 rows, with h cells about 1 of 9), and
 // a row's run is clipped in x to the cells the sphere of radius h crosses at the row's gap g:
 // x within sqrt(R^2 - g^2) cells of the particle's. For particles spread evenly that walks 20.6
 // cells of 24.4 with h cells (165 candidates of 195 for 33 neighbours) and 84 of 108 with h/2.
@@ -37,8 +37,8 @@
 // sqrt(R^2 - g2) of ux, with the cells' margin (SIM_CELL_MARGIN: h = R / 1.0001 cells) and 1e-3
 // more for float rounding. The edge cells reach on past the box (sim_cell_of clamps into them), so
 // the clip's ends are clamped the same way; the span always holds cell cx. First cell in .x, last
-// in .y. Their particles are one run of the sorted order where the cells are rows, else one run a
-// brick the span crosses (sim_cell_key, sim_run_end).
+// in .y. Their particles are one run of the sorted order where the cells are rows, else a run a
+// cell (SIM_NB_RUNS_BEGIN_ below).
 ivec2 sim_row_span(int cx, float ux, float g2) {
     float w = sqrt(max(float(SIM_CELL_REACH * SIM_CELL_REACH) - g2, 0.0)) + 1e-3;
     int last = int(P.dims.x) - 1;
@@ -67,20 +67,29 @@ float sim_row_gap(float u, int k, int dims) {
                 float g2_ = gy_ * gy_ + gz_ * gz_;                                                           \
                 if (g2_ >= float(SIM_CELL_REACH * SIM_CELL_REACH)) continue;                                 \
                 ivec2 span_ = sim_row_span(c_.x, u_.x, g2_);                                                 \
-                for (int xs_ = span_.x, xe_; xs_ <= span_.y; xs_ = xe_ + 1) {                                \
-                xe_ = sim_run_end(xs_, span_.y);                                                             \
-                uvec2 run_ = uvec2(ranges[sim_cell_key(ivec3(xs_, y_, z_))], ranges[sim_cell_key(ivec3(xe_, y_, z_)) + 1u]); \
+                SIM_NB_RUNS_BEGIN_                                                                           \
                 if (run_.y <= run_.x) continue;                                                              \
                 uint first_ = run_.x + (SIM_LANE + uint(SIM_LANES) - seen_ % uint(SIM_LANES)) % uint(SIM_LANES); \
                 seen_ += run_.y - run_.x;                                                                    \
                 SIM_NB_LOOP_
 #define SIM_NEIGHBOURS_END \
                 }          \
-                }          \
+                SIM_NB_RUNS_END_ \
             }              \
         }                  \
         SIM_NB_LOOP_END_   \
     }
+// A row's span as runs: one where the cells are rows (SIM_BRICKS 0), else a run a cell (grid.glsl).
+#if defined(SIM_BRICKS) && SIM_BRICKS == 0
+#define SIM_NB_RUNS_BEGIN_ \
+    { uvec2 run_ = uvec2(ranges[sim_cell_key(ivec3(span_.x, y_, z_))], ranges[sim_cell_key(ivec3(span_.y, y_, z_)) + 1u]);
+#else
+#define SIM_NB_RUNS_BEGIN_                                                                                     \
+    for (int xs_ = span_.x, xe_; xs_ <= span_.y; xs_ = xe_ + 1) {                                              \
+        xe_ = sim_run_end(xs_, span_.y);                                                                       \
+        uvec2 run_ = uvec2(ranges[sim_cell_key(ivec3(xs_, y_, z_))], ranges[sim_cell_key(ivec3(xe_, y_, z_)) + 1u]);
+#endif
+#define SIM_NB_RUNS_END_ }
 #if SIM_NEIGHBOURS_BATCH > 1
 #ifdef SIM_NEIGHBOURS_VEL
 #define SIM_NB_VDECL_ vec4 vb_[SIM_NEIGHBOURS_BATCH];

@@ -40,8 +40,14 @@ ivec3 sim_cell_of(vec3 p) {
     return clamp(c, ivec3(0), ivec3(P.dims.xyz) - 1);
 }
 
-// A cell's key and the runs of a row (grid.glsl), in this simulation's grid.
+// A cell's key and the runs of a row (grid.glsl), in this simulation's grid. SIM_BRICKS 0 (the
+// solvers' programs in a grid of rows, particles.c): the rows' key alone, the walks' fewer
+// instructions and registers (the generic key cost WCSPH's step at 986,078 9%, session 31).
+#if defined(SIM_BRICKS) && SIM_BRICKS == 0
+uint sim_cell_key(ivec3 c) { return uint(c.x) + P.dims.x * (uint(c.y) + P.dims.y * uint(c.z)); }
+#else
 uint sim_cell_key(ivec3 c) { return grid_cell_key(c, P.dims.xyz, P.brick.xyz); }
+#endif
 int sim_run_end(int x0, int x1) { return grid_run_end(x0, x1, P.brick.w); }
 
 // The hard walls, after x += v dt: a centre closer than `margin` to a wall is put back at margin,

@@ -31,7 +31,8 @@ typedef struct sim_particles {
     uint32_t lanes; /* threads a particle in the neighbour passes (neighbours.glsl) */
     uint32_t reach; /* cells each side a neighbour pass walks: 1 (cells h wide) or 2 (h/2) */
     bool fast;      /* the neighbour passes' kernels with precomputed reciprocals (FLUID_SIM_FAST) */
-    /* "#define SIM_LANES k\n#define SIM_CELL_REACH r\n#define SIM_FAST f\n", for the solvers' programs */
+    /* "#define SIM_LANES k\n#define SIM_CELL_REACH r\n#define SIM_FAST f\n#define SIM_BRICKS b\n", for the
+     * solvers' programs */
     char pass_defines[320];
 } sim_particles;
 
