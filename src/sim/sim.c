@@ -37,27 +37,33 @@ void sim_cell_of(const sim_params *p, const float pos[3], int cell[3]) {
     }
 }
 
-/* Twin of sim_cell_key() in sim_common.glsl. */
+/* Bricks along axis a of a grid of dims (grid.glsl): the last one may stick out past the grid. */
+static uint32_t _sim_bricks_along(const uint32_t dims[3], const uint32_t brick[4], int a) {
+    return (dims[a] + (1u << brick[a]) - 1) >> brick[a];
+}
+
+/* Twin of grid_cell_key() in grid.glsl. */
 uint32_t sim_cell_key(const sim_params *p, const int cell[3]) {
     const uint32_t *l = p->brick;
     uint32_t b[3], m[3];
     for (int a = 0; a < 3; a++) b[a] = (uint32_t)cell[a] >> l[a], m[a] = (uint32_t)cell[a] - (b[a] << l[a]);
-    uint32_t nbx = (p->dims[0] + (1u << l[0]) - 1) >> l[0], nby = (p->dims[1] + (1u << l[1]) - 1) >> l[1];
+    uint32_t nbx = _sim_bricks_along(p->dims, l, 0), nby = _sim_bricks_along(p->dims, l, 1);
     return (((b[2] * nby + b[1]) * nbx + b[0]) << (l[0] + l[1] + l[2])) | (((m[2] << l[1]) | m[1]) << l[0]) | m[0];
 }
 
 void sim_key_cell(const sim_params *p, uint32_t key, int cell[3]) {
     const uint32_t *l = p->brick;
     uint32_t lsum = l[0] + l[1] + l[2], b = key >> lsum, m = key & ((1u << lsum) - 1);
-    uint32_t nbx = (p->dims[0] + (1u << l[0]) - 1) >> l[0], nby = (p->dims[1] + (1u << l[1]) - 1) >> l[1];
-    uint32_t bb[3] = {b % nbx, b / nbx % nby, b / nbx / nby}, mm[3] = {m & ((1u << l[0]) - 1), (m >> l[0]) & ((1u << l[1]) - 1), m >> (l[0] + l[1])};
+    uint32_t nbx = _sim_bricks_along(p->dims, l, 0), nby = _sim_bricks_along(p->dims, l, 1);
+    uint32_t bb[3] = {b % nbx, b / nbx % nby, b / nbx / nby};
+    uint32_t mm[3] = {m & ((1u << l[0]) - 1), (m >> l[0]) & ((1u << l[1]) - 1), m >> (l[0] + l[1])};
     for (int a = 0; a < 3; a++) cell[a] = (int)((bb[a] << l[a]) | mm[a]);
 }
 
 /* The keys a grid of dims cut into bricks takes: whole bricks along each axis. */
 static uint64_t _sim_grid_keys(const uint32_t dims[3], const uint32_t brick[4]) {
     uint64_t keys = 1;
-    for (int a = 0; a < 3; a++) keys *= (uint64_t)((dims[a] + (1u << brick[a]) - 1) >> brick[a]) << brick[a];
+    for (int a = 0; a < 3; a++) keys *= (uint64_t)_sim_bricks_along(dims, brick, a) << brick[a];
     return keys;
 }
 
