@@ -19,7 +19,7 @@ const env_info env_table[ENV_COUNT] = {
          "src/sim/particles.c", "threads that share one particle in the neighbour passes"},
     [ENV_SIM_CELL] = {"FLUID_SIM_CELL", "1 or 2", "wcsph: 2 above 262,144 particles; else 1", "src/sim/sim.c",
                       "grid cells h wide (1: 3 x 3 rows of 3 cells walked) or h/2 (2: 5 x 5 rows of 5)"},
-    [ENV_SIM_BRICK] = {"FLUID_SIM_BRICK", "off, 2x2x2, 4x2x2, 4x4x2, 4x4x4, 8x4x4, 8x8x4 or 8x8x8", "dfsph: 4x2x2 above 262,144 particles; else off", "src/sim/sim.c",
+    [ENV_SIM_BRICK] = {"FLUID_SIM_BRICK", "off, 2x2x2, 4x2x2, 4x4x2, 4x4x4, 8x4x4, 8x8x4 or 8x8x8", "dfsph: 4x2x2 above 655,360 particles; else off", "src/sim/sim.c",
                        "the cell order: bricks of that many cells (x by y by z), or rows (off) (measuring)"},
     [ENV_SIM_FAST] = {"FLUID_SIM_FAST", "0 or 1", "1 with wcsph, 0 with dfsph", "src/sim/particles.c",
                       "1: the neighbour passes' kernels with precomputed reciprocals and inversesqrt (measuring)"},

@@ -377,7 +377,7 @@ const sim_solver sim_solver_dfsph = {
     /* no h/2 cells: its list passes read neighbours in an order that h/2 cells' x-long runs
      * scatter (docs/BENCHMARKS.md) */
     .half_cells_above = 0,
-    .bricks_above = 262144, /* 986,078 on the H100: -4 to -6% a step; 109,744 +4%, 27,648 +8% (session 31) */
+    .bricks_above = 655360, /* H100, a step: 986,078 -4.4%; 432,000 +0.9%, 109,744 +4%, 27,648 +8% (session 31) */
     .fast_kernels = false,
     .lanes4_upto = 0, /* 2 lanes: 17% off a settled frame at 27,648, 16% at 109,744 (session 13) */
     .lanes2_upto = 262144,
