@@ -40,7 +40,7 @@ shared float s_col[DFSPH_COARSE_MAXY];     // the layers' sums, then K
 shared float s_col_top[DFSPH_COARSE_MAXY]; // the layers' highest particles
 
 // Row r (layer r / Z, z = r % Z): its cells are one run of the sorted order (in a brick order, a
-// run a brick: sim_run_end).
+// run a cell: sim_run_end).
 void dfsph_coarse_row(uint r) {
     uint lid = gl_LocalInvocationID.x, y = r / P.dims.z, z = r % P.dims.z;
     float acc = 0.0, top = -3.0e38, dt2 = C.dt * C.dt;

@@ -41,7 +41,7 @@ float diffuse_rand(uint id, uint frame, uint k) {
 
 // The cells of the walk around p: every cell within h (one each side where cells are h wide, two
 // where they are h/2). For each row of cells, j runs over the particles j0 .. j1 - 1 of that row
-// (of each of its runs, in a brick order: sim_run_end).
+// (each of its cells, in a brick order: sim_run_end).
 #define DIFFUSE_FOR_NEIGHBOURS(p, j)                                                                      \
     ivec3 c_ = sim_cell_of(p);                                                                            \
     int reach_ = int(ceil(P.h * P.inv_cell - 1e-3));                                                      \
