@@ -5,7 +5,8 @@
 // cells, 25 for h/2 cells. In a brick order (FLUID_SIM_BRICK, grid.glsl; SIM_BRICKS 1) a row's
 // cells are consecutive only within a brick, and each cell is a run of its own. A row whose slab
 // (in y and z) lies h or more from the particle holds no neighbour and is skipped (with h/2 cells
-// about 3 of the 25 rows, with h cells about 1 of 9), and a row's run is clipped in x to the cells the sphere of radius h crosses at the row's gap g:
+// about 3 of the 25 rows, with h cells about 1 of 9), and a row's run is clipped in x to the
+// cells the sphere of radius h crosses at the row's gap g:
 // x within sqrt(R^2 - g^2) cells of the particle's. For particles spread evenly that walks 20.6
 // cells of 24.4 with h cells (165 candidates of 195 for 33 neighbours) and 84 of 108 with h/2.
 // Needs the cell table bound as `ranges` (uint starts per cell and one past the last: ranges.comp,
