@@ -53,7 +53,7 @@
 typedef struct sim_params {
     float lo[4];         /* domain (tank) min corner, metres; w unused */
     float hi[4];         /* domain max corner */
-    uint32_t dims[4];    /* grid cells per axis; w = total cells */
+    uint32_t dims[4];    /* grid cells per axis; w = the cells' keys (the cells, padded to whole bricks) */
     float gravity[4];    /* m/s^2 */
     float poke[4];       /* mouse: xyz point, w radius (0: none) */
     uint32_t brick[4];   /* the cell order's bricks: log2 of their cells along x, y, z; w the x mask of a

@@ -1,6 +1,7 @@
 // hash: the first stage of a step: each particle's (cell key, particle index) pair for the sort.
-// The key is the linear cell index x + X (y + Y z), below the cell count. Where the sorter takes a
-// producer count (sort.h), this pass also makes it, so the sort skips that dispatch.
+// The key is the cell's place in the sorted order (sim_cell_key, grid.glsl: the rows x + X (y + Y z),
+// or bricks), below the key count P.dims.w. Where the sorter takes a producer count (sort.h), this
+// pass also makes it, so the sort skips that dispatch.
 #version 450
 #include "sim/sim_common.glsl"
 layout(local_size_x = SIM_WG) in;
