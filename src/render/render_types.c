@@ -31,10 +31,7 @@ void render_view_range(const render_view *v, float *lo, float *hi) {
 
 void render_particles_range(const render_particles *p, const render_view *v, float *lo, float *hi) {
     render_view_range(v, lo, hi);
-    if (v->color == RENDER_COLOR_CELL && p->dims[0]) { /* the keys: whole bricks along each axis (grid.glsl) */
-        *lo = 0, *hi = 1;
-        for (int a = 0; a < 3; a++) *hi *= (float)(((p->dims[a] + (1u << p->brick[a]) - 1) >> p->brick[a]) << p->brick[a]);
-    }
+    if (v->color == RENDER_COLOR_CELL && p->keys) *lo = 0, *hi = (float)p->keys;
 }
 
 bool render_target_make(render_target *t, int width, int height, const char *label, char *err) {

@@ -39,6 +39,7 @@ typedef struct render_particles {
     GLuint ranges;
     float grid_lo[3], cell, h;
     uint32_t dims[3];
+    uint32_t keys;     /* the cells' keys in all (sim_grid.keys): RENDER_COLOR_CELL's range; 0: none */
     uint32_t brick[4]; /* the cell order (sim_grid.brick); all 0: rows */
     float lo[3], hi[3]; /* the tank */
     /* The diffuse particles (spray, foam, bubbles: the sim's sim_diffuse_view), drawn by the surface

@@ -186,9 +186,10 @@ GLuint sim_cell_keys(const sim *s);  /* uint per particle: its grid cell */
 /* The cell table of the last search (search.h: starts per cell, the current order) and its grid,
  * for the renderer's neighbour walks (the surface's ellipsoids). */
 typedef struct sim_grid {
-    GLuint ranges;     /* uint per cell + 1 */
+    GLuint ranges;     /* uint per cell key + 1 */
     float lo[3], cell; /* the grid's corner and cell size, metres */
     uint32_t dims[3];
+    uint32_t keys;     /* the cells' keys in all (the cells padded to whole bricks): ranges holds keys + 1 */
     uint32_t brick[4]; /* the cell order: log2 of the bricks' cells along x, y, z and the run mask (grid.glsl) */
     float h;           /* the kernel's support, metres */
 } sim_grid;

@@ -38,7 +38,7 @@ GLuint sim_velocities(const sim *s) { return s->p.vel[s->p.cur]; }
 GLuint sim_densities(const sim *s) { return s->p.dens; }
 GLuint sim_cell_keys(const sim *s) { return sim_search_cell_keys(s->q); }
 void sim_get_grid(const sim *s, sim_grid *g) {
-    *g = (sim_grid){.ranges = sim_search_ranges(s->q), .cell = s->params.cell, .h = s->params.h};
+    *g = (sim_grid){.ranges = sim_search_ranges(s->q), .cell = s->params.cell, .keys = s->params.dims[3], .h = s->params.h};
     for (int a = 0; a < 3; a++) g->lo[a] = s->params.lo[a], g->dims[a] = s->params.dims[a];
     memcpy(g->brick, s->params.brick, sizeof g->brick);
 }

@@ -114,7 +114,7 @@ render_particles app_render_particles(const sim *s) {
     sim_domain(s, p.lo, p.hi);
     sim_grid g;
     sim_get_grid(s, &g);
-    p.ranges = g.ranges, p.cell = g.cell, p.h = g.h;
+    p.ranges = g.ranges, p.cell = g.cell, p.h = g.h, p.keys = g.keys;
     memcpy(p.grid_lo, g.lo, sizeof p.grid_lo);
     memcpy(p.dims, g.dims, sizeof p.dims);
     memcpy(p.brick, g.brick, sizeof p.brick);
