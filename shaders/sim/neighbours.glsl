@@ -15,11 +15,10 @@
 //   SIM_NEIGHBOURS_BEGIN(xi, j)       // j: the index of each candidate in the sorted order
 //       vec3 d = xi - SIM_NBR_X.xyz; ... // its position; candidates include i itself and particles beyond h
 //   SIM_NEIGHBOURS_END
-// SIM_NBR_X is the candidate's position, from SIM_NEIGHBOURS_POS (default pos); SIM_NBR_V its
-// velocity, from SIM_NEIGHBOURS_VEL where the includer defines it (before this file).
-// SIM_NEIGHBOURS_BATCH N > 1: a run's candidates are taken N at a time, their positions (and
-// velocities) loaded first, the N loads at once with no branch between them, then the N
-// candidates in order: the same sums in the same order.
+// SIM_NBR_X is the candidate's position, from SIM_NEIGHBOURS_POS (default pos).
+// SIM_NEIGHBOURS_BATCH N > 1: a run's candidates are taken N at a time, their positions loaded
+// first, the N loads at once with no branch between them, then the N candidates in order: the
+// same sums in the same order.
 #ifndef FLUID_SIM_NEIGHBOURS_GLSL
 #define FLUID_SIM_NEIGHBOURS_GLSL
 #include "sim/lanes.glsl"
@@ -92,22 +91,12 @@ float sim_row_gap(float u, int k, int dims) {
 #endif
 #define SIM_NB_RUNS_END_ }
 #if SIM_NEIGHBOURS_BATCH > 1
-#ifdef SIM_NEIGHBOURS_VEL
-#define SIM_NB_VDECL_ vec4 vb_[SIM_NEIGHBOURS_BATCH];
-#define SIM_NB_VLOAD_(u, jc) vb_[u] = SIM_NEIGHBOURS_VEL[jc];
-#define SIM_NBR_V vb_[u_]
-#else
-#define SIM_NB_VDECL_
-#define SIM_NB_VLOAD_(u, jc)
-#endif
 #define SIM_NB_LOOP_                                                                                  \
     for (uint jb_ = first_; jb_ < run_.y; jb_ += uint(SIM_LANES * SIM_NEIGHBOURS_BATCH)) {           \
         vec4 xb_[SIM_NEIGHBOURS_BATCH];                                                              \
-        SIM_NB_VDECL_                                                                                \
         for (uint u_ = 0u; u_ < uint(SIM_NEIGHBOURS_BATCH); u_++) {                                  \
             uint jc_ = min(jb_ + u_ * uint(SIM_LANES), run_.y - 1u); /* past the run: its last again */ \
             xb_[u_] = SIM_NEIGHBOURS_POS[jc_];                                                       \
-            SIM_NB_VLOAD_(u_, jc_)                                                                   \
         }                                                                                            \
         for (uint u_ = 0u; u_ < uint(SIM_NEIGHBOURS_BATCH); u_++) {                                  \
             uint j = jb_ + u_ * uint(SIM_LANES);                                                     \
@@ -118,9 +107,6 @@ float sim_row_gap(float u, int k, int dims) {
 #define SIM_NB_LOOP_ for (uint j = first_; j < run_.y; j += uint(SIM_LANES)) {
 #define SIM_NB_LOOP_END_
 #define SIM_NBR_X SIM_NEIGHBOURS_POS[j]
-#ifdef SIM_NEIGHBOURS_VEL
-#define SIM_NBR_V SIM_NEIGHBOURS_VEL[j]
-#endif
 #endif
 
 #endif

@@ -2,8 +2,9 @@
 // own dispatch, step.comp (the fused step) per virtual group of the same dispatch, so both compute
 // the same values in the same order. `groups`: the dispatch's groups over the particles' lanes
 // (the step's other passes', Ctl.args_step). The includer declares the buffers (Pos, Vel, Ranges,
-// Dens, Kappa, Nbr, Wall, NbrCount), and may set SIM_NEIGHBOURS_BATCH first (sim/neighbours.glsl,
-// included here, its walk reading DFSPH_POS_R and DFSPH_VEL_R). Call from uniform control flow.
+// Dens, Kappa, Nbr (read back: the pass walks each list it writes), Wall, NbrCount), and may set
+// SIM_NEIGHBOURS_BATCH first (sim/neighbours.glsl, included here, its walk reading DFSPH_POS_R).
+// Call from uniform control flow.
 // The divergence solve's first predict rides in the same walk (docs/SPH.md, "Divergence solve"):
 // it needs only the positions and the velocities the step starts with, and the neighbours the
 // walk lists, summed per lane in the lists' order, so the same values the predict's own walk over
@@ -28,7 +29,6 @@
 #define DFSPH_VEL_R vel
 #endif
 #define SIM_NEIGHBOURS_POS DFSPH_POS_R
-#define SIM_NEIGHBOURS_VEL DFSPH_VEL_R
 #include "sim/neighbours.glsl"
 layout(location = 0) uniform uvec4 u_frame;
 layout(location = 1) uniform uint u_frame_set;
@@ -57,26 +57,68 @@ float dfsph_density(uint groups) {
     float h2 = P.h * P.h, sum_w = 0.0, sum_g2 = 0.0, drho = 0.0;
     vec3 kk = sim_kernel_k(P.hs);
     vec3 sum_g = vec3(0.0);
-    uint t = SIM_GID, listed = 0u, dropped = 0u;
+    uint t = SIM_GID, listed = 0u, dropped = 0u, zeros = 0u, self_at = 0xffffffffu;
+    // Two loops: the cells' walk only tests the distance and lists the neighbours' indices; then a
+    // walk of the list just written evaluates the kernel and makes the sums. In one loop a warp ran
+    // a neighbour's whole work (the kernel, the list's record, four sums) in nearly every
+    // candidate's turn (about one candidate in six is a neighbour, so one of its 32 threads nearly
+    // always has one), and the walk loaded every candidate's velocity. On the H100 the two loops
+    // took the dam break at 27,648 3.61 -> 3.44 ms a frame, 109,744 14.85 -> 14.55 and 986,078
+    // 197.4 -> 195.8 (t = 0-0.5 s), the same bits (docs/BENCHMARKS.md, s32). A neighbour past the list's capacity
+    // (never in a sane fluid: Ctl.dropped counts them) takes its sums in the walk itself.
     if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
-        // Each candidate's velocity loaded beside its position, before the walk knows whether it is a
-        // neighbour: five times the loads, but none waits on the distance. On the H100 the fused
-        // step's density phase at 27,648 took 52 µs so, 62 loading a velocity once it is listed, 50
-        // without the predict (docs/BENCHMARKS.md, s23).
-        vec3 d = xi - SIM_NBR_X.xyz, vj = SIM_NBR_V.xyz;
+        vec3 d = xi - SIM_NBR_X.xyz;
         float r2 = dot(d, d);
         if (r2 >= h2) continue;
-        vec2 wk = sim_pair(r2, P.hs, kk); // W, dW/dr / r
-        sum_w += wk.x;
-        if (r2 == 0.0) continue;
-        vec3 g = P.mass * wk.y * d;
+        if (r2 == 0.0) { // the particle itself (or one at its very place): its W(0), and no pair
+            if (zeros++ == 0u) self_at = listed; // added in the list's walk where the walk met it
+            continue;
+        }
         if (listed < uint(DFSPH_LIST_CAP)) {
-            nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t] = DFSPH_NBR_MAKE(g, j);
-            drho += dot(vi - vj, g); // the first predict's, over the list's entries
-        } else dropped++;
+            DFSPH_NBR_SET_IDX(nbr[listed++ * uint(DFSPH_LIST_STRIDE) + t], j);
+        } else {
+            dropped++;
+            vec2 wk = sim_pair(r2, P.hs, kk);
+            vec3 g = P.mass * wk.y * d;
+            sum_w += wk.x;
+            sum_g += g;
+            sum_g2 += dot(g, g);
+        }
+    SIM_NEIGHBOURS_END
+    // The list's walk, an entry at a time (two or more at a time measured slower), loading ahead:
+    // where the lists hold indices (DFSPH_PREFETCH) the next entry's index, where they hold records
+    // (27,648 particles: the fused step, whose velocities come through the coherent block, the L2)
+    // the next entry's position and velocity too; each form measured the faster where it is used
+    // (docs/BENCHMARKS.md, s32). Past the end the last entry is loaded again. Its sums are the one
+    // loop's, term by term in the same order (the particle's own W(0) where the cells' walk met it;
+    // a second particle at the very same place is added with it): the same bits. (The order
+    // matters to the still pool: with W(0) added last, llvmpipe's test_sim_scenes pool rose +0.25%
+    // in energy against +0.008%, past its bound of 0.1%.)
+    float w0 = float(zeros) * sim_pair(0.0, P.hs, kk).x;
+    uint jn = listed > 0u ? DFSPH_NBR_IDX(nbr[t]) : 0u;
+#if !DFSPH_PREFETCH
+    vec4 xn = DFSPH_POS_R[jn], vn = DFSPH_VEL_R[jn];
+#endif
+    for (uint k = 0u; k < listed; k++) {
+        uint j = jn;
+        jn = DFSPH_NBR_IDX(nbr[min(k + 1u, listed - 1u) * uint(DFSPH_LIST_STRIDE) + t]);
+#if DFSPH_PREFETCH
+        vec3 xj = DFSPH_POS_R[j].xyz, vj = DFSPH_VEL_R[j].xyz;
+#else
+        vec3 xj = xn.xyz, vj = vn.xyz;
+        xn = DFSPH_POS_R[jn], vn = DFSPH_VEL_R[jn];
+#endif
+        if (k == self_at) sum_w += w0;
+        vec3 d = xi - xj;
+        vec2 wk = sim_pair(dot(d, d), P.hs, kk); // W, dW/dr / r
+        vec3 g = P.mass * wk.y * d;
+        DFSPH_NBR_SET_GRAD(nbr[k * uint(DFSPH_LIST_STRIDE) + t], g);
+        sum_w += wk.x;
+        drho += dot(vi - vj, g); // the first predict's, over the list's entries
         sum_g += g;
         sum_g2 += dot(g, g);
-    SIM_NEIGHBOURS_END
+    }
+    if (self_at == listed) sum_w += w0;
     if (t < uint(DFSPH_LIST_STRIDE)) nbr_count[t] = listed;
     if (dropped > 0u) atomicAdd(C.dropped, dropped);
     vec4 g4 = sim_lanes_sum(vec4(sum_g, sum_g2));

@@ -274,6 +274,9 @@ struct NbrRec {
 #define DFSPH_NBR_T NbrRec
 #define DFSPH_NBR_MAKE(g, j) NbrRec(g, j)
 #define DFSPH_NBR_NONE NbrRec(vec3(0.0), 0u)
+#define DFSPH_NBR_IDX(e) (e).idx
+#define DFSPH_NBR_SET_IDX(e, j) (e).idx = (j)
+#define DFSPH_NBR_SET_GRAD(e, g) (e).grad = (g)
 #define DFSPH_LIST_TAKE(j, g, e) \
     uint j = e.idx;              \
     vec3 g = e.grad;
@@ -281,6 +284,9 @@ struct NbrRec {
 #define DFSPH_NBR_T uint
 #define DFSPH_NBR_MAKE(g, j) (j)
 #define DFSPH_NBR_NONE 0u
+#define DFSPH_NBR_IDX(e) (e)
+#define DFSPH_NBR_SET_IDX(e, j) (e) = (j)
+#define DFSPH_NBR_SET_GRAD(e, g)
 #define DFSPH_LIST_TAKE(j, g, e)                                \
     uint j = e;                                                 \
     vec4 xj_ = DFSPH_NBR_POS[j];                                \

@@ -71,11 +71,13 @@ layout(local_size_x = SIM_WG) in;
 #define dfsph_decide dfsph_decide_div
 #define dfsph_solve_run dfsph_solve_div
 #include "sim/dfsph/solve_passes.glsl" // (also declares ranges)
-// The density walk takes a run's candidates 4 at a time, their positions and velocities loaded
-// first: here the velocities come through the coherent block (the L2), so four loads in flight
-// pay. On the H100 at 27,648 the density phase took 53.2 -> 46.9 µs a step and the dam break
-// 3.82 -> 3.70 ms a frame. density.comp (109,744 up) and wcsph's walks, whose loads hit the L1,
-// measured slower with 4 and slower still with 8, so they take one at a time (docs/BENCHMARKS.md, s24).
+// The density's cells' walk takes a run's candidates 4 at a time, their positions loaded first.
+// On the H100 at 27,648 the density phase took 53.2 -> 46.9 µs a step and the dam break 3.82 ->
+// 3.70 ms a frame (s24, when the walk loaded the velocities too, through the coherent block); with
+// the positions alone (s32: the velocities are the list's walk's) 1 and 2 at a time still measured
+// slower (3.62-3.63 and 3.53-3.54 ms against 3.47-3.48). density.comp (109,744 up) and wcsph's
+// walks, whose loads hit the L1, measured slower with 4 and slower still with 8, so they take one
+// at a time (docs/BENCHMARKS.md, s24).
 #define SIM_NEIGHBOURS_BATCH 4
 #include "sim/dfsph/density_pass.glsl"
 #include "sim/dfsph/nonpressure_pass.glsl"
