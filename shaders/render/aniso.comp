@@ -92,7 +92,7 @@ void main() {
     for (int z = max(c.z - reach, 0); z <= min(c.z + reach, u_dims.z - 1); z++)
         for (int y = max(c.y - reach, 0); y <= min(c.y + reach, u_dims.y - 1); y++) {
             int x1 = min(c.x + reach, u_dims.x - 1);
-            for (int xs = max(c.x - reach, 0), xe = grid_run_end(xs, x1, u_brick.w); xs <= x1; xs = xe + 1, xe = grid_run_end(xs, x1, u_brick.w))
+            for (int xs = max(c.x - reach, 0), xe = grid_run_end(xs, x1, u_brick.xyz); xs <= x1; xs = xe + 1, xe = grid_run_end(xs, x1, u_brick.xyz))
             for (uint j = ranges[grid_cell_key(ivec3(xs, y, z), uvec3(u_dims), u_brick.xyz)],
                       j1 = ranges[grid_cell_key(ivec3(xe, y, z), uvec3(u_dims), u_brick.xyz) + 1u]; j < j1; j++) {
                 vec3 d = positions[j].xyz - xi;

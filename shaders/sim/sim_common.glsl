@@ -48,7 +48,7 @@ uint sim_cell_key(ivec3 c) { return uint(c.x) + P.dims.x * (uint(c.y) + P.dims.y
 #else
 uint sim_cell_key(ivec3 c) { return grid_cell_key(c, P.dims.xyz, P.brick.xyz); }
 #endif
-int sim_run_end(int x0, int x1) { return grid_run_end(x0, x1, P.brick.w); }
+int sim_run_end(int x0, int x1) { return grid_run_end(x0, x1, P.brick.xyz); }
 
 // The hard walls, after x += v dt: a centre closer than `margin` to a wall is put back at margin,
 // and its velocity into that wall is reversed and scaled by the restitution (both solvers).

@@ -133,7 +133,7 @@
 #define RENDER_LOC_STREAK 64       /* float, seconds of motion a spray streak shows */
 #define RENDER_LOC_UNDER 65        /* float, metres under the water over which a diffuse particle dims to 1/e */
 #define RENDER_LOC_SHADOW_THIN 66  /* float, metres of the sun's thickness that cast little shadow (a droplet's) */
-#define RENDER_LOC_GRID_BRICK 67   /* uvec4, the cell order's bricks and run mask (grid.glsl) */
+#define RENDER_LOC_GRID_BRICK 67   /* uvec4, the cell order's bricks (grid.glsl); w unused */
 
 /* Image and texture units (the binding of an image2D or sampler, glBindImageTexture's or
  * glBindTextureUnit's first argument). */

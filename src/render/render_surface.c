@@ -135,7 +135,7 @@ static bool _surface_ellipsoids(render_surface *s, const render_particles *p, re
     glUniform3fv(RENDER_LOC_GRID_LO, 1, p->grid_lo);
     glUniform1f(RENDER_LOC_INV_CELL, 1.0f / p->cell);
     glUniform3i(RENDER_LOC_GRID_DIMS, (GLint)p->dims[0], (GLint)p->dims[1], (GLint)p->dims[2]);
-    glUniform4ui(RENDER_LOC_GRID_BRICK, p->brick[0], p->brick[1], p->brick[2], (p->brick[0] | p->brick[1] | p->brick[2]) ? p->brick[3] : 0x7fffffffu); /* all 0: rows */
+    glUniform4ui(RENDER_LOC_GRID_BRICK, p->brick[0], p->brick[1], p->brick[2], 0); /* all 0: rows */
     glUniform1f(RENDER_LOC_H, p->h);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_POSITIONS, p->positions);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RENDER_BIND_RANGES, p->ranges);

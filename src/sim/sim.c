@@ -68,10 +68,11 @@ static uint64_t _sim_grid_keys(const uint32_t dims[3], const uint32_t brick[4]) 
 }
 
 /* The cell order's bricks (sim_cell_key): FLUID_SIM_BRICK, else the solver's above its count
- * (solver.h), else none (rows). With bricks every cell is a run of its own in the walks (brick[3]
- * 0; grid.glsl); with rows a row's cells are one run. */
+ * (solver.h), else none (rows). With bricks every cell is a run of its own in the walks
+ * (grid_run_end in grid.glsl); with rows a row's cells are one run. */
 static const char *const _sim_brick_names[] = {"off", "2x2x2", "4x2x2", "4x4x2", "4x4x4", "8x4x4", "8x8x4", "8x8x8"};
 static const uint8_t _sim_brick_log2[][3] = {{0, 0, 0}, {1, 1, 1}, {2, 1, 1}, {2, 2, 1}, {2, 2, 2}, {3, 2, 2}, {3, 3, 2}, {3, 3, 3}};
+static bool _sim_bricked(const uint32_t brick[4]) { return brick[0] | brick[1] | brick[2]; }
 static const char *_sim_brick_name(const uint32_t brick[4]) {
     for (size_t k = 0; k < sizeof _sim_brick_names / sizeof *_sim_brick_names; k++)
         if (brick[0] == _sim_brick_log2[k][0] && brick[1] == _sim_brick_log2[k][1] && brick[2] == _sim_brick_log2[k][2])
@@ -83,7 +84,7 @@ static bool _sim_brick(const sim_solver *solver, uint64_t particles, uint32_t br
     if (!env_choice(ENV_SIM_BRICK, _sim_brick_names, (int)(sizeof _sim_brick_names / sizeof *_sim_brick_names), &k, err))
         return false;
     for (int a = 0; a < 3; a++) brick[a] = _sim_brick_log2[k][a];
-    brick[3] = k ? 0u : 0x7fffffffu;
+    brick[3] = 0;
     return true;
 }
 
@@ -336,7 +337,7 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     log_info("SIM",
              "%s: %u particles, dx %.4g m, h %.4g m, %u cell keys (%ux%ux%u%s%s, %u key bits), solver %s, sort %s, %u lane%s a particle",
              sc->name, s->p.n, s->layout.dx, s->params.h, (unsigned)cells, s->params.dims[0], s->params.dims[1],
-             s->params.dims[2], s->params.brick[3] ? "" : " in bricks of ", s->params.brick[3] ? "" : _sim_brick_name(s->params.brick),
+             s->params.dims[2], _sim_bricked(s->params.brick) ? " in bricks of " : "", _sim_bricked(s->params.brick) ? _sim_brick_name(s->params.brick) : "",
              sim_search_bits(s->q), solver->name, sort->name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
     return s;
 }

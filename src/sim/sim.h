@@ -190,7 +190,7 @@ typedef struct sim_grid {
     float lo[3], cell; /* the grid's corner and cell size, metres */
     uint32_t dims[3];
     uint32_t keys;     /* the cells' keys in all (the cells padded to whole bricks): ranges holds keys + 1 */
-    uint32_t brick[4]; /* the cell order: log2 of the bricks' cells along x, y, z and the run mask (grid.glsl) */
+    uint32_t brick[4]; /* the cell order: log2 of the bricks' cells along x, y, z (grid.glsl); w 0 */
     float h;           /* the kernel's support, metres */
 } sim_grid;
 void sim_get_grid(const sim *s, sim_grid *g);

@@ -56,8 +56,8 @@ typedef struct sim_params {
     uint32_t dims[4];    /* grid cells per axis; w = the cells' keys (the cells, padded to whole bricks) */
     float gravity[4];    /* m/s^2 */
     float poke[4];       /* mouse: xyz point, w radius (0: none) */
-    uint32_t brick[4];   /* the cell order's bricks: log2 of their cells along x, y, z; w the x mask of a
-                          * contiguous run (sim_cell_key; all 0 with w 0x7fffffff: rows in x, y, z order) */
+    uint32_t brick[4];   /* the cell order's bricks: log2 of their cells along x, y, z (sim_cell_key; all 0:
+                          * rows in x, y, z order); w 0 (padding) */
     uint32_t n;          /* particles */
     float h;             /* kernel support radius, metres */
     float cell;          /* grid cell size (h or h/2, times SIM_CELL_MARGIN) */
