@@ -11,12 +11,13 @@
 #include "sim/dfsph/dfsph_params.h"
 #include <math.h>
 
-static dfsph_policy fresh_spare(uint32_t spare) {
+static dfsph_policy fresh_grow(uint32_t spare, float grow) {
     dfsph_policy pol;
-    dfsph_policy_reset(&pol,
-                       &(dfsph_policy_desc){.dt_max = 0.005f, .cfl = 0.35f, .slack = 1, .spare = spare, .history = DFSPH_FRAMES});
+    dfsph_policy_reset(&pol, &(dfsph_policy_desc){.dt_max = 0.005f, .cfl = 0.35f, .slack = 1, .spare = spare, .grow = grow,
+                                                  .history = DFSPH_FRAMES});
     return pol;
 }
+static dfsph_policy fresh_spare(uint32_t spare) { return fresh_grow(spare, 1.5f); }
 static dfsph_policy fresh(void) { return fresh_spare(1); }
 
 static dfsph_record rec(float dt, float cfl, uint32_t it_div, uint32_t it_dens, uint32_t capped, uint32_t t_rem) {
@@ -83,6 +84,17 @@ int main(void) {
     dfsph_policy_learn(&pol, c, 1, DFSPH_MODE_CFL, caps2, out);
     CHECK(pol.cap_div == 4 && pol.cap_dens == 40, "caps after a capped pressure solve: %u %u, not 4 and 40", pol.cap_div,
           pol.cap_dens);
+
+    /* The slots' cap follows desc.grow (an analytic case): a frame of 3 steps whose speed asks
+     * 0.7 ms steps (cfl 2 over 4 ms: |v|/dx 500, and 0.35 / 500 s) wants ceil(16.7 / 0.7) + 1 = 25
+     * slots, at most ceil(1.5 * 3) + 2 = 7, or with grow 1.25 ceil(3.75) + 2 = 6. */
+    for (int g = 0; g < 2; g++) {
+        dfsph_policy p = fresh_grow(1, g ? 1.25f : 1.5f);
+        dfsph_record q[3] = {rec(0.004f, 2.0f, 1, 2, 0, 0), rec(0.004f, 2.0f, 1, 2, 0, 0), rec(0.004f, 2.0f, 1, 2, 0, 0)};
+        dfsph_policy_learn(&p, q, 3, DFSPH_MODE_CFL, caps, out);
+        dfsph_policy_plan(&p, 1.0 / 60, 0, false, &f);
+        CHECK(f.steps == (g ? 6 : 7), "grow %.2f after 3 steps: %d slots (want %d)", g ? 1.25 : 1.5, f.steps, g ? 6 : 7);
+    }
 
     /* A short frame: its last step with time left (2^20 ticks, 3.9 ms) carries it to the next frame:
      * (16.7 + 3.9) / 4 = 5.15 -> 6 steps + 1 spare = 7, within 1.5 * 3 steps taken + 2 = 6.5 -> 7. */

@@ -42,6 +42,12 @@
 
 #define DFSPH_REC_L2 (40u << 20)  /* lists of records up to this many bytes (the H100's L2 is 50 MB) */
 #define DFSPH_MOMENTUM_MAX 262144 /* particles up to which the pressure iterations take momentum by default */
+/* Particles up to which a frame's slots are at most 1.25 times the steps of the frame they are
+ * planned from (plus 2), 1.5 above (dfsph_frame.c): on the H100 1.25 took the dam break at 27,648
+ * 3.44 -> 3.37 ms a frame (its worst 6.17 -> 5.17), 109,744 -1.7%, 432,000 -1.3%, but 986,078
+ * +3.0% (2.4% more steps: more frames carried over); between 432,000 and 986,078 not measured, so
+ * the bricks' threshold (docs/BENCHMARKS.md, s32). */
+#define DFSPH_SLOTS_TIGHT_UPTO 655360
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
 _Static_assert(sizeof _dfsph_stages / sizeof *_dfsph_stages == DFSPH_PHASES, "the fused step measures each stage as a phase");
@@ -153,6 +159,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
                                                      .cfl = d->gp.cfl,
                                                      .slack = (uint32_t)_dfsph_value(d->desc.slack),
                                                      .spare = (uint32_t)_dfsph_value(d->desc.spare),
+                                                     .grow = n <= DFSPH_SLOTS_TIGHT_UPTO ? 1.25f : 1.5f,
                                                      .history = d->desc.history});
     bool ok = true;
     size_t stride = n * p->lanes, cap = sim_list_cap(p->lanes);

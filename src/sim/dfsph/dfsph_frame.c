@@ -66,12 +66,14 @@ void dfsph_policy_plan(dfsph_policy *pol, double seconds, int substeps, bool per
         bool pinned = speed > 0 && pol->desc.cfl / speed >= DFSPH_SPARE_MARGIN * dt && pol->carry_recent == 0;
         double k = ceil((seconds > 0 ? seconds + pol->carry_recent : -seconds) / dt - 1e-6);
         k = (k < 1 ? 1 : k) + (pinned ? 0 : pol->desc.spare);
-        /* and at most 1.5 times the steps that frame took, plus 2: one record's speed spike (a
-         * particle flung off an impact) asked 3.5-3.8 times a mean frame's steps at 432,000 and
+        /* and at most desc.grow times the steps that frame took, plus 2: one record's speed spike
+         * (a particle flung off an impact) asked 3.5-3.8 times a mean frame's steps at 432,000 and
          * 986,078 on the H100 (their worst frames, mostly empty slots); a flow that truly outruns
          * this carries over, and the next frames' slots follow the steps it takes (not a catch-up
-         * frame's: it has only the time owed) */
-        if (seconds > 0 && pol->steps_recent && k > ceil(1.5 * pol->steps_recent) + 2) k = ceil(1.5 * pol->steps_recent) + 2;
+         * frame's: it has only the time owed). dfsph.c gives 1.25 where an empty slot costs a
+         * large share of a step, 1.5 at the largest counts (docs/BENCHMARKS.md, s32). */
+        double most = ceil(pol->desc.grow * pol->steps_recent) + 2;
+        if (seconds > 0 && pol->steps_recent && k > most) k = most;
         steps = k > DFSPH_MAX_STEPS ? DFSPH_MAX_STEPS : (int)k;
     }
     /* The frame's slots, time and caps, read by the GPU's step-size decision. */

@@ -44,6 +44,7 @@ typedef struct dfsph_policy_desc {
     float cfl;      /* dt_cfl = cfl dx / |v|max */
     uint32_t slack; /* empty (update, predict) pairs recorded past the iterations seen */
     uint32_t spare; /* step slots past the CFL estimate where the speeds' limit may bind */
+    float grow;     /* a frame's slots are at most grow times the steps of the frame they are planned from, plus 2 */
     int history;    /* frames of iterations the caps look at: 1..DFSPH_FRAMES */
 } dfsph_policy_desc;
 
