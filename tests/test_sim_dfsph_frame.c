@@ -13,8 +13,9 @@
 
 static dfsph_policy fresh_grow(uint32_t spare, float grow) {
     dfsph_policy pol;
-    dfsph_policy_reset(&pol, &(dfsph_policy_desc){.dt_max = 0.005f, .cfl = 0.35f, .slack = 1, .spare = spare, .grow = grow,
-                                                  .history = DFSPH_FRAMES});
+    dfsph_policy_reset(
+        &pol,
+        &(dfsph_policy_desc){.dt_max = 0.005f, .cfl = 0.35f, .slack = 1, .spare = spare, .grow = grow, .history = DFSPH_FRAMES});
     return pol;
 }
 static dfsph_policy fresh_spare(uint32_t spare) { return fresh_grow(spare, 1.5f); }

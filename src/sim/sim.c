@@ -337,8 +337,8 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     log_info("SIM",
              "%s: %u particles, dx %.4g m, h %.4g m, %u cell keys (%ux%ux%u%s%s, %u key bits), solver %s, sort %s, %u lane%s a particle",
              sc->name, s->p.n, s->layout.dx, s->params.h, (unsigned)cells, s->params.dims[0], s->params.dims[1],
-             s->params.dims[2], _sim_bricked(s->params.brick) ? " in bricks of " : "", _sim_bricked(s->params.brick) ? _sim_brick_name(s->params.brick) : "",
-             sim_search_bits(s->q), solver->name, sort->name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
+             s->params.dims[2], _sim_bricked(s->params.brick) ? " in bricks of " : "",
+             _sim_bricked(s->params.brick) ? _sim_brick_name(s->params.brick) : "", sim_search_bits(s->q), solver->name, sort->name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
     return s;
 }
 

@@ -64,8 +64,9 @@ float dfsph_density(uint groups) {
     // candidate's turn (about one candidate in six is a neighbour, so one of its 32 threads nearly
     // always has one), and the walk loaded every candidate's velocity. On the H100 the two loops
     // took the dam break at 27,648 3.61 -> 3.44 ms a frame, 109,744 14.85 -> 14.55 and 986,078
-    // 197.4 -> 195.8 (t = 0-0.5 s), the same bits (docs/BENCHMARKS.md, s32). A neighbour past the list's capacity
-    // (never in a sane fluid: Ctl.dropped counts them) takes its sums in the walk itself.
+    // 197.4 -> 195.8 (t = 0-0.5 s), the same bits (docs/BENCHMARKS.md, s32). A neighbour past
+    // the list's capacity (never in a sane fluid: Ctl.dropped counts them) takes its sums in the
+    // walk itself.
     if (live) SIM_NEIGHBOURS_BEGIN(xi, j)
         vec3 d = xi - SIM_NBR_X.xyz;
         float r2 = dot(d, d);
