@@ -36,13 +36,12 @@ bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, int
     p->fast = fast != 0;
     /* The lanes' sums by subgroup shuffles where a particle's lanes share a subgroup (lanes.glsl) */
     bool shuffle = p->lanes > 1 && caps->subgroup && caps->subgroup_size % p->lanes == 0 && SIM_WG % caps->subgroup_size == 0;
-    bool bricks = params->brick[0] | params->brick[1] | params->brick[2]; /* the cell order (grid.glsl) */
     snprintf(p->pass_defines, sizeof p->pass_defines,
              "%s#define SIM_LANES %u\n#define SIM_CELL_REACH %u\n#define SIM_FAST %u\n#define SIM_BRICKS %d\n",
              shuffle ? "#extension GL_KHR_shader_subgroup_basic : require\n#extension GL_KHR_shader_subgroup_shuffle : require\n"
                        "#define SIM_LANES_SHUFFLE 1\n"
                      : "",
-             p->lanes, p->reach, fast, bricks);
+             p->lanes, p->reach, fast, sim_bricked(params));
     size_t n = capacity ? capacity : 1;
     struct {
         GLuint *b;

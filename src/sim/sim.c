@@ -72,7 +72,6 @@ static uint64_t _sim_grid_keys(const uint32_t dims[3], const uint32_t brick[4]) 
  * (grid_run_end in grid.glsl); with rows a row's cells are one run. */
 static const char *const _sim_brick_names[] = {"off", "2x2x2", "4x2x2", "4x4x2", "4x4x4", "8x4x4", "8x8x4", "8x8x8"};
 static const uint8_t _sim_brick_log2[][3] = {{0, 0, 0}, {1, 1, 1}, {2, 1, 1}, {2, 2, 1}, {2, 2, 2}, {3, 2, 2}, {3, 3, 2}, {3, 3, 3}};
-static bool _sim_bricked(const uint32_t brick[4]) { return brick[0] | brick[1] | brick[2]; }
 static const char *_sim_brick_name(const uint32_t brick[4]) {
     for (size_t k = 0; k < sizeof _sim_brick_names / sizeof *_sim_brick_names; k++)
         if (brick[0] == _sim_brick_log2[k][0] && brick[1] == _sim_brick_log2[k][1] && brick[2] == _sim_brick_log2[k][2])
@@ -337,8 +336,8 @@ sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err) {
     log_info("SIM",
              "%s: %u particles, dx %.4g m, h %.4g m, %u cell keys (%ux%ux%u%s%s, %u key bits), solver %s, sort %s, %u lane%s a particle",
              sc->name, s->p.n, s->layout.dx, s->params.h, (unsigned)cells, s->params.dims[0], s->params.dims[1],
-             s->params.dims[2], _sim_bricked(s->params.brick) ? " in bricks of " : "",
-             _sim_bricked(s->params.brick) ? _sim_brick_name(s->params.brick) : "", sim_search_bits(s->q), solver->name, sort->name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
+             s->params.dims[2], sim_bricked(&s->params) ? " in bricks of " : "",
+             sim_bricked(&s->params) ? _sim_brick_name(s->params.brick) : "", sim_search_bits(s->q), solver->name, sort->name, s->p.lanes, s->p.lanes == 1 ? "" : "s");
     return s;
 }
 

@@ -11,6 +11,7 @@
  */
 #ifndef FLUID_SIM_PARAMS_H
 #define FLUID_SIM_PARAMS_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -87,5 +88,7 @@ _Static_assert(offsetof(sim_params, n) == 96, "scalars start after the six vec4s
 /* The cells each side of a particle's own that hold all its neighbours (neighbours.glsl walks
  * them): 1 where cells are h wide (FLUID_SIM_CELL=1), 2 where they are h/2 (FLUID_SIM_CELL=2). */
 static inline uint32_t sim_cell_reach(const sim_params *p) { return p->cell < 0.75f * p->h ? 2u : 1u; }
+/* Whether the grid's cells are in bricks (grid.glsl), else rows: the walks' runs follow it. */
+static inline bool sim_bricked(const sim_params *p) { return p->brick[0] | p->brick[1] | p->brick[2]; }
 
 #endif

@@ -11,8 +11,8 @@ static bool _dfsph_probe(dfsph *d, GLuint prog, uint32_t most);
 
 #define DFSPH_GROUPS_PER_SM 4 /* the persistent grid: 4 groups an SM measured best on the H100 (1, 2 and 8 slower) */
 
-/* The GPU's multiprocessors times the warps each holds, from gl_SMCountNV (0 where the extension
- * is missing). */
+/* The GPU's multiprocessors, from gl_SMCountNV (0 where the extension is missing; the program
+ * also writes the warps each holds, unused here). */
 static uint32_t _dfsph_sm_count(void) {
     char err[ERR_LEN];
     GLuint prog = sim_program_make("sim/dfsph/sm_count.comp", NULL, "sim.dfsph.sm_count", err), buf = 0;
