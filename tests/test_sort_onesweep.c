@@ -109,6 +109,28 @@ static void test_producer(const char *name, bool no_subgroup, const gpu_caps *ca
     printf("%s: %.1f s\n", name, now_seconds() - t0);
 }
 
+/* The wide scatter (9-bit digits, two a thread) where it saves a pass: 9, 17-18 and 25-27 bits. On
+ * the subgroup path, emulated on llvmpipe, tiles of 4 keys a thread (the H100's shape up to 131,072
+ * pairs: its real subgroups are 32 wide), so the scatter fits llvmpipe's 32 KiB of shared memory. */
+static void test_wide(const char *name, bool no_subgroup, uint32_t emulate, const gpu_caps *caps) {
+    double t0 = now_seconds();
+    rig r;
+    sort_radix_desc t = {.os_kpt = 4, .os_small_kpt = 4};
+    if (!os_rig_tuned(&r, name, 40000, no_subgroup, &t, 0, 0, emulate, caps)) return;
+    static const uint32_t bits[] = {17, 9, 18, 25, 27};
+    static const uint32_t sizes[] = {1, 1023, 1025, 27648, 40000};
+    for (size_t b = 0; b < ARRAY_LEN(bits); b++) {
+        char line[256];
+        sort_describe(r.s, 1000, bits[b], line, sizeof line);
+        CHECK(strstr(line, "of 9-bit digits") != NULL, "%s: %u bits do not take the wide digits: '%s'", name, bits[b], line);
+        for (size_t i = 0; i < ARRAY_LEN(sizes); i++) case_of(&r, sizes[i], bits[b], i % 2 ? IN_FEW : IN_RANDOM);
+    }
+    case_of(&r, 40000, 16, IN_RANDOM); /* and back to 8 on the same sorter */
+    case_of(&r, 40000, 17, IN_AND4);
+    rig_destroy(&r);
+    printf("%s: %.1f s\n", name, now_seconds() - t0);
+}
+
 /* The gate (test_sort_rig.h, rig_gate_cases). */
 static void test_gate(const char *name, bool no_subgroup, const gpu_caps *caps) {
     double t0 = now_seconds();
@@ -175,6 +197,11 @@ static void test_silent(const char *name, bool no_subgroup, uint32_t spin, const
     if (!os_rig_tuned(&r, name, 3 * 768 * 20 + 11, no_subgroup, &t, 1000000, 3, 0, caps)) return;
     case_of(&r, 3 * 768 * 20 + 11, 32, IN_RANDOM); /* 61 tiles of 768 */
     case_of(&r, 3 * 768 * 20 + 11, 16, IN_AND2);
+    /* 9-bit digits, then 8: the look-back rows of one width left for a scatter of the other to
+     * clear (a silent run takes any word left non-zero as posted) */
+    case_of(&r, 3 * 768 * 20 + 11, 17, IN_RANDOM);
+    case_of(&r, 3 * 768 * 20 + 11, 16, IN_RANDOM);
+    case_of(&r, 3 * 768 * 20 + 11, 18, IN_FEW);
     case_of(&r, 5000, 12, IN_FEW);
     case_of(&r, 769, 8, IN_RANDOM);
     rig_destroy(&r);
@@ -249,6 +276,8 @@ int main(int argc, char **argv) {
         }
     }
     if (!caps->subgroup) test_default("onesweep/emulated-32", false, 32, caps);
+    test_wide(caps->subgroup ? "onesweep-wide/subgroup" : "onesweep-wide/emulated-32", false, caps->subgroup ? 0 : 32, caps);
+    test_wide("onesweep-wide/shared", true, 0, caps);
     if (!caps->llvmpipe) { /* where the default look-back waits: the fallback at every size too */
         os_lookback = SORT_LOOKBACK_FALLBACK;
         test_default(caps->subgroup ? "onesweep-fallback/subgroup" : "onesweep-fallback/shared", !caps->subgroup, 0, caps);

@@ -71,6 +71,14 @@ static int described_dispatches(const char *line) {
     return atoi(p);
 }
 
+/* The digit width a radix describe line names ("of 9-bit digits"); 8 for a line without one. */
+static uint32_t described_digit_bits(const char *line) {
+    const char *p = strstr(line, "-bit digits");
+    if (!p) return 8;
+    while (p > line && p[-1] >= '0' && p[-1] <= '9') p--;
+    return (uint32_t)atoi(p);
+}
+
 /* Sorts r->k/r->v[0..n) by `bits` on the GPU and compares keys and values with the stable CPU
  * sort of the same pairs (masked to `bits` for ordering, so keys wider than bits are also right). */
 static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
@@ -121,7 +129,11 @@ static void run_case(rig *r, uint32_t n, uint32_t bits, const char *input) {
         CHECK(out.keys == r->scratch.keys && out.vals == r->scratch.vals, "%s: result in a pair that is neither", r->name);
         if (out.keys != r->scratch.keys) return;
     }
-    uint32_t passes = r->by_value ? 2 : (bits + 7) / 8;
+    /* The radix sort's digits: 8 bits, or 9 (onesweep's wide scatter) only where they take a pass
+     * fewer than 8 would; the passes from that width, independent of the sorter's own arithmetic. */
+    uint32_t width = described_digit_bits(line), passes = r->by_value ? 2 : (bits + width - 1) / width;
+    CHECK(width == 8 || (width == 9 && (bits + 8) / 9 < (bits + 7) / 8), "%s n=%u bits=%u: %u-bit digits ('%s')", r->name, n, bits,
+          width, line);
     if (n)
         CHECK(in_io == (passes % 2 == 0), "%s n=%u bits=%u: %u passes left the result in the %s pair", r->name, n, bits, passes,
               in_io ? "caller's" : "scratch");

@@ -4,6 +4,9 @@
 // The including kernel's loader defines (src/sort/sort_radix.c):
 //   RADIX_*       every constant of src/sort/sort_layout.h (the one place they are defined)
 //   WG            invocations per work group
+//   RX_BITS, RX_RADIX  the kernel's digit width and digit count: RADIX_BITS and RADIX unless given
+//                 (the onesweep scatter's wide variant: RADIX_WIDE_BITS, RADIX_WIDE); where RX_RADIX
+//                 > WG each invocation takes RX_DPI consecutive digits, lid * RX_DPI + j
 //   USE_SUBGROUP  1: GL_KHR_shader_subgroup (ballot, arithmetic, shuffle), SG_SIZE = the driver's
 //                    subgroup size (GL_SUBGROUP_SIZE_KHR; 32..128)
 //                 0: no subgroup operations at all; "subgroups" of EMU_SG consecutive invocations
@@ -35,13 +38,23 @@
 #define SG EMU_SG
 #endif
 
-#define NUM_SG (WG / SG)
-#if WG % SG != 0 || WG < RADIX
-#error "WG must be a multiple of the subgroup size and hold one invocation per digit"
+#ifndef RX_BITS
+#define RX_BITS RADIX_BITS
+#define RX_RADIX RADIX
+#endif
+#if RX_RADIX > WG
+#define RX_DPI (RX_RADIX / WG)
+#else
+#define RX_DPI 1
 #endif
 
-// Stream counters: s_whist[sg * RADIX + digit] = keys of that digit seen so far in stream sg.
-shared uint s_whist[NUM_SG * RADIX];
+#define NUM_SG (WG / SG)
+#if WG % SG != 0 || WG * RX_DPI < RX_RADIX
+#error "WG must be a multiple of the subgroup size and its invocations must cover the digits"
+#endif
+
+// Stream counters: s_whist[sg * RX_RADIX + digit] = keys of that digit seen so far in stream sg.
+shared uint s_whist[NUM_SG * RX_RADIX];
 #if USE_SUBGROUP
 shared uint s_sgsum[NUM_SG];
 #else
@@ -137,20 +150,20 @@ uint rx_lane(void) {
 }
 
 void rx_clear_whist(void) {
-    for (uint i = gl_LocalInvocationIndex; i < uint(NUM_SG * RADIX); i += uint(WG)) s_whist[i] = 0u;
+    for (uint i = gl_LocalInvocationIndex; i < uint(NUM_SG * RX_RADIX); i += uint(WG)) s_whist[i] = 0u;
 }
 
 // One round of stable ranking. Every invocation of the work group calls it in uniform control
-// flow (the emulated path uses barrier()), with its key's digit d (0..255; keys past the end use
-// 255 so they rank after every real key). Returns how many keys of digit d came before this one
-// in stream sg (earlier rounds, then lower lanes of this round), and counts this round's keys
-// into s_whist[sg][*].
+// flow (the emulated path uses barrier()), with its key's digit d (0 .. RX_RADIX - 1; keys past
+// the end use RX_RADIX - 1 so they rank after every real key). Returns how many keys of digit d
+// came before this one in stream sg (earlier rounds, then lower lanes of this round), and counts
+// this round's keys into s_whist[sg][*].
 uint rx_rank_round(uint d, uint sg) {
 #if USE_SUBGROUP
     // Peers: the lanes whose digit equals ours, found with one ballot per digit bit. (NVIDIA's
     // subgroupPartitionNV finds them in one call; on the H100 it made no difference.)
     uvec4 peers = rx_ballot(true);
-    for (uint b = 0u; b < uint(RADIX_BITS); b++) {
+    for (uint b = 0u; b < uint(RX_BITS); b++) {
         bool bit = ((d >> b) & 1u) != 0u;
         uvec4 vote = rx_ballot(bit);
         peers &= bit ? vote : ~vote;
@@ -164,7 +177,7 @@ uint rx_rank_round(uint d, uint sg) {
     // to return, so the next round's atomics come after them. (A subgroupBarrier() here is a full
     // memory barrier on NVIDIA, MEMBAR.GL, which would be most of the scatter's time.)
     uint old = 0u;
-    if (rx_sg_lane == leader) old = atomicAdd(s_whist[sg * uint(RADIX) + d], count);
+    if (rx_sg_lane == leader) old = atomicAdd(s_whist[sg * uint(RX_RADIX) + d], count);
     return rx_shuffle(old, leader) + below;
 #else
     uint lid = gl_LocalInvocationIndex;
@@ -179,8 +192,8 @@ uint rx_rank_round(uint d, uint sg) {
         }
     }
     if (lid == leader) {
-        uint old = s_whist[sg * uint(RADIX) + d];
-        s_whist[sg * uint(RADIX) + d] = old + count;
+        uint old = s_whist[sg * uint(RX_RADIX) + d];
+        s_whist[sg * uint(RX_RADIX) + d] = old + count;
         s_tmp[lid] = old;
     }
     barrier();
@@ -223,18 +236,35 @@ uint rx_wg_exclusive_scan(uint v, out uint total) {
 }
 
 // After the ranking rounds: turns s_whist[sg][d] into the number of keys of digit d in the
-// streams before sg (in place) and returns, to invocation d < RADIX, the count of digit d in the
-// whole work group (0 to the others). Uniform control flow; ends without a barrier.
-uint rx_streams_to_offsets(void) {
-    uint lid = gl_LocalInvocationIndex, sum = 0u;
-    if (lid < uint(RADIX)) {
-        for (uint w = 0u; w < uint(NUM_SG); w++) {
-            uint c = s_whist[w * uint(RADIX) + lid];
-            s_whist[w * uint(RADIX) + lid] = sum;
-            sum += c;
-        }
+// streams before sg (in place) and returns the count of digit d in the whole work group.
+uint rx_digit_offsets(uint d) {
+    uint sum = 0u;
+    for (uint w = 0u; w < uint(NUM_SG); w++) {
+        uint c = s_whist[w * uint(RX_RADIX) + d];
+        s_whist[w * uint(RX_RADIX) + d] = sum;
+        sum += c;
     }
     return sum;
+}
+
+// rx_digit_offsets for every digit, one an invocation (RX_DPI 1): returns to invocation d <
+// RX_RADIX the count of digit d (0 to the others). Uniform control flow; ends without a barrier.
+uint rx_streams_to_offsets(void) {
+    uint lid = gl_LocalInvocationIndex;
+    return lid < uint(RX_RADIX) ? rx_digit_offsets(lid) : 0u;
+}
+
+// Exclusive prefix sums over the digits in digit order of v[j], the value of this invocation's
+// digit lid * RX_DPI + j (0 past the last digit). Uniform control flow.
+void rx_digits_exclusive_scan(inout uint v[RX_DPI]) {
+    uint sum = 0u, unused;
+    for (uint j = 0u; j < uint(RX_DPI); j++) sum += v[j];
+    uint run = rx_wg_exclusive_scan(sum, unused);
+    for (uint j = 0u; j < uint(RX_DPI); j++) {
+        uint x = v[j];
+        v[j] = run;
+        run += x;
+    }
 }
 
 #endif

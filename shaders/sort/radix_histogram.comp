@@ -1,11 +1,11 @@
 #version 450
 // Radix sort, onesweep path, the one upsweep of a sort: the digit counts of every pass at once,
-// hist[pass * RADIX + digit], so the keys are read once for all passes. Each group counts
+// hist[(pass << width) + digit] (width: rx_digit_bits), so the keys are read once for all passes. Each group counts
 // RADIX_HIST_WG x HKPT keys into shared memory (all its keys loaded first), then adds its non-zero
 // counts to the global histograms with atomics. HKPT is small for small n (more groups, less
 // latency) and large for large n (fewer global atomics). The histograms start at zero: the previous sort's first scatter
 // cleared them (radix_onesweep.comp), or the buffer is new.
-// Loader defines: HKPT and the RADIX_* constants of src/sort/sort_layout.h.
+// Loader defines: HKPT, RX_WIDE (radix_passes.glsl) and the RADIX_* constants of src/sort/sort_layout.h.
 #include "sort/radix_passes.glsl"
 #include "sort/sort_gate.glsl"
 
@@ -17,29 +17,29 @@ layout(std430, binding = RADIX_BIND_HIST) buffer Hist { uint hist[]; };
 layout(location = RADIX_LOC_N) uniform uint u_n;
 layout(location = RADIX_LOC_BITS) uniform uint u_bits;
 
-shared uint s_hist[RADIX_MAX_PASSES * RADIX];
+shared uint s_hist[RX_HIST_WORDS];
 
 void main() {
     if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl)
     uint lid = gl_LocalInvocationIndex;
     uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     uint base = group * uint(RADIX_HIST_WG * HKPT);
-    uint passes = rx_passes(u_bits);
+    uint width = rx_digit_bits(u_bits), passes = rx_passes(u_bits);
     uint keys[HKPT];
     for (uint k = 0u; k < uint(HKPT); k++) {
         uint i = base + k * uint(RADIX_HIST_WG) + lid;
         keys[k] = i < u_n ? keys_in[i] : 0u;
     }
-    for (uint i = lid; i < uint(RADIX_MAX_PASSES * RADIX); i += uint(RADIX_HIST_WG)) s_hist[i] = 0u;
+    for (uint i = lid; i < uint(RX_HIST_WORDS); i += uint(RADIX_HIST_WG)) s_hist[i] = 0u;
     barrier();
     for (uint k = 0u; k < uint(HKPT); k++) {
         if (base + k * uint(RADIX_HIST_WG) + lid < u_n) {
             for (uint p = 0u; p < passes; p++)
-                atomicAdd(s_hist[p * uint(RADIX) + ((keys[k] >> (p * uint(RADIX_BITS))) & rx_pass_mask(u_bits, p))], 1u);
+                atomicAdd(s_hist[(p << width) + ((keys[k] >> (p * width)) & rx_pass_mask(u_bits, p))], 1u);
         }
     }
     barrier();
-    for (uint i = lid; i < passes * uint(RADIX); i += uint(RADIX_HIST_WG)) {
+    for (uint i = lid; i < passes << width; i += uint(RADIX_HIST_WG)) {
         uint c = s_hist[i];
         if (c != 0u) atomicAdd(hist[i], c);
     }

@@ -4,10 +4,10 @@
 //
 // A group draws its tile from a ticket counter (so a tile only ever waits on tiles whose groups
 // have already started), ranks its keys by digit exactly as radix_scatter.comp does, and
-// publishes its per-digit counts at once in status[tile * RADIX + digit]:
+// publishes its per-digit counts at once in status[tile * RX_RADIX + digit]:
 //   AGG | count                       this tile's count of the digit
 //   PREFIX | (count of the digit in tiles 0 .. tile)   once its look-back is done
-// Invocation d < RADIX then walks back over the earlier tiles' words of digit d, adding AGG
+// Invocation d < RX_RADIX then walks back over the earlier tiles' words of digit d, adding AGG
 // counts, until it meets a PREFIX word (tile 0 publishes PREFIX at once), waiting on a word that
 // is still 0. That wait is safe only where running groups keep running (forward progress), which
 // OpenGL does not promise: with OS_FALLBACK 1 a wait is bounded (LB_SPIN reads) and the group
@@ -22,6 +22,9 @@
 // status words and ticket counters come in two sets used by alternate scatters; this scatter
 // clears the other set's first u_clear_rows tile rows and resets its ticket; pass 0 also clears
 // the other histogram buffer, which the next sort (or its producer's producer count) fills.
+// Digits of RX_BITS (radix_common.glsl): 8, or 9 in the wide variant (sort_radix.c takes it where it
+// saves a pass), where each invocation takes RX_DPI = 2 digits, lid * 2 + j (os_digit), wherever
+// the text says "invocation d".
 // Loader defines: WG = RADIX_WG, KPT (keys per invocation: a tile is WG * KPT keys), USE_SUBGROUP,
 // SG_SIZE or EMU_SG, LB_WINDOW (look-back words read at a time; OS_FALLBACK 0), OS_FALLBACK (1:
 // the look-back with fallback), LB_SPIN (its reads of a word before it falls back), OS_AGG_ONLY
@@ -29,6 +32,7 @@
 // predecessors itself; 1 = no tile but tile 0 publishes a PREFIX word, so every look-back adds AGG words back to tile 0), and the
 // RADIX_* constants of src/sort/sort_layout.h.
 #include "sort/radix_common.glsl"
+#include "sort/radix_passes.glsl"
 #include "sort/sort_gate.glsl"
 
 layout(local_size_x = WG) in;
@@ -60,28 +64,38 @@ shared uint s_tile;
 #if OS_FALLBACK
 shared uint s_stuck;           // look-back: the latest earlier tile some digit found unpublished
 shared uint s_active;          // look-back: 1 while some digit has not reached a PREFIX word
-shared uint s_fb[RADIX];       // look-back: the stuck tile's digit counts, made by this group
+shared uint s_fb[RX_RADIX];    // look-back: the stuck tile's digit counts, made by this group
 #endif
 shared uint s_x[KPT * WG];     // the tile in sorted order: keys, then values
-shared uint s_dstart[RADIX];   // first sorted position of each digit in the tile
-shared uint s_dest[RADIX];     // global index of sorted position p of digit d: s_dest[d] + p
+shared uint s_dstart[RX_RADIX]; // first sorted position of each digit in the tile
+shared uint s_dest[RX_RADIX];  // global index of sorted position p of digit d: s_dest[d] + p
+
+// This invocation's j-th digit (RX_RADIX and past it: none).
+uint os_digit(uint j) { return gl_LocalInvocationIndex * uint(RX_DPI) + j; }
 
 void main() {
     uint lid = gl_LocalInvocationIndex, n = u_n;
     if (lid == 0u) s_tile = atomicAdd(tickets[u_parity], 1u);
     // This pass's digit counts over all keys, loaded first so their latency hides behind the rest.
-    uint digit_total = lid < uint(RADIX) ? hist[u_pass * uint(RADIX) + lid] : 0u;
+    uint global_start[RX_DPI];
+    for (uint j = 0u; j < uint(RX_DPI); j++) {
+        uint d = os_digit(j);
+        global_start[j] = d < uint(RX_RADIX) ? hist[u_pass * uint(RX_RADIX) + d] : 0u;
+    }
     barrier();
     uint tile = s_tile;
     if (tile >= u_tiles) return; // a 2-D grid's extra groups: the whole group leaves
 
     // Housekeeping for the next scatter and the next sort (see the top).
-    if (lid < uint(RADIX))
-        for (uint row = tile; row < u_clear_rows; row += u_tiles) status_next[row * uint(RADIX) + lid] = 0u;
+    for (uint j = 0u; j < uint(RX_DPI); j++) {
+        uint d = os_digit(j);
+        if (d < uint(RX_RADIX))
+            for (uint row = tile; row < u_clear_rows; row += u_tiles) status_next[row * uint(RX_RADIX) + d] = 0u;
+    }
     if (tile == 0u) {
         if (lid == 0u) tickets[1u - u_parity] = 0u;
         if (u_pass == 0u)
-            for (uint i = lid; i < uint(RADIX_MAX_PASSES * RADIX); i += uint(WG)) hist_next[i] = 0u;
+            for (uint i = lid; i < uint(RX_HIST_WORDS); i += uint(WG)) hist_next[i] = 0u;
     }
     if (sort_gate_shut()) return; // the caller's gate (sort_gate.glsl): every group alike
 
@@ -100,27 +114,32 @@ void main() {
     rx_clear_whist();
     barrier();
     for (uint k = 0u; k < uint(KPT); k++) {
-        uint d = first + k * uint(SG) < n ? (keys[k] >> u_shift) & u_mask : 255u;
-        ranked[k] = (rx_rank_round(d, sg) << 8) | d;
+        uint d = first + k * uint(SG) < n ? (keys[k] >> u_shift) & u_mask : uint(RX_RADIX - 1);
+        ranked[k] = (rx_rank_round(d, sg) << RX_BITS) | d;
     }
     barrier();
 
     // This tile's count of each digit, published at once. (The last tile also counts its empty
-    // slots under digit 255; no tile looks back at the last one.)
-    uint count = rx_streams_to_offsets(), unused;
-#if OS_AGG_ONLY == 2 // tests: no tile posts anything, so every look-back falls back, to tile 0
-#else
-    if (lid < uint(RADIX)) status[tile * uint(RADIX) + lid] = (tile == 0u ? OS_PREFIX : OS_AGG) | count;
+    // slots under the last digit; no tile looks back at the last one.)
+    uint count[RX_DPI], start[RX_DPI];
+    for (uint j = 0u; j < uint(RX_DPI); j++) {
+        uint d = os_digit(j);
+        count[j] = d < uint(RX_RADIX) ? rx_digit_offsets(d) : 0u;
+        start[j] = count[j];
+#if OS_AGG_ONLY != 2 // tests: with 2 no tile posts anything, so every look-back falls back, to tile 0
+        if (d < uint(RX_RADIX)) status[tile * uint(RX_RADIX) + d] = (tile == 0u ? OS_PREFIX : OS_AGG) | count[j];
 #endif
-    uint start = rx_wg_exclusive_scan(count, unused);
-    uint global_start = rx_wg_exclusive_scan(digit_total, unused);
-    if (lid < uint(RADIX)) s_dstart[lid] = start;
+    }
+    rx_digits_exclusive_scan(start);
+    rx_digits_exclusive_scan(global_start);
+    for (uint j = 0u; j < uint(RX_DPI); j++)
+        if (os_digit(j) < uint(RX_RADIX)) s_dstart[os_digit(j)] = start[j];
     barrier();
 
     // Sort the tile in shared memory while the earlier tiles finish publishing.
     for (uint k = 0u; k < uint(KPT); k++) {
-        uint d = ranked[k] & 255u;
-        ranked[k] = s_dstart[d] + s_whist[sg * uint(RADIX) + d] + (ranked[k] >> 8); // sorted position
+        uint d = ranked[k] & uint(RX_RADIX - 1);
+        ranked[k] = s_dstart[d] + s_whist[sg * uint(RX_RADIX) + d] + (ranked[k] >> RX_BITS); // sorted position
         s_x[ranked[k]] = keys[k];
     }
 
@@ -134,35 +153,41 @@ void main() {
     // so a race with the tile itself is harmless, and a posted word is never 0 again in this
     // scatter. Every step either moves some digit back a tile or posts a tile's words, so the
     // look-back ends after at most 2 x tile steps whether or not the earlier groups ever run.
-    uint before = 0u;
-    int t = int(tile) - 1;
-    bool done = tile == 0u || lid >= uint(RADIX);
+    uint before[RX_DPI];
+    int t[RX_DPI];
+    bool done[RX_DPI];
+    for (uint j = 0u; j < uint(RX_DPI); j++) {
+        before[j] = 0u;
+        t[j] = int(tile) - 1;
+        done[j] = tile == 0u || os_digit(j) >= uint(RX_RADIX);
+    }
     for (;;) {
         if (lid == 0u) {
             s_stuck = 0xFFFFFFFFu;
             s_active = 0u;
         }
         barrier();
-        if (!done) {
+        for (uint j = 0u; j < uint(RX_DPI); j++) {
+            if (done[j]) continue;
             uint w = 0u;
             for (uint spin = 0u; spin < uint(LB_SPIN); spin++) {
-                w = status[uint(t) * uint(RADIX) + lid];
+                w = status[uint(t[j]) * uint(RX_RADIX) + os_digit(j)];
                 if ((w & (OS_AGG | OS_PREFIX)) != 0u) break;
             }
             if ((w & (OS_AGG | OS_PREFIX)) != 0u) {
-                before += w & OS_VALUE;
-                done = (w & OS_PREFIX) != 0u;
-                t--;
+                before[j] += w & OS_VALUE;
+                done[j] = (w & OS_PREFIX) != 0u;
+                t[j]--;
             } else {
-                atomicMin(s_stuck, uint(t)); // any stuck tile will do; the earliest ends soonest
+                atomicMin(s_stuck, uint(t[j])); // any stuck tile will do; the earliest ends soonest
             }
-            if (!done) s_active = 1u;
+            if (!done[j]) s_active = 1u;
         }
         barrier();
         if (s_active == 0u) break;
         uint stuck = s_stuck;
         if (stuck != 0xFFFFFFFFu) { // uniform: every invocation read the same s_stuck
-            if (lid < uint(RADIX)) s_fb[lid] = 0u;
+            for (uint d = lid; d < uint(RX_RADIX); d += uint(WG)) s_fb[d] = 0u;
             barrier();
             uint from = stuck * uint(KPT * WG);
             for (uint i = lid; i < uint(KPT * WG); i += uint(WG))
@@ -171,44 +196,49 @@ void main() {
             // Tile 0's count is also its inclusive count: posted as PREFIX, as tile 0 posts it (an
             // AGG there would send a look-back on past tile 0).
             uint flag = stuck == 0u ? OS_PREFIX : OS_AGG;
-            if (lid < uint(RADIX)) atomicCompSwap(status[stuck * uint(RADIX) + lid], 0u, flag | s_fb[lid]);
+            for (uint d = lid; d < uint(RX_RADIX); d += uint(WG))
+                atomicCompSwap(status[stuck * uint(RX_RADIX) + d], 0u, flag | s_fb[d]);
         }
         barrier(); // s_stuck and s_active are reset next step
     }
-    if (lid < uint(RADIX)) {
+    for (uint j = 0u; j < uint(RX_DPI); j++) {
+        uint d = os_digit(j);
+        if (d >= uint(RX_RADIX)) continue;
 #if !OS_AGG_ONLY
-        if (tile > 0u) status[tile * uint(RADIX) + lid] = OS_PREFIX | (before + count);
+        if (tile > 0u) status[tile * uint(RX_RADIX) + d] = OS_PREFIX | (before[j] + count[j]);
 #endif
-        s_dest[lid] = global_start + before - start;
+        s_dest[d] = global_start[j] + before[j] - start[j];
     }
 #else
     // Decoupled look-back, one invocation per digit, reading LB_WINDOW earlier tiles' words at a
     // time (loads in flight together) and adding them in order up to the nearest PREFIX word; a
     // word not yet published stops the step, and the next step reads again from it.
-    if (lid < uint(RADIX)) {
+    for (uint j = 0u; j < uint(RX_DPI); j++) {
+        uint d = os_digit(j);
+        if (d >= uint(RX_RADIX)) continue;
         uint before = 0u;
         if (tile > 0u) {
             int t = int(tile) - 1;
             for (;;) {
                 uint w[LB_WINDOW];
-                for (int j = 0; j < LB_WINDOW; j++) // before tile 0 (never reached): an empty PREFIX
-                    w[j] = t - j >= 0 ? status[uint(t - j) * uint(RADIX) + lid] : OS_PREFIX;
+                for (int i = 0; i < LB_WINDOW; i++) // before tile 0 (never reached): an empty PREFIX
+                    w[i] = t - i >= 0 ? status[uint(t - i) * uint(RX_RADIX) + d] : OS_PREFIX;
                 int used = 0;
                 bool done = false;
-                for (int j = 0; j < LB_WINDOW; j++) {
-                    if (done || (w[j] & (OS_AGG | OS_PREFIX)) == 0u) break; // not published yet: wait
-                    before += w[j] & OS_VALUE;
-                    done = (w[j] & OS_PREFIX) != 0u;
+                for (int i = 0; i < LB_WINDOW; i++) {
+                    if (done || (w[i] & (OS_AGG | OS_PREFIX)) == 0u) break; // not published yet: wait
+                    before += w[i] & OS_VALUE;
+                    done = (w[i] & OS_PREFIX) != 0u;
                     used++;
                 }
                 if (done) break;
                 t -= used;
             }
 #if !OS_AGG_ONLY
-            status[tile * uint(RADIX) + lid] = OS_PREFIX | (before + count);
+            status[tile * uint(RX_RADIX) + d] = OS_PREFIX | (before + count[j]);
 #endif
         }
-        s_dest[lid] = global_start + before - start;
+        s_dest[d] = global_start[j] + before - start[j];
     }
 #endif
     barrier();

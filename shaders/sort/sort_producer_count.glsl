@@ -12,8 +12,9 @@
 //   }
 //
 // SORT_PRODUCER_MODE (from sort_producer_defines):
-//   1  radix (onesweep path): the digit counts of every pass, hist[pass * RADIX + digit], made in
-//      shared memory (RADIX_MAX_PASSES * RADIX uints) and added to the buffer with atomics
+//   1  radix (onesweep path): the digit counts of every pass, hist[(pass << width) + digit] (width:
+//      rx_digit_bits), made in shared memory (RX_HIST_WORDS uints) and added to the buffer with
+//      atomics
 //   2  counting: the count of each key, counts[key & (2^bits - 1)], by global atomics
 //   0  the sorter takes no producer count: the functions do nothing
 #ifndef FLUID_SORT_PRODUCER_COUNT_GLSL
@@ -26,25 +27,25 @@
 #if SORT_PRODUCER_MODE == 1
 #include "sort/radix_passes.glsl"
 layout(std430, binding = SORT_PRODUCER_BINDING) buffer SortProducerHist { uint sort_producer_hist[]; };
-shared uint s_sort_producer[RADIX_MAX_PASSES * RADIX];
+shared uint s_sort_producer[RX_HIST_WORDS];
 
 uint _sort_producer_group_size(void) { return gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z; }
 
 void sort_producer_begin(void) {
-    for (uint i = gl_LocalInvocationIndex; i < uint(RADIX_MAX_PASSES * RADIX); i += _sort_producer_group_size())
+    for (uint i = gl_LocalInvocationIndex; i < uint(RX_HIST_WORDS); i += _sort_producer_group_size())
         s_sort_producer[i] = 0u;
     barrier();
 }
 
 void sort_producer_add(uint key, uint bits) {
-    uint passes = rx_passes(bits);
+    uint width = rx_digit_bits(bits), passes = rx_passes(bits);
     for (uint p = 0u; p < passes; p++)
-        atomicAdd(s_sort_producer[p * uint(RADIX) + ((key >> (p * uint(RADIX_BITS))) & rx_pass_mask(bits, p))], 1u);
+        atomicAdd(s_sort_producer[(p << width) + ((key >> (p * width)) & rx_pass_mask(bits, p))], 1u);
 }
 
 void sort_producer_end(void) {
     barrier();
-    for (uint i = gl_LocalInvocationIndex; i < uint(RADIX_MAX_PASSES * RADIX); i += _sort_producer_group_size()) {
+    for (uint i = gl_LocalInvocationIndex; i < uint(RX_HIST_WORDS); i += _sort_producer_group_size()) {
         uint c = s_sort_producer[i];
         if (c != 0u) atomicAdd(sort_producer_hist[i], c);
     }

@@ -1,7 +1,7 @@
 /* sort: sorting (key, value) pairs of uint32 held in GL buffers, by key, on the GPU.
  *
  * One interface, several algorithms chosen by value (by name, from sort_algos[]):
- *   radix     LSD radix sort, stable, 8-bit digits. Two ways through:
+ *   radix     LSD radix sort, stable, 8-bit digits (9 where onesweep saves a pass). Two ways through:
  *               onesweep          one histogram dispatch for every digit, then one scatter per
  *                                 digit whose tile offsets come from a chained scan with
  *                                 decoupled look-back (a work group reads earlier ones' counts);

@@ -1,7 +1,10 @@
 /* sort_radix: the GPU LSD radix sort behind the sort interface (sort.h), as sort_algo_radix.
  *
  * Stable, keys and values in separate buffers, any n from 0 to the sorter's capacity, sorting by
- * the low `bits` of each key only: ceil(bits / 8) passes of one 8-bit digit each. The passes
+ * the low `bits` of each key only: ceil(bits / 8) passes of one 8-bit digit each, or on the
+ * onesweep path ceil(bits / 9) passes of 9-bit digits where that is a pass fewer (9, 17-18 and
+ * 25-27 bits: the wide scatter, each invocation two digits; built where the sorter's key_bits can
+ * need it and its shared memory fits the GPU, `wide`). The passes
  * ping-pong between the caller's pair and the sorter's scratch pair; sort_run returns the pair
  * that holds the result (the caller's for an even number of passes, the scratch for an odd one).
  *
@@ -96,6 +99,7 @@
  * for per-stream digit counters is (WG / EMU_SG) KiB, which must fit llvmpipe's 32 KiB. */
 #define RADIX_EMU_SG 32
 #define RADIX_OG_EMU_SG 64
+#define RADIX_WIDE_EMU_SG 64 /* the wide scatter's 512 digits a stream: 16 KiB with 256 invocations */
 
 /* Onesweep tiles: RADIX_WG invocations x this many keys each; smaller tiles up to
  * RADIX_OS_SMALL_MAX pairs, where more tiles keep more of the GPU busy. More keys an invocation
@@ -136,18 +140,26 @@ enum {
     _RADIX_HISTOGRAM_SMALL,
     _RADIX_ONESWEEP,
     _RADIX_ONESWEEP_SMALL,
+    _RADIX_ONESWEEP_WIDE,
+    _RADIX_ONESWEEP_SMALL_WIDE,
     _RADIX_PROGRAMS
 };
 static const char *const _radix_files[_RADIX_PROGRAMS] = {
     "sort/radix_onegroup.comp",  "sort/radix_count.comp",     "sort/radix_scan.comp",     "sort/radix_scatter.comp",
-    "sort/radix_histogram.comp", "sort/radix_histogram.comp", "sort/radix_onesweep.comp", "sort/radix_onesweep.comp"};
-static const char *const _radix_names[_RADIX_PROGRAMS] = {"radix.onegroup", "radix.count",     "radix.scan",
-                                                          "radix.scatter",  "radix.histogram", "radix.histogram",
-                                                          "radix.onesweep", "radix.onesweep"};
+    "sort/radix_histogram.comp", "sort/radix_histogram.comp", "sort/radix_onesweep.comp", "sort/radix_onesweep.comp",
+    "sort/radix_onesweep.comp",  "sort/radix_onesweep.comp"};
+static const char *const _radix_names[_RADIX_PROGRAMS] = {
+    "radix.onegroup", "radix.count",    "radix.scan",          "radix.scatter", "radix.histogram", "radix.histogram",
+    "radix.onesweep", "radix.onesweep", "radix.onesweep-wide", "radix.onesweep-wide"};
+static bool _radix_is_wide_prog(int which) { return which == _RADIX_ONESWEEP_WIDE || which == _RADIX_ONESWEEP_SMALL_WIDE; }
+static bool _radix_is_small_prog(int which) {
+    return which == _RADIX_ONESWEEP_SMALL || which == _RADIX_ONESWEEP_SMALL_WIDE || which == _RADIX_HISTOGRAM_SMALL;
+}
 
 typedef struct _sort_radix {
     bool subgroup, emulate; /* emulate: the subgroup code on emulated subgroups (tests) */
     bool onesweep;          /* the onesweep path (else reduce-then-scan) */
+    bool wide;              /* onesweep takes 9-bit digits where they save a pass (the wide scatter) */
     char path_why[96];      /* why that path: for describe */
     uint32_t os_kpt, os_kpt_small, os_small_max;
     uint32_t os_window; /* look-back words read at a time (waiting look-back) */
@@ -158,7 +170,7 @@ typedef struct _sort_radix {
     GLuint status[2];   /* onesweep: look-back words, alternate scatters */
     GLuint tickets;     /* onesweep: tile-id counters, [parity] */
     uint32_t hist_parity, scatter_parity;
-    uint32_t dirty_rows[2]; /* tile rows of status[i] that may be non-zero */
+    uint64_t dirty_words[2]; /* words of status[i] from 0 that may be non-zero (rows of either width) */
     bool producer_ready;    /* the producer made hist[hist_parity] (sort_producer_ready) */
     int agg_only;           /* tests: FLUID_ONESWEEP_TEST_AGG_ONLY (1, or 2: silent), see radix_onesweep.comp */
     char producer_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
@@ -171,13 +183,23 @@ typedef struct _sort_radix {
     GLuint counter;              /* count-ahead path: work groups done */
 } _sort_radix;
 
-static uint32_t _radix_passes(uint32_t bits) { return (bits + RADIX_BITS - 1) / RADIX_BITS; }
 static uint32_t _radix_tiles(uint32_t n) { return (n + RADIX_TILE - 1) / RADIX_TILE; }
 static bool _radix_is_onegroup(const _sort_radix *r, uint32_t n) { return n <= r->onegroup_max; }
 static bool _radix_is_count_ahead(const _sort_radix *r, uint32_t n) { return _radix_tiles(n) <= r->count_ahead_tiles; }
-static uint32_t _radix_mask(uint32_t bits, uint32_t pass) {
-    uint32_t left = bits - pass * RADIX_BITS;
-    return left >= RADIX_BITS ? (1u << RADIX_BITS) - 1u : (1u << left) - 1u;
+static bool _radix_is_os(const _sort_radix *r, uint32_t n) { return r->onesweep && n <= r->os_max; }
+/* The digit width of a sort of n pairs by `bits` (radix_passes.glsl's rx_digit_bits, with RX_WIDE =
+ * r->wide, is its twin for the onesweep path, the only one that takes the wide digits). */
+static uint32_t _radix_digit_bits(const _sort_radix *r, uint32_t n, uint32_t bits) {
+    uint32_t w = RADIX_WIDE_BITS, b = RADIX_BITS;
+    return r->wide && _radix_is_os(r, n) && (bits + w - 1) / w < (bits + b - 1) / b ? w : b;
+}
+static uint32_t _radix_passes(const _sort_radix *r, uint32_t n, uint32_t bits) {
+    uint32_t w = _radix_digit_bits(r, n, bits);
+    return (bits + w - 1) / w;
+}
+static uint32_t _radix_mask(uint32_t width, uint32_t bits, uint32_t pass) {
+    uint32_t left = bits - pass * width;
+    return left >= width ? (1u << width) - 1u : (1u << left) - 1u;
 }
 
 static uint32_t _radix_os_kpt(const _sort_radix *r, uint32_t n) { return n <= r->os_small_max ? r->os_kpt_small : r->os_kpt; }
@@ -186,15 +208,15 @@ static uint32_t _radix_os_tiles(const _sort_radix *r, uint32_t n) {
     return (uint32_t)(((uint64_t)n + tile - 1) / tile);
 }
 
-static bool _radix_is_os(const _sort_radix *r, uint32_t n) { return r->onesweep && n <= r->os_max; }
 /* Onesweep for every n this sorter takes: the condition for taking a producer count. */
 static bool _radix_all_os(const _sort_radix *r) { return r->onesweep && r->capacity <= r->os_max; }
 
 static uint32_t _radix_dispatches(const _sort_radix *r, uint32_t n, uint32_t bits) {
     if (n == 0) return 0;
-    if (_radix_is_os(r, n)) return _radix_passes(bits) + 1;
+    uint32_t passes = _radix_passes(r, n, bits);
+    if (_radix_is_os(r, n)) return passes + 1;
     if (_radix_is_onegroup(r, n)) return 1;
-    return _radix_is_count_ahead(r, n) ? _radix_passes(bits) + 1 : 3 * _radix_passes(bits);
+    return _radix_is_count_ahead(r, n) ? passes + 1 : 3 * passes;
 }
 
 static void _radix_destroy(void *p) {
@@ -217,41 +239,43 @@ static void _radix_destroy(void *p) {
 }
 
 static GLuint _radix_program(const _sort_radix *r, int which, const char *label, char *err) {
-    bool og = which == _RADIX_ONEGROUP;
-    uint32_t kpt = og                               ? RADIX_OG_KPT
-                   : which == _RADIX_ONESWEEP       ? r->os_kpt
-                   : which == _RADIX_ONESWEEP_SMALL ? r->os_kpt_small
-                                                    : RADIX_KPT;
-    char defines[sizeof SORT_LAYOUT_GLSL_TEXT + 256], sg[96];
+    bool og = which == _RADIX_ONEGROUP, wide = _radix_is_wide_prog(which), os = which >= _RADIX_ONESWEEP;
+    uint32_t kpt = og ? RADIX_OG_KPT : os ? (_radix_is_small_prog(which) ? r->os_kpt_small : r->os_kpt) : RADIX_KPT;
+    char defines[sizeof SORT_LAYOUT_GLSL_TEXT + 320], sg[96], digits[96];
     if (r->subgroup)
         snprintf(sg, sizeof sg, "#define USE_SUBGROUP 1\n#define SG_EMULATE %d\n#define SG_SIZE %d\n", r->emulate,
                  r->subgroup_size);
-    else snprintf(sg, sizeof sg, "#define USE_SUBGROUP 0\n#define EMU_SG %d\n", og ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
+    else
+        snprintf(sg, sizeof sg, "#define USE_SUBGROUP 0\n#define EMU_SG %d\n",
+                 og ? RADIX_OG_EMU_SG : wide ? RADIX_WIDE_EMU_SG : RADIX_EMU_SG);
+    snprintf(digits, sizeof digits, "#define RX_WIDE %d\n%s", r->wide,
+             wide ? "#define RX_BITS RADIX_WIDE_BITS\n#define RX_RADIX RADIX_WIDE\n" : "");
     uint32_t hkpt = which == _RADIX_HISTOGRAM_SMALL ? RADIX_HIST_KPT_SMALL : RADIX_HIST_KPT;
     snprintf(defines, sizeof defines,
              "%s#define WG %d\n#define KPT %u\n#define HKPT %u\n#define OS_AGG_ONLY %d\n#define LB_WINDOW %u\n"
-             "#define OS_FALLBACK %d\n#define LB_SPIN %u\n%s",
+             "#define OS_FALLBACK %d\n#define LB_SPIN %u\n%s%s",
              SORT_LAYOUT_GLSL_TEXT, og ? RADIX_OG_WG : RADIX_WG, kpt, hkpt, r->agg_only, r->os_window, r->os_fallback, r->os_spin,
-             sg);
+             sg, digits);
     GLuint p = shader_make_compute(_radix_files[which], defines, err);
     if (p) {
         char name[128];
         snprintf(name, sizeof name, "%s.%s.%s%s", label, _radix_names[which] + 6, r->subgroup ? "subgroup" : "shared",
-                 which == _RADIX_ONESWEEP_SMALL || which == _RADIX_HISTOGRAM_SMALL ? ".small" : "");
+                 _radix_is_small_prog(which) ? ".small" : "");
         glObjectLabel(GL_PROGRAM, p, -1, name);
     }
     return p;
 }
 
 /* Bytes of shared memory of the one-group kernel (onegroup) or of the scatter kernel (the largest
- * tile kernel); must match the shared declarations of radix_common.glsl and the kernels. */
-static int _radix_shared_bytes(const _sort_radix *r, bool onegroup, uint32_t kpt) {
-    int wg = onegroup ? RADIX_OG_WG : RADIX_WG;
-    int sg = r->subgroup ? r->subgroup_size : onegroup ? RADIX_OG_EMU_SG : RADIX_EMU_SG;
-    int words = wg / sg * RADIX; /* s_whist */
+ * tile kernel; wide: the onesweep scatter of 9-bit digits); must match the shared declarations of
+ * radix_common.glsl and the kernels. */
+static int _radix_shared_bytes(const _sort_radix *r, bool onegroup, bool wide, uint32_t kpt) {
+    int wg = onegroup ? RADIX_OG_WG : RADIX_WG, radix = wide ? RADIX_WIDE : RADIX;
+    int sg = r->subgroup ? r->subgroup_size : onegroup ? RADIX_OG_EMU_SG : wide ? RADIX_WIDE_EMU_SG : RADIX_EMU_SG;
+    int words = wg / sg * radix; /* s_whist */
     words +=
         r->subgroup ? wg / sg + (r->emulate ? wg + 4 * wg / sg : 0) : 2 * wg; /* s_sgsum, s_sgemu, s_sgballot | s_emu, s_tmp */
-    words += onegroup ? RADIX : (int)kpt * RADIX_WG + 3 * RADIX + 3;          /* s_dstart | s_x, s_dstart, s_dest, s_fb, s_tile,
+    words += onegroup ? RADIX : (int)kpt * RADIX_WG + 3 * radix + 3;          /* s_dstart | s_x, s_dstart, s_dest, s_fb, s_tile,
                                                                         s_stuck, s_active */
     return 4 * words;
 }
@@ -423,27 +447,33 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     r->os_spin = t.os_spin;
     r->os_kpt_small = t.os_small_kpt;
     r->os_small_max = t.os_small_max;
-    snprintf(r->producer_defines, sizeof r->producer_defines, "%s#define SORT_PRODUCER_MODE %d\n", SORT_LAYOUT_GLSL_TEXT,
-             _radix_all_os(r) ? SORT_PRODUCER_RADIX : 0);
     const char *label = desc->label ? desc->label : "radix";
 
     /* Shared memory the kernels declare, against the GPU's limit (the driver would refuse to link):
-     * without room for the one-group kernel, every n takes the tiles path. */
-    if (r->onesweep || _radix_shared_bytes(r, true, 0) > caps->max_shared_bytes || caps->max_invocations < RADIX_OG_WG)
+     * without room for the one-group kernel, every n takes the tiles path; without room for the
+     * wide scatter, 8-bit digits throughout. */
+    if (r->onesweep || _radix_shared_bytes(r, true, false, 0) > caps->max_shared_bytes || caps->max_invocations < RADIX_OG_WG)
         r->onegroup_max = 0;
     uint32_t kpt = RADIX_KPT;
     if (r->onesweep) kpt = r->os_kpt > r->os_kpt_small ? r->os_kpt : r->os_kpt_small;
-    if (_radix_shared_bytes(r, false, kpt) > caps->max_shared_bytes) {
+    if (_radix_shared_bytes(r, false, false, kpt) > caps->max_shared_bytes) {
         fail(err, "the radix sort needs %d bytes of shared memory per work group but this GPU has %d; use the bitonic sort (fluid: --sort bitonic; fluid sort: --algo bitonic)",
-             _radix_shared_bytes(r, false, kpt), caps->max_shared_bytes);
+             _radix_shared_bytes(r, false, false, kpt), caps->max_shared_bytes);
         _radix_destroy(r);
         return NULL;
     }
+    /* The wide digits where some key width the sorter takes saves a pass with them (a key_bits of
+     * 9 to 16 only at 9 bits, and a sort that narrow is one pass either way: 17 bits up). */
+    r->wide = r->onesweep && (desc->key_bits == 0 || desc->key_bits > 2 * RADIX_BITS) &&
+              _radix_shared_bytes(r, false, true, kpt) <= caps->max_shared_bytes;
+    snprintf(r->producer_defines, sizeof r->producer_defines, "%s#define SORT_PRODUCER_MODE %d\n#define RX_WIDE %d\n",
+             SORT_LAYOUT_GLSL_TEXT, _radix_all_os(r) ? SORT_PRODUCER_RADIX : 0, r->wide);
 
     for (int i = 0; i < _RADIX_PROGRAMS; i++) {
-        bool os_prog = i == _RADIX_HISTOGRAM || i == _RADIX_HISTOGRAM_SMALL || i == _RADIX_ONESWEEP || i == _RADIX_ONESWEEP_SMALL;
-        bool large = i == _RADIX_HISTOGRAM || i == _RADIX_ONESWEEP;
+        bool os_prog = i >= _RADIX_HISTOGRAM;
+        bool large = !_radix_is_small_prog(i);
         if (os_prog && (!r->onesweep || (large && desc->capacity <= r->os_small_max))) continue;
+        if (_radix_is_wide_prog(i) && !r->wide) continue;
         if (!os_prog && r->onesweep && desc->capacity <= r->os_max) continue; /* reduce-then-scan never taken */
         if (i == _RADIX_ONEGROUP && r->onegroup_max == 0) continue;
         r->prog[i] = _radix_program(r, i, label, err);
@@ -475,6 +505,7 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
             count_ahead_tiles = 1;
         }
     }
+    uint32_t hist_words = r->wide ? RADIX_HIST_WORDS : RADIX * RADIX_MAX_PASSES, status_words = r->wide ? RADIX_WIDE : RADIX;
     struct {
         GLuint *buf;
         uint64_t size;
@@ -486,10 +517,10 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
                 {&r->totals[0], 4 * RADIX, "digit-totals"},
                 {&r->totals[1], 4 * RADIX, "digit-totals-next"},
                 {&r->counter, 4, "groups-done"},
-                {&r->hist[0], r->onesweep ? 4 * RADIX * RADIX_MAX_PASSES : 4, "histograms-0"},
-                {&r->hist[1], r->onesweep ? 4 * RADIX * RADIX_MAX_PASSES : 4, "histograms-1"},
-                {&r->status[0], 4ull * RADIX * os_rows, "lookback-0"},
-                {&r->status[1], 4ull * RADIX * os_rows, "lookback-1"},
+                {&r->hist[0], r->onesweep ? 4 * hist_words : 4, "histograms-0"},
+                {&r->hist[1], r->onesweep ? 4 * hist_words : 4, "histograms-1"},
+                {&r->status[0], 4ull * status_words * os_rows, "lookback-0"},
+                {&r->status[1], 4ull * status_words * os_rows, "lookback-1"},
                 {&r->tickets, 8, "tile-tickets"}};
     for (size_t i = 0; i < ARRAY_LEN(bufs); i++) {
         snprintf(name, sizeof name, "%s.%s", label, bufs[i].what);
@@ -528,8 +559,10 @@ static void _radix_dispatch(const _sort_radix *r, int which, uint32_t groups, co
 /* The onesweep path: a histogram dispatch (unless a producer made it), then a scatter per pass. */
 static sort_pairs _radix_run_onesweep(_sort_radix *r, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace) {
     sort_pairs src = io, dst = {r->keys2, r->vals2};
-    uint32_t passes = _radix_passes(bits), tiles = _radix_os_tiles(r, n);
-    int which = n <= r->os_small_max ? _RADIX_ONESWEEP_SMALL : _RADIX_ONESWEEP;
+    uint32_t width = _radix_digit_bits(r, n, bits), passes = _radix_passes(r, n, bits), tiles = _radix_os_tiles(r, n);
+    bool wide = width == RADIX_WIDE_BITS;
+    int which = n <= r->os_small_max ? (wide ? _RADIX_ONESWEEP_SMALL_WIDE : _RADIX_ONESWEEP_SMALL)
+                                     : (wide ? _RADIX_ONESWEEP_WIDE : _RADIX_ONESWEEP);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_HIST, r->hist[r->hist_parity]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_HIST_NEXT, r->hist[1 - r->hist_parity]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_TICKETS, r->tickets);
@@ -549,15 +582,18 @@ static sort_pairs _radix_run_onesweep(_sort_radix *r, sort_pairs io, uint32_t n,
         uint32_t par = r->scatter_parity;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_STATUS, r->status[par]);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, RADIX_BIND_STATUS_NEXT, r->status[1 - par]);
-        glProgramUniform1ui(sp, RADIX_LOC_SHIFT, pass * RADIX_BITS);
-        glProgramUniform1ui(sp, RADIX_LOC_MASK, _radix_mask(bits, pass));
+        glProgramUniform1ui(sp, RADIX_LOC_SHIFT, pass * width);
+        glProgramUniform1ui(sp, RADIX_LOC_MASK, _radix_mask(width, bits, pass));
         glProgramUniform1ui(sp, RADIX_LOC_PASS, pass);
         glProgramUniform1ui(sp, RADIX_LOC_PARITY, par);
-        glProgramUniform1ui(sp, RADIX_LOC_CLEAR_ROWS, r->dirty_rows[1 - par]);
+        /* The other buffer's rows to clear, in this scatter's row width: the last scatter there may
+         * have had the other width. */
+        uint32_t stride = 1u << width;
+        glProgramUniform1ui(sp, RADIX_LOC_CLEAR_ROWS, (uint32_t)((r->dirty_words[1 - par] + stride - 1) / stride));
         _radix_bind(src, dst);
         _radix_dispatch(r, which, tiles, trace);
-        r->dirty_rows[1 - par] = 0;
-        if (r->dirty_rows[par] < tiles) r->dirty_rows[par] = tiles;
+        r->dirty_words[1 - par] = 0;
+        if (r->dirty_words[par] < (uint64_t)tiles * stride) r->dirty_words[par] = (uint64_t)tiles * stride;
         r->scatter_parity = 1 - par;
         sort_pairs t = src;
         src = dst;
@@ -570,8 +606,8 @@ static sort_pairs _radix_run_onesweep(_sort_radix *r, sort_pairs io, uint32_t n,
 static sort_pairs _radix_run(void *p, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace) {
     _sort_radix *r = p;
     sort_pairs scratch = {r->keys2, r->vals2}, result = io;
-    uint32_t passes = _radix_passes(bits);
     if (n > r->capacity) n = r->capacity;
+    uint32_t passes = _radix_passes(r, n, bits);
     if (n == 0) {
         if (r->producer_ready) { /* counted nothing, but leave the buffer as the next sort expects it */
             glClearNamedBufferData(r->hist[r->hist_parity], GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
@@ -611,16 +647,16 @@ static sort_pairs _radix_run(void *p, sort_pairs io, uint32_t n, uint32_t bits, 
             _radix_bind(src, dst);
             if (!ahead || pass == 0) {
                 glProgramUniform1ui(count, RADIX_LOC_SHIFT, pass * RADIX_BITS);
-                glProgramUniform1ui(count, RADIX_LOC_MASK, _radix_mask(bits, pass));
+                glProgramUniform1ui(count, RADIX_LOC_MASK, _radix_mask(RADIX_BITS, bits, pass));
                 _radix_dispatch(r, _RADIX_COUNT, tiles, trace);
             }
             if (!ahead) _radix_dispatch(r, _RADIX_SCAN, RADIX, trace);
             bool next = pass + 1 < passes;
             glProgramUniform1ui(scatter, RADIX_LOC_SHIFT, pass * RADIX_BITS);
-            glProgramUniform1ui(scatter, RADIX_LOC_MASK, _radix_mask(bits, pass));
+            glProgramUniform1ui(scatter, RADIX_LOC_MASK, _radix_mask(RADIX_BITS, bits, pass));
             glProgramUniform1ui(scatter, RADIX_LOC_COUNT_AHEAD, ahead ? (next ? 1 : 2) : 0);
             glProgramUniform1ui(scatter, RADIX_LOC_NEXT_SHIFT, next ? (pass + 1) * RADIX_BITS : 0);
-            glProgramUniform1ui(scatter, RADIX_LOC_NEXT_MASK, next ? _radix_mask(bits, pass + 1) : 0);
+            glProgramUniform1ui(scatter, RADIX_LOC_NEXT_MASK, next ? _radix_mask(RADIX_BITS, bits, pass + 1) : 0);
             _radix_dispatch(r, _RADIX_SCATTER, tiles, trace);
             sort_pairs t = src;
             src = dst;
@@ -638,12 +674,14 @@ static void _radix_describe(void *p, uint32_t n, uint32_t bits, char *out, size_
     if (bits < 1) bits = 1;
     if (bits > 32) bits = 32;
     if (n > r->capacity) n = r->capacity;
-    uint32_t passes = _radix_passes(bits), d = _radix_dispatches(r, n, bits);
+    uint32_t passes = _radix_passes(r, n, bits), d = _radix_dispatches(r, n, bits), width = _radix_digit_bits(r, n, bits);
     char path[64];
     if (r->subgroup) snprintf(path, sizeof path, "%ssubgroup path (size %d)", r->emulate ? "emulated " : "", r->subgroup_size);
     else
         snprintf(path, sizeof path, "shared path (emulated subgroups of %d)",
-                 n <= r->onegroup_max ? RADIX_OG_EMU_SG : RADIX_EMU_SG);
+                 _radix_is_onegroup(r, n) && !_radix_is_os(r, n) ? RADIX_OG_EMU_SG
+                 : width == RADIX_WIDE_BITS                        ? RADIX_WIDE_EMU_SG
+                                                                   : RADIX_EMU_SG);
     const char *plural = passes == 1 ? "" : "es";
     char why[128];
     if (r->onesweep && n > r->os_max) snprintf(why, sizeof why, "past onesweep's %u pairs", r->os_max);
@@ -653,7 +691,7 @@ static void _radix_describe(void *p, uint32_t n, uint32_t bits, char *out, size_
         snprintf(out, len,
                  "radix: %u pass%s of %d-bit digits, onesweep (%s), tiles of %u keys (%d x %u) x %u, %s, %u dispatch%s "
                  "(histogram, then a scatter with look-back per pass)",
-                 passes, plural, RADIX_BITS, r->path_why, RADIX_WG * kpt, RADIX_WG, kpt, _radix_os_tiles(r, n), path, d,
+                 passes, plural, width, r->path_why, RADIX_WG * kpt, RADIX_WG, kpt, _radix_os_tiles(r, n), path, d,
                  d == 1 ? "" : "es");
         return;
     }
@@ -702,7 +740,7 @@ static void *_onesweep_make(const sort_desc *desc, const gpu_caps *caps, char *e
 }
 
 const sort_algo sort_algo_radix = {.name = "radix",
-                                   .summary = "LSD radix sort, 8-bit digits, onesweep at every size by default (stable)",
+                                   .summary = "LSD radix sort, 8-bit digits (9 where that saves a pass), onesweep at every size by default (stable)",
                                    .make = _radix_make,
                                    .destroy = _radix_destroy,
                                    .run = _radix_run,
