@@ -128,6 +128,24 @@ static void test_wide(const char *name, bool no_subgroup, uint32_t emulate, cons
     case_of(&r, 40000, 16, IN_RANDOM); /* and back to 8 on the same sorter */
     case_of(&r, 40000, 17, IN_AND4);
     rig_destroy(&r);
+    /* The fluid's case: a sorter made for 17-bit keys (its histograms hold two passes of 9 bits
+     * only), fed by a producer count at 17 bits and narrower. */
+    char kname[96];
+    snprintf(kname, sizeof kname, "%s/key-bits-17", name);
+    sort_radix_desc kt = t;
+    kt.emulate_subgroup = emulate;
+    kt.lookback = os_lookback;
+    if (!rig_make_desc(&r, "onesweep", kname, 40000, (sort_desc){.key_bits = 17, .no_subgroup = no_subgroup, .radix = &kt}, caps))
+        return;
+    for (int producer = 1; producer >= 0; producer--) {
+        r.producer = producer;
+        case_of(&r, 40000, 17, IN_RANDOM);
+        case_of(&r, 27648, 17, IN_FEW);
+        case_of(&r, 2049, 16, IN_RANDOM);
+        case_of(&r, 40000, 9, IN_AND2);
+    }
+    rig_producer_destroy();
+    rig_destroy(&r);
     printf("%s: %.1f s\n", name, now_seconds() - t0);
 }
 

@@ -12,11 +12,10 @@
 #define RX_WIDE 0
 #endif
 
-// The histograms' words: every pass's counts of the widest digits a sort may take.
-#if RX_WIDE
-#define RX_HIST_WORDS RADIX_HIST_WORDS
-#else
-#define RX_HIST_WORDS (RADIX_MAX_PASSES * RADIX)
+// RX_HIST_WORDS (a loader define): the histograms' words, every pass of the widest key a sort
+// may be given (sort_radix.c's _radix_hist_words).
+#ifndef RX_HIST_WORDS
+#error "build with the radix sorter's defines (RX_HIST_WORDS)"
 #endif
 
 uint rx_digit_bits(uint bits) {

@@ -133,8 +133,9 @@ bool sort_radix_desc_from_env(sort_radix_desc *d, char *err);
 typedef struct sort_desc {
     uint32_t capacity;            /* the largest n this sorter will be given */
     uint32_t key_bits;            /* the widest `bits` sort_run will be given (counting sizes its count array
-                           by it, 2 x 4 x 2^key_bits bytes; 0: SORT_COUNTING_MAX_BITS; the others
-                           take any width) */
+                           by it, 2 x 4 x 2^key_bits bytes, 0: SORT_COUNTING_MAX_BITS; radix its
+                           histograms and whether it builds 9-bit digits, 0: 32; a wider `bits` is
+                           an error logged, sorted by the low key_bits; bitonic takes any width) */
     bool no_subgroup;             /* radix: take the shared-memory path even where subgroups exist (tests) */
     sort_radix_path radix_path;   /* radix: see sort_radix_path */
     const char *label;            /* prefix of the sorter's GL object labels (default: the algorithm name) */

@@ -14,13 +14,11 @@
 /* clang-format off */
 #define SORT_LAYOUT(X)                                                                            \
     /* Radix sort: digits of 8 bits, so a pass sorts by one byte of the key; the onesweep path     \
-     * takes 9 where that saves a pass (9, 17-18 and 25-27 bits: sort_radix.c, radix_passes.glsl),   \
-     * its histograms then RADIX_HIST_WORDS words (three passes of 9 bits). */                    \
+     * takes 9 where that saves a pass (9, 17-18 and 25-27 bits: sort_radix.c, radix_passes.glsl). */ \
     X(RADIX_BITS, 8)                                                                              \
     X(RADIX, 256)                                                                                 \
     X(RADIX_WIDE_BITS, 9)                                                                         \
     X(RADIX_WIDE, 512)                                                                            \
-    X(RADIX_HIST_WORDS, 1536)                                                                     \
     /* Work-group shapes: tile kernels (count, scatter) RADIX_WG invocations x RADIX_KPT keys;    \
      * scan RADIX_WG x RADIX_SCAN_IPT entries a step; one-group kernel RADIX_OG_WG x RADIX_OG_KPT; \
      * onesweep histogram RADIX_HIST_WG x (a loader define, sort_radix.c) keys a group. */       \
@@ -107,8 +105,6 @@ enum { SORT_LAYOUT(SORT_LAYOUT_ENUM) };
 #define SORT_LAYOUT_GLSL_TEXT SORT_LAYOUT(SORT_LAYOUT_GLSL)
 
 _Static_assert(RADIX == 1 << RADIX_BITS && RADIX_WIDE == 1 << RADIX_WIDE_BITS, "RADIX is 2^RADIX_BITS");
-_Static_assert(RADIX_HIST_WORDS >= RADIX_MAX_PASSES * RADIX && RADIX_HIST_WORDS >= 3 * RADIX_WIDE,
-               "the histograms hold every pass of either width (wide digits: at most 27 bits, 3 passes)");
 _Static_assert(RADIX_WIDE % RADIX_WG == 0, "the wide scatter's invocations take whole digits");
 _Static_assert(RADIX_TILE == RADIX_WG * RADIX_KPT, "a tile is RADIX_WG invocations x RADIX_KPT keys");
 _Static_assert(RADIX_WG >= RADIX && RADIX_OG_WG >= RADIX && RADIX_HIST_WG >= RADIX, "the kernels give each digit one invocation");

@@ -4,7 +4,8 @@
  * the low `bits` of each key only: ceil(bits / 8) passes of one 8-bit digit each, or on the
  * onesweep path ceil(bits / 9) passes of 9-bit digits where that is a pass fewer (9, 17-18 and
  * 25-27 bits: the wide scatter, each invocation two digits; built where the sorter's key_bits can
- * need it and its shared memory fits the GPU, `wide`). The passes
+ * need it, its capacity is at most RADIX_WIDE_MAX and its shared memory fits the GPU, `wide`). The
+ * passes
  * ping-pong between the caller's pair and the sorter's scratch pair; sort_run returns the pair
  * that holds the result (the caller's for an even number of passes, the scratch for an odd one).
  *
@@ -100,6 +101,10 @@
 #define RADIX_EMU_SG 32
 #define RADIX_OG_EMU_SG 64
 #define RADIX_WIDE_EMU_SG 64 /* the wide scatter's 512 digits a stream: 16 KiB with 256 invocations */
+/* The largest capacity that takes the wide digits where they save a pass: on the H100 the wide
+ * scatter sorts 17-bit keys 13-17% faster than three 8-bit passes up to 262,144 pairs, as fast at
+ * 1,048,576, and 39% slower at 16,777,216 (docs/BENCHMARKS.md, session 33). */
+#define RADIX_WIDE_MAX 524288u
 
 /* Onesweep tiles: RADIX_WG invocations x this many keys each; smaller tiles up to
  * RADIX_OS_SMALL_MAX pairs, where more tiles keep more of the GPU busy. More keys an invocation
@@ -166,6 +171,7 @@ typedef struct _sort_radix {
     bool os_fallback;   /* the look-back with fallback (no forward progress assumed) */
     uint32_t os_spin;   /* its reads of an unpublished word before it falls back */
     uint32_t os_max;    /* the largest n sorted by onesweep (when onesweep is on); reduce-then-scan past it */
+    uint32_t hist_words; /* onesweep: the histograms' words, every pass of the widest key_bits */
     GLuint hist[2];     /* onesweep: every pass's digit counts, alternate sorts */
     GLuint status[2];   /* onesweep: look-back words, alternate scatters */
     GLuint tickets;     /* onesweep: tile-id counters, [parity] */
@@ -173,9 +179,9 @@ typedef struct _sort_radix {
     uint64_t dirty_words[2]; /* words of status[i] from 0 that may be non-zero (rows of either width) */
     bool producer_ready;    /* the producer made hist[hist_parity] (sort_producer_ready) */
     int agg_only;           /* tests: FLUID_ONESWEEP_TEST_AGG_ONLY (1, or 2: silent), see radix_onesweep.comp */
-    char producer_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 64];
+    char producer_defines[sizeof SORT_LAYOUT_GLSL_TEXT + 96];
     int subgroup_size;
-    uint32_t capacity, max_tiles, onegroup_max, count_ahead_tiles;
+    uint32_t capacity, key_bits, max_tiles, onegroup_max, count_ahead_tiles;
     int max_groups_x;
     GLuint prog[_RADIX_PROGRAMS];
     GLuint keys2, vals2;         /* the scratch pair */
@@ -196,6 +202,16 @@ static uint32_t _radix_digit_bits(const _sort_radix *r, uint32_t n, uint32_t bit
 static uint32_t _radix_passes(const _sort_radix *r, uint32_t n, uint32_t bits) {
     uint32_t w = _radix_digit_bits(r, n, bits);
     return (bits + w - 1) / w;
+}
+/* The onesweep histograms' words: every pass of each width up to key_bits, the most of them (a
+ * producer's shared memory and its clearing are sized by it). */
+static uint32_t _radix_hist_words(const _sort_radix *r, uint32_t key_bits) {
+    uint32_t most = 0;
+    for (uint32_t b = 1; b <= (key_bits ? key_bits : 32); b++) {
+        uint32_t words = _radix_passes(r, 0, b) << _radix_digit_bits(r, 0, b);
+        if (words > most) most = words;
+    }
+    return most;
 }
 static uint32_t _radix_mask(uint32_t width, uint32_t bits, uint32_t pass) {
     uint32_t left = bits - pass * width;
@@ -241,21 +257,26 @@ static void _radix_destroy(void *p) {
 static GLuint _radix_program(const _sort_radix *r, int which, const char *label, char *err) {
     bool og = which == _RADIX_ONEGROUP, wide = _radix_is_wide_prog(which), os = which >= _RADIX_ONESWEEP;
     uint32_t kpt = og ? RADIX_OG_KPT : os ? (_radix_is_small_prog(which) ? r->os_kpt_small : r->os_kpt) : RADIX_KPT;
-    char defines[sizeof SORT_LAYOUT_GLSL_TEXT + 320], sg[96], digits[96];
+    char defines[sizeof SORT_LAYOUT_GLSL_TEXT + 512], sg[96], digits[192];
+    int used[3];
     if (r->subgroup)
-        snprintf(sg, sizeof sg, "#define USE_SUBGROUP 1\n#define SG_EMULATE %d\n#define SG_SIZE %d\n", r->emulate,
-                 r->subgroup_size);
+        used[0] = snprintf(sg, sizeof sg, "#define USE_SUBGROUP 1\n#define SG_EMULATE %d\n#define SG_SIZE %d\n", r->emulate,
+                           r->subgroup_size);
     else
-        snprintf(sg, sizeof sg, "#define USE_SUBGROUP 0\n#define EMU_SG %d\n",
-                 og ? RADIX_OG_EMU_SG : wide ? RADIX_WIDE_EMU_SG : RADIX_EMU_SG);
-    snprintf(digits, sizeof digits, "#define RX_WIDE %d\n%s", r->wide,
-             wide ? "#define RX_BITS RADIX_WIDE_BITS\n#define RX_RADIX RADIX_WIDE\n" : "");
+        used[0] = snprintf(sg, sizeof sg, "#define USE_SUBGROUP 0\n#define EMU_SG %d\n",
+                           og ? RADIX_OG_EMU_SG : wide ? RADIX_WIDE_EMU_SG : RADIX_EMU_SG);
+    used[1] = snprintf(digits, sizeof digits, "#define RX_WIDE %d\n#define RX_HIST_WORDS %u\n%s", r->wide, r->hist_words,
+                       wide ? "#define RX_BITS RADIX_WIDE_BITS\n#define RX_RADIX RADIX_WIDE\n" : "");
     uint32_t hkpt = which == _RADIX_HISTOGRAM_SMALL ? RADIX_HIST_KPT_SMALL : RADIX_HIST_KPT;
-    snprintf(defines, sizeof defines,
-             "%s#define WG %d\n#define KPT %u\n#define HKPT %u\n#define OS_AGG_ONLY %d\n#define LB_WINDOW %u\n"
-             "#define OS_FALLBACK %d\n#define LB_SPIN %u\n%s%s",
-             SORT_LAYOUT_GLSL_TEXT, og ? RADIX_OG_WG : RADIX_WG, kpt, hkpt, r->agg_only, r->os_window, r->os_fallback, r->os_spin,
-             sg, digits);
+    used[2] = snprintf(defines, sizeof defines,
+                       "%s#define WG %d\n#define KPT %u\n#define HKPT %u\n#define OS_AGG_ONLY %d\n#define LB_WINDOW %u\n"
+                       "#define OS_FALLBACK %d\n#define LB_SPIN %u\n%s%s",
+                       SORT_LAYOUT_GLSL_TEXT, og ? RADIX_OG_WG : RADIX_WG, kpt, hkpt, r->agg_only, r->os_window, r->os_fallback,
+                       r->os_spin, sg, digits);
+    if (used[0] >= (int)sizeof sg || used[1] >= (int)sizeof digits || used[2] >= (int)sizeof defines) {
+        fail(err, "the radix sort's shader defines outgrew their buffers (sort_radix.c, _radix_program)");
+        return 0;
+    }
     GLuint p = shader_make_compute(_radix_files[which], defines, err);
     if (p) {
         char name[128];
@@ -399,6 +420,7 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     r->subgroup = caps->subgroup && !desc->no_subgroup && caps->subgroup_size >= 32 && caps->subgroup_size <= 128;
     r->subgroup_size = r->subgroup ? caps->subgroup_size : 0;
     r->capacity = desc->capacity;
+    r->key_bits = desc->key_bits ? desc->key_bits : 32;
     r->max_tiles = _radix_tiles(desc->capacity);
     r->max_groups_x = caps->max_groups_x > 0 ? caps->max_groups_x : 65535;
     r->onegroup_max = t.onegroup_max;
@@ -464,10 +486,12 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     }
     /* The wide digits where some key width the sorter takes saves a pass with them (a key_bits of
      * 9 to 16 only at 9 bits, and a sort that narrow is one pass either way: 17 bits up). */
-    r->wide = r->onesweep && (desc->key_bits == 0 || desc->key_bits > 2 * RADIX_BITS) &&
+    r->wide = r->onesweep && (desc->key_bits == 0 || desc->key_bits > 2 * RADIX_BITS) && desc->capacity <= RADIX_WIDE_MAX &&
               _radix_shared_bytes(r, false, true, kpt) <= caps->max_shared_bytes;
-    snprintf(r->producer_defines, sizeof r->producer_defines, "%s#define SORT_PRODUCER_MODE %d\n#define RX_WIDE %d\n",
-             SORT_LAYOUT_GLSL_TEXT, _radix_all_os(r) ? SORT_PRODUCER_RADIX : 0, r->wide);
+    r->hist_words = _radix_hist_words(r, desc->key_bits);
+    snprintf(r->producer_defines, sizeof r->producer_defines,
+             "%s#define SORT_PRODUCER_MODE %d\n#define RX_WIDE %d\n#define RX_HIST_WORDS %u\n", SORT_LAYOUT_GLSL_TEXT,
+             _radix_all_os(r) ? SORT_PRODUCER_RADIX : 0, r->wide, r->hist_words);
 
     for (int i = 0; i < _RADIX_PROGRAMS; i++) {
         bool os_prog = i >= _RADIX_HISTOGRAM;
@@ -505,7 +529,7 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
             count_ahead_tiles = 1;
         }
     }
-    uint32_t hist_words = r->wide ? RADIX_HIST_WORDS : RADIX * RADIX_MAX_PASSES, status_words = r->wide ? RADIX_WIDE : RADIX;
+    uint32_t status_words = r->wide ? RADIX_WIDE : RADIX;
     struct {
         GLuint *buf;
         uint64_t size;
@@ -517,8 +541,8 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
                 {&r->totals[0], 4 * RADIX, "digit-totals"},
                 {&r->totals[1], 4 * RADIX, "digit-totals-next"},
                 {&r->counter, 4, "groups-done"},
-                {&r->hist[0], r->onesweep ? 4 * hist_words : 4, "histograms-0"},
-                {&r->hist[1], r->onesweep ? 4 * hist_words : 4, "histograms-1"},
+                {&r->hist[0], r->onesweep ? 4 * r->hist_words : 4, "histograms-0"},
+                {&r->hist[1], r->onesweep ? 4 * r->hist_words : 4, "histograms-1"},
                 {&r->status[0], 4ull * status_words * os_rows, "lookback-0"},
                 {&r->status[1], 4ull * status_words * os_rows, "lookback-1"},
                 {&r->tickets, 8, "tile-tickets"}};
@@ -606,6 +630,11 @@ static sort_pairs _radix_run_onesweep(_sort_radix *r, sort_pairs io, uint32_t n,
 static sort_pairs _radix_run(void *p, sort_pairs io, uint32_t n, uint32_t bits, const sort_trace *trace) {
     _sort_radix *r = p;
     sort_pairs scratch = {r->keys2, r->vals2}, result = io;
+    if (bits > r->key_bits) { /* a programmer error (sort.h): the histograms hold key_bits' passes */
+        log_error("SORT", "radix sorter made for keys of %u bits was given %u; sorting by the low %u", r->key_bits, bits,
+                  r->key_bits);
+        bits = r->key_bits;
+    }
     if (n > r->capacity) n = r->capacity;
     uint32_t passes = _radix_passes(r, n, bits);
     if (n == 0) {
