@@ -11,22 +11,21 @@ static bool _dfsph_probe(dfsph *d, GLuint prog, uint32_t most);
 
 #define DFSPH_GROUPS_PER_SM 4 /* the persistent grid: 4 groups an SM measured best on the H100 (1, 2 and 8 slower) */
 
-/* The GPU's multiprocessors, from gl_SMCountNV (0 where the extension is missing; the program
- * also writes the warps each holds, unused here). */
+/* The GPU's multiprocessors, from gl_SMCountNV (0 where the extension is missing). */
 static uint32_t _dfsph_sm_count(void) {
     char err[ERR_LEN];
     GLuint prog = sim_program_make("sim/dfsph/sm_count.comp", NULL, "sim.dfsph.sm_count", err), buf = 0;
-    uint32_t out[2] = {0, 0};
-    if (prog && (buf = gpu_buffer_make(sizeof out, out, "sim.dfsph.sm_count", err))) {
+    uint32_t count = 0;
+    if (prog && (buf = gpu_buffer_make(sizeof count, &count, "sim.dfsph.sm_count", err))) {
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buf);
         glUseProgram(prog);
         glDispatchCompute(1, 1, 1);
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-        glGetNamedBufferSubData(buf, 0, sizeof out, out);
+        glGetNamedBufferSubData(buf, 0, sizeof count, &count);
     }
     gpu_buffer_destroy(&buf);
     shader_destroy(&prog);
-    return out[0];
+    return count;
 }
 
 /* The persistent solve only on drivers that make forward progress between groups
