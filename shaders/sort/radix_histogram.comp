@@ -1,11 +1,12 @@
 #version 450
 // Radix sort, onesweep path, the one upsweep of a sort: the digit counts of every pass at once,
-// hist[(pass << width) + digit] (width: rx_digit_bits), so the keys are read once for all passes. Each group counts
-// RADIX_HIST_WG x HKPT keys into shared memory (all its keys loaded first), then adds its non-zero
+// hist[(pass << width) + digit] (width: rx_digit_bits, 8 or 9), so the keys are read once for all
+// passes. Each group counts RADIX_HIST_WG x HKPT keys into shared memory (all its keys loaded first), then adds its non-zero
 // counts to the global histograms with atomics. HKPT is small for small n (more groups, less
 // latency) and large for large n (fewer global atomics). The histograms start at zero: the previous sort's first scatter
 // cleared them (radix_onesweep.comp), or the buffer is new.
-// Loader defines: HKPT, RX_WIDE (radix_passes.glsl) and the RADIX_* constants of src/sort/sort_layout.h.
+// Loader defines: HKPT, RX_WIDE and RX_HIST_WORDS (radix_passes.glsl), and the RADIX_* constants
+// of src/sort/sort_layout.h.
 #include "sort/radix_passes.glsl"
 #include "sort/sort_gate.glsl"
 
