@@ -102,7 +102,7 @@
 #define RADIX_OG_EMU_SG 64
 #define RADIX_WIDE_EMU_SG 64 /* the wide scatter's 512 digits a stream: 16 KiB with 256 invocations */
 /* The largest capacity that takes the wide digits where they save a pass: on the H100 the wide
- * scatter sorts 17-bit keys 13-17% faster than three 8-bit passes up to 262,144 pairs, as fast at
+ * scatter sorts 17-bit keys 13-18% faster than three 8-bit passes up to 393,216 pairs, as fast at
  * 1,048,576, and 39% slower at 16,777,216 (docs/BENCHMARKS.md, session 33). */
 #define RADIX_WIDE_MAX 524288u
 
