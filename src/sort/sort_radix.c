@@ -743,8 +743,8 @@ static void _radix_path(void *p, uint32_t n, uint32_t bits, char *out, size_t le
                       : _radix_is_onegroup(r, n)    ? "one-group"
                       : _radix_is_count_ahead(r, n) ? "count-ahead"
                                                     : "reduce-then-scan";
-    snprintf(out, len, "radix/%s/kpt%u/sg%d%s/%u", way, _radix_is_os(r, n) ? _radix_os_kpt(r, n) : 0,
-             r->subgroup ? r->subgroup_size : 0, r->emulate ? "e" : "", _radix_dispatches(r, n, bits));
+    snprintf(out, len, "radix/%s/kpt%u/d%u/sg%d%s/%u", way, _radix_is_os(r, n) ? _radix_os_kpt(r, n) : 0,
+             _radix_digit_bits(r, n, bits), r->subgroup ? r->subgroup_size : 0, r->emulate ? "e" : "", _radix_dispatches(r, n, bits));
 }
 
 static GLuint _radix_producer_buffer(void *p) {
