@@ -216,9 +216,10 @@ static void test_silent(const char *name, bool no_subgroup, uint32_t spin, const
     if (!os_rig_tuned(&r, name, 3 * 768 * 20 + 11, no_subgroup, &t, 1000000, 3, 0, caps)) return;
     case_of(&r, 3 * 768 * 20 + 11, 32, IN_RANDOM); /* 61 tiles of 768 */
     case_of(&r, 3 * 768 * 20 + 11, 16, IN_AND2);
-    /* 9-bit digits, then 8: the look-back rows of one width left for a scatter of the other to
-     * clear (a silent run takes any word left non-zero as posted) */
-    case_of(&r, 3 * 768 * 20 + 11, 17, IN_RANDOM);
+    /* 9-bit digits on 31 tiles, then 8 on 61: the 9-bit scatter's rows are twice as wide, so the
+     * 8-bit one must clear 62 of its rows where the other dirtied 31 (a silent run takes any word
+     * left non-zero as posted); then back to 9 */
+    case_of(&r, 3 * 768 * 10 + 5, 17, IN_RANDOM);
     case_of(&r, 3 * 768 * 20 + 11, 16, IN_RANDOM);
     case_of(&r, 3 * 768 * 20 + 11, 18, IN_FEW);
     case_of(&r, 5000, 12, IN_FEW);
