@@ -3,8 +3,8 @@
  * by (key, index) (tests/test_sort_rig.h, test_sort_ref.h): sizes 0 .. 300,000 and 16,777,217, odd sizes around the
  * tile edges of both tile sizes, every input kind (low-entropy keys included) at every digit
  * width, the 9-bit digits where they save a pass (9, 17-18, 25-27 bits; the rig checks each run's
- * width and passes) and a sorter made for 17-bit keys fed by a producer, stability, one sorter reused (the alternating histogram, look-back and ticket buffers),
- * nothing written past n, the producer count from a producer shader, the gate (a run whose gate
+ * width and passes) and a sorter made for 17-bit keys fed by a producer, stability, one sorter
+ * reused (the alternating histogram, look-back and ticket buffers), nothing written past n, the producer count from a producer shader, the gate (a run whose gate
  * word is shut writes neither pair, and the sorts after it are right), and bad tuning variables.
  *
  * The look-back: by default with fallback (a bounded wait, then the group counts the unpublished
