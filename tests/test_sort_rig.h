@@ -63,21 +63,18 @@ static uint32_t count_not(const uint32_t *a, uint32_t from, uint32_t to, uint32_
 static void rig_ref_by_value(rig *r, uint32_t n, uint32_t mask);
 static int rig_produce(rig *r, uint32_t n, uint32_t bits);
 
-/* Dispatch count as said by describe(). */
-static int described_dispatches(const char *line) {
-    const char *p = strstr(line, " dispatch");
-    if (!p) return -1;
+/* The number a describe line writes just before `words`; `none` where the line has no such words. */
+static int described_number(const char *line, const char *words, int none) {
+    const char *p = strstr(line, words);
+    if (!p) return none;
     while (p > line && p[-1] >= '0' && p[-1] <= '9') p--;
     return atoi(p);
 }
+/* Dispatch count as said by describe(). */
+static int described_dispatches(const char *line) { return described_number(line, " dispatch", -1); }
 
 /* The digit width a radix describe line names ("of 9-bit digits"); 8 for a line without one. */
-static uint32_t described_digit_bits(const char *line) {
-    const char *p = strstr(line, "-bit digits");
-    if (!p) return 8;
-    while (p > line && p[-1] >= '0' && p[-1] <= '9') p--;
-    return (uint32_t)atoi(p);
-}
+static uint32_t described_digit_bits(const char *line) { return (uint32_t)described_number(line, "-bit digits", 8); }
 
 /* Sorts r->k/r->v[0..n) by `bits` on the GPU and compares keys and values with the stable CPU
  * sort of the same pairs (masked to `bits` for ordering, so keys wider than bits are also right). */

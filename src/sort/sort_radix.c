@@ -203,11 +203,11 @@ static uint32_t _radix_passes(const _sort_radix *r, uint32_t n, uint32_t bits) {
     uint32_t w = _radix_digit_bits(r, n, bits);
     return (bits + w - 1) / w;
 }
-/* The onesweep histograms' words: every pass of each width up to key_bits, the most of them (a
+/* The onesweep histograms' words: every pass of each width up to r->key_bits, the most of them (a
  * producer's shared memory and its clearing are sized by it). */
-static uint32_t _radix_hist_words(const _sort_radix *r, uint32_t key_bits) {
+static uint32_t _radix_hist_words(const _sort_radix *r) {
     uint32_t most = 0;
-    for (uint32_t b = 1; b <= (key_bits ? key_bits : 32); b++) {
+    for (uint32_t b = 1; b <= r->key_bits; b++) {
         uint32_t words = _radix_passes(r, 0, b) << _radix_digit_bits(r, 0, b);
         if (words > most) most = words;
     }
@@ -486,9 +486,9 @@ static void *_radix_make(const sort_desc *desc, const gpu_caps *caps, char *err)
     }
     /* The wide digits where some key width the sorter takes saves a pass with them (a key_bits of
      * 9 to 16 only at 9 bits, and a sort that narrow is one pass either way: 17 bits up). */
-    r->wide = r->onesweep && (desc->key_bits == 0 || desc->key_bits > 2 * RADIX_BITS) && desc->capacity <= RADIX_WIDE_MAX &&
+    r->wide = r->onesweep && r->key_bits > 2 * RADIX_BITS && desc->capacity <= RADIX_WIDE_MAX &&
               _radix_shared_bytes(r, false, true, kpt) <= caps->max_shared_bytes;
-    r->hist_words = _radix_hist_words(r, desc->key_bits);
+    r->hist_words = _radix_hist_words(r);
     snprintf(r->producer_defines, sizeof r->producer_defines,
              "%s#define SORT_PRODUCER_MODE %d\n#define RX_WIDE %d\n#define RX_HIST_WORDS %u\n", SORT_LAYOUT_GLSL_TEXT,
              _radix_all_os(r) ? SORT_PRODUCER_RADIX : 0, r->wide, r->hist_words);
