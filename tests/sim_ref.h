@@ -37,14 +37,19 @@ static inline void ref_args(int argc, char **argv) {
     }
 }
 
-static inline sim *ref_sim(const char *scene, uint32_t particles, const char *sort, const char *solver, const gpu_caps *caps) {
+/* A simulation with the grid of ref_cells_per_h, `lanes` lanes a particle (0: the default) and,
+ * where dd is not NULL, DFSPH's own desc (its knobs set as fields, not through FLUID_DFSPH_*
+ * variables). */
+static inline sim *ref_sim_lanes(const char *scene, uint32_t particles, const char *sort, const char *solver, const dfsph_desc *dd,
+                                 uint32_t lanes, const gpu_caps *caps) {
     char err[ERR_LEN];
     sim *s = sim_make(&(sim_desc){.scene = scene,
                                   .particles = particles,
                                   .sort = ref_sort(sort),
                                   .solver = solver,
                                   .cells_per_h = ref_cells_per_h,
-                                  .lanes = ref_lanes},
+                                  .lanes = lanes,
+                                  .solver_descs = dd ? (const sim_solver_desc[]){{&sim_solver_dfsph, dd}, {0}} : NULL},
                       caps, err);
     if (!s) {
         fprintf(stderr, "FAIL: sim_make %s %u %s %s: %s\n", scene, particles, sort, solver ? solver : "(default)", err);
@@ -53,24 +58,14 @@ static inline sim *ref_sim(const char *scene, uint32_t particles, const char *so
     return s;
 }
 
-/* The same with DFSPH's own desc, used whenever the simulation runs DFSPH (its knobs set as
- * fields, not through FLUID_DFSPH_* variables; NULL: the defaults). */
+static inline sim *ref_sim(const char *scene, uint32_t particles, const char *sort, const char *solver, const gpu_caps *caps) {
+    return ref_sim_lanes(scene, particles, sort, solver, NULL, ref_lanes, caps);
+}
+
+/* The same with DFSPH's own desc, used whenever the simulation runs DFSPH (NULL: the defaults). */
 static inline sim *ref_sim_with(const char *scene, uint32_t particles, const char *sort, const char *solver, const dfsph_desc *dd,
                                 const gpu_caps *caps) {
-    char err[ERR_LEN];
-    sim *s = sim_make(&(sim_desc){.scene = scene,
-                                  .particles = particles,
-                                  .sort = ref_sort(sort),
-                                  .solver = solver,
-                                  .cells_per_h = ref_cells_per_h,
-                                  .lanes = ref_lanes,
-                                  .solver_descs = (const sim_solver_desc[]){{&sim_solver_dfsph, dd}, {0}}},
-                      caps, err);
-    if (!s) {
-        fprintf(stderr, "FAIL: sim_make %s %u %s %s: %s\n", scene, particles, sort, solver ? solver : "(default)", err);
-        exit(1);
-    }
-    return s;
+    return ref_sim_lanes(scene, particles, sort, solver, dd, ref_lanes, caps);
 }
 
 static inline sim *ref_sim_dfsph(const char *scene, uint32_t particles, const char *sort, const dfsph_desc *dd,

@@ -4,7 +4,8 @@
  * 1 and 4 lanes a particle; and an invariant that shares no formula with the shaders: away from the
  * walls, the pair forces of either solver conserve momentum, so one step changes the total
  * momentum by exactly n m g dt; dfsph's divergence solve's first predict (the density pass's)
- * against a brute-force CPU mean. Needs GL 4.5 (headless EGL, llvmpipe is fine). */
+ * against a brute-force CPU mean, and its pressure solve's warm-start impulse (the non-pressure
+ * pass's) against a brute-force CPU sum. Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
 #include "sim/solver.h"
 
@@ -241,6 +242,65 @@ static void test_divergence_predict(const gpu_caps *caps, int persistent, int fu
     sim_destroy(s);
 }
 
+/* The pressure solve's warm start (solve_fns.glsl, nonpressure_pass.glsl): its impulse over dt,
+ *   sum_j (k_i + k_j) m grad W_ij + 2 k_i rho0 grad Phi_i,   k = half the last step's total (vel.w),
+ * which the non-pressure pass sums in its own walk and leaves in vstar (the other velocity buffer)
+ * for the warm update, against a brute-force CPU sum over every pair (kind: independent reference).
+ * One lane a particle, where the pass sums it (DFSPH_WARM_NP, dfsph_common.glsl; with more lanes the
+ * warm update walks the lists itself, and the physics tests cover it). A pool given random totals and random velocities fast enough that the step stays within the
+ * viscosity's bound (in a longer step the viscosity's half-step takes vstar over after the warm
+ * update; checked). The indirect path with records and with index lists, and the fused step.
+ * Made to fail on purpose (llvmpipe), each on all three paths: with k_j read as the particle's own
+ * (k_i + k_i: 2.47 off where the largest is 6.03), and without the walls' term (6.82 off). */
+static void test_warm_impulse(const gpu_caps *caps, int persistent, int fused, int records) {
+    const char *path = persistent != 1 ? (records == 1 ? "indirect path, records" : "indirect path, index lists") : "fused step";
+    sim *s = ref_sim_lanes("pool", 1000, "radix", "dfsph", &(dfsph_desc){.persistent = persistent, .fused = fused, .records = records},
+                           1, caps);
+    const sim_params *p = sim_get_params(s);
+    const dfsph_gpu_params *dp = sim_get_solver_params(s);
+    uint32_t n = sim_particle_count(s), state = 99;
+    float *pos = malloc(16ull * n), *vel = malloc(16ull * n);
+    sim_read_particles(s, pos, NULL, NULL);
+    for (uint32_t i = 0; i < n; i++) {
+        for (int c = 0; c < 3; c++) vel[4 * i + c] = (float)(3.0 * ((check_rand(&state) % 1000) / 1000.0 - 0.5));
+        vel[4 * i + 3] = (float)(2e-4 * (check_rand(&state) % 1000) / 1000.0); /* the last step's total */
+    }
+    char err[ERR_LEN];
+    CHECK(sim_set_particles(s, pos, vel, n, err), "%s", err);
+    sim_step(s, NULL);
+    sim_sync(s);
+    sim_step_record r;
+    CHECK(sim_records(s, &r, 1) == 1, "%s: no record of the step", path);
+    CHECK(r.dt <= dp->dt_visc, "%s: the step (%.4g s) passed the viscosity's bound (%.4g s): vstar is the half-step's", path,
+          r.dt, dp->dt_visc);
+    const sim_particles *g = sim_get_particles(s);
+    uint32_t *ids = ref_read(g->id[g->cur], 4ull * n);
+    float *imp = ref_read(g->vel[1 - g->cur], 16ull * n);
+    double worst = 0, largest = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const float *xi = pos + 4 * ids[i];
+        double ki = 0.5 * vel[4 * ids[i] + 3], want[3] = {0}, x[3] = {xi[0], xi[1], xi[2]}, gw[3];
+        for (uint32_t j = 0; j < n; j++) {
+            double d[3] = {xi[0] - pos[4 * j], xi[1] - pos[4 * j + 1], xi[2] - pos[4 * j + 2]};
+            double rr = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            if (rr >= p->h || rr == 0) continue;
+            double k = (ki + 0.5 * vel[4 * j + 3]) * p->mass * sim_kernel_dw(rr, p->hs) / rr;
+            for (int c = 0; c < 3; c++) want[c] += k * d[c];
+        }
+        ref_wall_phi(p, x, gw);
+        for (int c = 0; c < 3; c++) {
+            want[c] += 2 * ki * p->rho0 * gw[c];
+            if (fabs(want[c]) > largest) largest = fabs(want[c]);
+            if (fabs(imp[4 * i + c] - want[c]) > worst) worst = fabs(imp[4 * i + c] - want[c]);
+        }
+    }
+    CHECK(largest > 0 && worst <= 1e-4 * largest, "%s: the warm start's impulse differs from the CPU's by %.3g (largest %.3g)", path,
+          worst, largest);
+    printf("warm start's impulse, %s, %u particles, dt %.4g s: worst difference %.3g of %.3g\n", path, n, r.dt, worst, largest);
+    free(ids), free(imp), free(pos), free(vel);
+    sim_destroy(s);
+}
+
 /* A block in the middle of the tank, further than h from every wall, random velocities: one step
  * of each solver changes the total momentum by n m g dt and nothing else. */
 static void test_momentum(const char *solver, const gpu_caps *caps) {
@@ -300,9 +360,12 @@ int main(int argc, char **argv) {
     test_gpu_vs_cpu(gpu_get_caps(gpu), 4, 0.7);
     for (int i = 0; sim_solvers[i]; i++) test_momentum(sim_solvers[i]->name, gpu_get_caps(gpu));
     test_divergence_predict(gpu_get_caps(gpu), DFSPH_ZERO, 0);
+    test_warm_impulse(gpu_get_caps(gpu), DFSPH_ZERO, 0, 1);
+    test_warm_impulse(gpu_get_caps(gpu), DFSPH_ZERO, 0, DFSPH_ZERO);
     if (!ref_cells_per_h) { /* the persistent programs: about 5 s to build with Mesa's cache empty */
         test_divergence_predict(gpu_get_caps(gpu), 1, 0);
         test_divergence_predict(gpu_get_caps(gpu), 1, DFSPH_ZERO);
+        test_warm_impulse(gpu_get_caps(gpu), 1, 0, 0);
     }
     gpu_destroy(gpu);
     return check_done();

@@ -230,6 +230,23 @@ bool dfsph_reduce_last(float v, bool is_max) {
 //   dfsph.c takes 8 where the lists hold indices and a particle has one lane (432,000 up), 1
 //   where it has more; with records either costs, so 0 there (docs/BENCHMARKS.md, s13 and s24).
 // DFSPH_MOMENTUM 1: the pressure solve's iterations take momentum (solve_fns.glsl; dfsph_desc.momentum).
+// DFSPH_WARM_NP 1: the pressure solve's warm-start impulse is summed in the non-pressure pass's walk
+// and handed to the warm update in vstar (nonpressure_pass.glsl), which then walks no list; 0: the
+// warm update walks the lists itself. The same values either way. 1 where a particle has one lane
+// (and the warm start is ours: not DFSPH_WARM_SPH's, whose k needs the pass's sums first). On the
+// H100 (s34, docs/BENCHMARKS.md) it took 432,000 and 986,078 from 67.2 and 173.6 ms a frame to 65.8
+// and 171.0; with 2 lanes the non-pressure pass grew more than the warm walk saved (109,744 +0.5%,
+// 37 -> 47 µs against 213 -> 205).
+#ifndef DFSPH_WARM_NP
+#if defined(SIM_LANES) && defined(DFSPH_WARM_SPH)
+#if SIM_LANES == 1 && !DFSPH_WARM_SPH
+#define DFSPH_WARM_NP 1
+#endif
+#endif
+#endif
+#ifndef DFSPH_WARM_NP
+#define DFSPH_WARM_NP 0
+#endif
 #ifndef DFSPH_MOMENTUM
 #define DFSPH_MOMENTUM 0
 #endif
@@ -293,6 +310,12 @@ struct NbrRec {
     vec3 d_ = xi - xj_.xyz;                                     \
     vec2 wk_ = sim_pair(dot(d_, d_), P.hs, sim_kernel_k(P.hs)); \
     vec3 g = P.mass * wk_.y * d_; /* as density.comp made it */
+#endif
+// DFSPH_LIST_DW: inside an index list's walk, the pair's dW/dr / r (sim_pair's) that the walk
+// evaluated for g, so a pass that needs both evaluates the kernel once (the non-pressure pass's
+// viscosity and warm start, DFSPH_WARM_NP).
+#if !DFSPH_REC
+#define DFSPH_LIST_DW wk_.y
 #endif
 // The values k of the solve under way: DFSPH_K(i) a particle's own (read and written by its
 // thread), DFSPH_KJ(j) a neighbour's, inside a walk. Where the lists hold indices they ride in

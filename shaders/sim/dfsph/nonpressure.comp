@@ -7,7 +7,8 @@
 // the frame's time left (C.mode): the fewest equal steps under dt_cfl that finish it (the last
 // step takes exactly what is left), or the time left over the slots left (--substeps), or dt_cfl
 // alone (a step outside a frame). Also loads the pressure
-// solve's warm start: half the last step's total k (pos.w); DFSPH_WARM_SPH 1: SPlisHSPlasH's form.
+// solve's warm start: half the last step's total k (pos.w); DFSPH_WARM_SPH 1: SPlisHSPlasH's form;
+// DFSPH_WARM_NP 1 (one lane a particle): also its impulse, summed in this walk, into vstar.
 // The pass itself is in nonpressure_pass.glsl (dfsph_nonpressure, dfsph_step_size), which the fused step (step.comp) runs too.
 #version 450
 #include "sim/sim_common.glsl"
@@ -23,6 +24,9 @@ layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[
 layout(std430, binding = B_DENS) readonly buffer Dens { float dens[]; };
 layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };
 layout(std430, binding = B_WALL) readonly buffer Wall { vec4 wallg[]; };
+#if DFSPH_WARM_NP
+layout(std430, binding = B_VEL_OUT) writeonly buffer VelStar { vec4 vstar[]; }; // the warm start's impulse (nonpressure_pass.glsl)
+#endif
 #include "sim/lanes.glsl"
 #include "sim/dfsph/nonpressure_pass.glsl"
 

@@ -8,6 +8,13 @@
 // DFSPH_POS_R: the array the positions are read from (pos; nonpressure.comp and the fused step
 // read them through a non-coherent alias: nothing in the dispatch writes pos.xyz). The last step's
 // total, for the warm start, is read from vel.w; the warm start's k goes into pos.w (DFSPH_K).
+// DFSPH_WARM_NP 1 (dfsph_common.glsl): the warm start's pressure impulse rides in this pass's walk: each pair's
+// (k_i + k_j) m grad W_ij with k = half the last total, which vel.w holds for every particle before
+// the pass, so the same walk that loads v_j for the viscosity sums it, and lane 0 writes it (with
+// the walls' ghost term) into vstar for the warm update (solve_fns.glsl), which then walks no list:
+// the same values the warm update's own walk summed, in the same order (the fluid is the same bits).
+// The includer then declares vstar (B_VEL_OUT: the velocities the reorder left behind, unused until
+// the next reorder).
 #ifndef DFSPH_POS_R
 #define DFSPH_POS_R pos
 #endif
@@ -20,14 +27,28 @@ float dfsph_nonpressure() {
     float rhoi = live ? dens[i] : 1.0;
     vec3 a = vec3(0.0);
     float drho = 0.0;
-    DFSPH_LIST_BEGIN(j, g)
-#if DFSPH_WARM_SPH
-            drho += dot(vi - vel[j].xyz, g);
+#if DFSPH_WARM_NP
+    float ki = live ? 0.5 * vel[i].w : 0.0; // the warm start's k_i (DFSPH_K below)
+    vec3 warm = vec3(0.0);                  // its impulse over dt: sum_j (k_i + k_j) m grad W_ij
 #endif
-            a += dfsph_visc_pair(xi - DFSPH_POS_R[j].xyz, vi - vel[j].xyz, rhoi, dens[j]);
+    DFSPH_LIST_BEGIN(j, g)
+            vec4 vj = vel[j];
+#if DFSPH_WARM_SPH
+            drho += dot(vi - vj.xyz, g);
+#elif DFSPH_WARM_NP
+            warm += (ki + 0.5 * vj.w) * g;
+#endif
+#if DFSPH_WARM_NP && !DFSPH_REC
+            a += dfsph_visc_pair(xi - DFSPH_POS_R[j].xyz, vi - vj.xyz, rhoi, dens[j], DFSPH_LIST_DW); // g's kernel: once a pair
+#else
+            a += dfsph_visc_pair(xi - DFSPH_POS_R[j].xyz, vi - vj.xyz, rhoi, dens[j]);
+#endif
         DFSPH_LIST_END
     vec4 sums = sim_lanes_sum(vec4(a, drho));
     a = sums.xyz;
+#if DFSPH_WARM_NP
+    warm = sim_lanes_sum(vec4(warm, 0.0)).xyz;
+#endif
     if (live && SIM_LANE == 0u) {
         a = dfsph_accel_local(a, xi, vi);
         accel[i] = vec4(a, 0.0);
@@ -42,6 +63,9 @@ float dfsph_nonpressure() {
         DFSPH_K(i) = adv > P.rho0 ? 0.5 * min(vel[i].w * (C.dt * C.dt), 0.00025) : 0.0;
 #else
         DFSPH_K(i) = 0.5 * vel[i].w;
+#if DFSPH_WARM_NP
+        vstar[i] = vec4(warm + 2.0 * ki * P.rho0 * wallg[i].yzw, 0.0); // the wall as a mirrored ghost of the same pressure
+#endif
 #endif
         speed = length(vi + a * C.dt);
     }

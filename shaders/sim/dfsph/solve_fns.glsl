@@ -9,11 +9,13 @@
 // The pressure solve's totals of the step are summed for the next step's warm start, carried with
 // the particle through the reorder: its total in vel.w (the divergence solve has no warm start: its
 // first predict rides in the density pass, density_pass.glsl). warm: the pressure solve's first
-// update, from the loaded values; the sums start again; it also steps the velocity by the
-// non-pressure accelerations, v + dt a: one
+// update, from the loaded values (half the last total: DFSPH_WARM_NP 1, where the non-pressure pass
+// summed its impulse in its own walk and left it in vstar, walks no list: dfsph_common.glsl); the
+// sums start again; it also steps the velocity by the non-pressure accelerations, v + dt a: one
 // explicit step where dt is within the viscosity's bound, else (DFSPH_VISC_SPLIT, a long step of
 // slow flow) the viscosity in two half-steps, each within it (docs/SPH.md):
-//   warm:             u = v + (dt/2) a(v), kept in vstar; v' = u + (dt/2) a_ext (gravity and the
+//   warm:             u = v + (dt/2) a(v), kept in vstar (after its impulse is read from it,
+//                     DFSPH_WARM_NP); v' = u + (dt/2) a_ext (gravity and the
 //                     mouse), less the warm start's pressure impulse as ever
 //   first predict:    d = (dt/2) a_visc: the pairs' viscosity at v' (its walk, below), the walls'
 //                     damping at u; into vstar
@@ -42,13 +44,22 @@ void dfsph_update(bool warm, bool first) {
         DFSPH_LIST_END
     }
 #else
-    DFSPH_LIST_BEGIN(j, g)
-        dv += (ki + DFSPH_KJ(j)) * g;
-    DFSPH_LIST_END
+#if DFSPH_DENSITY && DFSPH_WARM_NP
+    if (!warm) // the warm start's impulse is the non-pressure pass's (below)
+#endif
+    {
+        DFSPH_LIST_BEGIN(j, g)
+            dv += (ki + DFSPH_KJ(j)) * g;
+        DFSPH_LIST_END
+    }
 #endif
     dv = sim_lanes_sum(vec4(dv, 0.0)).xyz;
     if (!live || SIM_LANE != 0u) return;
-    dv += 2.0 * ki * P.rho0 * wallg[i].yzw; // the wall as a mirrored ghost of the same pressure
+#if DFSPH_DENSITY && DFSPH_WARM_NP
+    if (warm) dv = vstar[i].xyz; // the non-pressure pass summed it, the walls' term too (nonpressure_pass.glsl)
+    else
+#endif
+        dv += 2.0 * ki * P.rho0 * wallg[i].yzw; // the wall as a mirrored ghost of the same pressure
     float dt = C.dt;
     vec4 v = vel[i];
 #if DFSPH_DENSITY

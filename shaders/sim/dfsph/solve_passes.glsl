@@ -45,8 +45,10 @@ layout(std430, binding = B_NBR) DFSPH_Q_NBR buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_WALL) DFSPH_Q_WALL buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) DFSPH_Q_NBR_COUNT buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_DENS) DFSPH_Q_DENS buffer Dens { float dens[]; };
-#if DFSPH_VISC_SPLIT
-layout(std430, binding = B_VEL_OUT) buffer VelStar { vec4 vstar[]; }; // the viscosity's second half-step (solve_fns.glsl)
+#if DFSPH_VISC_SPLIT || DFSPH_WARM_NP
+// vstar: the warm start's impulse from the non-pressure pass (DFSPH_WARM_NP, nonpressure_pass.glsl),
+// and the viscosity's second half-step (solve_fns.glsl)
+layout(std430, binding = B_VEL_OUT) buffer VelStar { vec4 vstar[]; };
 #endif
 #if DFSPH_REC // the values k (DFSPH_K, dfsph_common.glsl; in pos.w where the lists hold indices)
 layout(std430, binding = B_KAPPA) DFSPH_Q_KAPPA buffer Kappa { float kappa[]; };

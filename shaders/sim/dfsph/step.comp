@@ -25,8 +25,9 @@
 // viscosity's second half-step where it runs, solve_fns.glsl), and integrate to group 0's own end (no barrier follows
 // it; the groups' shares are equal). integrate's last group copies them into the step's record.
 // Buffers that other groups' writes reach within the dispatch are coherent (pos, vel, dens,
-// and the values k: DFSPH_K); the lists, the walls' share (with the factor), accel and the viscosity's second
-// half-step (vstar) are read only by the thread that wrote them.
+// and the values k: DFSPH_K); the lists, the walls' share (with the factor), accel and vstar (the
+// warm start's impulse, DFSPH_WARM_NP, and the viscosity's second half-step) are read only by the
+// thread that wrote them.
 #version 450
 #ifndef DFSPH_PHASE_CLOCK
 #define DFSPH_PHASE_CLOCK 0

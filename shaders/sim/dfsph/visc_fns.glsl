@@ -5,14 +5,20 @@
 #ifndef FLUID_SIM_DFSPH_VISC_FNS_GLSL
 #define FLUID_SIM_DFSPH_VISC_FNS_GLSL
 
-// The artificial viscosity's acceleration on i from j, before the mass (d = x_i - x_j, vij = v_i - v_j):
-// only between approaching particles (vr = vij . d < 0), 0 for a separating pair; alpha c0 hs its
-// constant, 0.01 hs^2 the softening of r^2.
-vec3 dfsph_visc_pair(vec3 d, vec3 vij, float rhoi, float rhoj) {
+// The artificial viscosity's acceleration on i from j, before the mass (d = x_i - x_j, vij = v_i - v_j,
+// dw the kernel's dW/dr / r there, where the caller has it: DFSPH_LIST_DW): only between approaching
+// particles (vr = vij . d < 0), 0 for a separating pair; alpha c0 hs its constant, 0.01 hs^2 the
+// softening of r^2.
+vec3 dfsph_visc_pair(vec3 d, vec3 vij, float rhoi, float rhoj, float dw) {
     float vr = dot(vij, d), r2 = dot(d, d);
     if (vr >= 0.0) return vec3(0.0);
-    float coef = P.alpha * P.c0 * P.hs * -vr / ((r2 + 0.01 * P.hs * P.hs) * 0.5 * (rhoi + rhoj)) * sim_pair(r2, P.hs, sim_kernel_k(P.hs)).y;
+    float coef = P.alpha * P.c0 * P.hs * -vr / ((r2 + 0.01 * P.hs * P.hs) * 0.5 * (rhoi + rhoj)) * dw;
     return -coef * d;
+}
+// The same, the kernel evaluated for an approaching pair alone.
+vec3 dfsph_visc_pair(vec3 d, vec3 vij, float rhoi, float rhoj) {
+    if (dot(vij, d) >= 0.0) return vec3(0.0);
+    return dfsph_visc_pair(d, vij, rhoi, rhoj, sim_pair(dot(d, d), P.hs, sim_kernel_k(P.hs)).y);
 }
 
 // a: the viscosity's sum over the neighbours (before the mass); returns the particle's
