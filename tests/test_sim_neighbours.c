@@ -6,7 +6,9 @@
  * (and on them), spaced exactly h apart. Uses the "cpu" sort (the GPU sorts have their own tests).
  * Needs GL 4.5 (headless EGL, llvmpipe is fine). */
 #include "sim_ref.h"
+#include "gpu/shader.h"
 #include "sim/dfsph/dfsph.h"
+#include "sim/search.h"
 #include "sim/solver.h"
 #include "sim/wcsph/wcsph.h"
 
@@ -178,9 +180,31 @@ static void check_layout(sim *s, const char *name, const float *pos_in, uint32_t
 
 static float frand(uint32_t *st) { return (float)(check_rand(st) % 1000000) / 1000000.0f; }
 
+/* A solver pass that makes the next step's hash (sim_search_hash_pass) and does not build is built
+ * once for a sorter, not again each step (on the H100 a broken one was rebuilt every step: 2,000
+ * builds a second), and again after a sort switch. Observed through the path: after the broken
+ * shader fails, a good one asked for the same sorter is not built; after the switch it is. Made to
+ * fail on purpose: with the failure not kept (the good shader built at once). */
+static void test_hash_pass_failure(const gpu_caps *caps) {
+    char err[ERR_LEN];
+    sim_search *q = sim_search_make(&(sim_search_desc){.capacity = 1000, .cells = 64, .sort = sort_algo_find("radix")}, caps, err);
+    CHECK(q != NULL, "sim_search_make: %s", err);
+    if (!q) return;
+    sim_hash_pass h = {0};
+    const char *fill = "#define FILL_VALUE 1u\n";
+    CHECK(sim_search_hash_pass(&h, q, "tests/broken.comp", "", "test.hash_broken") == 0, "a broken hash pass built");
+    CHECK(sim_search_hash_pass(&h, q, "tests/fill.comp", fill, "test.hash_fill") == 0,
+          "a hash pass that failed was built again for the same sorter");
+    CHECK(sim_search_set_sort(q, sort_algo_find("radix"), err), "sim_search_set_sort: %s", err);
+    CHECK(sim_search_hash_pass(&h, q, "tests/fill.comp", fill, "test.hash_fill") != 0, "after a sort switch the pass was not built again");
+    shader_destroy(&h.prog);
+    sim_search_destroy(q);
+}
+
 int main(int argc, char **argv) {
     ref_args(argc, argv);
     gpu_ctx *gpu = check_gpu();
+    test_hash_pass_failure(gpu_get_caps(gpu));
     /* The cell size by solver and count (measured on the H100, docs/BENCHMARKS.md): h/2 for wcsph
      * above 262,144 particles, h otherwise; and a simulation takes it unless sim_desc.cells_per_h says. */
     CHECK(sim_cells_per_h(&sim_solver_wcsph, 262144) == 1 && sim_cells_per_h(&sim_solver_wcsph, 262145) == 2 &&

@@ -122,7 +122,7 @@ void sim_search_hash_defines(const sim_search *q, char *out, size_t len) {
 uint32_t sim_search_serial(const sim_search *q) { return q->serial; }
 
 GLuint sim_search_hash_pass(sim_hash_pass *h, const sim_search *q, const char *path, const char *defines, const char *label) {
-    if (h->prog && h->serial == q->serial) return h->prog;
+    if (h->serial == q->serial && (h->prog || h->failed)) return h->prog; /* a failed build is not tried again each step */
     shader_destroy(&h->prog);
     h->serial = q->serial;
     char all[8192], err[ERR_LEN];
