@@ -185,6 +185,18 @@ static double ref_divergence_mean(const sim_params *p, const float *pos, const f
     return sum / n;
 }
 
+/* One step of s from these particles (sim_set_particles: the solver primed, its first dt again);
+ * returns its record. */
+static sim_step_record step_from(sim *s, const float *pos, const float *vel, uint32_t n, const char *path) {
+    char err[ERR_LEN];
+    CHECK(sim_set_particles(s, pos, vel, n, err), "%s", err);
+    sim_step(s, NULL);
+    sim_sync(s);
+    sim_step_record r = {0};
+    CHECK(sim_records(s, &r, 1) == 1, "%s: no record of the step", path);
+    return r;
+}
+
 /* dfsph's divergence solve starts from its first predict, which the density pass makes in its own
  * walk (density_pass.glsl) and reduces (the fused step into its partials, density.comp over the
  * dispatch, whose last group decides): one step of a pool given a velocity field (a squeeze toward
@@ -218,12 +230,7 @@ static void test_divergence_predict(const gpu_caps *caps, int persistent, int fu
         double scale = (round == 0 ? 0.4 : 3.0) * dp->eta_divergence / unit;
         for (uint32_t i = 0; i < 4 * n; i++) v[i] = (float)(vel[i] * scale);
         double want = ref_divergence_mean(p, pos, v, n, dt, dp->min_neighbours);
-        char err[ERR_LEN];
-        CHECK(sim_set_particles(s, pos, v, n, err), "%s", err);
-        sim_step(s, NULL);
-        sim_sync(s);
-        sim_step_record r;
-        CHECK(sim_records(s, &r, 1) == 1, "%s: no record of the step", path);
+        sim_step_record r = step_from(s, pos, v, n, path);
         bool fused_ran = sim_record_phased(&r); /* the fused step measures its phases (the shader clock) */
         CHECK(fused_ran == (persistent == 1 && fused != DFSPH_ZERO), "%s: the step %s the fused step", path,
               fused_ran ? "ran" : "did not run");
@@ -265,12 +272,7 @@ static void test_warm_impulse(const gpu_caps *caps, int persistent, int fused, i
         for (int c = 0; c < 3; c++) vel[4 * i + c] = (float)(3.0 * ((check_rand(&state) % 1000) / 1000.0 - 0.5));
         vel[4 * i + 3] = (float)(2e-4 * (check_rand(&state) % 1000) / 1000.0); /* the last step's total */
     }
-    char err[ERR_LEN];
-    CHECK(sim_set_particles(s, pos, vel, n, err), "%s", err);
-    sim_step(s, NULL);
-    sim_sync(s);
-    sim_step_record r;
-    CHECK(sim_records(s, &r, 1) == 1, "%s: no record of the step", path);
+    sim_step_record r = step_from(s, pos, vel, n, path);
     CHECK(r.dt <= dp->dt_visc, "%s: the step (%.4g s) passed the viscosity's bound (%.4g s): vstar is the half-step's", path,
           r.dt, dp->dt_visc);
     const sim_particles *g = sim_get_particles(s);
