@@ -234,9 +234,9 @@ bool dfsph_reduce_last(float v, bool is_max) {
 // and handed to the warm update in vstar (nonpressure_pass.glsl), which then walks no list; 0: the
 // warm update walks the lists itself. The same values either way. 1 where a particle has one lane
 // (and the warm start is ours: not DFSPH_WARM_SPH's, whose k needs the pass's sums first). On the
-// H100 (s34, docs/BENCHMARKS.md) it took 432,000 and 986,078 from 67.2 and 173.6 ms a frame to 65.8
-// and 171.0; with 2 lanes the non-pressure pass grew more than the warm walk saved (109,744 +0.5%,
-// 37 -> 47 µs against 213 -> 205).
+// H100 (s34, docs/BENCHMARKS.md) it took 432,000 and 986,078 from 67.2 and 173.9 ms a frame to 65.9
+// and 171.1; with 2 lanes the non-pressure pass grew more than the warm walk saved (at 109,744 it
+// went from 37 to 47 µs a step, the pressure solve from 213 to 205).
 #ifndef DFSPH_WARM_NP
 #if defined(SIM_LANES) && defined(DFSPH_WARM_SPH)
 #if SIM_LANES == 1 && !DFSPH_WARM_SPH
