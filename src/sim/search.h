@@ -61,7 +61,7 @@ uint32_t sim_search_serial(const sim_search *q);
 typedef struct sim_hash_pass {
     GLuint prog;     /* 0: none (not built yet, or it did not build) */
     uint32_t serial; /* the search's sorter it was built for */
-    bool failed;     /* its last build failed (said once) */
+    bool failed;     /* its last build failed (said once; not tried again for the same sorter) */
 } sim_hash_pass;
 /* The program of shaders/PATH with `defines` and the hash's, for q's sorter (built again after a
  * sort switch); 0 where it does not build (logged once: the pass then runs without it and the

@@ -27,9 +27,11 @@ float dfsph_nonpressure() {
     float rhoi = live ? dens[i] : 1.0;
     vec3 a = vec3(0.0);
     float drho = 0.0;
+#if !DFSPH_WARM_SPH
+    float ki = live ? 0.5 * vel[i].w : 0.0; // the warm start's k_i: half the last total (DFSPH_K below)
+#endif
 #if DFSPH_WARM_NP
-    float ki = live ? 0.5 * vel[i].w : 0.0; // the warm start's k_i (DFSPH_K below)
-    vec3 warm = vec3(0.0);                  // its impulse over dt: sum_j (k_i + k_j) m grad W_ij
+    vec3 warm = vec3(0.0); // its impulse over dt: sum_j (k_i + k_j) m grad W_ij
 #endif
     DFSPH_LIST_BEGIN(j, g)
             vec4 vj = vel[j];
@@ -62,7 +64,7 @@ float dfsph_nonpressure() {
         float adv = rhoi + C.dt * (sums.w + P.rho0 * dot(vi + C.dt * a, wallg[i].yzw));
         DFSPH_K(i) = adv > P.rho0 ? 0.5 * min(vel[i].w * (C.dt * C.dt), 0.00025) : 0.0;
 #else
-        DFSPH_K(i) = 0.5 * vel[i].w;
+        DFSPH_K(i) = ki;
 #if DFSPH_WARM_NP
         vstar[i] = vec4(warm + 2.0 * ki * P.rho0 * wallg[i].yzw, 0.0); // the wall as a mirrored ghost of the same pressure
 #endif
