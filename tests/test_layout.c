@@ -69,7 +69,7 @@ static const layout_member _dfsph_params_members[] = {
     MEMBER(dfsph_gpu_params, min_neighbours),
     MEMBER(dfsph_gpu_params, dt_visc),
     MEMBER(dfsph_gpu_params, dt_press),
-    MEMBER(dfsph_gpu_params, pad1),
+    MEMBER(dfsph_gpu_params, tail_groups),
     MEMBER(dfsph_gpu_params, pad2),
 };
 
@@ -81,6 +81,7 @@ static const layout_member _dfsph_ctl_members[] = {
     MEMBER(dfsph_ctl, args_step),
     MEMBER(dfsph_ctl, args_coarse),
     MEMBER(dfsph_ctl, args_coarse_apply),
+    MEMBER(dfsph_ctl, args_tail),
     MEMBER(dfsph_ctl, t_rem),
     MEMBER(dfsph_ctl, steps_left),
     MEMBER(dfsph_ctl, dt),

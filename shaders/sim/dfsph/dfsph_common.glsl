@@ -20,7 +20,8 @@ layout(std140, binding = UBO_SOLVER) uniform DfsphParams {
     uint min_neighbours;   // fewer: the divergence solve leaves the particle alone (free surface)
     float dt_visc;         // the explicit viscosity's bound: a longer step takes it in two half-steps (solve_fns.glsl)
     float dt_press;        // sqrt(K dx^3): the depth bound, dt <= dt_press / (sqrt(g) H) (nonpressure_pass.glsl); 0: none
-    float pad1, pad2;
+    uint tail_groups;      // the indirect path's persistent tail's grid at most (0: no tail; dfsph_tail_grid)
+    float pad2;
 } D;
 
 layout(std430, binding = B_CTL) coherent buffer Ctl {
@@ -29,6 +30,7 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     uvec4 args_step;   // groups of the step's other passes: 0 in the empty slots once the frame's time is used
     uvec4 args_coarse; // groups of the coarse level's sums and apply after the predict just done (0: it does not follow;
     uvec4 args_coarse_apply; //   the indirect path, coarse.comp: predict.comp's last group writes them)
+    uvec4 args_tail;   // groups of the indirect path's persistent tail after the solve's recorded pairs (0: the solve stopped; dfsph_decide_next)
     uint t_rem;        // simulated time left in the frame, in ticks of DFSPH_TICK s
     uint steps_left;   // step slots left in the frame
     float dt;          // this step's size (the last step's until the CFL pass sets it)
@@ -164,6 +166,16 @@ bool dfsph_decide_solve(bool density, uint it, float mean, bool record) {
     return more;
 }
 
+// The persistent tail's grid (solve.comp, DFSPH_TAIL; dfsph_passes.c) for `groups` virtual groups:
+// as few as take them in as few rounds as D.tail_groups would (twin of dfsph_grid in
+// dfsph_persistent.c); 0 where there is no tail. The tail is indirect, its groups written by the
+// decision before it, so that a solve its pairs finished costs an empty dispatch there, not a
+// grid's launch (the H100 at 109,744: docs/BENCHMARKS.md, s35).
+uint dfsph_tail_grid(uint groups) {
+    uint most = D.tail_groups, rounds = most == 0u ? 0u : (groups + most - 1u) / most;
+    return rounds == 0u ? 0u : (groups + rounds - 1u) / rounds;
+}
+
 // The indirect path's decision after predict `it` (predict.comp; the divergence solve's first,
 // it = 0, made by the density pass: density.comp), by the last group's first thread: the solve's
 // next (update, predict) pair gets this dispatch's groups, or 0 once it stops, and C.iter the
@@ -175,6 +187,7 @@ bool dfsph_decide_next(bool density, uint it, float mean) {
     uvec4 args = uvec4(more ? gl_NumWorkGroups.x : 0u, 1u, 1u, 0u);
     if (density) C.args_dens = args;
     else C.args_div = args;
+    C.args_tail = uvec4(more ? dfsph_tail_grid(gl_NumWorkGroups.x) : 0u, 1u, 1u, 0u);
     return more;
 }
 

@@ -50,7 +50,7 @@ void dfsph_integrate_record(float cfl, float hsum, float dt) {
         C.steps_left = C.steps_left > 0u ? C.steps_left - 1u : 0u;
         if (C.mode != DFSPH_MODE_FREE && C.t_rem == 0u) { // the frame's time used: the slots left run empty
             C.idle = 1u;
-            C.args_step = C.args_dens = C.args_div = uvec4(0u, 1u, 1u, 0u);
+            C.args_step = C.args_dens = C.args_div = C.args_tail = uvec4(0u, 1u, 1u, 0u);
         }
     }
     // One record a slot (dt 0: an empty one); t_rem > 0 after a frame's last slot: time the

@@ -64,6 +64,7 @@ void dfsph_solve_run() {
     }
     if (gl_WorkGroupID.x == 0u && lid == 0u) {
         C.iter = it;
+        C.args_tail = uvec4(0u, 1u, 1u, 0u);
 #if DFSPH_DENSITY
         C.args_dens = uvec4(0u, 1u, 1u, 0u);
 #else

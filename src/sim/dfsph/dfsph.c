@@ -223,6 +223,8 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
         _dfsph_destroy(d);
         return NULL;
     }
+    d->gp.tail_groups = d->tail_groups; /* the tail's grid, which its decisions write (dfsph_tail_grid) */
+    glNamedBufferSubData(d->params, 0, sizeof d->gp, &d->gp);
     dfsph_ctl_reset(d);
     return d;
 }

@@ -54,7 +54,8 @@ typedef struct dfsph_gpu_params {
     uint32_t min_neighbours;    /* fewer: the divergence solve leaves the particle alone (free surface) */
     float dt_visc;              /* the explicit viscosity's bound: a longer step takes it in two half-steps */
     float dt_press;             /* sqrt(K dx^3): the depth bound, dt <= dt_press / (sqrt(g) H) (0: none) */
-    float pad1, pad2;
+    uint32_t tail_groups;       /* the indirect path's persistent tail's grid at most (0: no tail; dfsph_tail_grid) */
+    float pad2;
 } dfsph_gpu_params;
 _Static_assert(sizeof(dfsph_gpu_params) == 48, "DfsphParams is three vec4s");
 
@@ -63,6 +64,7 @@ typedef struct dfsph_ctl {
     uint32_t args_div[4], args_dens[4];
     uint32_t args_step[4]; /* groups of a step's passes: 0 in the empty slots after the frame's time */
     uint32_t args_coarse[4], args_coarse_apply[4]; /* the pressure solve's coarse level's next passes (0: it does not follow) */
+    uint32_t args_tail[4]; /* the indirect path's persistent tail after the solve under way's recorded pairs (0: it stopped) */
     uint32_t t_rem;        /* the frame's time left, in ticks of DFSPH_TICK seconds */
     uint32_t steps_left;
     float dt, dt_cfl;
@@ -83,10 +85,10 @@ typedef struct dfsph_ctl {
 } dfsph_ctl;
 _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_step) == 32 &&
                    offsetof(dfsph_ctl, args_coarse) == 48 && offsetof(dfsph_ctl, args_coarse_apply) == 64 &&
-                   offsetof(dfsph_ctl, t_rem) == 80,
+                   offsetof(dfsph_ctl, args_tail) == 80 && offsetof(dfsph_ctl, t_rem) == 96,
                "Ctl's indirect arguments");
-_Static_assert(offsetof(dfsph_ctl, done) == 96 && offsetof(dfsph_ctl, cap_div) == 128, "Ctl's scalars");
-_Static_assert(sizeof(dfsph_ctl) == 204, "Ctl's partial[] starts at 204");
+_Static_assert(offsetof(dfsph_ctl, done) == 112 && offsetof(dfsph_ctl, cap_div) == 144, "Ctl's scalars");
+_Static_assert(sizeof(dfsph_ctl) == 220, "Ctl's partial[] starts at 220");
 
 /* Time on the GPU is counted in ticks of 2^-28 s (3.7 ns), in a uint: a step's dt is a whole
  * number of ticks, so the frame's sum is exact (and, below 2^24 ticks = 62.5 ms, so is dt as a

@@ -57,8 +57,9 @@ void dfsph_coarse_run(dfsph *d) {
  * groups); then `pairs` (update, predict) pairs whose group counts the predicts write (0 once
  * converged). The pressure solve's coarse level follows each of its first coarse_levels predicts
  * (its passes run with 0 groups where it does not). With a tail (tail_groups), a persistent dispatch
- * of `tail` then runs the iterations the pairs left, up to the cap (it returns at once where they
- * finished the solve): the persistent solve's decisions, the indirect path's passes while they last,
+ * of `tail` then runs the iterations the pairs left, up to the cap; indirect, its grid written by
+ * the last decision (Ctl.args_tail: 0 where the pairs finished the solve, so that it costs an empty
+ * dispatch there rather than a grid's launch): the persistent solve's decisions, the indirect path's passes while they last,
  * so that a frame records only the pairs most solves need (dfsph_frame.h, DFSPH_TAIL_SHARE). */
 static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t pairs,
                          int tail) {
@@ -81,8 +82,11 @@ static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update,
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
         if (predict == P_DENS_PREDICT && k + 1 < (uint32_t)d->coarse_levels) dfsph_coarse_run(d);
     }
-    if (d->tail_groups && groups)
-        dfsph_grid_dispatch(d, d->prog[tail], d->tail_groups, groups, GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    if (d->tail_groups && groups) { /* indirect: the grid where the pairs left the solve going, else 0 groups */
+        sim_dispatch_indirect(d->prog[tail], offsetof(dfsph_ctl, args_tail));
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+        if (d->llvmpipe) dfsph_stall_check(d);
+    }
 }
 
 /* integrate with the next step's hash (sim_search_hash_pass; 0: integrate runs alone). */

@@ -69,7 +69,7 @@ bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
 }
 
 /* The persistent path's grid for `groups` virtual groups: as few groups as take them in as few
- * rounds as `most` (its grid) would: the same passes' time with a cheaper barrier (27,648 on the
+ * rounds as `most` (its grid) would (the tail's GLSL twin: dfsph_tail_grid, dfsph_common.glsl): the same passes' time with a cheaper barrier (27,648 on the
  * H100: 432 groups of 2 each, not 528 of 1 or 2). */
 uint32_t dfsph_grid(uint32_t most, uint32_t groups) {
     uint32_t rounds = (groups + most - 1) / most;
