@@ -33,7 +33,9 @@
  * the pairs recorded are the fewest that all but 1 in DFSPH_TAIL_SHARE of the last frames' solves
  * finished within: an empty pair costs a step two dispatches (about 6 us at 109,744 on the H100), an
  * iteration the tail runs the coherent reads' extra (about 36 us), so a pair pays where more than
- * about 1 solve in 7 needs it. Iterations counted up to DFSPH_TAIL_BINS - 1. */
+ * about 1 solve in 7 needs it. Since the tail is indirect (session 35) a solve its pairs finish also
+ * skips the tail's launch (about 16 us), which moves that share toward 1 in 10; not measured, so 8
+ * stays. Iterations counted up to DFSPH_TAIL_BINS - 1. */
 #define DFSPH_TAIL_SHARE 8
 #define DFSPH_TAIL_BINS 16
 #define DFSPH_MAX_STEPS 1000 /* step slots a frame at most (records in flight stay within the ring) */

@@ -36,9 +36,10 @@ static uint32_t _dfsph_sm_count(void) {
  * (docs/BENCHMARKS.md), so there the indirect path runs, and a persistent dispatch after each
  * solve's recorded pairs runs whatever iterations they left (its tail: dfsph_passes.c), so that no
  * empty pair is recorded for the rare solve that needs many: up to 262,144 particles (2 lanes a
- * particle; the H100 at 109,744: 15.83 -> 15.10 ms a frame). Past it, with one lane, a tail's
- * iteration costs far more than an empty pair (432,000: 78.7 -> 79.7 ms, 986,078: 210.5 -> 215.0;
- * docs/BENCHMARKS.md, s27), so there the indirect path runs alone. The desc's `persistent` forces N groups
+ * particle; the H100 at 109,744: 15.83 -> 15.10 ms a frame; the tail indirect since session 35,
+ * 14.1 -> 13.6). Past it, with one lane, a tail's iteration costs far more than an empty pair
+ * (432,000: 78.7 -> 79.7 ms, 986,078: 210.5 -> 215.0, s27; with the tail indirect 66.0 -> 68.4 and
+ * 171.2 -> 184.7, s35; docs/BENCHMARKS.md), so there the indirect path runs alone. The desc's `persistent` forces N groups
  * on any driver and the whole solve persistent (DFSPH_ZERO: the indirect path alone; llvmpipe runs
  * up to LP_NUM_THREADS groups at once); its `tail` the tail wherever the grid runs. Where the
  * programs do not build, the indirect path alone. */
