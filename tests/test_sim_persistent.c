@@ -291,8 +291,10 @@ int main(void) {
      * predict) pairs indirect, the rest in one persistent dispatch, against the persistent solve
      * alone (both stop at 100 iterations): frames with empty slots, a reset and more frames, index
      * lists, the same states and records bit for bit; with no pair, fewer dispatches than the
-     * indirect path's (whose caps record pairs). Made to fail on purpose: the tail skipping its
-     * first update (the compares failed). */
+     * indirect path's (whose caps record pairs). The tail is an indirect dispatch whose groups the
+     * decision before it writes (Ctl.args_tail). Made to fail on purpose: the tail skipping its
+     * first update (the compares failed); the decisions writing 0 tail groups (session 35: the
+     * iterations, records and states differed). */
     {
         int grid = progress ? 528 : 1;
         uint32_t n = count_of("dambreak", 1500, caps);

@@ -57,10 +57,11 @@ void dfsph_coarse_run(dfsph *d) {
  * groups); then `pairs` (update, predict) pairs whose group counts the predicts write (0 once
  * converged). The pressure solve's coarse level follows each of its first coarse_levels predicts
  * (its passes run with 0 groups where it does not). With a tail (tail_groups), a persistent dispatch
- * of `tail` then runs the iterations the pairs left, up to the cap; indirect, its grid written by
- * the last decision (Ctl.args_tail: 0 where the pairs finished the solve, so that it costs an empty
- * dispatch there rather than a grid's launch): the persistent solve's decisions, the indirect path's passes while they last,
- * so that a frame records only the pairs most solves need (dfsph_frame.h, DFSPH_TAIL_SHARE). */
+ * of `tail` then runs the iterations the pairs left, up to the cap: the persistent solve's
+ * decisions, the indirect path's passes while they last, so that a frame records only the pairs
+ * most solves need (dfsph_frame.h, DFSPH_TAIL_SHARE). The tail is indirect, its grid written by the
+ * last decision (Ctl.args_tail: 0 where the pairs finished the solve, so that there it costs an
+ * empty dispatch, not a grid's launch). */
 static void _dfsph_solve(dfsph *d, const sim_particles *p, int warm, int update, int predict, GLintptr args, uint32_t pairs,
                          int tail) {
     uint32_t groups = gpu_groups((size_t)p->n * p->lanes, SIM_WG); /* the indirect path's (virtual) groups */

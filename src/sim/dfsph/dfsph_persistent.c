@@ -39,8 +39,8 @@ static uint32_t _dfsph_sm_count(void) {
  * particle; the H100 at 109,744: 15.83 -> 15.10 ms a frame; the tail indirect since session 35,
  * 14.1 -> 13.6). Past it, with one lane, a tail's iteration costs far more than an empty pair
  * (432,000: 78.7 -> 79.7 ms, 986,078: 210.5 -> 215.0, s27; with the tail indirect 66.0 -> 68.4 and
- * 171.2 -> 184.7, s35; docs/BENCHMARKS.md), so there the indirect path runs alone. The desc's `persistent` forces N groups
- * on any driver and the whole solve persistent (DFSPH_ZERO: the indirect path alone; llvmpipe runs
+ * 171.2 -> 184.7, s35; docs/BENCHMARKS.md), so there the indirect path runs alone. The desc's
+ * `persistent` forces N groups on any driver and the whole solve persistent (DFSPH_ZERO: the indirect path alone; llvmpipe runs
  * up to LP_NUM_THREADS groups at once); its `tail` the tail wherever the grid runs. Where the
  * programs do not build, the indirect path alone. */
 bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
@@ -70,8 +70,9 @@ bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
 }
 
 /* The persistent path's grid for `groups` virtual groups: as few groups as take them in as few
- * rounds as `most` (its grid) would (the tail's GLSL twin: dfsph_tail_grid, dfsph_common.glsl): the same passes' time with a cheaper barrier (27,648 on the
- * H100: 432 groups of 2 each, not 528 of 1 or 2). */
+ * rounds as `most` (its grid) would: the same passes' time with a cheaper barrier (27,648 on the
+ * H100: 432 groups of 2 each, not 528 of 1 or 2). The tail's GLSL twin: dfsph_tail_grid
+ * (dfsph_common.glsl). */
 uint32_t dfsph_grid(uint32_t most, uint32_t groups) {
     uint32_t rounds = (groups + most - 1) / most;
     return (groups + rounds - 1) / rounds;
