@@ -12,6 +12,7 @@
  *    frames are counted (sim_summary.frames_short), and no step is tiny (every dt at least 0.45 of
  *    its CFL limit: a step far shorter than the last wrecks the 1/dt^2 warm start). Kind:
  *    independent (the seconds asked for), plus an invariant.
+ *  - each record names the frame whose slots ran it (check_record_frames).
  *  - a settled pool's frames take no spare slot (DFSPH_SPARE_MARGIN): the slots issued are the
  *    steps taken, none short, 30 frames 30/60 s. Kind: invariant (counts). Made to fail by keeping
  *    the spare (150 slots for the 30 frames' 120 steps).
@@ -169,6 +170,47 @@ static void check_carry(const gpu_caps *caps) {
     sim_destroy(s);
 }
 
+/* Each record names the frame whose slots ran it (sim_step_record.frame, numbered as
+ * sim_frames_begun): two frames cut short after one slot each, then frames run in full, their
+ * records read only at the end: the first two records name the two short frames, the rest the
+ * later ones, in order, and no frame has more records than slots. Kind: invariant (made to fail
+ * on purpose: dfsph stamping each record with the frame it was read in, caught by the first two). */
+static void check_record_frames(const gpu_caps *caps) {
+    sim *s = ref_sim("dambreak", 1200, "radix", "dfsph", caps);
+    enum { FRAMES = 6 };
+    uint32_t no[FRAMES];
+    int slots[FRAMES];
+    for (int f = 0; f < FRAMES; f++) {
+        int k = sim_frame_begin(s, FRAME, 0);
+        no[f] = sim_frames_begun(s);
+        slots[f] = f < 2 ? 1 : k; /* the first two stop after one slot: the rest of their time carries */
+        for (int i = 0; i < slots[f]; i++) sim_frame_step(s, NULL);
+        sim_frame_end(s);
+    }
+    sim_sync(s);
+    sim_step_record r;
+    int per[FRAMES] = {0}, n = 0, bad = 0;
+    uint32_t last = 0, first[2] = {0, 0};
+    while (sim_records(s, &r, 1) == 1) {
+        if (n < 2) first[n] = r.frame;
+        n++;
+        int f = (int)r.frame - (int)no[0];
+        bad += r.frame < last || f < 0 || f >= FRAMES;
+        if (f >= 0 && f < FRAMES) per[f]++;
+        last = r.frame;
+    }
+    int over = 0;
+    for (int f = 0; f < FRAMES; f++) over += per[f] > slots[f];
+    printf("the records' frames: the short frames' %u and %u (frames %u and %u), %d records, steps a frame %d %d %d %d %d %d "
+           "for slots %d %d %d %d %d %d\n",
+           first[0], first[1], no[0], no[1], n, per[0], per[1], per[2], per[3], per[4], per[5], slots[0], slots[1], slots[2],
+           slots[3], slots[4], slots[5]);
+    CHECK(first[0] == no[0] && first[1] == no[1] && !bad && !over,
+          "the records name frames %u and %u for the short frames %u and %u; %d out of order or range, %d frames past their slots",
+          first[0], first[1], no[0], no[1], bad, over);
+    sim_destroy(s);
+}
+
 /* A settled pool (512 particles, 1 s to settle) takes no spare slot: its steps are all dt_max, far
  * from the CFL limit, so each frame has exactly the slots its steps take, and none is short. */
 static void check_settled(const gpu_caps *caps) {
@@ -205,6 +247,7 @@ int main(void) {
     static const char *const sorts[] = {"radix", "counting", "bitonic", "cpu"};
     for (size_t i = 0; i < ARRAY_LEN(sorts); i++) check_empty_slots(caps, sorts[i], 20, 3);
     check_carry(caps);
+    check_record_frames(caps);
     check_settled(caps);
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
     gpu_destroy(gpu);

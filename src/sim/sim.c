@@ -373,6 +373,7 @@ int sim_catch_up(sim *s, gpu_prof *prof) {
 int sim_frame_begin(sim *s, double seconds, int substeps) {
     if (s->in_frame) sim_frame_end(s);
     if (s->params_dirty) _sim_upload_params(s);
+    s->frames_begun++;
     int steps = s->solver->frame_begin(s->impl, seconds, substeps);
     s->frame_seconds = seconds;
     sim_poll(s, false);
@@ -400,6 +401,8 @@ void sim_frame_step(sim *s, gpu_prof *prof) {
 }
 
 void sim_get_dispatches(const sim *s, sim_dispatches *out) { *out = s->disp; }
+
+uint32_t sim_frames_begun(const sim *s) { return s->frames_begun; }
 
 void sim_frame_end(sim *s) {
     if (!s->in_frame) return;
@@ -461,6 +464,7 @@ bool sim_set_solver(sim *s, const char *name, char *err) {
     s->solver->destroy(s->impl);
     s->solver = next;
     s->impl = impl;
+    s->solver_frame_base = s->frames_begun; /* its records' frames count from its own first */
     sim_records_solver_switched(s);
     _sim_stage_names(s);
     _sim_prime(s);

@@ -94,6 +94,9 @@ typedef struct sim_dispatches {
     uint64_t total, steps; /* over every step issued since sim_make */
 } sim_dispatches;
 void sim_get_dispatches(const sim *s, sim_dispatches *out);
+/* sim_frame_begin's calls since sim_make (sim_step's and sim_frame's included): the numbering of
+ * sim_step_record.frame. */
+uint32_t sim_frames_begun(const sim *s);
 
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err);
 /* The width in bits of the cell keys sim_make's search would sort for SCENE at about PARTICLES

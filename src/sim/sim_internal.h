@@ -32,6 +32,8 @@ struct sim {
     const gpu_caps *caps;
     const char *stage_names[SIM_SEARCH_STAGES + SIM_SOLVER_MAX_STAGES];
     bool in_frame;
+    uint32_t frames_begun;      /* sim_frame_begin's calls since sim_make (sim_frames_begun) */
+    uint32_t solver_frame_base; /* frames_begun when the solver was made: its records' frame numbers start after it */
     int first_step;       /* the frame's first step is the profiled one */
     sim_step_record *rec; /* the one ring of records: read from the solver, not yet taken by sim_records */
     uint32_t rec_cap, rec_head, rec_count;

@@ -38,6 +38,7 @@ static void _sim_take(void *owner, const sim_step_record *r) {
     sim_step_record *slot = &s->rec[(s->rec_head + s->rec_count) % s->rec_cap];
     *slot = *r;
     slot->time = u->time;
+    if (r->frame) slot->frame = r->frame + s->solver_frame_base;
     s->rec_count++;
 }
 

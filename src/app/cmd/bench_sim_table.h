@@ -46,7 +46,7 @@ typedef struct bsim_row {
     double disp_mean;  /* dispatches recorded per step slot (sim_get_dispatches) */
     uint32_t disp_1_4; /* dispatches of a step whose solves record 1 divergence and 4 pressure iterations */
     int worst_slots;   /* the worst frame's step slots, steps and dispatches: where its time went */
-    int worst_steps;   /* (the steps whose end falls in its 1/60 s) */
+    int worst_steps;   /* (the steps its slots ran: _bsim_take) */
     int worst_frame;   /* its index in the timed window */
     uint64_t worst_disp;
     int nst;

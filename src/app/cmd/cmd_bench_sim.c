@@ -146,16 +146,19 @@ static bool _bsim_check(_bsim_opts *o, char *err) {
 }
 
 /* The records read so far (sim_records) into the row's window statistics; into frame_steps (NULL:
- * not counted), the steps whose end falls in each timed frame's 1/60 s from row->t_start (a frame's
- * steps; where its slots ran out, the steps of the next frame that finish its time count in it). */
-static void _bsim_take(sim *s, bsim_row *row, double it_sum[SIM_RECORD_COUNTERS], double *err_sum, int *frame_steps, int frames) {
+ * not counted), the steps each timed frame's slots ran: by the record's frame where the solver says
+ * it (dfsph: a frame whose slots ran out leaves the rest of its time to the next frame's, whose GPU
+ * time pays for them), else the steps whose end falls in the frame's 1/60 s from row->t_start
+ * (wcsph, whose frames carry nothing). frame0: sim_frames_begun before the first timed frame. */
+static void _bsim_take(sim *s, bsim_row *row, double it_sum[SIM_RECORD_COUNTERS], double *err_sum, int *frame_steps, int frames,
+                       uint32_t frame0) {
     sim_step_record rec[256];
     for (int n; (n = sim_records(s, rec, (int)ARRAY_LEN(rec))) > 0;)
         for (int i = 0; i < n; i++) {
             const sim_step_record *r = &rec[i];
             row->steps++;
             if (frame_steps) {
-                int f = (int)floor((r->time - row->t_start) * 60 - 1e-6);
+                int f = r->frame ? (int)((int64_t)r->frame - frame0 - 1) : (int)floor((r->time - row->t_start) * 60 - 1e-6);
                 frame_steps[f < 0 ? 0 : f >= frames ? frames - 1 : f]++;
             }
             if (sim_record_phased(r)) { /* phase_cycles: the sum here, the mean at the run's end */
@@ -201,17 +204,18 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     bsim_row skip = {0};
     for (int f = 0; f < warm; f++) {
         session_simulate(ss, SESSION_FRAME_SECONDS, 0, 0, NULL);
-        _bsim_take(s, &skip, it_sum, &err_sum, NULL, 0); /* every frame: the ring never fills (wcsph: 100+ steps a frame) */
+        _bsim_take(s, &skip, it_sum, &err_sum, NULL, 0, 0); /* every frame: the ring never fills (wcsph: 100+ steps a frame) */
         fprintf(stderr, "\rbench --sim: %s %s %u particles: warm-up frame %d of %d (t = %.3f s)   ", solver, sort, row->particles,
                 f + 1, warm, sim_time(s));
     }
     if (warm) {
         sim_sync(s);
         glFinish();
-        _bsim_take(s, &skip, it_sum, &err_sum, NULL, 0);
+        _bsim_take(s, &skip, it_sum, &err_sum, NULL, 0, 0);
         memset(it_sum, 0, sizeof it_sum), err_sum = 0;
     }
     row->t_start = sim_time(s);
+    uint32_t frame0 = sim_frames_begun(s);
     int nst = ss->stages;
     const char *const *names = ss->stage_names;
     int frames = (int)lround(o->seconds * 60);
@@ -232,7 +236,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
             session_clock_rate(ss, SESSION_CLOCK_ONCE); /* when the first phases come: the counters in µs */
             session_trace_counters(ss, &tc), trace_frames(o->trace, ss->prof, ss->stages, &tc);
         }
-        _bsim_take(s, row, it_sum, &err_sum, frame_steps, frames); /* every frame: the ring never fills */
+        _bsim_take(s, row, it_sum, &err_sum, frame_steps, frames, frame0); /* every frame: the ring never fills */
         if (stages) {
             for (int i = 0; i < nst; i++)
                 if (prof_timed(prof, i)) stage_sum[i] += prof_last_us(prof, i), stage_frames[i]++;
@@ -251,7 +255,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
                 frames, sim_time(s));
     }
     sim_sync(s);
-    _bsim_take(s, row, it_sum, &err_sum, frame_steps, frames);
+    _bsim_take(s, row, it_sum, &err_sum, frame_steps, frames, frame0);
     row->worst_steps = frame_steps[row->worst_frame];
     free(frame_steps);
     fprintf(stderr, "\r%*s\r", 90, "");

@@ -88,6 +88,8 @@ typedef struct dfsph {
     uint32_t frame_steps[DFSPH_FRAMES];
     uint32_t frame_caps[DFSPH_FRAMES][2]; /* the caps each frame recorded (divergence, pressure) */
     uint32_t frame_mode[DFSPH_FRAMES];
+    uint32_t frame_no[DFSPH_FRAMES]; /* each pending frame's number (frames_begun when it began): its records' frame */
+    uint32_t frames_begun;           /* dfsph_frame_begin's calls, from 1 (sim_step_record.frame) */
     int frames_pending, frame_head;
     uint32_t issued, read;  /* steps issued, steps whose records were read */
     uint32_t frame_issued;  /* steps issued in the frame under way */

@@ -52,7 +52,10 @@ void dfsph_collect(dfsph *d, int lag) {
         const dfsph_record *recs = (const dfsph_record *)(slot + DFSPH_RB_RECORDS); /* read in place */
         sim_step_record got[DFSPH_MAX_STEPS];
         int taken = dfsph_policy_learn(&d->pol, recs, count, d->frame_mode[f], d->frame_caps[f], got);
-        for (int k = 0; k < taken && !d->discard; k++) d->sink->push(d->sink->owner, &got[k]);
+        for (int k = 0; k < taken && !d->discard; k++) {
+            got[k].frame = d->frame_no[f]; /* the frame whose slots ran it (a carried frame's rest runs in the next) */
+            d->sink->push(d->sink->owner, &got[k]);
+        }
         d->read += count;
         d->frame_head = (d->frame_head + 1) % DFSPH_FRAMES;
         d->frames_pending--;
@@ -75,6 +78,7 @@ int dfsph_frame_begin(void *impl, double seconds, int substeps) {
     d->frame_vals[3] = d->plan.caps[1];
     d->frame_set = 1 + d->plan.mode;
     d->frame_issued = 0;
+    d->frames_begun++;
     d->in_frame = true;
     return d->plan.steps;
 }
@@ -102,6 +106,7 @@ void dfsph_frame_end(void *impl) {
     d->frame_caps[f][0] = d->plan.caps[0];
     d->frame_caps[f][1] = d->plan.caps[1];
     d->frame_mode[f] = d->plan.mode;
+    d->frame_no[f] = d->frames_begun;
     d->frame_steps[f] = d->frame_issued;
     d->issued += d->frame_issued;
     d->frames_pending++;
