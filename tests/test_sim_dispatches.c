@@ -66,7 +66,9 @@ static uint32_t counted_step(sim *s, const char *what) {
      * step passes its bound, rides in the pressure solve's first predict and update), 1 with the persistent solve alone
      * (non-pressure), none with the fused step (the persistent path's default: on a GPU the default
      * sims); with the indirect path's tail, 2 more (a tail a solve, indirect: Ctl.args_tail) */
-    uint64_t slot = !strncmp(what, "dfsph", 5) ? (d.pairs ? 9 + (strstr(what, "tail") ? 2 : 0) : strstr(what, "persistent solve") ? 1 : 0) : 0;
+    uint64_t slot = 0;
+    if (!strncmp(what, "dfsph", 5))
+        slot = d.pairs ? 9 + (strstr(what, "tail") ? 2 : 0) : strstr(what, "persistent solve") ? 1 : 0;
     CHECK(g_indirect == 2ull * d.pairs + slot, "%s: %llu indirect dispatches for %u iteration pairs and %llu slot passes", what,
           (unsigned long long)g_indirect, d.pairs, (unsigned long long)slot);
     return d.last;

@@ -205,9 +205,10 @@ static void check_record_frames(const gpu_caps *caps) {
            "for slots %d %d %d %d %d %d\n",
            first[0], first[1], no[0], no[1], n, per[0], per[1], per[2], per[3], per[4], per[5], slots[0], slots[1], slots[2],
            slots[3], slots[4], slots[5]);
-    CHECK(first[0] == no[0] && first[1] == no[1] && !bad && !over,
-          "the records name frames %u and %u for the short frames %u and %u; %d out of order or range, %d frames past their slots",
-          first[0], first[1], no[0], no[1], bad, over);
+    CHECK(
+        first[0] == no[0] && first[1] == no[1] && !bad && !over,
+        "the records name frames %u and %u for the short frames %u and %u; %d out of order or range, %d frames past their slots",
+        first[0], first[1], no[0], no[1], bad, over);
     sim_destroy(s);
 }
 
