@@ -378,7 +378,8 @@ int cmd_bench_sim(int argc, char **argv) {
            "(- where it has none); err, cfl: density error, largest v dt/dx (- where the solver measures none)\n"
            "steps: steps taken a frame; slots: step slots issued a frame (dfsph's past the frame's time run empty)\n"
            "disp: dispatches recorded per slot (mean); disp14: those of a step whose solves record 1 divergence and 4 pressure\n"
-           "iterations (dfsph; wcsph: its step's)\n\n");
+           "iterations (dfsph; wcsph: its step's); worst frame: the steps its slots ran (with a frame's rest that ran out of\n"
+           "slots before it), its slots and dispatches\n\n");
     bsim_columns cols = {0};
     for (int q = 0; q < registry_count(REGISTRY_SOLVERS); q++) /* every solver's: the same columns whatever --solvers */
         bsim_columns_add(&cols, registry_name(REGISTRY_SOLVERS, q));
