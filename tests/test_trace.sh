@@ -78,8 +78,8 @@ sys.exit(1 if bad else 0)
 EOF
 done
 
-# bench --sim --trace: every row's frames on one timeline (two rows of 6 frames), each step's stages
-# adding to it, the names those of the rows' stages in the CSV, committed with the CSV.
+# bench --sim --trace: every row's frames on one timeline (two rows of 6 frames), each spanning its
+# simulation (the sampled ones too), each step's stages adding to it, the names those of the rows' stages in the CSV, committed with the CSV.
 if "$FLUID" bench --sim --particles 1000 --seconds 0.1 --solvers dfsph,wcsph --sorts radix --trace "$TMP/b.json" \
     --csv "$TMP/b.csv" > "$TMP/out" 2> "$TMP/err"; then
     python3 - "$TMP/b.json" "$TMP/b.csv" << 'EOF' || fail "bench --sim --trace (above)"
@@ -93,6 +93,16 @@ if len(frames) != 12: bad.append("%d frames, 2 rows of 6 run" % len(frames))
 for a, b in zip(frames, frames[1:]):
     if a["ts"] + a["dur"] > b["ts"] + 1e-3: bad.append("frames overlap at %.3f" % b["ts"])
 if sum(e["name"] == "step" for e in x) < 2: bad.append("no sampled step in a row (every row samples one)")
+# Each frame spans its whole simulation, a sampled one too (until session 36 such a frame held its
+# first step alone: made to fail that way): one "simulation" slice of the frame's extent in each.
+sims = [e for e in x if e["name"] == "simulation"]
+for f in frames:
+    inner = [e for e in sims if f["ts"] - 1e-3 <= e["ts"] and e["ts"] + e["dur"] <= f["ts"] + f["dur"] + 1e-3]
+    if len(inner) != 1 or abs(inner[0]["dur"] - f["dur"]) > 0.05 * f["dur"] + 20:
+        bad.append("the frame at %.3f (%.3f us) holds %d simulation slices" % (f["ts"], f["dur"], len(inner)))
+for st in (e for e in x if e["name"] == "step"):
+    if not any(e["ts"] - 1e-3 <= st["ts"] and st["ts"] + st["dur"] <= e["ts"] + e["dur"] + 1e-3 for e in sims):
+        bad.append("the step at %.3f is outside every simulation slice" % st["ts"])
 for st in (e for e in x if e["name"] == "step"):
     kids = [e for e in x if e["name"] in names and st["ts"] <= e["ts"] and e["ts"] + e["dur"] <= st["ts"] + st["dur"] + 1e-3]
     total = sum(k["dur"] for k in kids)
