@@ -70,7 +70,7 @@ static const layout_member _dfsph_params_members[] = {
     MEMBER(dfsph_gpu_params, dt_visc),
     MEMBER(dfsph_gpu_params, dt_press),
     MEMBER(dfsph_gpu_params, tail_groups),
-    MEMBER(dfsph_gpu_params, pad2),
+    MEMBER(dfsph_gpu_params, debt_share),
 };
 
 /* Ctl in shaders/sim/dfsph/dfsph_common.glsl <-> struct dfsph_ctl in src/sim/dfsph/dfsph_layout.h;
@@ -109,6 +109,7 @@ static const layout_member _dfsph_ctl_members[] = {
     MEMBER(dfsph_ctl, dt_lim),
     MEMBER(dfsph_ctl, depth),
     MEMBER(dfsph_ctl, still),
+    MEMBER(dfsph_ctl, t_frame),
     {"partial[0]", sizeof(dfsph_ctl), false}, /* the per-group array after the struct */
 };
 

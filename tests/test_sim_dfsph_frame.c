@@ -15,7 +15,8 @@ static dfsph_policy fresh_grow(uint32_t spare, float grow) {
     dfsph_policy pol;
     dfsph_policy_reset(
         &pol,
-        &(dfsph_policy_desc){.dt_max = 0.005f, .cfl = 0.35f, .slack = 1, .spare = spare, .grow = grow, .history = DFSPH_FRAMES});
+        &(dfsph_policy_desc){
+            .dt_max = 0.005f, .cfl = 0.35f, .slack = 1, .spare = spare, .grow = grow, .history = DFSPH_FRAMES, .debt_share = 1});
     return pol;
 }
 static dfsph_policy fresh_spare(uint32_t spare) { return fresh_grow(spare, 1.5f); }
@@ -98,7 +99,9 @@ int main(void) {
     }
 
     /* A short frame: its last step with time left (2^20 ticks, 3.9 ms) carries it to the next frame:
-     * (16.7 + 3.9) / 4 = 5.15 -> 6 steps + 1 spare = 7, within 1.5 * 3 steps taken + 2 = 6.5 -> 7. */
+     * (16.7 + 3.9) / 4 = 5.15 -> 6 steps + 1 spare = 7, within 1.5 * 3 steps taken + 2 = 6.5 -> 7.
+     * Where the next frame's budget on the GPU is its own time and 1/8 of the debt (debt_share 8):
+     * (16.7 + 3.9 / 8) / 4 = 4.29 -> 5 steps + 1 spare = 6 (made to fail: the whole carry, 7). */
     pol = fresh();
     dfsph_record s[4] = {rec(0.004f, 0.2f, 1, 2, 0, 3000000), rec(0.004f, 0.2f, 1, 2, 0, 2000000),
                          rec(0.004f, 0.2f, 1, 2, 0, 1u << 20)};
@@ -108,6 +111,23 @@ int main(void) {
     CHECK(fabs(pol.carry_recent - (1u << 20) * DFSPH_TICK) < 1e-9, "carry %g s", pol.carry_recent);
     dfsph_policy_plan(&pol, 1.0 / 60, 0, false, &f);
     CHECK(f.steps == 7, "after a short frame: %d slots, not 7", f.steps);
+    dfsph_policy share = pol;
+    share.desc.debt_share = 8;
+    dfsph_policy_plan(&share, 1.0 / 60, 0, false, &f);
+    CHECK(f.steps == 6, "after a short frame, a budget of 1/8 of the debt: %d slots, not 6", f.steps);
+    /* A frame its budget stopped: steps with time left, then empty slots (dt 0) that keep it. Owing
+     * 2^19 ticks after 2^20, it paid part of the debt: not short; its time left is the carry. Then a
+     * frame owing more than it started with (2^21 after 2^19, its slots ran out) is short. Made to
+     * fail: the carry from a last slot's step only (0), and every frame ending owing short. */
+    dfsph_record b[4] = {rec(0.004f, 0.2f, 1, 2, 0, 3000000), rec(0.004f, 0.2f, 1, 2, 0, 1u << 19),
+                         rec(0.0f, 0.0f, 0, 0, 0, 1u << 19), rec(0.0f, 0.0f, 0, 0, 0, 1u << 19)};
+    got = dfsph_policy_learn(&pol, b, 4, DFSPH_MODE_CFL, caps, out);
+    CHECK(got == 2 && !out[1].short_frame && !out[0].short_frame, "a budget's stop: %d records, last short %d", got,
+          out[1].short_frame);
+    CHECK(fabs(pol.carry_recent - (1u << 19) * DFSPH_TICK) < 1e-9, "a budget's stop: carry %g s", pol.carry_recent);
+    b[1].t_rem = b[2].t_rem = b[3].t_rem = 1u << 21;
+    got = dfsph_policy_learn(&pol, b, 2, DFSPH_MODE_CFL, caps, out);
+    CHECK(got == 2 && out[1].short_frame && !out[0].short_frame, "a frame owing more: last short %d", out[1].short_frame);
     /* The same records from a free step (mode FREE) are never short. */
     got = dfsph_policy_learn(&pol, s, 3, DFSPH_MODE_FREE, caps, out);
     CHECK(!out[2].short_frame, "a free step's record says short_frame");

@@ -13,6 +13,7 @@
  *    its CFL limit: a step far shorter than the last wrecks the 1/dt^2 warm start). Kind:
  *    independent (the seconds asked for), plus an invariant.
  *  - each record names the frame whose slots ran it (check_record_frames).
+ *  - a frame takes at most its own time and a share of the debt (check_budget).
  *  - a settled pool's frames take no spare slot (DFSPH_SPARE_MARGIN): the slots issued are the
  *    steps taken, none short, 30 frames 30/60 s. Kind: invariant (counts). Made to fail by keeping
  *    the spare (150 slots for the 30 frames' 120 steps).
@@ -212,6 +213,49 @@ static void check_record_frames(const gpu_caps *caps) {
     sim_destroy(s);
 }
 
+/* A frame's budget: its own 1/60 s and 1/N of what earlier frames owed (density_pass.glsl; N is
+ * FLUID_DFSPH_DEBT_SHARE, by default 16 past 655,360 particles, here 8). Two frames cut short after one slot each, then frames run in full, their
+ * records read after each: no frame takes more than its budget (to 2 ticks), the debt shrinks
+ * frame by frame, only the two count as short, and sim_catch_up takes the rest (the records add up to the seconds asked for).
+ * Kind: analytic (the budget's sum) plus invariants. Made to fail on purpose: the budget the
+ * whole debt (4 of the 6 full frames took more than their budget). */
+static void check_budget(const gpu_caps *caps) {
+    enum { SHARE = 8 };
+    setenv("FLUID_DFSPH_DEBT_SHARE", "8", 1); /* by default 1 at this count: the whole debt at once */
+    sim *s = ref_sim("dambreak", 1200, "radix", "dfsph", caps);
+    unsetenv("FLUID_DFSPH_DEBT_SHARE");
+    double sum = 0, least = 1e9, asked = 0, tick = 1.0 / 268435456.0;
+    int over = 0, grew = 0;
+    double debt = 0, first_debt = 0;
+    for (int f = 0; f < 8; f++) {
+        double before = sum, budget = FRAME + ceil(debt / tick / SHARE) * tick;
+        int k = sim_frame_begin(s, FRAME, 0);
+        asked += FRAME;
+        for (int i = 0; i < (f < 2 ? 1 : k); i++) sim_frame_step(s, NULL);
+        sim_frame_end(s);
+        drain(s, &sum, &least);
+        double took = sum - before, next = asked - sum;
+        if (f >= 2) {
+            over += took > budget + 2 * tick;
+            grew += next > debt + 2 * tick;
+            printf("frame %d: %d slots, took %.6f s of a budget %.6f (debt %.6f -> %.6f)\n", f, k, took, budget, debt, next);
+        }
+        debt = next;
+        if (f == 1) first_debt = debt;
+    }
+    sim_summary u;
+    sim_get_summary(s, &u);
+    CHECK(u.frames_short == 2, "%llu short frames (2 cut short; the frames paying within their budget are not)",
+          (unsigned long long)u.frames_short);
+    int caught = sim_catch_up(s, NULL);
+    drain(s, &sum, &least);
+    CHECK(!over && !grew && first_debt > 0 && debt < first_debt,
+          "the budget: %d frames over it, %d with a growing debt (%.6f -> %.6f s)", over, grew, first_debt, debt);
+    CHECK(caught > 0 && fabs(sum - asked) <= 1e-6 * asked, "after the catch-up %.9f s of %.9f asked (%d slots)", sum, asked,
+          caught);
+    sim_destroy(s);
+}
+
 /* A settled pool (512 particles, 1 s to settle) takes no spare slot: its steps are all dt_max, far
  * from the CFL limit, so each frame has exactly the slots its steps take, and none is short. */
 static void check_settled(const gpu_caps *caps) {
@@ -249,6 +293,7 @@ int main(void) {
     for (size_t i = 0; i < ARRAY_LEN(sorts); i++) check_empty_slots(caps, sorts[i], 20, 3);
     check_carry(caps);
     check_record_frames(caps);
+    check_budget(caps);
     check_settled(caps);
     CHECK(gpu_live_objects() == 0, "%d GL objects leaked", gpu_live_objects());
     gpu_destroy(gpu);

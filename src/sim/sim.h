@@ -110,8 +110,9 @@ void sim_destroy(sim *s);
  * the first step are timed (prof may be NULL). Returns the step slots issued: dfsph issues spare
  * slots that run empty once the frame's time is used (they leave no record), and a frame whose
  * slots run out before its time does carries the rest to the next (its last record says
- * short_frame; sim_catch_up finishes it). The frames' records add up to their seconds within 1e-6
- * relative (sim_summary.time). */
+ * short_frame; sim_catch_up finishes it); dfsph's frames pay such a debt at 1/16 a frame above
+ * 655,360 particles (dfsph.c). The frames' records add up to their seconds within 1e-6 relative
+ * after sim_catch_up (sim_summary.time). */
 int sim_frame(sim *s, double seconds, int substeps, gpu_prof *prof);
 /* The same in pieces, for callers that look between steps: begin returns the steps. */
 int sim_frame_begin(sim *s, double seconds, int substeps);

@@ -26,7 +26,8 @@ typedef struct sim_step_record {
     uint32_t dropped;                 /* neighbours left out of a full neighbour list (dfsph; should be 0) */
     uint32_t limited;                 /* particles whose speed was limited to the CFL bound (dfsph; rare) */
     float t_left;                     /* seconds of its frame still to simulate after it (dfsph; wcsph: 0) */
-    bool short_frame;                 /* its frame's last step, with t_left > 0: the slots ran out, the rest carried over */
+    bool short_frame; /* its frame's last step, the frame owing more than it started with: its slots ran out before its
+                       * own time (t_left carries over; a frame paying part of a debt within its budget is not short) */
     uint32_t frame;                   /* the frame whose step slots ran it: sim_frame_begin's count since the sim was
                                        * made, from 1 (sim_frames_begun); 0: not said (wcsph, whose frames run their
                                        * own steps, none carried: its time says which). A solver says its own count

@@ -43,7 +43,12 @@ bool dfsph_density_skip() { return u_frame_set == 0u && C.idle != 0u && C.still 
 
 float dfsph_density(uint groups) {
     if (u_frame_set != 0u && SIM_GID == 0u) {
+        // The frame's budget: its own ticks and 1 / D.debt_share of what earlier frames could not
+        // finish (1: all of it), so that no frame runs a whole debt at once; a catch-up frame (no
+        // ticks of its own) and --substeps' frames take all of it.
+        uint owed = C.t_rem, share = (owed + D.debt_share - 1u) / max(D.debt_share, 1u);
         C.t_rem += u_frame.x;
+        C.t_frame = u_frame.x > 0u && u_frame_set - 1u == DFSPH_MODE_CFL ? u_frame.x + share : C.t_rem;
         C.steps_left = u_frame.y;
         C.cap_div = u_frame.z;
         C.cap_dens = u_frame.w;

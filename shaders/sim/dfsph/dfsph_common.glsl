@@ -21,7 +21,7 @@ layout(std140, binding = UBO_SOLVER) uniform DfsphParams {
     float dt_visc;         // the explicit viscosity's bound: a longer step takes it in two half-steps (solve_fns.glsl)
     float dt_press;        // sqrt(K dx^3): the depth bound, dt <= dt_press / (sqrt(g) H) (nonpressure_pass.glsl); 0: none
     uint tail_groups;      // the indirect path's persistent tail's grid at most (0: no tail; dfsph_tail_grid)
-    float pad2;
+    uint debt_share;       // a frame's budget: its own time and 1 / debt_share of what earlier frames owed (Ctl.t_frame)
 } D;
 
 layout(std430, binding = B_CTL) coherent buffer Ctl {
@@ -58,6 +58,7 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     float dt_lim;      // the limit this step was held to: dt_cfl, or the depth bound where smaller
     float depth;       // the water's depth the last step left, twice the mean height above the floor (0: none yet)
     uint still;        // 1 after a slot that moved nothing (dt 0): the next empty slot skips its density pass
+    uint t_frame;      // the ticks this frame may still take: its own and 1 / D.debt_share of what earlier frames owed
     float partial[];   // one value per work group of the reduction under way
 } C;
 

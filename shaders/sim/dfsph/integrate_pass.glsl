@@ -46,15 +46,16 @@ void dfsph_integrate_record(float cfl, float hsum, float dt) {
     C.still = dt > 0.0 ? 0u : 1u; // dfsph_density_skip
     if (dt > 0.0) {
         C.v_post = cfl * P.dx / dt;
-        if (C.mode != DFSPH_MODE_FREE) C.t_rem -= min(C.dt_ticks, C.t_rem);
+        if (C.mode != DFSPH_MODE_FREE) C.t_rem -= min(C.dt_ticks, C.t_rem), C.t_frame -= min(C.dt_ticks, C.t_frame);
         C.steps_left = C.steps_left > 0u ? C.steps_left - 1u : 0u;
-        if (C.mode != DFSPH_MODE_FREE && C.t_rem == 0u) { // the frame's time used: the slots left run empty
+        // the frame's time (or its budget) used: the slots left run empty
+        if (C.mode != DFSPH_MODE_FREE && (C.t_rem == 0u || C.t_frame == 0u)) {
             C.idle = 1u;
             C.args_step = C.args_dens = C.args_div = C.args_tail = uvec4(0u, 1u, 1u, 0u);
         }
     }
-    // One record a slot (dt 0: an empty one); t_rem > 0 after a frame's last slot: time the
-    // frame could not finish, carried to the next.
+    // One record a slot (dt 0: an empty one); t_rem > 0 after a frame's last step: time the frame
+    // could not finish (its slots or its budget ran out), carried to the next.
     records[C.step % uint(records.length())] = Record(dt, C.dt_lim, cfl, C.err_div, C.err_dens, C.it_div, C.it_dens, C.capped, C.dropped, C.limited, C.t_rem,
                                                      C.clk[0], C.clk[1], C.clk[2], C.clk[3], C.clk[4]);
     for (int k = 0; k < 5; k++) C.clk[k] = 0u; // the fused step writes them anew each step; other paths leave 0

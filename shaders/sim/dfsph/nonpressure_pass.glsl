@@ -92,8 +92,9 @@ bool dfsph_step_size(float vmax) {
         if (D.dt_press > 0.0 && sqrt(g) * depth * dt_cfl > D.dt_press) dt_lim = max(D.dt_press / (sqrt(g) * depth), D.dt_min);
         C.dt_cfl = dt_cfl;
         C.dt_lim = dt_lim;
-        // The frame's time left in whole ticks (the frame's first density pass added its share).
-        uint rem = C.t_rem, cfl_t = max(uint(dt_lim / DFSPH_TICK), 1u), dt_t;
+        // The frame's time left in whole ticks (the frame's first density pass added its share),
+        // within its budget (C.t_frame: the rest stays owed).
+        uint left = C.t_rem, rem = min(left, C.t_frame), cfl_t = max(uint(dt_lim / DFSPH_TICK), 1u), dt_t;
         if (C.mode == DFSPH_MODE_FREE) dt_t = cfl_t;
         else if (C.mode == DFSPH_MODE_FIXED) dt_t = rem / max(C.steps_left, 1u); // the last slot takes the rest
         else {
@@ -102,7 +103,7 @@ bool dfsph_step_size(float vmax) {
             uint k = rem / cfl_t + (rem % cfl_t != 0u ? 1u : 0u);
             dt_t = k > 1u ? rem / k + (rem % k != 0u ? 1u : 0u) : rem;
         }
-        C.t_rem = rem;
+        C.t_rem = left;
         C.dt_ticks = dt_t;
         if (dt_t == 0u) { // nothing left (not reached: a frame always brings time): the rest of the slot runs empty
             C.idle = 1u;

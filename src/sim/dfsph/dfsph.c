@@ -19,7 +19,9 @@
  * slots for the speed it predicts plus a spare, and the slots after the time is used run empty
  * (their passes are indirect with 0 groups; the search, density and integrate with dt 0 run, and
  * change nothing but the particles' order). A frame whose slots run out carries the rest to the
- * next (its last record says so); sim_catch_up finishes it at a run's end.
+ * next (its last record says so); sim_catch_up finishes it at a run's end. A frame runs at most its
+ * own time and 1 / debt_share of what is owed (Ctl.t_frame; 1/16 above 655,360 particles, else all
+ * of it), so that after an impact's short frames no one frame runs their whole debt.
  * The persistent path (by default on NVIDIA where the lists hold records; dfsph_desc.persistent):
  * the whole step after the search is one dispatch of step.comp, its phases and the solves'
  * iterations behind grid-wide barriers (the fused step; dfsph_desc.fused DFSPH_ZERO: each solve alone is
@@ -48,6 +50,12 @@
  * +3.0% (2.4% more steps: more frames carried over); between 432,000 and 986,078 not measured, so
  * the bricks' threshold (docs/BENCHMARKS.md, s32). */
 #define DFSPH_SLOTS_TIGHT_UPTO 655360
+/* Above it a frame's budget on the GPU is its own time and 1/16 of what earlier frames owed
+ * (density_pass.glsl), so that the frame after an impact's short frames does not run their whole
+ * debt: on the H100, 986,078's worst frame 351 -> 279 ms (worst/mean 2.05 -> 1.63; the mean 171.5 ->
+ * 170.8). At and below it a frame takes all it owes: the debt's slivers cost steps there (27,648
+ * 3.37 -> 3.74 ms with 1/16, 3.51 with 1/8; 432,000 66.0 -> 68.2, 67.4; docs/BENCHMARKS.md, s36). */
+#define DFSPH_DEBT_SHARE_LARGE 16
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
 _Static_assert(sizeof _dfsph_stages / sizeof *_dfsph_stages == DFSPH_PHASES, "the fused step measures each stage as a phase");
@@ -100,7 +108,8 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
         !_dfsph_knob(&d->warm_sph, ENV_DFSPH_WARM_SPH, 0, 1, err) || !_dfsph_knob(&d->momentum, ENV_DFSPH_MOMENTUM, 0, 1, err) ||
         !_dfsph_knob(&d->grid_form, ENV_DFSPH_GRID_FORM, 0, 1, err) ||
         !_dfsph_knob(&d->prefetch, ENV_DFSPH_PREFETCH, 0, 8, err) || !_dfsph_knob(&d->fused, ENV_DFSPH_FUSED, 0, 2, err) ||
-        !_dfsph_knob(&d->coarse, ENV_DFSPH_COARSE, 0, 1, err) || !_dfsph_knob(&d->tail, ENV_DFSPH_TAIL, 0, 99, err))
+        !_dfsph_knob(&d->coarse, ENV_DFSPH_COARSE, 0, 1, err) || !_dfsph_knob(&d->tail, ENV_DFSPH_TAIL, 0, 99, err) ||
+        !_dfsph_knob(&d->debt_share, ENV_DFSPH_DEBT_SHARE, 1, 64, err))
         return false;
     /* Each empty pair of slack costs a frame its dispatches (docs/BENCHMARKS.md); one pair catches
      * most solves that need one more iteration than lately. */
@@ -153,6 +162,9 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     bool rest = n <= DFSPH_MOMENTUM_MAX;
     d->tail_auto = rest;
     dfsph_params_apply(&dp, md->hs, md->nu, md->params->dx, rest, &d->gp);
+    d->gp.debt_share = d->desc.debt_share           ? (uint32_t)d->desc.debt_share
+                       : n > DFSPH_SLOTS_TIGHT_UPTO ? DFSPH_DEBT_SHARE_LARGE
+                                                    : 1;
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
     d->dt0 = d->gp.dt_max;
     dfsph_policy_reset(&d->pol, &(dfsph_policy_desc){.dt_max = d->gp.dt_max,
@@ -160,7 +172,8 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
                                                      .slack = (uint32_t)_dfsph_value(d->desc.slack),
                                                      .spare = (uint32_t)_dfsph_value(d->desc.spare),
                                                      .grow = n <= DFSPH_SLOTS_TIGHT_UPTO ? 1.25f : 1.5f,
-                                                     .history = d->desc.history});
+                                                     .history = d->desc.history,
+                                                     .debt_share = d->gp.debt_share});
     bool ok = true;
     size_t stride = n * p->lanes, cap = sim_list_cap(p->lanes);
     /* 16-byte records {m grad W_ij, j} where the lists fit the L2 (desc.records forces it, for

@@ -64,7 +64,8 @@ void dfsph_policy_plan(dfsph_policy *pol, double seconds, int substeps, bool per
          * docs/BENCHMARKS.md). A sudden push outruns it as it outruns the spare: that frame carries
          * its time over, and the next one has the slots for it. */
         bool pinned = speed > 0 && pol->desc.cfl / speed >= DFSPH_SPARE_MARGIN * dt && pol->carry_recent == 0;
-        double k = ceil((seconds > 0 ? seconds + pol->carry_recent : -seconds) / dt - 1e-6);
+        /* the frame's budget on the GPU: its own time and a share of the debt (density_pass.glsl) */
+        double k = ceil((seconds > 0 ? seconds + pol->carry_recent / pol->desc.debt_share : -seconds) / dt - 1e-6);
         k = (k < 1 ? 1 : k) + (pinned ? 0 : pol->desc.spare);
         /* and at most desc.grow times the steps that frame took, plus 2: one record's speed spike
          * (a particle flung off an impact) asked 3.5-3.8 times a mean frame's steps at 432,000 and
@@ -95,10 +96,7 @@ int dfsph_policy_learn(dfsph_policy *pol, const dfsph_record *recs, uint32_t cou
     uint16_t hist[2][DFSPH_TAIL_BINS] = {{0}};
     for (uint32_t k = 0; k < count; k++) {
         const dfsph_record r = recs[k];
-        if (r.dt <= 0) continue; /* an empty slot: the frame's time was used; nothing moved */
-        /* The frame's last step with time still left: its slots ran out (the time carries over). */
-        bool short_frame = mode != DFSPH_MODE_FREE && r.t_rem && (k + 1 == count);
-        if (short_frame) carry = (float)(r.t_rem * DFSPH_TICK);
+        if (r.dt <= 0) continue; /* an empty slot: the frame's time (or its budget) was used; nothing moved */
         out[taken++] = (sim_step_record){.dt = r.dt,
                                          .dt_cfl = r.dt_cfl,
                                          .cfl = r.cfl,
@@ -108,8 +106,7 @@ int dfsph_policy_learn(dfsph_policy *pol, const dfsph_record *recs, uint32_t cou
                                          .capped = r.capped,
                                          .dropped = r.dropped,
                                          .limited = r.limited,
-                                         .t_left = (float)(r.t_rem * DFSPH_TICK),
-                                         .short_frame = short_frame};
+                                         .t_left = (float)(r.t_rem * DFSPH_TICK)};
         for (int s = 0; s < DFSPH_PHASES; s++) out[taken - 1].phase_cycles[s] = r.clk[s]; /* the order of its stages (dfsph.c) */
         if (!dt_cfl_min || r.dt_cfl < dt_cfl_min) dt_cfl_min = r.dt_cfl;
         if (r.cfl / r.dt > speed) speed = r.cfl / r.dt;
@@ -120,6 +117,16 @@ int dfsph_policy_learn(dfsph_policy *pol, const dfsph_record *recs, uint32_t cou
         capped += r.capped;
     }
     if (!count) return 0;
+    /* The time owed after the frame (its last slot's record, empty or not: an empty slot changes
+     * nothing) carries over. The frame was short, its last step says, where it owes more than it
+     * started with: its slots ran out before its own time. A frame that pays part of the debt
+     * within its budget (density_pass.glsl) is not. */
+    uint32_t owed = recs[count - 1].t_rem;
+    if (mode != DFSPH_MODE_FREE) {
+        carry = (float)(owed * DFSPH_TICK);
+        if (taken && owed > pol->t_owed) out[taken - 1].short_frame = true;
+    }
+    pol->t_owed = owed;
     /* The next frames' caps: the most iterations seen in the last frames, plus the slack (empty
      * dispatch pairs when not needed); doubled after a capped solve, the cap of that solve only
      * (a solve stopped at its cap has as many iterations as the cap: doubling the divergence

@@ -48,6 +48,7 @@ typedef struct dfsph_policy_desc {
     uint32_t spare; /* step slots past the CFL estimate where the speeds' limit may bind */
     float grow;     /* a frame's slots are at most grow times the steps of the frame they are planned from, plus 2 */
     int history;    /* frames of iterations the caps look at: 1..DFSPH_FRAMES */
+    uint32_t debt_share; /* a frame's budget on the GPU: its own time and 1 / debt_share of the time owed (1: all) */
 } dfsph_policy_desc;
 
 /* What the CPU knows, from records DFSPH_LAG frames old. */
@@ -57,6 +58,7 @@ typedef struct dfsph_policy {
     float dt_cfl_recent;               /* the smallest CFL step of the last frame read (0: none yet) */
     float speed_recent, speed_before;  /* the largest |v| / dx of those two frames' steps (their records' cfl / dt) */
     float carry_recent;                /* seconds the last frame read could not finish */
+    uint32_t t_owed;                   /* the same in ticks (Ctl.t_rem after its last slot) */
     uint32_t steps_recent;             /* the steps it took (its empty slots not counted) */
     uint32_t it_seen[DFSPH_FRAMES][2]; /* the most iterations (divergence, pressure) of recent frames */
     uint16_t it_hist[DFSPH_FRAMES][2][DFSPH_TAIL_BINS]; /* their steps by iterations (the last bin: that many or more) */

@@ -55,7 +55,7 @@ typedef struct dfsph_gpu_params {
     float dt_visc;              /* the explicit viscosity's bound: a longer step takes it in two half-steps */
     float dt_press;             /* sqrt(K dx^3): the depth bound, dt <= dt_press / (sqrt(g) H) (0: none) */
     uint32_t tail_groups;       /* the indirect path's persistent tail's grid at most (0: no tail; dfsph_tail_grid) */
-    float pad2;
+    uint32_t debt_share;        /* a frame's budget: its own time and 1 / debt_share of what earlier frames owed (Ctl.t_frame) */
 } dfsph_gpu_params;
 _Static_assert(sizeof(dfsph_gpu_params) == 48, "DfsphParams is three vec4s");
 
@@ -81,6 +81,7 @@ typedef struct dfsph_ctl {
     float dt_lim; /* the limit the step was held to: dt_cfl (the speeds'), or the depth bound where smaller */
     float depth;  /* the water's depth the last step left: twice the particles' mean height above the floor */
     uint32_t still; /* 1 after a slot that moved nothing (dt 0): the next empty slot skips its density pass */
+    uint32_t t_frame; /* the ticks this frame may still take: its own and a share of the debt (debt_share) */
     /* float partial[]: one per work group, in three regions of n_groups_max, then the coarse level's */
 } dfsph_ctl;
 _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_step) == 32 &&
@@ -88,7 +89,7 @@ _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_
                    offsetof(dfsph_ctl, args_tail) == 80 && offsetof(dfsph_ctl, t_rem) == 96,
                "Ctl's indirect arguments");
 _Static_assert(offsetof(dfsph_ctl, done) == 112 && offsetof(dfsph_ctl, cap_div) == 144, "Ctl's scalars");
-_Static_assert(sizeof(dfsph_ctl) == 220, "Ctl's partial[] starts at 220");
+_Static_assert(sizeof(dfsph_ctl) == 224, "Ctl's partial[] starts at 224");
 
 /* Time on the GPU is counted in ticks of 2^-28 s (3.7 ns), in a uint: a step's dt is a whole
  * number of ticks, so the frame's sum is exact (and, below 2^24 ticks = 62.5 ms, so is dt as a
