@@ -68,6 +68,14 @@ static int drain(sim *s, double *sum, double *least_ratio) {
     return n;
 }
 
+/* One frame of 1/60 s whose caller stops after `most` of its slots (-1: all): the slots it issued. */
+static int run_frame(sim *s, int most) {
+    int k = sim_frame_begin(s, FRAME, 0);
+    for (int i = 0; i < (most < 0 || most > k ? k : most); i++) sim_frame_step(s, NULL);
+    sim_frame_end(s);
+    return k;
+}
+
 /* The densities a's particles have now against those a fresh sim makes of the same particles
  * (given in id order, so its sums run in another order: 1e-5 relative); an empty slot that left
  * them in the order before its reorder puts other particles' densities on most of them. */
@@ -147,13 +155,9 @@ static void check_empty_slots(const gpu_caps *caps, const char *sort, int frames
 static void check_carry(const gpu_caps *caps) {
     sim *s = ref_sim("dambreak", 1200, "radix", "dfsph", caps);
     double sum = 0, least = 1e9;
-    int k = sim_frame_begin(s, FRAME, 0); /* the caller stops after one slot: the frame is short */
-    sim_frame_step(s, NULL);
-    sim_frame_end(s);
+    int k = run_frame(s, 1); /* the caller stops after one slot: the frame is short */
     int steps = drain(s, &sum, &least);
-    sim_frame_begin(s, FRAME, 0); /* and again: the next frame cannot finish both */
-    sim_frame_step(s, NULL);
-    sim_frame_end(s);
+    run_frame(s, 1); /* and again: the next frame cannot finish both */
     steps += drain(s, &sum, &least);
     int caught = sim_catch_up(s, NULL);
     steps += drain(s, &sum, &least);
@@ -182,11 +186,9 @@ static void check_record_frames(const gpu_caps *caps) {
     uint32_t no[FRAMES];
     int slots[FRAMES];
     for (int f = 0; f < FRAMES; f++) {
-        int k = sim_frame_begin(s, FRAME, 0);
+        int k = run_frame(s, f < 2 ? 1 : -1); /* the first two stop after one slot: the rest of their time carries */
         no[f] = sim_frames_begun(s);
-        slots[f] = f < 2 ? 1 : k; /* the first two stop after one slot: the rest of their time carries */
-        for (int i = 0; i < slots[f]; i++) sim_frame_step(s, NULL);
-        sim_frame_end(s);
+        slots[f] = f < 2 ? 1 : k;
     }
     sim_sync(s);
     sim_step_record r;
@@ -214,25 +216,26 @@ static void check_record_frames(const gpu_caps *caps) {
 }
 
 /* A frame's budget: its own 1/60 s and 1/N of what earlier frames owed (density_pass.glsl; N is
- * FLUID_DFSPH_DEBT_SHARE, by default 16 past 655,360 particles, here 8). Two frames cut short after one slot each, then frames run in full, their
- * records read after each: no frame takes more than its budget (to 2 ticks), the debt shrinks
- * frame by frame, only the two count as short, and sim_catch_up takes the rest (the records add up to the seconds asked for).
- * Kind: analytic (the budget's sum) plus invariants. Made to fail on purpose: the budget the
- * whole debt (4 of the 6 full frames took more than their budget). */
+ * FLUID_DFSPH_DEBT_SHARE, by default 16 past 655,360 particles, here 8). Two frames cut short
+ * after one slot each, then frames run in full, their records read after each: no frame takes
+ * more than its budget (to 2 ticks), the debt shrinks frame by frame, only the two count as short,
+ * and sim_catch_up takes the rest (the records add up to the seconds asked for). Kind: analytic
+ * (the budget's sum) plus invariants. Made to fail on purpose: the budget the whole debt (4 of the
+ * 6 full frames took more than their budget). */
 static void check_budget(const gpu_caps *caps) {
     enum { SHARE = 8 };
-    setenv("FLUID_DFSPH_DEBT_SHARE", "8", 1); /* by default 1 at this count: the whole debt at once */
+    char share[8];
+    snprintf(share, sizeof share, "%d", SHARE);
+    setenv("FLUID_DFSPH_DEBT_SHARE", share, 1); /* by default 1 at this count: the whole debt at once */
     sim *s = ref_sim("dambreak", 1200, "radix", "dfsph", caps);
     unsetenv("FLUID_DFSPH_DEBT_SHARE");
-    double sum = 0, least = 1e9, asked = 0, tick = 1.0 / 268435456.0;
+    double sum = 0, least = 1e9, asked = 0, tick = DFSPH_TICK;
     int over = 0, grew = 0;
     double debt = 0, first_debt = 0;
     for (int f = 0; f < 8; f++) {
         double before = sum, budget = FRAME + ceil(debt / tick / SHARE) * tick;
-        int k = sim_frame_begin(s, FRAME, 0);
+        int k = run_frame(s, f < 2 ? 1 : -1);
         asked += FRAME;
-        for (int i = 0; i < (f < 2 ? 1 : k); i++) sim_frame_step(s, NULL);
-        sim_frame_end(s);
         drain(s, &sum, &least);
         double took = sum - before, next = asked - sum;
         if (f >= 2) {
@@ -268,10 +271,7 @@ static void check_settled(const gpu_caps *caps) {
     int slots = 0, steps = 0;
     sum = 0;
     for (int f = 0; f < 30; f++) {
-        int k = sim_frame_begin(s, FRAME, 0);
-        for (int i = 0; i < k; i++) sim_frame_step(s, NULL);
-        sim_frame_end(s);
-        slots += k;
+        slots += run_frame(s, -1);
         steps += drain(s, &sum, &least);
     }
     sim_get_summary(s, &u);
