@@ -216,7 +216,7 @@ static void check_record_frames(const gpu_caps *caps) {
 }
 
 /* A frame's budget: its own 1/60 s and 1/N of what earlier frames owed (density_pass.glsl; N is
- * FLUID_DFSPH_DEBT_SHARE, by default 16 past 655,360 particles, here 8). Two frames cut short
+ * FLUID_DFSPH_DEBT_SHARE, by default 16 past 589,824 particles, here 8). Two frames cut short
  * after one slot each, then frames run in full, their records read after each: no frame takes
  * more than its budget (to 2 ticks), the debt shrinks frame by frame, only the two count as short,
  * and sim_catch_up takes the rest (the records add up to the seconds asked for). Kind: analytic

@@ -59,7 +59,7 @@ const env_info env_table[ENV_COUNT] = {
          "tail); 0: every iteration there; set, the tail runs wherever the persistent grid does (measuring)"},
     [ENV_DFSPH_SPARE] = {"FLUID_DFSPH_SPARE", "0..8", "1", "src/sim/dfsph/dfsph.c",
                          "spare step slots a DFSPH frame issues past its CFL estimate while the flow moves (measuring)"},
-    [ENV_DFSPH_DEBT_SHARE] = {"FLUID_DFSPH_DEBT_SHARE", "1..64", "16 above 655,360 particles, else 1", "src/sim/dfsph/dfsph.c",
+    [ENV_DFSPH_DEBT_SHARE] = {"FLUID_DFSPH_DEBT_SHARE", "1..64", "16 above 589,824 particles, else 1", "src/sim/dfsph/dfsph.c",
                               "a DFSPH frame's budget: its own 1/60 s and 1/N of the time earlier frames could not "
                               "finish (1: all of it at once) (tests, measuring)"},
     [ENV_SEARCH_RANGE_CELLS] = {"FLUID_SEARCH_RANGE_CELLS", "1..32", "1 up to 262,144 particles, 2 past it", "src/sim/search.c",

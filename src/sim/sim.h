@@ -111,7 +111,7 @@ void sim_destroy(sim *s);
  * slots that run empty once the frame's time is used (they leave no record), and a frame whose
  * slots run out before its time does carries the rest to the next (its last record says
  * short_frame; sim_catch_up finishes it); dfsph's frames pay such a debt at 1/16 a frame above
- * 655,360 particles (dfsph.c). The frames' records add up to their seconds within 1e-6 relative
+ * 589,824 particles (dfsph.c). The frames' records add up to their seconds within 1e-6 relative
  * after sim_catch_up (sim_summary.time). */
 int sim_frame(sim *s, double seconds, int substeps, gpu_prof *prof);
 /* The same in pieces, for callers that look between steps: begin returns the steps. */

@@ -20,7 +20,7 @@
  * (their passes are indirect with 0 groups; the search, density and integrate with dt 0 run, and
  * change nothing but the particles' order). A frame whose slots run out carries the rest to the
  * next (its last record says so); sim_catch_up finishes it at a run's end. A frame runs at most its
- * own time and 1 / debt_share of what is owed (Ctl.t_frame; 1/16 above 655,360 particles, else all
+ * own time and 1 / debt_share of what is owed (Ctl.t_frame; 1/16 above 589,824 particles, else all
  * of it), so that after an impact's short frames no one frame runs their whole debt.
  * The persistent path (by default on NVIDIA where the lists hold records; dfsph_desc.persistent):
  * the whole step after the search is one dispatch of step.comp, its phases and the solves'
@@ -50,12 +50,16 @@
  * +3.0% (2.4% more steps: more frames carried over); between 432,000 and 986,078 not measured, so
  * the bricks' threshold (docs/BENCHMARKS.md, s32). */
 #define DFSPH_SLOTS_TIGHT_UPTO 655360
-/* Above it a frame's budget on the GPU is its own time and 1/16 of what earlier frames owed
- * (density_pass.glsl), so that the frame after an impact's short frames does not run their whole
- * debt: on the H100, 986,078's worst frame 351 -> 279 ms (worst/mean 2.05 -> 1.63; the mean 171.5 ->
- * 170.8). At and below it a frame takes all it owes: the debt's slivers cost steps there (27,648
- * 3.37 -> 3.74 ms with 1/16, 3.51 with 1/8; 432,000 66.0 -> 68.2, 67.4; docs/BENCHMARKS.md, s36). */
+/* Above DFSPH_DEBT_SHARE_ABOVE particles a frame's budget on the GPU is its own time and 1/16 of
+ * what earlier frames owed (density_pass.glsl), so that the frame after an impact's short frames
+ * does not run their whole debt. On the H100 (dam break, t = 0-1 s, ms mean / worst, 1 -> 1/16):
+ * 986,078 171.5 / 351 -> 170.8 / 279 (s36), 810,448 131.4 / 273 -> 131.4 / 211, 601,526 100.3 / 188
+ * -> 99.5 / 162 (s37). Below, the worst frames shrink as much but the mean pays through more steps:
+ * 549,250 90.8 -> 91.8, 524,288 82.1 -> 84.1, 432,000 66.1 -> 68.5, 27,648 3.37 -> 3.74 (the
+ * debt's slivers cost steps there; 476,656 alone gained, 77.3 -> 76.9), so at and below it a
+ * frame takes all it owes (docs/BENCHMARKS.md, s36 and s37). */
 #define DFSPH_DEBT_SHARE_LARGE 16
+#define DFSPH_DEBT_SHARE_ABOVE 589824 /* 576k: between 549,250 and 601,526 */
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
 _Static_assert(sizeof _dfsph_stages / sizeof *_dfsph_stages == DFSPH_PHASES, "the fused step measures each stage as a phase");
@@ -163,7 +167,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     d->tail_auto = rest;
     dfsph_params_apply(&dp, md->hs, md->nu, md->params->dx, rest, &d->gp);
     d->gp.debt_share = d->desc.debt_share           ? (uint32_t)d->desc.debt_share
-                       : n > DFSPH_SLOTS_TIGHT_UPTO ? DFSPH_DEBT_SHARE_LARGE
+                       : n > DFSPH_DEBT_SHARE_ABOVE ? DFSPH_DEBT_SHARE_LARGE
                                                     : 1;
     d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
     d->dt0 = d->gp.dt_max;

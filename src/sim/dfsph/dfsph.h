@@ -48,7 +48,7 @@ typedef struct dfsph_desc {
                      * pairs all but 1 in 8 recent solves needed, by default on NVIDIA where the lists hold indices up
                      * to 262,144 particles. Set, the tail runs wherever the persistent grid does (FLUID_DFSPH_TAIL) */
     int debt_share; /* a frame's budget on the GPU: its own time and 1/N of what earlier frames could not finish,
-                     * 1..64; 0: 16 above 655,360 particles, else 1 (all at once) (FLUID_DFSPH_DEBT_SHARE) */
+                     * 1..64; 0: 16 above 589,824 particles, else 1 (all at once) (FLUID_DFSPH_DEBT_SHARE) */
 } dfsph_desc;
 
 extern const sim_solver sim_solver_dfsph;
