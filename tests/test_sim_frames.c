@@ -178,8 +178,12 @@ static void check_carry(const gpu_caps *caps) {
 /* Each record names the frame whose slots ran it (sim_step_record.frame, numbered as
  * sim_frames_begun): two frames cut short after one slot each, then frames run in full, their
  * records read only at the end: the first two records name the two short frames, the rest the
- * later ones, in order, and no frame has more records than slots. Kind: invariant (made to fail
- * on purpose: dfsph stamping each record with the frame it was read in, caught by the first two). */
+ * later ones, in order, and no frame has more records than slots; sim_frame_tally says each
+ * frame's steps are whole and equal its records, and knows no frame 0 or past the last. WCSPH's
+ * records name their frames too (--substeps 2: two records a frame, in order). Kind: invariant
+ * (made to fail on purpose: dfsph stamping each record with the frame it was read in, caught by
+ * the first two; the tally counting each record twice; wcsph's records unnamed, as before
+ * session 37). */
 static void check_record_frames(const gpu_caps *caps) {
     sim *s = ref_sim("dambreak", 1200, "radix", "dfsph", caps);
     enum { FRAMES = 6 };
@@ -212,6 +216,24 @@ static void check_record_frames(const gpu_caps *caps) {
         first[0] == no[0] && first[1] == no[1] && !bad && !over,
         "the records name frames %u and %u for the short frames %u and %u; %d out of order or range, %d frames past their slots",
         first[0], first[1], no[0], no[1], bad, over);
+    int tally_bad = 0;
+    uint32_t st;
+    double it;
+    for (int f = 0; f < FRAMES; f++) tally_bad += sim_frame_tally(s, no[f], &st, &it) != 1 || (int)st != per[f];
+    tally_bad += sim_frame_tally(s, 0, &st, &it) != -1;
+    tally_bad += sim_frame_tally(s, sim_frames_begun(s) + 1, &st, &it) != -1;
+    CHECK(!tally_bad, "sim_frame_tally disagrees with the records %d times", tally_bad);
+    sim_destroy(s);
+
+    s = ref_sim("dambreak", 1200, "radix", "wcsph", caps);
+    uint32_t w0 = sim_frames_begun(s);
+    for (int f = 0; f < 3; f++) sim_frame(s, 2e-4, 2, NULL); /* two steps within its stable step */
+    sim_sync(s);
+    int wn = 0, wbad = 0;
+    while (sim_records(s, &r, 1) == 1) wbad += r.frame != w0 + 1 + (uint32_t)(wn++ / 2);
+    for (uint32_t f = w0 + 1; f <= w0 + 3; f++) wbad += sim_frame_tally(s, f, &st, &it) != 1 || st != 2;
+    printf("wcsph: %d records over 3 frames of 2 steps, %d misnamed or miscounted\n", wn, wbad);
+    CHECK(wn == 6 && !wbad, "wcsph: %d records, %d name the wrong frame or tally wrong", wn, wbad);
     sim_destroy(s);
 }
 

@@ -10,6 +10,10 @@
 #   - the names: the step's slices are exactly the stages of the timing table the same run prints,
 #     in that order, and the other slices are "frame", "simulation", "step", "other steps";
 #   - one frame slice a frame, and the "steps" counters add to the run's steps (the table's line);
+#   - each frame's own steps: one "steps" counter a frame, at its start, each at least 1; with
+#     --substeps 3, 3 in every frame, the first included (an analytic count; made to fail with
+#     session 36's trace, whose counter at a frame was the records read since the frame before:
+#     0 in the first three DFSPH frames and the first WCSPH frame, the rest at the run's end);
 #   - the fused step's phases as counters, DFSPH's five with the fused step forced where the driver
 #     has a shader clock, none for WCSPH (made to fail once: the counters left out);
 # Also: --trace without --headless and --trace into a missing folder are one-line errors (exit 1).
@@ -21,17 +25,21 @@ trap 'rm -rf "$TMP"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-for solver in dfsph wcsph; do
-    if ! "$FLUID" --headless --solver $solver --particles 1000 --frames 4 --trace "$TMP/t.json" > "$TMP/out" 2> "$TMP/err"; then
+for run in "dfsph" "wcsph" "dfsph 3" "wcsph 3"; do
+    set -- $run
+    solver=$1 sub=${2:-0}
+    subargs=()
+    [ "$sub" != 0 ] && subargs=(--substeps "$sub")
+    if ! "$FLUID" --headless --solver $solver --particles 1000 --frames 4 "${subargs[@]}" --trace "$TMP/t.json" > "$TMP/out" 2> "$TMP/err"; then
         if grep -q "GPU:" "$TMP/err"; then echo "SKIP: $(cat "$TMP/err")"; exit 77; fi
         cat "$TMP/err"; fail "$solver: the headless run failed"; continue
     fi
     # The table's stage names: the rows between the "stage" heading and "step".
     awk '/^stage / { on = 1; next } $1 == "step" { on = 0 } on { print $1 }' "$TMP/out" > "$TMP/names"
     steps=$(sed -n 's/.*frames, \([0-9]*\) steps.*/\1/p' "$TMP/out")
-    python3 - "$TMP/t.json" "$TMP/names" "$steps" 4 << 'EOF' || fail "$solver: the trace (above)"
+    python3 - "$TMP/t.json" "$TMP/names" "$steps" 4 "$sub" << 'EOF' || fail "$run: the trace (above)"
 import json, sys
-path, names_path, steps, frames = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+path, names_path, steps, frames, sub = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 table = open(names_path).read().split()
 events = json.load(open(path))["traceEvents"]
 slices = sorted((e for e in events if e["ph"] == "X"), key=lambda e: (e["ts"], -e["dur"]))
@@ -70,6 +78,12 @@ others = {s["name"] for s in slices} - set(table)
 check(others <= {"frame", "simulation", "step", "other steps"}, "slices named %s" % sorted(others))
 counted = sum(e["args"]["value"] for e in events if e["ph"] == "C" and e["name"] == "steps")
 check(counted == steps, "the steps counters add to %g, the run took %d" % (counted, steps))
+# Each frame's own steps, at its start.
+starts = sorted(s["ts"] for s in slices if s["name"] == "frame")
+per = sorted((e["ts"], e["args"]["value"]) for e in events if e["ph"] == "C" and e["name"] == "steps")
+check([ts for ts, _ in per] == starts, "steps counters at %s, frames starting at %s" % ([ts for ts, _ in per], starts))
+check(all(v >= 1 for _, v in per), "a frame of no steps: %s" % [v for _, v in per])
+if sub: check(all(v == sub for _, v in per), "--substeps %d, the frames' steps counters %s" % (sub, [v for _, v in per]))
 for name in ("iterations", "particles", "dt (ms)"):
     check(any(e["ph"] == "C" and e["name"] == name for e in events), "no %s counter" % name)
 for b in bad[:10]: print(b)
@@ -79,7 +93,8 @@ EOF
 done
 
 # bench --sim --trace: every row's frames on one timeline (two rows of 6 frames), each spanning its
-# simulation (the sampled ones too), each step's stages adding to it, the names those of the rows' stages in the CSV, committed with the CSV.
+# simulation (the sampled ones too), each step's stages adding to it, the names those of the rows' stages in the CSV, committed with the CSV;
+# a "steps" counter at each frame's start, its own steps.
 if "$FLUID" bench --sim --particles 1000 --seconds 0.1 --solvers dfsph,wcsph --sorts radix --trace "$TMP/b.json" \
     --csv "$TMP/b.csv" > "$TMP/out" 2> "$TMP/err"; then
     python3 - "$TMP/b.json" "$TMP/b.csv" << 'EOF' || fail "bench --sim --trace (above)"
@@ -109,6 +124,11 @@ for st in (e for e in x if e["name"] == "step"):
     if abs(total - st["dur"]) > 0.05 * st["dur"] + 20: bad.append("a step of %.3f us, its stages add to %.3f" % (st["dur"], total))
 extra = {e["name"] for e in x} - names - {"frame", "simulation", "step", "other steps"}
 if extra: bad.append("slices named %s" % sorted(extra))
+# Each frame's own steps at its start, each row's last frames too (written once the row's records
+# are in, before its sim goes; made to fail with session 36's trace: the rows' first frames read 0).
+per = sorted((e["ts"], e["args"]["value"]) for e in events if e["ph"] == "C" and e["name"] == "steps")
+if [ts for ts, _ in per] != [f["ts"] for f in frames] or not all(v >= 1 for _, v in per):
+    bad.append("steps counters %s, frames starting at %s" % (per, [f["ts"] for f in frames]))
 print("\n".join(bad[:10]) or "bench: %d slices, %d frames" % (len(x), len(frames)))
 sys.exit(1 if bad else 0)
 EOF

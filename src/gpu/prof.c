@@ -16,7 +16,8 @@ typedef struct _prof_frame {
     int used;
     uint32_t untimed; /* stages prof_untimed marked in this frame */
     bool pending;
-    bool stale; /* recorded before a prof_reset: read and dropped */
+    bool stale;   /* recorded before a prof_reset: read and dropped */
+    uint64_t tag; /* prof_tag's (the CPU clock's frame being recorded keeps it in frames[cur] too) */
 } _prof_frame;
 
 struct gpu_prof {
@@ -36,6 +37,7 @@ struct gpu_prof {
     int rec_count;
     prof_span spans[PROF_SPAN_FRAMES][PROF_SPANS];
     int span_count[PROF_SPAN_FRAMES];
+    uint64_t span_tag[PROF_SPAN_FRAMES];
     long frames_done; /* frames finished (pushed to hist), ever */
     int groups;       /* debug groups this profiler has pushed and not popped (the frame's included) */
     bool frame_open;  /* the "frame" debug group is pushed */
@@ -112,10 +114,11 @@ void prof_end(gpu_prof *p, int stage) {
     }
 }
 
-static void _prof_push(gpu_prof *p, const double *us, uint32_t timed, const prof_span *spans, int nspans) {
+static void _prof_push(gpu_prof *p, const double *us, uint32_t timed, const prof_span *spans, int nspans, uint64_t tag) {
     int k = (int)(p->frames_done % PROF_SPAN_FRAMES);
     if (nspans) memcpy(p->spans[k], spans, sizeof(prof_span) * (size_t)nspans);
     p->span_count[k] = nspans;
+    p->span_tag[k] = tag;
     p->frames_done++;
     for (int s = 0; s < p->desc.stages; s++) p->hist[s][p->hist_head] = (float)us[s];
     p->timed[p->hist_head] = timed;
@@ -148,9 +151,10 @@ static bool _prof_collect(gpu_prof *p, _prof_frame *f, bool wait) {
             open[-1 - e] = 0; /* an end without a new begin adds nothing */
         }
     }
-    if (!f->stale) _prof_push(p, us, timed & ~f->untimed, spans, nspans);
+    if (!f->stale) _prof_push(p, us, timed & ~f->untimed, spans, nspans, f->tag);
     f->pending = f->stale = false;
     f->untimed = 0;
+    f->tag = 0;
     f->used = 0;
     return true;
 }
@@ -160,7 +164,8 @@ void prof_frame(gpu_prof *p) {
     while (p->groups) _prof_pop_group(p); /* the frame's, and any stage left open */
     p->frame_open = false;
     if (p->mode == PROF_CPU_CLOCK) {
-        _prof_push(p, p->acc, p->cpu_begun & ~p->cpu_untimed, p->rec, p->rec_count);
+        _prof_push(p, p->acc, p->cpu_begun & ~p->cpu_untimed, p->rec, p->rec_count, p->frames[p->cur].tag);
+        p->frames[p->cur].tag = 0;
         memset(p->acc, 0, sizeof p->acc);
         p->rec_count = 0;
         p->cpu_begun = p->cpu_untimed = 0;
@@ -208,6 +213,15 @@ int prof_stage_count(const gpu_prof *p) { return p->desc.stages; }
 const char *prof_stage_name(const gpu_prof *p, int stage) { return p->desc.names[stage]; }
 
 long prof_frames_done(const gpu_prof *p) { return p->frames_done; }
+
+void prof_tag(gpu_prof *p, uint64_t tag) {
+    if (p) p->frames[p->cur].tag = tag;
+}
+
+uint64_t prof_frame_tag(const gpu_prof *p, long frame) {
+    if (frame < 0 || frame >= p->frames_done || frame < p->frames_done - PROF_SPAN_FRAMES) return 0;
+    return p->span_tag[frame % PROF_SPAN_FRAMES];
+}
 
 int prof_frame_spans(const gpu_prof *p, long frame, prof_span *out, int max) {
     if (frame < 0 || frame >= p->frames_done || frame < p->frames_done - PROF_SPAN_FRAMES) return -1;
@@ -265,4 +279,4 @@ bool prof_stats(const gpu_prof *p, int stage, double *mean, double *median, doub
     return true;
 }
 
-void prof_test_push(gpu_prof *p, const double *us, uint32_t timed) { _prof_push(p, us, timed, NULL, 0); }
+void prof_test_push(gpu_prof *p, const double *us, uint32_t timed) { _prof_push(p, us, timed, NULL, 0, 0); }

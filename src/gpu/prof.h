@@ -63,6 +63,11 @@ typedef struct prof_span {
 } prof_span;
 long prof_frames_done(const gpu_prof *p);
 int prof_frame_spans(const gpu_prof *p, long frame, prof_span *out, int max);
+/* A caller's word about the frame being recorded (the last call before prof_frame counts), kept with
+ * its spans: the session says which of the sim's frames ran in it, for the trace's counters.
+ * prof_frame_tag returns a kept frame's (0: none said, or not kept). */
+void prof_tag(gpu_prof *p, uint64_t tag); /* p may be NULL */
+uint64_t prof_frame_tag(const gpu_prof *p, long frame);
 /* The last `count` frames of one stage, oldest first, into out; returns how many were written. */
 int prof_history(const gpu_prof *p, int stage, float *out, int count);
 /* Statistics over the rolling window (desc.window frames, the last ones), of the frames in which

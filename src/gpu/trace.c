@@ -5,6 +5,7 @@
 #include <string.h>
 
 #define TRACE_SPANS 128
+#define TRACE_PENDING 64 /* frames whose steps wait for their records */
 
 struct gpu_trace {
     outfile *f;
@@ -17,6 +18,11 @@ struct gpu_trace {
     double last_end;          /* the last frame's end (trace us) */
     int written;              /* frames written */
     bool first;               /* no event written yet (no comma before the next) */
+    struct {
+        double ts;
+        uint64_t tag;
+    } pending[TRACE_PENDING]; /* frames written whose steps wait (trace_counters.frame_steps) */
+    int npending;
 };
 
 typedef struct _trace_slice {
@@ -67,7 +73,7 @@ static int _trace_order(const void *a, const void *b) {
     return x->rank - y->rank;
 }
 
-static void _trace_counters(gpu_trace *t, double ts, const trace_counters *c);
+static void _trace_counters(gpu_trace *t, double ts, uint64_t tag, const trace_counters *c);
 
 static void _trace_frame(gpu_trace *t, const gpu_prof *p, int step_stages, long frame, const prof_span *spans, int n,
                          const trace_counters *c) {
@@ -114,21 +120,48 @@ static void _trace_frame(gpu_trace *t, const gpu_prof *p, int step_stages, long 
         if (s[i].rank == 0) outfile_printf(t->f, ", \"args\": {\"frame\": %ld}", frame);
         outfile_printf(t->f, "}");
     }
-    _trace_counters(t, lo, c);
+    _trace_counters(t, lo, prof_frame_tag(p, frame), c);
 }
 
-static void _trace_counters(gpu_trace *t, double ts, const trace_counters *c) {
+static void _trace_counter(gpu_trace *t, const char *name, double ts, double value) {
+    _trace_sep(t);
+    outfile_printf(t->f, "{\"name\": \"%s\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"value\": %.9g}}", name, ts,
+                   value);
+}
+
+/* A frame's own steps and iterations at ts, where they are whole (or `now`: what is in); else
+ * whether it waits. -1 (not known): none written. */
+static bool _trace_steps(gpu_trace *t, double ts, uint64_t tag, const trace_counters *c, bool now) {
+    double steps, iterations;
+    int k = c->frame_steps(c->user, tag, &steps, &iterations);
+    if (k == 0 && !now) return false;
+    if (k >= 0) _trace_counter(t, "steps", ts, steps), _trace_counter(t, "iterations", ts, iterations);
+    return true;
+}
+
+/* The waiting frames whose steps are whole now (all of them: `now`). */
+static void _trace_pending(gpu_trace *t, const trace_counters *c, bool now) {
+    if (!c || !c->frame_steps) return;
+    int kept = 0;
+    for (int i = 0; i < t->npending; i++)
+        if (!_trace_steps(t, t->pending[i].ts, t->pending[i].tag, c, now)) t->pending[kept++] = t->pending[i];
+    t->npending = kept;
+}
+
+static void _trace_counters(gpu_trace *t, double ts, uint64_t tag, const trace_counters *c) {
     if (!c) return;
-    if (c->steps_total < t->steps || c->iterations_total < t->iterations) t->steps = t->iterations = 0; /* a new sim */
-    const char *names[4] = {"steps", "iterations", "particles", "dt (ms)"};
-    double values[4] = {c->steps_total - t->steps, c->iterations_total - t->iterations, c->particles, c->dt_ms};
-    t->steps = c->steps_total;
-    t->iterations = c->iterations_total;
-    for (int i = 0; i < 4; i++) {
-        _trace_sep(t);
-        outfile_printf(t->f, "{\"name\": \"%s\", \"ph\": \"C\", \"pid\": 1, \"ts\": %.3f, \"args\": {\"value\": %.9g}}", names[i],
-                       ts, values[i]);
+    if (c->frame_steps) {
+        if (!_trace_steps(t, ts, tag, c, t->npending == TRACE_PENDING))
+            t->pending[t->npending].ts = ts, t->pending[t->npending++].tag = tag;
+    } else {
+        if (c->steps_total < t->steps || c->iterations_total < t->iterations) t->steps = t->iterations = 0; /* a new sim */
+        _trace_counter(t, "steps", ts, c->steps_total - t->steps);
+        _trace_counter(t, "iterations", ts, c->iterations_total - t->iterations);
+        t->steps = c->steps_total;
+        t->iterations = c->iterations_total;
     }
+    _trace_counter(t, "particles", ts, c->particles);
+    _trace_counter(t, "dt (ms)", ts, c->dt_ms);
     for (int i = 0; i < c->phases && i < TRACE_MAX_PHASES; i++) {
         char name[64];
         bool us = c->phase_mhz > 0;
@@ -145,6 +178,7 @@ void trace_frames(gpu_trace *t, const gpu_prof *p, int step_stages, const trace_
     prof_span spans[TRACE_SPANS];
     if (p != t->prof || prof_frames_done(p) < t->next) t->next = 0; /* a new profiler counts from 0 */
     t->prof = p;
+    _trace_pending(t, c, false);
     for (long done = prof_frames_done(p); t->next < done && !trace_full(t); t->next++) {
         int n = prof_frame_spans(p, t->next, spans, TRACE_SPANS);
         if (n <= 0) continue; /* no longer kept, or nothing timed */
@@ -157,9 +191,18 @@ void trace_frames(gpu_trace *t, const gpu_prof *p, int step_stages, const trace_
 int trace_frame_count(const gpu_trace *t) { return t->written; }
 bool trace_full(const gpu_trace *t) { return t->desc.max_frames > 0 && t->written >= t->desc.max_frames; }
 
+void trace_flush(gpu_trace *t, const trace_counters *c) {
+    if (t) _trace_pending(t, c, true);
+}
+
 void trace_finish(gpu_trace *t, const trace_counters *c) {
     if (!t) return;
-    if (t->written) _trace_counters(t, t->last_end, c);
+    if (c && c->frame_steps) _trace_pending(t, c, true);
+    else if (t->written && c) { /* the rest: the run's last records */
+        if (c->steps_total < t->steps || c->iterations_total < t->iterations) t->steps = t->iterations = 0;
+        _trace_counter(t, "steps", t->last_end, c->steps_total - t->steps);
+        _trace_counter(t, "iterations", t->last_end, c->iterations_total - t->iterations);
+    }
     outfile_printf(t->f, "\n]}\n");
     free(t);
 }

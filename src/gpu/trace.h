@@ -16,11 +16,15 @@
  *       other steps       the rest of the frame's simulation (its other steps, not sliced)
  *     render
  * and counters ("ph":"C") at each frame's start: steps and solver iterations, particles, dt (ms).
- * The counters are what the caller read back (the sim's step records come back from the GPU a
- * frame or more late): each frame's steps and iterations are those read since the frame before,
- * and trace_finish writes the rest (the run's last records) at the last frame's end, so a trace's
- * steps add up to the run's. A GPU clock without prof_desc.sync finishes frames a few late too:
- * each is given the counters at hand when it is written.
+ * A frame's steps and iterations are its own: the sim's step records come back from the GPU a
+ * frame or more late, so the counters of a frame whose records are not all in yet wait (at most
+ * TRACE_PENDING frames, then written with what is in), and are written, at that frame's start,
+ * by a later call once trace_counters.frame_steps says they are complete (the events of a trace
+ * need not be in time order), by trace_flush, or by trace_finish; the caller waits for the sim's
+ * records (sim_sync) before those two for them to be whole. Without frame_steps (NULL) a frame's
+ * are the totals' change since the frame before (read late: those of earlier frames), and
+ * trace_finish writes the rest at the last frame's end. Until session 37 every trace did that.
+ * Particles and dt are the values at hand when the frame is written.
  * It does NOT time anything itself, open or commit files, or stall the GPU.
  */
 #ifndef FLUID_GPU_TRACE_H
@@ -37,6 +41,11 @@ typedef struct trace_desc {
 #define TRACE_MAX_PHASES 8
 typedef struct trace_counters {
     double steps_total, iterations_total, particles, dt_ms;
+    /* A frame's own steps and iterations, from its profiler frame's tag (prof_frame_tag): 1 when
+     * they are whole, 0 while records may still come (what is in so far), -1 when not known (its
+     * sim is gone): no counter then. NULL: the totals' change (above). */
+    int (*frame_steps)(const void *user, uint64_t tag, double *steps, double *iterations);
+    const void *user;
     /* A one-dispatch step's phases as measured inside it (sim_summary.phase_cycles): a counter
      * each, the recent steps' mean, "fused NAME (us a step)" at the shader clock's rate phase_mhz,
      * or "fused NAME (cycles a step)" where the rate is not known (0: a GPU whose timers read 0);
@@ -55,6 +64,9 @@ gpu_trace *trace_make(outfile *f, const gpu_prof *p, const trace_desc *desc);
  * profiler entries 0 .. step_stages - 1 are one step's stages (0: none). */
 void trace_frames(gpu_trace *t, const gpu_prof *p, int step_stages, const trace_counters *c);
 int trace_frame_count(const gpu_trace *t); /* frames written so far */
+/* Writes every waiting frame's steps and iterations with what is in (after the caller's sim_sync:
+ * all): before its sim goes (a benchmark's next row). */
+void trace_flush(gpu_trace *t, const trace_counters *c);
 bool trace_full(const gpu_trace *t);       /* max_frames written */
 /* Writes the last counters (c: the run's final totals; NULL: none), the JSON's tail, and frees t
  * (NULL: nothing). */

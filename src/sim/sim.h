@@ -97,6 +97,12 @@ void sim_get_dispatches(const sim *s, sim_dispatches *out);
 /* sim_frame_begin's calls since sim_make (sim_step's and sim_frame's included): the numbering of
  * sim_step_record.frame. */
 uint32_t sim_frames_begun(const sim *s);
+/* Frame `frame`'s steps and solver iterations (every counter's, summed), from the records that
+ * name it (sim_step_record.frame; frame: sim_frames_begun's count at its sim_frame_begin). Returns
+ * 1 when they are all in (a record of a later frame came, or sim_sync ran since), 0 while some may
+ * still come (the counts so far), -1 where the frame is not kept (more than 64 frames ago, or not
+ * begun); 0 and 0 for a frame no record names. The trace's counters (app/session). */
+int sim_frame_tally(const sim *s, uint32_t frame, uint32_t *steps, double *iterations);
 
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err);
 /* The width in bits of the cell keys sim_make's search would sort for SCENE at about PARTICLES

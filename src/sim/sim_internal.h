@@ -16,6 +16,13 @@
 #define SIM_G 9.81 /* m/s^2 */
 
 #define SIM_SOLVERS_MAX 8 /* solvers a registry holds at most (their descs, kept by the sim) */
+#define SIM_TALLY_FRAMES 64 /* the recent frames whose steps sim_frame_tally keeps */
+
+/* A frame's steps and iterations, from the records that name it (sim_records.c). */
+typedef struct sim_tally {
+    uint32_t frame, steps;
+    double iterations;
+} sim_tally;
 
 struct sim {
     sim_layout layout;
@@ -41,6 +48,9 @@ struct sim {
     sim_summary sum;
     sim_dispatches disp; /* dispatches of the steps issued */
     double it_sum[SIM_RECORD_COUNTERS], err_density_sum;
+    sim_tally tally[SIM_TALLY_FRAMES]; /* frame f's at f % SIM_TALLY_FRAMES */
+    uint32_t tally_newest;             /* the newest frame a record named: every frame before it is in */
+    uint32_t synced_frames;            /* frames_begun at the last sim_sync: every record of theirs is in */
     sim_diffuse *diffuse; /* spray, foam and bubbles (diffuse.h), NULL: none */
     double frame_seconds; /* the frame's, for sim_diffuse_update at its end */
 };

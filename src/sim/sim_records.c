@@ -38,8 +38,23 @@ static void _sim_take(void *owner, const sim_step_record *r) {
     sim_step_record *slot = &s->rec[(s->rec_head + s->rec_count) % s->rec_cap];
     *slot = *r;
     slot->time = u->time;
-    if (r->frame) slot->frame = r->frame + s->solver_frame_base;
+    if (r->frame) {
+        uint32_t f = slot->frame = r->frame + s->solver_frame_base;
+        sim_tally *t = &s->tally[f % SIM_TALLY_FRAMES];
+        if (t->frame != f) *t = (sim_tally){.frame = f};
+        t->steps++;
+        for (int i = 0; i < SIM_RECORD_COUNTERS; i++) t->iterations += r->it[i];
+        if (f > s->tally_newest) s->tally_newest = f;
+    }
     s->rec_count++;
+}
+
+int sim_frame_tally(const sim *s, uint32_t frame, uint32_t *steps, double *iterations) {
+    *steps = 0, *iterations = 0;
+    if (!frame || frame > s->frames_begun || s->frames_begun - frame >= SIM_TALLY_FRAMES) return -1;
+    const sim_tally *t = &s->tally[frame % SIM_TALLY_FRAMES];
+    if (t->frame == frame) *steps = t->steps, *iterations = t->iterations;
+    return frame < s->tally_newest || frame <= s->synced_frames ? 1 : 0;
 }
 
 void sim_take_record(sim *s, const sim_step_record *r) { s->sink.push(s->sink.owner, r); }
@@ -84,6 +99,7 @@ int sim_records(sim *s, sim_step_record *out, int max) {
 void sim_sync(sim *s) {
     if (s->in_frame) sim_frame_end(s);
     sim_poll(s, true);
+    s->synced_frames = s->frames_begun;
 }
 
 void sim_get_summary(const sim *s, sim_summary *out) { *out = s->sum; }

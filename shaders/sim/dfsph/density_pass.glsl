@@ -46,13 +46,14 @@ float dfsph_density(uint groups) {
         // The frame's budget: its own ticks and 1 / D.debt_share of what earlier frames could not
         // finish (1: all of it), so that no frame runs a whole debt at once; a catch-up frame (no
         // ticks of its own) and --substeps' frames take all of it.
-        uint owed = C.t_rem, share = (owed + D.debt_share - 1u) / max(D.debt_share, 1u);
+        // (debt_share is at least 1: dfsph.c.)
+        uint mode = u_frame_set - 1u, owed = C.t_rem, share = (owed + D.debt_share - 1u) / D.debt_share;
         C.t_rem += u_frame.x;
-        C.t_frame = u_frame.x > 0u && u_frame_set - 1u == DFSPH_MODE_CFL ? u_frame.x + share : C.t_rem;
+        C.t_frame = u_frame.x > 0u && mode == DFSPH_MODE_CFL ? u_frame.x + share : C.t_rem;
         C.steps_left = u_frame.y;
         C.cap_div = u_frame.z;
         C.cap_dens = u_frame.w;
-        C.mode = u_frame_set - 1u;
+        C.mode = mode;
         C.idle = 0u;
         C.args_step = uvec4(groups, 1u, 1u, 0u);
     }

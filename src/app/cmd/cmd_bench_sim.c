@@ -217,6 +217,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     }
     row->t_start = sim_time(s);
     uint32_t frame0 = sim_frames_begun(s);
+    session_frames_untraced(ss); /* the warm-up's frames are no traced frame's */
     int nst = ss->stages;
     const char *const *names = ss->stage_names;
     int frames = (int)lround(o->seconds * 60);
@@ -261,6 +262,10 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     }
     sim_sync(s);
     _bsim_take(s, row, it_sum, &err_sum, frame_steps, frames, frame0);
+    if (o->trace) { /* the row's last frames' steps, now that their records are in (its sim goes next) */
+        trace_counters tc;
+        session_trace_counters(ss, &tc), trace_flush(o->trace, &tc);
+    }
     row->worst_steps = frame_steps[row->worst_frame];
     free(frame_steps);
     fprintf(stderr, "\r%*s\r", 90, "");

@@ -70,6 +70,8 @@ bool session_sim_make(session *ss, const sim_desc *desc, char *err) {
     app_view_frame(&ss->view.cam, lo, hi);
     if (fabsf(cam.size - ss->view.cam.size) < 1e-6f) ss->view.cam = cam; /* the same tank: keep the orbit and zoom */
     _session_prof_remake(ss);
+    ss->sim_gen++;
+    ss->tag_from = sim_frames_begun(ss->s); /* sim_warm's frames are nobody's */
     return true;
 }
 
@@ -227,7 +229,42 @@ void session_draw(session *ss, const render_target *target, int w, int h) {
     if (ss->stage_render >= 0) prof_end(ss->prof, ss->stage_render);
 }
 
-void session_frame_end(session *ss) { prof_frame(ss->prof); }
+/* A profiler frame's tag: the sim (its sim_gen's low 8 bits) and the first and last of its frames
+ * that began in that profiler frame (28 bits each: 52 days of frames at 60 a second). */
+#define SESSION_TAG_BITS 28
+#define SESSION_TAG_MASK ((1u << SESSION_TAG_BITS) - 1)
+
+void session_frame_end(session *ss) {
+    uint32_t now = ss->s ? sim_frames_begun(ss->s) : ss->tag_from;
+    if (now > ss->tag_from)
+        prof_tag(ss->prof, (uint64_t)(ss->sim_gen & 0xffu) << (2 * SESSION_TAG_BITS) |
+                               (uint64_t)((ss->tag_from + 1) & SESSION_TAG_MASK) << SESSION_TAG_BITS | (now & SESSION_TAG_MASK));
+    ss->tag_from = now;
+    prof_frame(ss->prof);
+}
+
+void session_frames_untraced(session *ss) {
+    if (ss->s) ss->tag_from = sim_frames_begun(ss->s);
+}
+
+/* trace_counters.frame_steps: the steps and iterations of the sim's frames a tag names. */
+static int _session_frame_steps(const void *user, uint64_t tag, double *steps, double *iterations) {
+    const session *ss = user;
+    *steps = *iterations = 0;
+    if (!tag) return 1; /* no sim frame began in it (a paused window) */
+    if (!ss->s || (tag >> (2 * SESSION_TAG_BITS)) != (ss->sim_gen & 0xffu)) return -1; /* another sim's */
+    uint32_t first = (uint32_t)(tag >> SESSION_TAG_BITS) & SESSION_TAG_MASK, last = (uint32_t)tag & SESSION_TAG_MASK;
+    int done = 1;
+    for (uint32_t f = first; f <= last; f++) {
+        uint32_t st;
+        double it;
+        int k = sim_frame_tally(ss->s, f, &st, &it);
+        if (k < 0) return -1;
+        done &= k;
+        *steps += st, *iterations += it;
+    }
+    return done;
+}
 
 void session_clock_rate(session *ss, int every) {
     sim_summary sum;
@@ -250,6 +287,8 @@ void session_trace_counters(const session *ss, trace_counters *out) {
                             .iterations_total = it * (double)sum.steps,
                             .particles = sim_particle_count(ss->s),
                             .dt_ms = sum.dt_last * 1e3};
+    out->frame_steps = _session_frame_steps;
+    out->user = ss;
     out->phases = sim_phase_count(ss->s) <= TRACE_MAX_PHASES ? sim_phase_count(ss->s) : 0;
     out->phase_mhz = ss->view.phase_mhz;
     for (int k = 0; k < out->phases; k++) {

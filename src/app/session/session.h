@@ -81,6 +81,8 @@ typedef struct session {
     int sim_objects;      /* GL objects the sim holds */
     unsigned long frames_run; /* frames simulated (SESSION_TIME_STAGES_SAMPLED counts them) */
     unsigned long clock_frame; /* the frame session_clock_rate last measured at (0: never) */
+    uint32_t sim_gen;          /* sims made: a profiler frame's tag names its sim by it */
+    uint32_t tag_from;         /* the sim's frames begun at the last session_frame_end (prof_tag) */
     int live0;            /* GL objects alive when the context was new */
     int status;           /* 1 after a GL object leak */
     const char *fail_tag; /* after a failed session_make: the log tag of what failed ("GPU", "SIM", "APP") */
@@ -116,14 +118,21 @@ enum { SESSION_TIME_FRAME = 1, SESSION_TIME_STAGES = 2, SESSION_TIME_STAGES_SAMP
 int session_simulate(session *ss, double seconds, int substeps, unsigned timing, const volatile sig_atomic_t *stop);
 /* The view, HUD included, into target (NULL: the window) at w x h, timed as "render" when asked. */
 void session_draw(session *ss, const render_target *target, int w, int h);
+/* Ends the profiler's frame, tagged with the sim's frames begun since the last one (prof_tag), so
+ * that a trace can name each frame's steps once their records are in (session_trace_counters). */
 void session_frame_end(session *ss);
+/* The sim's frames begun so far belong to no profiler frame (a benchmark's untimed warm-up, which
+ * ends none): the next session_frame_end's tag starts after them. */
+void session_frames_untraced(session *ss);
 /* The shader clock's rate for the HUD's and the trace's fused phases (view.phase_mhz), measured now
  * (about 4 ms of GPU, waited for) where the solver measures phases; `every` > 0: only on the first
  * frame it can (30 frames in, the clocks up) and every `every` frames after; SESSION_CLOCK_ONCE:
  * only where it has not measured yet (a trace's counters). */
 #define SESSION_CLOCK_ONCE (-1)
 void session_clock_rate(session *ss, int every);
-/* A trace's counters (gpu/trace.h) from the sim's summary as read so far (no wait). */
+/* A trace's counters (gpu/trace.h) from the sim's summary as read so far (no wait), and the way to
+ * each traced frame's own steps and iterations (trace_counters.frame_steps: the sim's frames its
+ * tag names, sim_frame_tally). */
 void session_trace_counters(const session *ss, trace_counters *out);
 
 #endif

@@ -132,6 +132,7 @@ void app_trace_end(app *a) {
     if (!a->trace) return;
     char err[ERR_LEN];
     trace_counters tc;
+    if (a->ss.s) sim_sync(a->ss.s); /* the traced frames' last records (once, at the save): their steps whole */
     session_trace_counters(&a->ss, &tc);
     int frames = trace_frame_count(a->trace);
     trace_finish(a->trace, &tc);

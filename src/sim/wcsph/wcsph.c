@@ -44,13 +44,15 @@ typedef struct wcsph {
     float dt;                       /* the stable step (the speed of sound's CFL bound) */
     float dt_frame;                 /* the frame's step: its seconds over its steps */
     bool warned_fixed;              /* --substeps steps longer than dt: said once */
-    /* Steps issued whose records poll has not returned, as runs of one dt (a frame's steps share
-     * it; sim_frame_begin polls after each frame_begin, so at most the last frame's and this one's). */
+    /* Steps issued whose records poll has not returned, a run a frame (its steps share one dt;
+     * sim_frame_begin polls after each frame_begin, so at most the last frame's and this one's). */
     struct {
         float dt;
         uint32_t steps;
+        uint32_t frame; /* its frame_begin's count from 1, which the records name (0: before any) */
     } runs[4];
     uint32_t run_head, run_count;
+    uint32_t frames; /* frame_begin's calls */
 } wcsph;
 
 static double _wcsph_g_over_c2(const sim_params *p) { return -p->gravity[1] / ((double)p->c0 * p->c0); }
@@ -140,11 +142,15 @@ static int _wcsph_frame_begin(void *impl, double seconds, int substeps) {
         k = c < 1 ? 1 : c > 1e6 ? 1000000 : (int)c;
     }
     w->dt_frame = (float)(seconds / k);
+    w->frames++;
+    /* A run of its own (the last one where its steps were polled already; where all four were
+     * still unpolled, which poll's draining after each frame_begin leaves never, its steps would
+     * join the last). */
     uint32_t last = (w->run_head + w->run_count - 1) % ARRAY_LEN(w->runs);
-    if (w->runs[last].dt != w->dt_frame && w->run_count < ARRAY_LEN(w->runs)) {
-        last = (w->run_head + w->run_count++) % ARRAY_LEN(w->runs);
+    if (w->runs[last].steps && w->run_count < ARRAY_LEN(w->runs)) last = (w->run_head + w->run_count++) % ARRAY_LEN(w->runs);
+    if (!w->runs[last].steps) {
         w->runs[last].dt = w->dt_frame;
-        w->runs[last].steps = 0;
+        w->runs[last].frame = w->frames;
     }
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glNamedBufferSubData(w->params, offsetof(sim_params, dt), sizeof w->dt_frame, &w->dt_frame);
@@ -192,7 +198,9 @@ static void _wcsph_poll(void *impl, bool wait) {
             continue;
         }
         w->runs[w->run_head].steps--;
-        w->records->push(w->records->owner, &(sim_step_record){.dt = w->runs[w->run_head].dt, .dt_cfl = w->dt, .cfl = NAN});
+        w->records->push(
+            w->records->owner,
+            &(sim_step_record){.dt = w->runs[w->run_head].dt, .dt_cfl = w->dt, .cfl = NAN, .frame = w->runs[w->run_head].frame});
     }
 }
 
