@@ -44,8 +44,8 @@ typedef struct overlay_info {
     uint32_t particles;
     const char *scene, *sort;  /* NULL: not shown */
     double sim_time;           /* simulated seconds */
-    int steps_per_frame;       /* steps the last frame whose records came back took (0: none yet) */
-    int slots_per_frame;       /* step slots the last frame issued (more: shown beside the steps) */
+    int steps_per_frame;       /* steps the newest frame whose records are all back took (0: none yet) */
+    int slots_per_frame;       /* step slots that frame issued (more: shown beside the steps) */
     double realtime;           /* measured simulated / wall seconds (< 0: not shown) */
     const char *solver;        /* NULL: not shown */
     int counters;              /* the solver's named iteration counts a step (WCSPH: none) */

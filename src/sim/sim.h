@@ -99,7 +99,8 @@ void sim_get_dispatches(const sim *s, sim_dispatches *out);
 uint32_t sim_frames_begun(const sim *s);
 /* Frame `frame`'s steps and solver iterations (every counter's, summed), from the records that
  * name it (sim_step_record.frame; frame: sim_frames_begun's count at its sim_frame_begin). Returns
- * 1 when they are all in (a record of a later frame came, or sim_sync ran since), 0 while some may
+ * 1 when they are all in (its solver said so, a record of a later frame came, or sim_sync ran
+ * since: DFSPH's come two or three frames late, WCSPH's one), 0 while some may
  * still come (the counts so far), -1 where the frame is not kept (more than 64 frames ago, or not
  * begun); 0 and 0 for a frame no record names. The trace's counters (app/session). */
 int sim_frame_tally(const sim *s, uint32_t frame, uint32_t *steps, double *iterations);

@@ -50,6 +50,7 @@ struct sim {
     double it_sum[SIM_RECORD_COUNTERS], err_density_sum;
     sim_tally tally[SIM_TALLY_FRAMES]; /* frame f's at f % SIM_TALLY_FRAMES */
     uint32_t tally_newest;             /* the newest frame a record named: every frame before it is in */
+    uint32_t tally_done;               /* the newest frame its solver said was all in (sim_record_sink.frame_done) */
     uint32_t synced_frames;            /* frames_begun at the last sim_sync: every record of theirs is in */
     sim_diffuse *diffuse; /* spray, foam and bubbles (diffuse.h), NULL: none */
     double frame_seconds; /* the frame's, for sim_diffuse_update at its end */

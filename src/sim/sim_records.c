@@ -54,7 +54,12 @@ int sim_frame_tally(const sim *s, uint32_t frame, uint32_t *steps, double *itera
     if (!frame || frame > s->frames_begun || s->frames_begun - frame >= SIM_TALLY_FRAMES) return -1;
     const sim_tally *t = &s->tally[frame % SIM_TALLY_FRAMES];
     if (t->frame == frame) *steps = t->steps, *iterations = t->iterations;
-    return frame < s->tally_newest || frame <= s->synced_frames ? 1 : 0;
+    return frame < s->tally_newest || frame <= s->tally_done || frame <= s->synced_frames ? 1 : 0;
+}
+
+static void _sim_frame_done(void *owner, uint32_t frame) {
+    sim *s = owner;
+    if (frame && frame + s->solver_frame_base > s->tally_done) s->tally_done = frame + s->solver_frame_base;
 }
 
 void sim_take_record(sim *s, const sim_step_record *r) { s->sink.push(s->sink.owner, r); }
@@ -62,7 +67,7 @@ void sim_take_record(sim *s, const sim_step_record *r) { s->sink.push(s->sink.ow
 bool sim_records_make(sim *s, uint32_t capacity, char *err) {
     s->rec_cap = capacity ? capacity : SIM_RECORDS;
     s->rec = calloc(s->rec_cap, sizeof *s->rec);
-    s->sink = (sim_record_sink){.push = _sim_take, .owner = s};
+    s->sink = (sim_record_sink){.push = _sim_take, .frame_done = _sim_frame_done, .owner = s};
     return s->rec || fail(err, "out of host memory for %u step records", s->rec_cap);
 }
 

@@ -51,6 +51,9 @@ static inline bool sim_record_phased(const sim_step_record *r) {
  * dropped and counted (sim_summary.records_dropped), never silently. */
 typedef struct sim_record_sink {
     void (*push)(void *owner, const sim_step_record *r);
+    /* The solver's frame `frame` (its own count, as sim_step_record.frame) has every record pushed
+     * (sim_frame_tally's counts are then whole). */
+    void (*frame_done)(void *owner, uint32_t frame);
     void *owner;
 } sim_record_sink;
 

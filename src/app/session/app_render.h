@@ -29,9 +29,8 @@ typedef struct app_view {
     render_style style;
     render_backdrop backdrop; /* the lit scene (0), or the flat background (tests) */
     bool show_hud, show_help, paused, vsync, headless;
-    int steps_per_frame;                 /* steps the last frame whose records came back took (a few frames late; 0: none yet) */
-    int slots_per_frame;                 /* step slots the last frame issued (DFSPH: those past its time run empty) */
-    uint64_t steps_seen;                 /* the summary's steps when the last frame ended */
+    int steps_per_frame; /* steps the newest frame whose records are all back took (a few frames late; 0: none yet) */
+    int slots_per_frame; /* step slots that frame issued (DFSPH: those past its time run empty) */
     double frame_seconds;                /* simulated seconds a frame (1/60: real time); the window adapts it */
     double realtime;                     /* measured simulated / wall seconds (< 0: not known) */
     double fps, frame_ms;                /* 0: not known */

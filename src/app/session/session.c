@@ -71,7 +71,7 @@ bool session_sim_make(session *ss, const sim_desc *desc, char *err) {
     if (fabsf(cam.size - ss->view.cam.size) < 1e-6f) ss->view.cam = cam; /* the same tank: keep the orbit and zoom */
     _session_prof_remake(ss);
     ss->sim_gen++;
-    ss->tag_from = sim_frames_begun(ss->s); /* sim_warm's frames are nobody's */
+    ss->tag_from = ss->hud_from = sim_frames_begun(ss->s); /* sim_warm's frames are nobody's */
     return true;
 }
 
@@ -80,11 +80,8 @@ static bool _session_switch(session *ss, bool (*set)(sim *, const char *, char *
     int before = gpu_live_objects();
     if (!set(ss->s, name, err)) return false;
     ss->sim_objects += gpu_live_objects() - before;
-    /* The HUD's steps a frame start again: none of the records a switch brings back (the old
-     * solver's last frames) are the new one's frames. */
-    sim_summary sum;
-    sim_get_summary(ss->s, &sum);
-    ss->view.steps_seen = sum.steps;
+    /* The HUD's steps a frame start again: the old solver's (or sort's) last frames are not the new one's. */
+    ss->hud_from = sim_frames_begun(ss->s);
     ss->view.steps_per_frame = 0;
     _session_prof_remake(ss); /* the stage names follow the sort (counting: ranges=sort) and the solver */
     return true;
@@ -209,16 +206,26 @@ int session_simulate(session *ss, double seconds, int substeps, unsigned timing,
     if (timing & SESSION_TIME_FRAME) prof_end(ss->prof, ss->stage_sim);
     sim_run_compare(ss->s); /* its own stage, outside the frame's */
     ss->sim_objects += gpu_live_objects() - live;
-    /* The HUD's steps a frame: the steps whose records came back in this frame (a frame's, a few
-     * frames late; kept while none come), not the slots it issued (DFSPH's past the frame's time run
-     * empty). */
-    sim_summary sum;
-    sim_get_summary(ss->s, &sum);
+    /* The HUD's steps a frame: those of the newest frame of fluid time (not a single step, not a
+     * frame stopped before its first step) whose records are all back (a few frames late; kept while
+     * none is), beside that frame's slots (DFSPH's past the frame's time run empty). Until session 37
+     * it showed the steps whose records came back in this frame, several frames' or none, beside this
+     * frame's slots. */
     if (seconds > 0) {
-        if (sum.steps > ss->view.steps_seen) ss->view.steps_per_frame = (int)(sum.steps - ss->view.steps_seen);
-        ss->view.slots_per_frame = taken;
+        uint32_t now = sim_frames_begun(ss->s);
+        ss->slots_of[now % SESSION_SLOT_FRAMES].frame = now;
+        ss->slots_of[now % SESSION_SLOT_FRAMES].slots = taken;
+        for (uint32_t f = now; f > ss->hud_from && now - f < SESSION_SLOT_FRAMES; f--) {
+            uint32_t steps;
+            double it;
+            int slots = ss->slots_of[f % SESSION_SLOT_FRAMES].slots;
+            if (ss->slots_of[f % SESSION_SLOT_FRAMES].frame == f && slots > 0 && sim_frame_tally(ss->s, f, &steps, &it) == 1) {
+                ss->view.steps_per_frame = (int)steps;
+                ss->view.slots_per_frame = slots;
+                break;
+            }
+        }
     }
-    ss->view.steps_seen = sum.steps;
     return taken;
 }
 

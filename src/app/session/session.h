@@ -63,6 +63,8 @@ typedef struct session_desc {
     bool time_render;                  /* a "render" entry after "simulation" */
 } session_desc;
 
+#define SESSION_SLOT_FRAMES 8 /* the recent frames whose slots the HUD can name beside their steps */
+
 typedef struct session {
     session_desc desc; /* with the defaults filled */
     gpu_ctx *gpu;
@@ -83,6 +85,12 @@ typedef struct session {
     unsigned long clock_frame; /* the frame session_clock_rate last measured at (0: never) */
     uint32_t sim_gen;          /* sims made: a profiler frame's tag names its sim by it */
     uint32_t tag_from;         /* the sim's frames begun at the last session_frame_end (prof_tag) */
+    uint32_t hud_from;         /* the sim's frames begun at the last switch: the HUD's steps are later frames' */
+    struct {
+        uint32_t frame; /* the sim's frame (sim_frames_begun), 0: none */
+        int slots;
+    } slots_of
+        [SESSION_SLOT_FRAMES]; /* the step slots of the recent frames session_simulate ran (frame f's at f % N), for the HUD */
     int live0;            /* GL objects alive when the context was new */
     int status;           /* 1 after a GL object leak */
     const char *fail_tag; /* after a failed session_make: the log tag of what failed ("GPU", "SIM", "APP") */
@@ -112,9 +120,10 @@ enum { SESSION_TIME_FRAME = 1, SESSION_TIME_STAGES = 2, SESSION_TIME_STAGES_SAMP
 #define SESSION_STAGE_SAMPLE 4
 /* `seconds` of fluid (substeps > 0: exactly that many steps; seconds 0: ONE step of the solver's
  * own size), timed as `timing` says; stops between steps once *stop is set (may be NULL). Returns
- * the step slots issued (the steps, and DFSPH's empty slots past the frame's time) and (but for ONE
- * step) keeps them in view.slots_per_frame, and the steps whose records came back in this frame in
- * view.steps_per_frame, which the HUD shows. */
+ * the step slots issued (the steps, and DFSPH's empty slots past the frame's time). But for ONE
+ * step, view.steps_per_frame and view.slots_per_frame, which the HUD shows, then hold the newest
+ * frame whose records are all back (sim_frame_tally: two or three frames before this one): its
+ * steps and its slots. */
 int session_simulate(session *ss, double seconds, int substeps, unsigned timing, const volatile sig_atomic_t *stop);
 /* The view, HUD included, into target (NULL: the window) at w x h, timed as "render" when asked. */
 void session_draw(session *ss, const render_target *target, int w, int h);

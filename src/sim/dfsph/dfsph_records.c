@@ -56,6 +56,7 @@ void dfsph_collect(dfsph *d, int lag) {
             got[k].frame = d->frame_no[f]; /* the frame whose slots ran it (a carried frame's rest runs in the next) */
             d->sink->push(d->sink->owner, &got[k]);
         }
+        if (!d->discard) d->sink->frame_done(d->sink->owner, d->frame_no[f]);
         d->read += count;
         d->frame_head = (d->frame_head + 1) % DFSPH_FRAMES;
         d->frames_pending--;

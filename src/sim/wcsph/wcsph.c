@@ -193,6 +193,7 @@ static void _wcsph_poll(void *impl, bool wait) {
     while (w->run_count) {
         if (!w->runs[w->run_head].steps) { /* used up: the next run, but keep the frame's own */
             if (w->run_count == 1) break;
+            w->records->frame_done(w->records->owner, w->runs[w->run_head].frame); /* a later frame has begun */
             w->run_head = (w->run_head + 1) % ARRAY_LEN(w->runs);
             w->run_count--;
             continue;
