@@ -14,8 +14,6 @@ struct gpu_trace {
     long next;            /* its next frame to write */
     double origin;        /* the clock's us at the first slice: the trace's 0 */
     bool have_origin;
-    double steps, iterations; /* the totals of the last frame written */
-    double last_end;          /* the last frame's end (trace us) */
     int written;              /* frames written */
     bool first;               /* no event written yet (no comma before the next) */
     struct {
@@ -109,7 +107,6 @@ static void _trace_frame(gpu_trace *t, const gpu_prof *p, int step_stages, long 
     if (!t->have_origin) t->origin = lo, t->have_origin = true;
     for (int i = 0; i < k; i++) s[i].begin -= t->origin, s[i].end -= t->origin;
     lo -= t->origin;
-    t->last_end = hi - t->origin;
     qsort(s, (size_t)k, sizeof *s, _trace_order);
     for (int i = 0; i < k; i++) {
         _trace_sep(t);
@@ -150,16 +147,8 @@ static void _trace_pending(gpu_trace *t, const trace_counters *c, bool now) {
 
 static void _trace_counters(gpu_trace *t, double ts, uint64_t tag, const trace_counters *c) {
     if (!c) return;
-    if (c->frame_steps) {
-        if (!_trace_steps(t, ts, tag, c, t->npending == TRACE_PENDING))
-            t->pending[t->npending].ts = ts, t->pending[t->npending++].tag = tag;
-    } else {
-        if (c->steps_total < t->steps || c->iterations_total < t->iterations) t->steps = t->iterations = 0; /* a new sim */
-        _trace_counter(t, "steps", ts, c->steps_total - t->steps);
-        _trace_counter(t, "iterations", ts, c->iterations_total - t->iterations);
-        t->steps = c->steps_total;
-        t->iterations = c->iterations_total;
-    }
+    if (c->frame_steps && !_trace_steps(t, ts, tag, c, t->npending == TRACE_PENDING))
+        t->pending[t->npending].ts = ts, t->pending[t->npending++].tag = tag;
     _trace_counter(t, "particles", ts, c->particles);
     _trace_counter(t, "dt (ms)", ts, c->dt_ms);
     for (int i = 0; i < c->phases && i < TRACE_MAX_PHASES; i++) {
@@ -197,12 +186,7 @@ void trace_flush(gpu_trace *t, const trace_counters *c) {
 
 void trace_finish(gpu_trace *t, const trace_counters *c) {
     if (!t) return;
-    if (c && c->frame_steps) _trace_pending(t, c, true);
-    else if (t->written && c) { /* the rest: the run's last records */
-        if (c->steps_total < t->steps || c->iterations_total < t->iterations) t->steps = t->iterations = 0;
-        _trace_counter(t, "steps", t->last_end, c->steps_total - t->steps);
-        _trace_counter(t, "iterations", t->last_end, c->iterations_total - t->iterations);
-    }
+    _trace_pending(t, c, true);
     outfile_printf(t->f, "\n]}\n");
     free(t);
 }

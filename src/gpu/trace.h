@@ -3,7 +3,7 @@
  *
  *   gpu_trace *t = trace_make(f, prof, &(trace_desc){0});   // f: outfile_open'd
  *   each frame, after prof_frame:
- *       trace_frames(t, prof, step_stages, &counters);  // the sim's totals: trace_counters
+ *       trace_frames(t, prof, step_stages, &counters);  // the sim's: trace_counters
  *   trace_finish(t, &final_counters);       // closes the JSON; the caller commits f
  *
  * One process "fluid", one track "GPU (<clock> clock)" of nested complete slices ("ph":"X"), times
@@ -21,9 +21,8 @@
  * TRACE_PENDING frames, then written with what is in), and are written, at that frame's start,
  * by a later call once trace_counters.frame_steps says they are complete (the events of a trace
  * need not be in time order), by trace_flush, or by trace_finish; the caller waits for the sim's
- * records (sim_sync) before those two for them to be whole. Without frame_steps (NULL) a frame's
- * are the totals' change since the frame before (read late: those of earlier frames), and
- * trace_finish writes the rest at the last frame's end. Until session 37 every trace did that.
+ * records (sim_sync) before those two for them to be whole. (Until session 37 a frame's were the
+ * totals' change since the frame before: the records read in it, those of earlier frames.)
  * Particles and dt are the values at hand when the frame is written.
  * It does NOT time anything itself, open or commit files, or stall the GPU.
  */
@@ -36,14 +35,13 @@ typedef struct trace_desc {
     int max_frames; /* frames written at most (0: no limit) */
 } trace_desc;
 
-/* The sim's running totals (the trace writes each frame's part: a total that falls, a new sim,
- * counts from 0), and its particles and step now. */
+/* The sim's particles and step now, and the way to each frame's own steps. */
 #define TRACE_MAX_PHASES 8
 typedef struct trace_counters {
-    double steps_total, iterations_total, particles, dt_ms;
+    double particles, dt_ms;
     /* A frame's own steps and iterations, from its profiler frame's tag (prof_frame_tag): 1 when
      * they are whole, 0 while records may still come (what is in so far), -1 when not known (its
-     * sim is gone): no counter then. NULL: the totals' change (above). */
+     * sim is gone): no counter then, as with NULL. */
     int (*frame_steps)(const void *user, uint64_t tag, double *steps, double *iterations);
     const void *user;
     /* A one-dispatch step's phases as measured inside it (sim_summary.phase_cycles): a counter
@@ -68,8 +66,8 @@ int trace_frame_count(const gpu_trace *t); /* frames written so far */
  * all): before its sim goes (a benchmark's next row). */
 void trace_flush(gpu_trace *t, const trace_counters *c);
 bool trace_full(const gpu_trace *t);       /* max_frames written */
-/* Writes the last counters (c: the run's final totals; NULL: none), the JSON's tail, and frees t
- * (NULL: nothing). */
+/* Writes the waiting frames' steps with what is in (c: the sim's counters, after the caller's
+ * sim_sync; NULL: none), the JSON's tail, and frees t (NULL: nothing). */
 void trace_finish(gpu_trace *t, const trace_counters *c);
 
 #endif

@@ -288,14 +288,8 @@ void session_clock_rate(session *ss, int every) {
 void session_trace_counters(const session *ss, trace_counters *out) {
     sim_summary sum;
     sim_get_summary(ss->s, &sum);
-    double it = 0; /* every counter of the solver's, a step */
-    for (int c = 0; c < sim_counter_count(ss->s); c++) it += sum.it_mean[c];
-    *out = (trace_counters){.steps_total = (double)sum.steps,
-                            .iterations_total = it * (double)sum.steps,
-                            .particles = sim_particle_count(ss->s),
-                            .dt_ms = sum.dt_last * 1e3};
-    out->frame_steps = _session_frame_steps;
-    out->user = ss;
+    *out = (trace_counters){
+        .particles = sim_particle_count(ss->s), .dt_ms = sum.dt_last * 1e3, .frame_steps = _session_frame_steps, .user = ss};
     out->phases = sim_phase_count(ss->s) <= TRACE_MAX_PHASES ? sim_phase_count(ss->s) : 0;
     out->phase_mhz = ss->view.phase_mhz;
     for (int k = 0; k < out->phases; k++) {
