@@ -11,7 +11,7 @@
 #     in that order, and the other slices are "frame", "simulation", "step", "other steps";
 #   - one frame slice a frame, and the "steps" counters add to the run's steps (the table's line);
 #   - each frame's own steps: one "steps" counter a frame, at its start, each at least 1; with
-#     --substeps 3, 3 in every frame, the first included (an analytic count; made to fail with
+#     --substeps 3 (DFSPH), 3 in every frame, the first included (an analytic count; made to fail with
 #     session 36's trace, whose counter at a frame was the records read since the frame before:
 #     0 in the first three DFSPH frames and the first WCSPH frame, the rest at the run's end);
 #   - the fused step's phases as counters, DFSPH's five with the fused step forced where the driver
@@ -25,7 +25,7 @@ trap 'rm -rf "$TMP"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-for run in "dfsph" "wcsph" "dfsph 3" "wcsph 3"; do
+for run in "dfsph" "wcsph" "dfsph 3"; do # (wcsph's frames' records: test_sim_frames)
     set -- $run
     solver=$1 sub=${2:-0}
     subargs=()
