@@ -217,11 +217,11 @@ static void check_record_frames(const gpu_caps *caps) {
         "the records name frames %u and %u for the short frames %u and %u; %d out of order or range, %d frames past their slots",
         first[0], first[1], no[0], no[1], bad, over);
     int tally_bad = 0;
-    uint32_t st;
-    double it;
-    for (int f = 0; f < FRAMES; f++) tally_bad += sim_frame_tally(s, no[f], &st, &it) != 1 || (int)st != per[f];
-    tally_bad += sim_frame_tally(s, 0, &st, &it) != -1;
-    tally_bad += sim_frame_tally(s, sim_frames_begun(s) + 1, &st, &it) != -1;
+    sim_frame_counts c;
+    for (int f = 0; f < FRAMES; f++)
+        tally_bad += sim_frame_tally(s, no[f], &c) != 1 || (int)c.steps != per[f] || (int)c.slots != slots[f] || !c.timed;
+    tally_bad += sim_frame_tally(s, 0, &c) != -1;
+    tally_bad += sim_frame_tally(s, sim_frames_begun(s) + 1, &c) != -1;
     CHECK(!tally_bad, "sim_frame_tally disagrees with the records %d times", tally_bad);
     sim_destroy(s);
 
@@ -231,7 +231,7 @@ static void check_record_frames(const gpu_caps *caps) {
     sim_sync(s);
     int wn = 0, wbad = 0;
     while (sim_records(s, &r, 1) == 1) wbad += r.frame != w0 + 1 + (uint32_t)(wn++ / 2);
-    for (uint32_t f = w0 + 1; f <= w0 + 3; f++) wbad += sim_frame_tally(s, f, &st, &it) != 1 || st != 2;
+    for (uint32_t f = w0 + 1; f <= w0 + 3; f++) wbad += sim_frame_tally(s, f, &c) != 1 || c.steps != 2 || c.slots != 2;
     printf("wcsph: %d records over 3 frames of 2 steps, %d misnamed or miscounted\n", wn, wbad);
     CHECK(wn == 6 && !wbad, "wcsph: %d records, %d name the wrong frame or tally wrong", wn, wbad);
     sim_destroy(s);

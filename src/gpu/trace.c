@@ -186,7 +186,7 @@ void trace_flush(gpu_trace *t, const trace_counters *c) {
 
 void trace_finish(gpu_trace *t, const trace_counters *c) {
     if (!t) return;
-    _trace_pending(t, c, true);
+    trace_flush(t, c);
     outfile_printf(t->f, "\n]}\n");
     free(t);
 }

@@ -374,6 +374,7 @@ int sim_frame_begin(sim *s, double seconds, int substeps) {
     if (s->in_frame) sim_frame_end(s);
     if (s->params_dirty) _sim_upload_params(s);
     s->frames_begun++;
+    s->tally[s->frames_begun % SIM_TALLY_FRAMES] = (sim_tally){.frame = s->frames_begun, .c.timed = seconds > 0};
     int steps = s->solver->frame_begin(s->impl, seconds, substeps);
     s->frame_seconds = seconds;
     sim_poll(s, false);
@@ -398,6 +399,7 @@ void sim_frame_step(sim *s, gpu_prof *prof) {
     s->disp.pairs = s->solver->pairs ? s->solver->pairs(s->impl) : 0;
     s->disp.total += s->disp.last;
     s->disp.steps++;
+    s->tally[s->frames_begun % SIM_TALLY_FRAMES].c.slots++;
 }
 
 void sim_get_dispatches(const sim *s, sim_dispatches *out) { *out = s->disp; }

@@ -97,13 +97,19 @@ void sim_get_dispatches(const sim *s, sim_dispatches *out);
 /* sim_frame_begin's calls since sim_make (sim_step's and sim_frame's included): the numbering of
  * sim_step_record.frame. */
 uint32_t sim_frames_begun(const sim *s);
-/* Frame `frame`'s steps and solver iterations (every counter's, summed), from the records that
- * name it (sim_step_record.frame; frame: sim_frames_begun's count at its sim_frame_begin). Returns
- * 1 when they are all in (its solver said so, a record of a later frame came, or sim_sync ran
- * since: DFSPH's come two or three frames late, WCSPH's one), 0 while some may
- * still come (the counts so far), -1 where the frame is not kept (more than 64 frames ago, or not
- * begun); 0 and 0 for a frame no record names. The trace's counters (app/session). */
-int sim_frame_tally(const sim *s, uint32_t frame, uint32_t *steps, double *iterations);
+/* One frame's counts (sim_frame_tally). */
+typedef struct sim_frame_counts {
+    uint32_t steps;    /* its steps, as the records that name it count them (sim_step_record.frame) */
+    uint32_t slots;    /* the step slots it issued (sim_frame_step's calls; DFSPH's past its time run empty) */
+    double iterations; /* the solver's iterations in those steps, every counter's */
+    bool timed;        /* a frame of fluid time (sim_frame_begin's seconds > 0): not one step, not a catch-up */
+} sim_frame_counts;
+/* Frame `frame`'s counts (frame: sim_frames_begun's count at its sim_frame_begin). Returns 1 when
+ * its records are all in (its solver said so, a record of a later frame came, or sim_sync ran
+ * since: DFSPH's come two or three frames late, WCSPH's one), 0 while some may still come (the
+ * steps so far), -1 where the frame is not kept (more than 64 frames ago, or not begun). The HUD's
+ * steps a frame and the trace's counters (app/session). */
+int sim_frame_tally(const sim *s, uint32_t frame, sim_frame_counts *out);
 
 sim *sim_make(const sim_desc *desc, const gpu_caps *caps, char *err);
 /* The width in bits of the cell keys sim_make's search would sort for SCENE at about PARTICLES

@@ -18,10 +18,11 @@
 #define SIM_SOLVERS_MAX 8 /* solvers a registry holds at most (their descs, kept by the sim) */
 #define SIM_TALLY_FRAMES 64 /* the recent frames whose steps sim_frame_tally keeps */
 
-/* A frame's steps and iterations, from the records that name it (sim_records.c). */
+/* A frame's counts: made at its sim_frame_begin, its slots counted as they are issued, its steps
+ * and iterations from the records that name it (sim_records.c). */
 typedef struct sim_tally {
-    uint32_t frame, steps;
-    double iterations;
+    uint32_t frame;
+    sim_frame_counts c;
 } sim_tally;
 
 struct sim {

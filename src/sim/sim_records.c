@@ -41,19 +41,19 @@ static void _sim_take(void *owner, const sim_step_record *r) {
     if (r->frame) {
         uint32_t f = slot->frame = r->frame + s->solver_frame_base;
         sim_tally *t = &s->tally[f % SIM_TALLY_FRAMES];
-        if (t->frame != f) *t = (sim_tally){.frame = f};
-        t->steps++;
-        for (int i = 0; i < SIM_RECORD_COUNTERS; i++) t->iterations += r->it[i];
+        if (t->frame != f) *t = (sim_tally){.frame = f}; /* (its sim_frame_begin made it: only a guard) */
+        t->c.steps++;
+        for (int i = 0; i < SIM_RECORD_COUNTERS; i++) t->c.iterations += r->it[i];
         if (f > s->tally_newest) s->tally_newest = f;
     }
     s->rec_count++;
 }
 
-int sim_frame_tally(const sim *s, uint32_t frame, uint32_t *steps, double *iterations) {
-    *steps = 0, *iterations = 0;
+int sim_frame_tally(const sim *s, uint32_t frame, sim_frame_counts *out) {
+    *out = (sim_frame_counts){0};
     if (!frame || frame > s->frames_begun || s->frames_begun - frame >= SIM_TALLY_FRAMES) return -1;
     const sim_tally *t = &s->tally[frame % SIM_TALLY_FRAMES];
-    if (t->frame == frame) *steps = t->steps, *iterations = t->iterations;
+    if (t->frame == frame) *out = t->c;
     return frame < s->tally_newest || frame <= s->tally_done || frame <= s->synced_frames ? 1 : 0;
 }
 

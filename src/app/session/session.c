@@ -211,21 +211,17 @@ int session_simulate(session *ss, double seconds, int substeps, unsigned timing,
      * none is), beside that frame's slots (DFSPH's past the frame's time run empty). Until session 37
      * it showed the steps whose records came back in this frame, several frames' or none, beside this
      * frame's slots. */
-    if (seconds > 0) {
-        uint32_t now = sim_frames_begun(ss->s);
-        ss->slots_of[now % SESSION_SLOT_FRAMES].frame = now;
-        ss->slots_of[now % SESSION_SLOT_FRAMES].slots = taken;
-        for (uint32_t f = now; f > ss->hud_from && now - f < SESSION_SLOT_FRAMES; f--) {
-            uint32_t steps;
-            double it;
-            int slots = ss->slots_of[f % SESSION_SLOT_FRAMES].slots;
-            if (ss->slots_of[f % SESSION_SLOT_FRAMES].frame == f && slots > 0 && sim_frame_tally(ss->s, f, &steps, &it) == 1) {
-                ss->view.steps_per_frame = (int)steps;
-                ss->view.slots_per_frame = slots;
+    if (seconds > 0)
+        for (uint32_t f = sim_frames_begun(ss->s); f > ss->hud_from; f--) {
+            sim_frame_counts c;
+            int k = sim_frame_tally(ss->s, f, &c);
+            if (k < 0) break;
+            if (k == 1 && c.timed && c.slots > 0) {
+                ss->view.steps_per_frame = (int)c.steps;
+                ss->view.slots_per_frame = (int)c.slots;
                 break;
             }
         }
-    }
     return taken;
 }
 
@@ -263,12 +259,11 @@ static int _session_frame_steps(const void *user, uint64_t tag, double *steps, d
     uint32_t first = (uint32_t)(tag >> SESSION_TAG_BITS) & SESSION_TAG_MASK, last = (uint32_t)tag & SESSION_TAG_MASK;
     int done = 1;
     for (uint32_t f = first; f <= last; f++) {
-        uint32_t st;
-        double it;
-        int k = sim_frame_tally(ss->s, f, &st, &it);
+        sim_frame_counts c;
+        int k = sim_frame_tally(ss->s, f, &c);
         if (k < 0) return -1;
         done &= k;
-        *steps += st, *iterations += it;
+        *steps += c.steps, *iterations += c.iterations;
     }
     return done;
 }

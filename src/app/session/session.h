@@ -63,8 +63,6 @@ typedef struct session_desc {
     bool time_render;                  /* a "render" entry after "simulation" */
 } session_desc;
 
-#define SESSION_SLOT_FRAMES 8 /* the recent frames whose slots the HUD can name beside their steps */
-
 typedef struct session {
     session_desc desc; /* with the defaults filled */
     gpu_ctx *gpu;
@@ -86,11 +84,6 @@ typedef struct session {
     uint32_t sim_gen;          /* sims made: a profiler frame's tag names its sim by it */
     uint32_t tag_from;         /* the sim's frames begun at the last session_frame_end (prof_tag) */
     uint32_t hud_from;         /* the sim's frames begun at the last switch: the HUD's steps are later frames' */
-    /* The step slots of the recent frames session_simulate ran (frame f's at f % N), for the HUD. */
-    struct {
-        uint32_t frame; /* the sim's frame (sim_frames_begun), 0: none */
-        int slots;
-    } slots_of[SESSION_SLOT_FRAMES];
     int live0;            /* GL objects alive when the context was new */
     int status;           /* 1 after a GL object leak */
     const char *fail_tag; /* after a failed session_make: the log tag of what failed ("GPU", "SIM", "APP") */
