@@ -60,6 +60,19 @@
  * frame takes all it owes (docs/BENCHMARKS.md, s36 and s37). */
 #define DFSPH_DEBT_SHARE_LARGE 16
 #define DFSPH_DEBT_SHARE_ABOVE 589824 /* 576k: between 549,250 and 601,526 */
+/* The lists' stride (lanes a list buffer holds) and the groups it sets (the partials' regions) are
+ * numbers in the programs' text, so each count builds programs of its own. Up to
+ * DFSPH_BAND_UPTO lanes the stride is rounded up to a band of DFSPH_BAND lanes, plus 16 (a 4 KiB
+ * multiple would put a lane's entries in one set of a CPU's cache), so that every count of a band
+ * builds the same programs and the shader cache serves them: llvmpipe's suite runs dozens of
+ * small counts. Past it the stride is the lanes themselves, as measured on the H100 (taking it
+ * from the live count instead cost 1-5% there, docs/BENCHMARKS.md, s37). */
+#define DFSPH_BAND 4096
+#define DFSPH_BAND_UPTO 16384
+
+static size_t _dfsph_stride(size_t lanes) {
+    return lanes > DFSPH_BAND_UPTO ? lanes : (lanes + DFSPH_BAND - 1) / DFSPH_BAND * DFSPH_BAND + 16;
+}
 
 static const char *const _dfsph_stages[] = {"density", "divergence", "nonpressure", "pressure", "integrate"};
 _Static_assert(sizeof _dfsph_stages / sizeof *_dfsph_stages == DFSPH_PHASES, "the fused step measures each stage as a phase");
@@ -169,7 +182,8 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     d->gp.debt_share = d->desc.debt_share           ? (uint32_t)d->desc.debt_share
                        : n > DFSPH_DEBT_SHARE_ABOVE ? DFSPH_DEBT_SHARE_LARGE
                                                     : 1;
-    d->n_groups_max = gpu_groups(n * p->lanes, SIM_WG);
+    size_t stride = _dfsph_stride(n * p->lanes), cap = sim_list_cap(p->lanes);
+    d->n_groups_max = gpu_groups(stride, SIM_WG);
     d->dt0 = d->gp.dt_max;
     dfsph_policy_reset(&d->pol, &(dfsph_policy_desc){.dt_max = d->gp.dt_max,
                                                      .cfl = d->gp.cfl,
@@ -179,7 +193,6 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
                                                      .history = d->desc.history,
                                                      .debt_share = d->gp.debt_share});
     bool ok = true;
-    size_t stride = n * p->lanes, cap = sim_list_cap(p->lanes);
     /* 16-byte records {m grad W_ij, j} where the lists fit the L2 (desc.records forces it, for
      * measuring): they save the solves' kernel evaluations while they stay in the L2, and cost
      * more than they save past it (docs/BENCHMARKS.md) */
