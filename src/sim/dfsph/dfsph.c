@@ -45,15 +45,21 @@
 #define DFSPH_REC_L2 (40u << 20)  /* lists of records up to this many bytes (the H100's L2 is 50 MB) */
 #define DFSPH_MOMENTUM_MAX 262144 /* particles up to which the pressure iterations take momentum by default */
 /* A frame's slots are at most DFSPH_SLOTS_GROW times the steps of the frame they are planned from
- * (plus 2; dfsph_frame.c). On the H100 1.25 against 1.5 took the dam break at 27,648 3.44 -> 3.37
- * ms a frame (its worst 6.17 -> 5.17), 109,744 -1.7%, 432,000 -1.3% (s32; 986,078 then +3.0%, so
- * 1.5 above 655,360 until s38). With a frame's budget of its own time and 1/16 of the debt above
- * 589,824 (s37), s38 measured again (t = 0-1 s, mean / worst ms, 1.25 against 1.5): 432,000
- * 66.1 / 126 against 67.1 / 133, 549,250 90.7 / 175 against 92.0 / 193, 601,526 99.3 / 162 against
- * 99.8 / 173, 810,448 128.4 / 209 against 130.9 / 211, 986,078 168.3 / 265 against 170.9 / 279;
- * only 476,656 ran faster with 1.5 (74.8 / 155 against 77.4 / 151). So 1.25 at every count
- * (docs/BENCHMARKS.md, s32 and s38). */
+ * (plus 2; dfsph_frame.c), DFSPH_SLOTS_GROW_LARGE above DFSPH_SLOTS_GROW_LARGE_ABOVE particles. On
+ * the H100 1.25 against 1.5 took the dam break at 27,648 3.44 -> 3.37 ms a frame (its worst 6.17 ->
+ * 5.17), 109,744 -1.7%, 432,000 -1.3% (s32; 986,078 then +3.0%, so 1.5 above 655,360 until s38).
+ * With a frame's budget of its own time and 1/16 of the debt above 589,824 (s37), s38 measured
+ * again (t = 0-1 s, mean / worst ms): 1.25 against 1.5, 432,000 66.1 / 126 against 67.1 / 133,
+ * 549,250 90.7 / 175 against 92.0 / 193, 601,526 99.3 / 162 against 99.8 / 173, 810,448 128.4 / 209
+ * against 130.9 / 211, 986,078 168.3 / 265 against 170.9 / 279 (476,656 alone faster with 1.5:
+ * 74.8 / 155 against 77.4 / 151); then 1.1 against 1.25, 109,744 13.63 / 23.1 against 13.78 / 26.2,
+ * 432,000 65.7 / 109 against 66.0 / 125, 810,448 127.3 / 163 against 128.7 / 210, 986,078 162.0 /
+ * 222 against 169.5 / 267, but 27,648 3.503 / 5.52 against 3.490 / 5.37. Fewer spare slots a frame
+ * cost less than the steps they would have taken early; at 27,648, where a spare slot is cheap, not.
+ * Between 27,648 and 109,744 not measured (docs/BENCHMARKS.md, s32 and s38). */
 #define DFSPH_SLOTS_GROW 1.25f
+#define DFSPH_SLOTS_GROW_LARGE 1.1f
+#define DFSPH_SLOTS_GROW_LARGE_ABOVE 65536
 /* Above DFSPH_DEBT_SHARE_ABOVE particles a frame's budget on the GPU is its own time and 1/16 of
  * what earlier frames owed (density_pass.glsl), so that the frame after an impact's short frames
  * does not run their whole debt. On the H100 (dam break, t = 0-1 s, ms mean / worst, 1 -> 1/16):
@@ -189,11 +195,12 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     size_t stride = _dfsph_stride(n * p->lanes), cap = sim_list_cap(p->lanes);
     d->n_groups_max = gpu_groups(stride, SIM_WG);
     d->dt0 = d->gp.dt_max;
+    float grow = n > DFSPH_SLOTS_GROW_LARGE_ABOVE ? DFSPH_SLOTS_GROW_LARGE : DFSPH_SLOTS_GROW;
     dfsph_policy_reset(&d->pol, &(dfsph_policy_desc){.dt_max = d->gp.dt_max,
                                                      .cfl = d->gp.cfl,
                                                      .slack = (uint32_t)_dfsph_value(d->desc.slack),
                                                      .spare = (uint32_t)_dfsph_value(d->desc.spare),
-                                                     .grow = DFSPH_SLOTS_GROW,
+                                                     .grow = grow,
                                                      .history = d->desc.history,
                                                      .debt_share = d->gp.debt_share});
     bool ok = true;
