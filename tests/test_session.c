@@ -95,8 +95,8 @@ int main(void) {
         if (rec.frame >= frame_of[0] && rec.frame <= frame_of[CFL_FRAMES - 1]) steps_of[rec.frame - frame_of[0]]++;
     for (int f = 0; f < CFL_FRAMES; f++) {
         fewer += steps_of[f] < slots_of[f];
-        for (int g = f >= 4 ? f - 4 : 0; g < f;
-             g++) /* the frame it shows: one of this loop's, at most 4 before, with those counts */
+        /* the frame it shows: one of this loop's, at most 4 before, with those counts */
+        for (int g = f >= 4 ? f - 4 : 0; g < f; g++)
             if (shown_steps[f] == steps_of[g] && shown_slots[f] == slots_of[g]) {
                 named++;
                 break;

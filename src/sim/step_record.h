@@ -28,11 +28,11 @@ typedef struct sim_step_record {
     float t_left;                     /* seconds of its frame still to simulate after it (dfsph; wcsph: 0) */
     bool short_frame; /* its frame's last step, the frame owing more than it started with: its slots ran out before its
                        * own time (t_left carries over; a frame paying part of a debt within its budget is not short) */
-    uint32_t frame;   /* the frame whose step slots ran it: sim_frame_begin's count since the sim was
-                                       * made, from 1 (sim_frames_begun); 0: not said (a step before any frame).
-                                       * A solver says its own count of frames from 1; the sim adds the frames
-                                       * before the solver was made (wcsph's frames run their own steps, none
-                                       * carried; since session 37 it names them too: sim_frame_tally). */
+    /* The frame whose step slots ran it: sim_frame_begin's count since the sim was made, from 1
+     * (sim_frames_begun); 0: not said (a step before any frame). A solver says its own count of
+     * frames from 1; the sim adds the frames before the solver was made (wcsph's frames run their
+     * own steps, none carried; since session 37 it names them too: sim_frame_tally). */
+    uint32_t frame;
     /* Cycles of the GPU's shader clock each of the solver's stages (its `stages`, after the
      * search's) took inside one dispatch that runs them all, barrier to barrier (dfsph's fused
      * step, where the driver has GL_ARB_shader_clock); all 0: not measured. */
