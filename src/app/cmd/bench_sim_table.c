@@ -29,8 +29,8 @@ static int _bsim_it_width(const char *name) {
 }
 
 void bsim_table_header(FILE *f, const bsim_columns *cols) {
-    fprintf(f, "%9s %-6s %-8s %5s %7s %11s %9s %9s %6s %6s", "particles", "solver", "sort", "clock", "t_start", "ms_per_60th",
-            "worst_ms", "x_fastest", "steps", "slots");
+    fprintf(f, "%9s %-6s %-8s %5s %7s %7s %11s %9s %9s %6s %6s", "particles", "solver", "sort", "clock", "t_start", "t_end",
+            "ms_per_60th", "worst_ms", "x_fastest", "steps", "slots");
     for (int k = 0; k < cols->n; k++) {
         char name[24];
         snprintf(name, sizeof name, "it_%s", cols->name[k]);
@@ -62,8 +62,8 @@ void bsim_table_group(FILE *f, bsim_row *rows, int n, const bsim_columns *cols, 
     for (int i = 0; i < n; i++) {
         bsim_row *r = &rows[i];
         r->x_fastest = r->ms_mean / fastest;
-        fprintf(f, "%9u %-6s %-8s %5s %7.3f %11.3f %9.3f %9.2f %6.1f %6.1f", r->particles, r->solver, r->sort, clock, r->t_start,
-                r->ms_mean, r->ms_worst, r->x_fastest, r->steps_per_frame, r->slots_per_frame);
+        fprintf(f, "%9u %-6s %-8s %5s %7.3f %7.3f %11.3f %9.3f %9.2f %6.1f %6.1f", r->particles, r->solver, r->sort, clock,
+                r->t_start, r->t_end, r->ms_mean, r->ms_worst, r->x_fastest, r->steps_per_frame, r->slots_per_frame);
         for (int k = 0; k < cols->n; k++) {
             double it;
             if (_bsim_it(r, cols->name[k], &it)) fprintf(f, " %*.2f", _bsim_it_width(cols->name[k]), it);
@@ -91,7 +91,7 @@ void bsim_csv(outfile *f, const bsim_row *rows, int n, const bsim_columns *cols,
                       "slots_per_60th");
     for (int k = 0; k < cols->n; k++) outfile_printf(f, ",it_%s", cols->name[k]);
     outfile_printf(f, ",err_density_mean,err_density_max,cfl_max,capped,dropped,realtime,dispatches_per_step,"
-                      "dispatches_1div_4dens,stages,phase_mhz,phases_cycles\n");
+                      "dispatches_1div_4dens,stages,phase_mhz,phases_cycles,ms_frame_mean\n");
     for (int i = 0; i < n; i++) {
         const bsim_row *r = &rows[i];
         outfile_printf(f, "%s,%s,%u,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.2f", r->solver, r->sort, r->particles, clock, r->t_start,
@@ -113,6 +113,6 @@ void bsim_csv(outfile *f, const bsim_row *rows, int n, const bsim_columns *cols,
         outfile_printf(f, ",%.1f,", r->phase_mhz); /* the phases: mean cycles a step (empty: not measured) */
         for (int k = 0; k < r->nphase; k++)
             outfile_printf(f, "%s%s=%.0f", k ? ";" : "", r->stage_names[r->nst - r->nphase + k], r->phase_cycles[k]);
-        outfile_printf(f, "\n");
+        outfile_printf(f, ",%.4f\n", r->ms_frame);
     }
 }

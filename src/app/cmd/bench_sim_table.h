@@ -34,7 +34,11 @@ typedef struct bsim_row {
     uint32_t particles;
     int frames, timed;
     double t_start, t_end; /* the timed window, simulated seconds (after --warmup) */
-    double ms_mean, ms_worst, x_fastest, steps_per_frame, err_mean, err_max, cfl_max, realtime;
+    /* ms_mean: GPU ms per simulated 1/60 s, the mean frame's over the fluid's time a frame (a frame
+     * that ran out of slots carries its rest over, so a window can end behind its frames' time: the
+     * frame's ms alone would then flatter, by the work left to later frames); ms_frame: the mean
+     * frame's; ms_worst: the worst frame's */
+    double ms_mean, ms_frame, ms_worst, x_fastest, steps_per_frame, err_mean, err_max, cfl_max, realtime;
     bool has_cfl;                    /* its records carry the CFL number; WCSPH's: NAN ("-", empty) */
     bool has_err;                    /* the solver measures a density error (a pressure solve); WCSPH: no */
     int ncounters;                   /* the solver's own counters */

@@ -283,7 +283,10 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     row->disp_mean = disp.steps ? (double)disp.total / disp.steps : 0;
     row->disp_1_4 = disp.pairs ? disp.last - 2 * disp.pairs + 2 * (1 + 4) : disp.last;
     row->frames = frames;
-    row->ms_mean = row->timed ? row->ms_mean / row->timed : NAN;
+    row->ms_frame = row->timed ? row->ms_mean / row->timed : NAN;
+    /* per simulated 1/60 s: a window that ends behind its frames' time (their slots ran out, the rest
+     * carried over) left work to later frames (bsim_row) */
+    row->ms_mean = row->t_end > row->t_start ? row->ms_frame * frames / 60.0 / (row->t_end - row->t_start) : NAN;
     row->steps_per_frame = frames ? (double)row->steps / frames : 0; /* steps taken (dfsph's empty spare slots are not) */
     row->slots_per_frame = frames ? (double)row->slots / frames : 0;
     row->ncounters = sim_counter_count(s) < BSIM_COUNTERS ? sim_counter_count(s) : BSIM_COUNTERS;
@@ -294,7 +297,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     row->has_err = row->ncounters > 0; /* a solver with a pressure solve measures the error; wcsph records none */
     row->err_mean = row->steps ? err_sum / (double)row->steps : 0;
     /* simulated seconds per second of GPU time, from the mean frame and the mean frame's fluid time */
-    row->realtime = (row->t_end - row->t_start) / frames / (row->ms_mean / 1e3);
+    row->realtime = (row->t_end - row->t_start) / frames / (row->ms_frame / 1e3);
     /* The phases' mean cycles a step, and the clock's rate now, with the GPU's clocks still up. */
     row->nphase = row->phase_steps ? sim_phase_count(s) : 0; /* the timed window's steps measured them */
     for (int k = 0; k < SIM_RECORD_PHASES; k++) row->phase_cycles[k] = row->nphase ? row->phase_cycles[k] / row->phase_steps : 0;
@@ -384,8 +387,10 @@ int cmd_bench_sim(int argc, char **argv) {
     printf("frames: one timestamp pair around each frame; every %dth frame also times its first step's stages and is\n"
            "left out of the frame figures\n\n",
            BSIM_STAGE_EVERY);
-    printf("a row a solver and sort, grouped by count; t_start: the timed window's simulated start (after --warmup);\n"
-           "x_fastest: ms per 1/60 s over the fastest row's at that count; it_NAME: the solver's own iterations a step\n"
+    printf("a row a solver and sort, grouped by count; t_start, t_end: the timed window's simulated start (after --warmup)\n"
+           "and end (behind its frames' time where a frame ran out of step slots and carried its rest over);\n"
+           "ms_per_60th: GPU ms per simulated 1/60 s (the mean frame's over the fluid's time a frame); worst_ms: the worst\n"
+           "frame's; x_fastest: ms per 1/60 s over the fastest row's at that count; it_NAME: the solver's own iterations a step\n"
            "(- where it has none); err, cfl: density error, largest v dt/dx (- where the solver measures none)\n"
            "steps: steps taken a frame; slots: step slots issued a frame (dfsph's past the frame's time run empty)\n"
            "disp: dispatches recorded per slot (mean); disp14: those of a step whose solves record 1 divergence and 4 pressure\n"
