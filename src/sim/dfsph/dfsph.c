@@ -54,9 +54,12 @@
  * against 130.9 / 211, 986,078 168.3 / 265 against 170.9 / 279 (476,656 alone faster with 1.5:
  * 74.8 / 155 against 77.4 / 151); then 1.1 against 1.25, 109,744 13.63 / 23.1 against 13.78 / 26.2,
  * 432,000 65.7 / 109 against 66.0 / 125, 810,448 127.3 / 163 against 128.7 / 210, 986,078 162.0 /
- * 222 against 169.5 / 267, but 27,648 3.503 / 5.52 against 3.490 / 5.37. Fewer spare slots a frame
- * cost less than the steps they would have taken early; at 27,648, where a spare slot is cheap, not.
- * Between 27,648 and 109,744 not measured (docs/BENCHMARKS.md, s32 and s38). */
+ * 222 against 169.5 / 267, but 27,648 3.503 / 5.52 against 3.490 / 5.37. Those are ms a frame: a
+ * frame that runs out of slots leaves the rest of its time to later frames, and at 986,078 1.1 ended
+ * the 60 frames at t = 0.959 s (1.25 at 0.992), so per simulated 1/60 s (s39) 1.1 is 168.5 / 221
+ * against 169.6 / 265 there, 810,448 132.1 / 163 against 129.0 / 209 (one run each), 601,526 98.9
+ * against 100.0; 109,744 and 432,000 end at t = 1 s either way. Between 27,648 and 109,744 not
+ * measured (docs/BENCHMARKS.md, s32, s38 and s39). */
 #define DFSPH_SLOTS_GROW 1.25f
 #define DFSPH_SLOTS_GROW_LARGE 1.1f
 #define DFSPH_SLOTS_GROW_LARGE_ABOVE 65536
@@ -64,8 +67,9 @@
  * what earlier frames owed (density_pass.glsl), so that the frame after an impact's short frames
  * does not run their whole debt. On the H100 (dam break, t = 0-1 s, ms mean / worst, 1 -> 1/16):
  * 986,078 171.5 / 351 -> 170.8 / 279 (s36), 810,448 131.4 / 273 -> 131.4 / 211, 601,526 100.3 / 188
- * -> 99.5 / 162 (s37). Below, the worst frames shrink as much but the mean pays through more steps:
- * 549,250 90.8 -> 91.8, 524,288 82.1 -> 84.1, 432,000 66.1 -> 68.5, 27,648 3.37 -> 3.74 (the
+ * -> 99.5 / 162 (s37); per simulated 1/60 s (s39, the slots' cap 1.1): 986,078 172.1 / 362 ->
+ * 168.5 / 221, 810,448 133.8 -> 132.1, 601,526 97.4 -> 98.9 (one run). Below, the worst frames
+ * shrink as much but the mean pays through more steps: 549,250 90.8 -> 91.8, 524,288 82.1 -> 84.1, 432,000 66.1 -> 68.5, 27,648 3.37 -> 3.74 (the
  * debt's slivers cost steps there; 476,656 alone gained, 77.3 -> 76.9), so at and below it a
  * frame takes all it owes (docs/BENCHMARKS.md, s36 and s37). */
 #define DFSPH_DEBT_SHARE_LARGE 16

@@ -71,8 +71,8 @@ void dfsph_policy_plan(dfsph_policy *pol, double seconds, int substeps, bool per
          * (a particle flung off an impact) asked 3.5-3.8 times a mean frame's steps at 432,000 and
          * 986,078 on the H100 (their worst frames, mostly empty slots); a flow that truly outruns
          * this carries over, and the next frames' slots follow the steps it takes (not a catch-up
-         * frame's: it has only the time owed). dfsph.c gives 1.25 where an empty slot costs a
-         * large share of a step, 1.5 at the largest counts (docs/BENCHMARKS.md, s32). */
+         * frame's: it has only the time owed). dfsph.c gives 1.25 up to 65,536 particles, where an
+         * empty slot costs a large share of a step, 1.1 above (docs/BENCHMARKS.md, s32, s38, s39). */
         double most = ceil(pol->desc.grow * pol->steps_recent) + 2;
         if (seconds > 0 && pol->steps_recent && k > most) k = most;
         steps = k > DFSPH_MAX_STEPS ? DFSPH_MAX_STEPS : (int)k;
