@@ -69,9 +69,10 @@
  * 986,078 171.5 / 351 -> 170.8 / 279 (s36), 810,448 131.4 / 273 -> 131.4 / 211, 601,526 100.3 / 188
  * -> 99.5 / 162 (s37); per simulated 1/60 s (s39, the slots' cap 1.1): 986,078 172.1 / 362 ->
  * 168.5 / 221, 810,448 133.8 -> 132.1, 601,526 97.4 -> 98.9 (one run). Below, the worst frames
- * shrink as much but the mean pays through more steps: 549,250 90.8 -> 91.8, 524,288 82.1 -> 84.1, 432,000 66.1 -> 68.5, 27,648 3.37 -> 3.74 (the
- * debt's slivers cost steps there; 476,656 alone gained, 77.3 -> 76.9), so at and below it a
- * frame takes all it owes (docs/BENCHMARKS.md, s36 and s37). */
+ * shrink as much but the mean pays through more steps: 549,250 90.8 -> 91.8, 524,288 82.1 -> 84.1,
+ * 432,000 66.1 -> 68.5, 27,648 3.37 -> 3.74 (the debt's slivers cost steps there; 476,656 alone
+ * gained, 77.3 -> 76.9), so at and below it a frame takes all it owes (docs/BENCHMARKS.md, s36, s37
+ * and s39; 601,526 is the one row the s39 measure turns). */
 #define DFSPH_DEBT_SHARE_LARGE 16
 #define DFSPH_DEBT_SHARE_ABOVE 589824 /* 576k: between 549,250 and 601,526 */
 /* The lists' stride (lanes a list buffer holds) and the groups it sets (the partials' regions) are
