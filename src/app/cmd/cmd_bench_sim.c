@@ -248,7 +248,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
                 if (prof_timed(prof, i)) stage_sum[i] += prof_last_us(prof, i), stage_frames[i]++;
         } else {
             double ms = prof_last_us(prof, nst) / 1e3;
-            row->ms_mean += ms;
+            row->ms_frame += ms;
             if (ms > row->ms_worst) {
                 row->ms_worst = ms;
                 row->worst_slots = frame_slots;
@@ -283,7 +283,7 @@ static bool _bsim_run(const _bsim_opts *o, session *ss, const char *solver, cons
     row->disp_mean = disp.steps ? (double)disp.total / disp.steps : 0;
     row->disp_1_4 = disp.pairs ? disp.last - 2 * disp.pairs + 2 * (1 + 4) : disp.last;
     row->frames = frames;
-    row->ms_frame = row->timed ? row->ms_mean / row->timed : NAN;
+    row->ms_frame = row->timed ? row->ms_frame / row->timed : NAN;
     /* per simulated 1/60 s: a window that ends behind its frames' time (their slots ran out, the rest
      * carried over) left work to later frames (bsim_row) */
     row->ms_mean = row->t_end > row->t_start ? row->ms_frame * frames / 60.0 / (row->t_end - row->t_start) : NAN;

@@ -72,7 +72,7 @@
  * shrink as much but the mean pays through more steps: 549,250 90.8 -> 91.8, 524,288 82.1 -> 84.1,
  * 432,000 66.1 -> 68.5, 27,648 3.37 -> 3.74 (the debt's slivers cost steps there; 476,656 alone
  * gained, 77.3 -> 76.9), so at and below it a frame takes all it owes (docs/BENCHMARKS.md, s36, s37
- * and s39; 601,526 is the one row the s39 measure turns). */
+ * and s39; on s39's measure 601,526 read all of the debt 1.6% faster, one run, left as it is). */
 #define DFSPH_DEBT_SHARE_LARGE 16
 #define DFSPH_DEBT_SHARE_ABOVE 589824 /* 576k: between 549,250 and 601,526 */
 /* The lists' stride (lanes a list buffer holds) and the groups it sets (the partials' regions) are
