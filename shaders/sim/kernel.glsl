@@ -82,10 +82,27 @@ float sim_wall_w(float d, float hs, float dx) {
     return w;
 }
 
+// Whether the kernel at p reaches a ghost plane of a wall of the box [lo, hi]: the first plane,
+// at max(d, 0) + dx/2 from p, lies within 2 hs (tested against 2.0001 hs, so that float rounding
+// can only make a particle take the walls' terms for nothing). Where it does not, sim_wall_g and
+// sim_wall_w are 0 for every wall (their walks end at the first plane), and so is every wall term
+// made from them, to the bit: sim_wall_fraction and sim_walls_w return those zeros at once, and the
+// callers may skip their own wall terms. Most particles are away from the walls, and the 18 walks
+// over the planes they skip cost a neighbour pass even there: on the H100 at 986,078 particles
+// WCSPH's forces 398 -> 3xx µs a step, DFSPH's density xxx -> xxx and nonpressure xxx -> xxx
+// (docs/BENCHMARKS.md, s40).
+bool sim_near_walls(vec3 p, vec3 lo, vec3 hi, float hs, float dx) {
+    bool near = false;
+    for (int a = 0; a < 3; a++)
+        near = near || max(p[a] - lo[a], 0.0) + 0.5 * dx < 2.0001 * hs || max(hi[a] - p[a], 0.0) + 0.5 * dx < 2.0001 * hs;
+    return near;
+}
+
 // The walls' share at p in the box [lo, hi]: 1 - prod_k (1 - Phi(d_k)) over the six walls
 // (exact for a separable kernel; within 1% of the ghost-lattice sum at a corner for the spline),
 // in .x; its gradient in .yzw.
 vec4 sim_wall_fraction(vec3 p, vec3 lo, vec3 hi, float hs, float dx, float k) {
+    if (!sim_near_walls(p, lo, hi, hs, dx)) return vec4(0.0);
     float inside = 1.0;
     vec3 grad_log = vec3(0.0); // sum_k n_k Phi'_k / (1 - Phi_k)
     for (int a = 0; a < 3; a++) {
@@ -95,6 +112,14 @@ vec4 sim_wall_fraction(vec3 p, vec3 lo, vec3 hi, float hs, float dx, float k) {
         grad_log[a] += g0.y / (1.0 - g0.x) - g1.y / (1.0 - g1.x);
     }
     return vec4(1.0 - inside, inside * grad_log);
+}
+
+// sim_wall_w over the six walls of the box [lo, hi] at p.
+float sim_walls_w(vec3 p, vec3 lo, vec3 hi, float hs, float dx) {
+    float w = 0.0;
+    if (!sim_near_walls(p, lo, hi, hs, dx)) return w;
+    for (int a = 0; a < 3; a++) w += sim_wall_w(p[a] - lo[a], hs, dx) + sim_wall_w(hi[a] - p[a], hs, dx);
+    return w;
 }
 
 #endif

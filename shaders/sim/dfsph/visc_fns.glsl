@@ -27,9 +27,7 @@ vec3 dfsph_visc_pair(vec3 d, vec3 vij, float rhoi, float rhoj) {
 vec3 dfsph_accel_diss(vec3 a, vec3 xi, vec3 vi) {
     a *= P.mass;
     if (P.wall_friction > 0.0) {
-        float ww = 0.0;
-        for (int ax = 0; ax < 3; ax++)
-            ww += sim_wall_w(xi[ax] - P.lo[ax], P.hs, P.dx) + sim_wall_w(P.hi[ax] - xi[ax], P.hs, P.dx);
+        float ww = sim_walls_w(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx);
         a -= 4.0 * SIM_PI * P.wall_friction * (P.mass / (P.rho0 * P.dx * P.dx)) * ww * vi;
     }
     return a;

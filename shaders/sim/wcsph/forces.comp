@@ -83,19 +83,11 @@ void main() {
     pi = pti * rhoi * rhoi;
     float w0 = sim_w(0.0, P.hs);
     // Those four sums serve the walls' terms only, which are zero unless the kernel reaches a ghost
-    // plane: sim_wall_g's first plane, at max(d, 0) + dx/2 from the particle, within 2 hs (tested
-    // here against 2.0001 hs, so that float rounding can only make a particle sum them for nothing;
-    // one that skips them gets exactly the terms it got with them). With one lane a particle only:
-    // on the H100 the skip took the forces from 363-365 to 342-345 µs a step at 986,078 and the
-    // frame 1.6% at 432,000, but made 2 lanes 3% slower at 109,744 and 4 lanes 23% at 27,648
-    // (docs/BENCHMARKS.md, s18).
-    near_wall = true;
-#if SIM_LANES == 1
-    near_wall = false;
-    for (int ax = 0; ax < 3; ax++)
-        near_wall = near_wall || max(xi[ax] - P.lo[ax], 0.0) + 0.5 * P.dx < 2.0001 * P.hs ||
-                    max(P.hi[ax] - xi[ax], 0.0) + 0.5 * P.dx < 2.0001 * P.hs;
-#endif
+    // plane (sim_near_walls; one that skips them gets exactly the terms it got with them). With
+    // one lane a particle only: on the H100 the skip took the forces from 363-365 to 342-345 µs a
+    // step at 986,078 and the frame 1.6% at 432,000, but made 2 lanes 3% slower at 109,744 and 4
+    // lanes 23% at 27,648 (docs/BENCHMARKS.md, s18).
+    near_wall = SIM_LANES > 1 || sim_near_walls(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx);
 #if WCSPH_LISTS
     uint t = SIM_GID, listed = live ? nbr_count[t] : 0u;
     if (listed <= uint(WCSPH_LIST_CAP)) {
@@ -131,21 +123,24 @@ void main() {
         // The ghosts' pressure also varies along the wall as the fluid's does (a linear
         // extrapolation of the fluid's pressure gradient): along axis a, walls normal to the other
         // axes hold a share Phi_b of the kernel's moment, which the fluid's own sum misses.
-        float kw = P.mass / (P.rho0 * P.dx * P.dx);
-        vec4 wf = sim_wall_fraction(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx, kw);
-        float p_w = sum_pw / sum_w;
-        a -= (pi + p_w) / rhoi * wf.yzw;
-        vec3 keep = vec3(1.0); // per axis: prod over walls normal to it of (1 - Phi)
-        for (int ax = 0; ax < 3; ax++)
-            keep[ax] = (1.0 - sim_wall_g(xi[ax] - P.lo[ax], P.hs, P.dx, kw).x) * (1.0 - sim_wall_g(P.hi[ax] - xi[ax], P.hs, P.dx, kw).x);
-        vec3 ghost_t = vec3(1.0 - keep.y * keep.z, 1.0 - keep.x * keep.z, 1.0 - keep.x * keep.y);
-        a -= ghost_t * (grad_p / max(moment, vec3(0.3))) / rhoi;
+        // Both terms are +0 where the kernel reaches no ghost plane (sim_near_walls: the walls'
+        // share's gradient and the ghosts' pressure gradient are then +0, and a - 0 = a), so a
+        // particle away from the walls skips them: the same bits.
+        if (sim_near_walls(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx)) {
+            float kw = P.mass / (P.rho0 * P.dx * P.dx);
+            vec4 wf = sim_wall_fraction(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx, kw);
+            float p_w = sum_pw / sum_w;
+            a -= (pi + p_w) / rhoi * wf.yzw;
+            vec3 keep = vec3(1.0); // per axis: prod over walls normal to it of (1 - Phi)
+            for (int ax = 0; ax < 3; ax++)
+                keep[ax] = (1.0 - sim_wall_g(xi[ax] - P.lo[ax], P.hs, P.dx, kw).x) * (1.0 - sim_wall_g(P.hi[ax] - xi[ax], P.hs, P.dx, kw).x);
+            vec3 ghost_t = vec3(1.0 - keep.y * keep.z, 1.0 - keep.x * keep.z, 1.0 - keep.x * keep.y);
+            a -= ghost_t * (grad_p / max(moment, vec3(0.3))) / rhoi;
+        }
         // No-slip walls: Morris's laminar viscosity against the ghost planes, which are at rest:
         // a = 2 nu sum_ghosts V_j (r . grad W) / r^2 v_i, summed over each plane = -4 pi nu k sum_j W(z_j) v_i.
         if (P.wall_friction > 0.0) {
-            float ww = 0.0;
-            for (int ax = 0; ax < 3; ax++)
-                ww += sim_wall_w(xi[ax] - P.lo[ax], P.hs, P.dx) + sim_wall_w(P.hi[ax] - xi[ax], P.hs, P.dx);
+            float ww = sim_walls_w(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx);
             a -= 4.0 * SIM_PI * P.wall_friction * (P.mass / (P.rho0 * P.dx * P.dx)) * ww * vi;
         }
         a += P.gravity.xyz;
