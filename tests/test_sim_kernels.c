@@ -118,10 +118,11 @@ static void test_gpu_vs_cpu(const gpu_caps *caps, uint32_t lanes, double squeeze
     printf("density: %u particles, worst relative difference %.3g\n", n, worst);
 
     ref_forces(p, pos, vel, n, rho, press, acc);
+    GLuint accel = sim_get_accel(s); /* before the step: wcsph writes it once asked (sim_test.h) */
     sim_step(s, NULL);
     const sim_particles *g = sim_get_particles(s);
     uint32_t *ids = ref_read(g->id[g->cur], 4ull * n);
-    float *gacc = ref_read(sim_get_accel(s), 16ull * n);
+    float *gacc = ref_read(accel, 16ull * n);
     float *npos = malloc(16ull * n), *nvel = malloc(16ull * n);
     sim_read_particles(s, npos, nvel, NULL);
     double amax[2] = {0}, aerr[2] = {0}, perr[2] = {0}; /* per block */

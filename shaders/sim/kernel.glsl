@@ -60,9 +60,14 @@ vec2 sim_plane(float z, float hs) { return vec2(2.0 / hs * _sim_f1(z / hs), -2.0
 // The walls' share of a particle's kernel sum at distance d (>= 0) from a plane wall: ghost planes
 // of fluid continuing the lattice behind the wall, at d + (j + 1/2) dx, each of areal density
 // k = m / (rho0 dx^2). Returns (Phi(d), dPhi/dd).
+// The walks over the planes (here and sim_wall_w) run to the planes within 2 hs (at most 8; the
+// break is exact, the bound has a plane's margin), a bound the compiler does not know, so it does
+// not unroll them to 8 at each call site: WCSPH's forces at 986,078 on the H100 386 -> 384 µs a
+// step (s40; the fluid differs from the unrolled walks' in rounding).
+int _sim_planes(float d, float hs, float dx) { return clamp(int((2.0 * hs - max(d, 0.0)) / dx) + 1, 0, 8); }
 vec2 sim_wall_g(float d, float hs, float dx, float k) {
     vec2 g = vec2(0.0);
-    for (int j = 0; j < 8; j++) {
+    for (int j = 0; j < _sim_planes(d, hs, dx); j++) {
         float z = max(d, 0.0) + (float(j) + 0.5) * dx;
         if (z >= 2.0 * hs) break;
         g += sim_plane(z, hs);
@@ -74,7 +79,7 @@ vec2 sim_wall_g(float d, float hs, float dx, float k) {
 // sum_j W(d + (j + 1/2) dx), the weight of the wall's no-slip viscosity.
 float sim_wall_w(float d, float hs, float dx) {
     float w = 0.0;
-    for (int j = 0; j < 8; j++) {
+    for (int j = 0; j < _sim_planes(d, hs, dx); j++) {
         float z = max(d, 0.0) + (float(j) + 0.5) * dx;
         if (z >= 2.0 * hs) break;
         w += sim_w(z, hs);
@@ -87,10 +92,9 @@ float sim_wall_w(float d, float hs, float dx) {
 // can only make a particle take the walls' terms for nothing). Where it does not, sim_wall_g and
 // sim_wall_w are 0 for every wall (their walks end at the first plane), and so is every wall term
 // made from them, to the bit: sim_wall_fraction and sim_walls_w return those zeros at once, and the
-// callers may skip their own wall terms. Most particles are away from the walls, and the 18 walks
-// over the planes they skip cost a neighbour pass even there: on the H100 at 986,078 particles
-// WCSPH's forces 398 -> 3xx µs a step, DFSPH's density xxx -> xxx and nonpressure xxx -> xxx
-// (docs/BENCHMARKS.md, s40).
+// callers may skip their own wall terms. Most particles are away from the walls (on the H100 at
+// 986,078 particles WCSPH's forces took 398 -> 391 µs a step; DFSPH's passes did not change:
+// docs/BENCHMARKS.md, s40).
 bool sim_near_walls(vec3 p, vec3 lo, vec3 hi, float hs, float dx) {
     bool near = false;
     for (int a = 0; a < 3; a++)
@@ -100,18 +104,24 @@ bool sim_near_walls(vec3 p, vec3 lo, vec3 hi, float hs, float dx) {
 
 // The walls' share at p in the box [lo, hi]: 1 - prod_k (1 - Phi(d_k)) over the six walls
 // (exact for a separable kernel; within 1% of the ghost-lattice sum at a corner for the spline),
-// in .x; its gradient in .yzw.
-vec4 sim_wall_fraction(vec3 p, vec3 lo, vec3 hi, float hs, float dx, float k) {
+// in .x; its gradient in .yzw. keep: per axis, the product over its two walls of (1 - Phi).
+vec4 sim_wall_fraction_keep(vec3 p, vec3 lo, vec3 hi, float hs, float dx, float k, out vec3 keep) {
+    keep = vec3(1.0);
     if (!sim_near_walls(p, lo, hi, hs, dx)) return vec4(0.0);
     float inside = 1.0;
     vec3 grad_log = vec3(0.0); // sum_k n_k Phi'_k / (1 - Phi_k)
     for (int a = 0; a < 3; a++) {
         vec2 g0 = sim_wall_g(p[a] - lo[a], hs, dx, k);
         vec2 g1 = sim_wall_g(hi[a] - p[a], hs, dx, k);
-        inside *= (1.0 - g0.x) * (1.0 - g1.x);
+        keep[a] = (1.0 - g0.x) * (1.0 - g1.x);
+        inside *= keep[a];
         grad_log[a] += g0.y / (1.0 - g0.x) - g1.y / (1.0 - g1.x);
     }
     return vec4(1.0 - inside, inside * grad_log);
+}
+vec4 sim_wall_fraction(vec3 p, vec3 lo, vec3 hi, float hs, float dx, float k) {
+    vec3 keep;
+    return sim_wall_fraction_keep(p, lo, hi, hs, dx, k, keep);
 }
 
 // sim_wall_w over the six walls of the box [lo, hi] at p.

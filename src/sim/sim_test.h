@@ -36,7 +36,8 @@ uint32_t sim_read_neighbour_counts(sim *s, uint32_t *out);
 bool sim_run_coarse(sim *s, float dt, float dt_cfl, const float *in, float *out, float *factor, float *pos4);
 /* Hands r to the simulation as its solver's next finished step (the records' ring and the summary). */
 void sim_take_record(sim *s, const sim_step_record *r);
-/* The solver's acceleration buffer, current order (wcsph: the total; dfsph: non-pressure), or 0. */
+/* The solver's acceleration buffer, current order (wcsph: the total; dfsph: non-pressure), or 0.
+ * wcsph fills it in the steps after the first call only: call it before stepping. */
 GLuint sim_get_accel(const sim *s);
 /* Grid cells per h a simulation of this solver and count takes unless FLUID_SIM_CELL says (1 or 2). */
 uint32_t sim_cells_per_h(const sim_solver *solver, uint64_t particles);

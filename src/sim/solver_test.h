@@ -10,7 +10,9 @@
 typedef struct sim_solver_test_hooks {
     /* Per particle, current order: the pressure in Pa; returns false if the solver keeps none. */
     bool (*read_pressure)(void *impl, const sim_particles *p, float *out);
-    /* The last non-pressure (dfsph) or total (wcsph) acceleration buffer, current order, or 0. */
+    /* The last non-pressure (dfsph) or total (wcsph) acceleration buffer, current order, or 0.
+     * wcsph fills it only in the steps after the first call (its forces write 16 bytes a particle
+     * a step for the tests alone otherwise). */
     GLuint (*accel)(void *impl);
     /* Per particle, current order: the neighbours (within h, not at r = 0) its last density pass
      * listed, its lanes' lists added up, UINT32_MAX where a lane's list is full (it may have dropped

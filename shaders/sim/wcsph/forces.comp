@@ -24,6 +24,7 @@ layout(std430, binding = B_VEL_OUT) writeonly buffer VelOut { vec4 vel_out[]; };
 layout(std430, binding = B_ID_OUT) writeonly buffer IdOut { uint id_out[]; };
 layout(std430, binding = B_RANGES) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; }; // the tests' (solver_test.h)
+layout(location = 0) uniform uint u_accel; // 1: write accel (once a test has asked for it)
 #if WCSPH_LISTS
 // The neighbours density.comp listed, in its walk's order (slot-major: entry k of thread t at
 // k * WCSPH_LIST_STRIDE + t), and their count; past WCSPH_LIST_CAP this pass walks the cells again.
@@ -37,7 +38,7 @@ void step_particle(uint i, vec3 xi, vec3 vi, vec3 a) {
     vec3 v = vi + a * P.dt;
     vec3 x = xi + v * P.dt;
     sim_hard_walls(x, v);
-    accel[i] = vec4(a, 0.0);
+    if (u_accel != 0u) accel[i] = vec4(a, 0.0);
     pos_out[i] = vec4(x, 0.0); // w: the solver's; 0 leaves a dfsph switched to afterwards no warm start
     vel_out[i] = vec4(v, 0.0);
     id_out[i] = id_in[i];
@@ -128,12 +129,10 @@ void main() {
         // particle away from the walls skips them: the same bits.
         if (sim_near_walls(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx)) {
             float kw = P.mass / (P.rho0 * P.dx * P.dx);
-            vec4 wf = sim_wall_fraction(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx, kw);
+            vec3 keep; // per axis: prod over walls normal to it of (1 - Phi)
+            vec4 wf = sim_wall_fraction_keep(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx, kw, keep);
             float p_w = sum_pw / sum_w;
             a -= (pi + p_w) / rhoi * wf.yzw;
-            vec3 keep = vec3(1.0); // per axis: prod over walls normal to it of (1 - Phi)
-            for (int ax = 0; ax < 3; ax++)
-                keep[ax] = (1.0 - sim_wall_g(xi[ax] - P.lo[ax], P.hs, P.dx, kw).x) * (1.0 - sim_wall_g(P.hi[ax] - xi[ax], P.hs, P.dx, kw).x);
             vec3 ghost_t = vec3(1.0 - keep.y * keep.z, 1.0 - keep.x * keep.z, 1.0 - keep.x * keep.y);
             a -= ghost_t * (grad_p / max(moment, vec3(0.3))) / rhoi;
         }

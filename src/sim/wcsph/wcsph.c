@@ -37,6 +37,7 @@ typedef struct wcsph {
     sim_hash_pass forces_hash;      /* forces making the next step's hash (search.h) */
     char defines[640];              /* its neighbour passes': the particles' (lanes, reach) and the lists' */
     GLuint accel;                   /* per particle: the acceleration (the tests') */
+    bool keep_accel;                /* forces writes it (solver_test.h: once a test asked for it) */
     GLuint nbr, nbr_count;          /* the neighbour lists density makes for forces (0: none) */
     int dens_at;                    /* the pair whose w the last density pass wrote (rho, p / rho^2) */
     GLuint params;                  /* the sim's parameter block, whose dt each frame sets */
@@ -177,6 +178,7 @@ static void _wcsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *p
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_OUT, p->vel[b]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_ID_OUT, p->id[b]);
     if (hash) sim_search_hash_bind(q);
+    glProgramUniform1ui(hash ? hash : w->forces, 0, w->keep_accel); /* forces.comp's u_accel */
     sim_dispatch_neighbours(p, hash ? hash : w->forces);
     if (hash) sim_search_hashed(q, p->n);
     p->cur = b;
@@ -222,7 +224,11 @@ static bool _wcsph_read_pressure(void *impl, const sim_particles *p, float *out)
     return ok;
 }
 
-static GLuint _wcsph_accel(void *impl) { return ((wcsph *)impl)->accel; }
+static GLuint _wcsph_accel(void *impl) {
+    wcsph *w = impl;
+    w->keep_accel = true;
+    return w->accel;
+}
 
 static const sim_solver_test_hooks _wcsph_test = {.read_pressure = _wcsph_read_pressure, .accel = _wcsph_accel};
 
