@@ -62,8 +62,8 @@ vec2 sim_plane(float z, float hs) { return vec2(2.0 / hs * _sim_f1(z / hs), -2.0
 // k = m / (rho0 dx^2). Returns (Phi(d), dPhi/dd).
 // The walks over the planes (here and sim_wall_w) run to the planes within 2 hs (at most 8; the
 // break is exact, the bound has a plane's margin), a bound the compiler does not know, so it does
-// not unroll them to 8 at each call site: WCSPH's forces at 986,078 on the H100 386 -> 384 µs a
-// step (s40; the fluid differs from the unrolled walks' in rounding).
+// not unroll them to 8 at each call site (s40: WCSPH at 986,078 on the H100 0.2% faster, within
+// one call's noise; the fluid differs from the unrolled walks' in rounding).
 int _sim_planes(float d, float hs, float dx) { return clamp(int((2.0 * hs - max(d, 0.0)) / dx) + 1, 0, 8); }
 vec2 sim_wall_g(float d, float hs, float dx, float k) {
     vec2 g = vec2(0.0);
