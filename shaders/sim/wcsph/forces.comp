@@ -126,7 +126,8 @@ void main() {
         // axes hold a share Phi_b of the kernel's moment, which the fluid's own sum misses.
         // Both terms are +0 where the kernel reaches no ghost plane (sim_near_walls: the walls'
         // share's gradient and the ghosts' pressure gradient are then +0, and a - 0 = a), so a
-        // particle away from the walls skips them: the same bits.
+        // particle away from the walls skips them: the same bits. (Tested again rather than kept
+        // from before the walk: a value held across the walk costs this pass registers.)
         if (sim_near_walls(xi, P.lo.xyz, P.hi.xyz, P.hs, P.dx)) {
             float kw = P.mass / (P.rho0 * P.dx * P.dx);
             vec3 keep; // per axis: prod over walls normal to it of (1 - Phi)
