@@ -30,6 +30,12 @@ export OUT=$final/$name FLUID=$pack/fluid
 mkdir -p "$OUT"
 cd "$pack"
 export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The H200 image keeps NVIDIA's driver under /usr/local/nvidia, where glvnd's loader does not look.
+nv=/usr/local/nvidia
+if [ -f $nv/share/glvnd/egl_vendor.d/10_nvidia.json ] && ! ls /usr/share/glvnd/egl_vendor.d/*nvidia* /etc/glvnd/egl_vendor.d/*nvidia* >/dev/null 2>&1; then
+    export __EGL_VENDOR_LIBRARY_FILENAMES=$nv/share/glvnd/egl_vendor.d/10_nvidia.json
+fi
+[ -d $nv/lib64 ] && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$nv/lib64
 : >"$OUT/steps.txt"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/gpu.txt" 2>&1 || true
 

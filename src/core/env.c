@@ -19,7 +19,8 @@ const env_info env_table[ENV_COUNT] = {
          "src/sim/particles.c", "threads that share one particle in the neighbour passes"},
     [ENV_SIM_CELL] = {"FLUID_SIM_CELL", "1 or 2", "wcsph: 2 above 262,144 particles; else 1", "src/sim/sim.c",
                       "grid cells h wide (1: 3 x 3 rows of 3 cells walked) or h/2 (2: 5 x 5 rows of 5)"},
-    [ENV_SIM_BRICK] = {"FLUID_SIM_BRICK", "off, 2x2x2, 4x2x2, 4x4x2, 4x4x4, 8x4x4, 8x8x4 or 8x8x8", "dfsph: 4x2x2 above 655,360 particles; else off", "src/sim/sim.c",
+    [ENV_SIM_BRICK] = {"FLUID_SIM_BRICK", "off, 2x2x2, 4x2x2, 4x4x2, 4x4x4, 8x4x4, 8x8x4 or 8x8x8",
+                       "dfsph: 4x2x2 above 655,360 particles; else off", "src/sim/sim.c",
                        "the cell order: bricks of that many cells (x by y by z), or rows (off) (measuring)"},
     [ENV_SIM_FAST] = {"FLUID_SIM_FAST", "0 or 1", "1 with wcsph, 0 with dfsph", "src/sim/particles.c",
                       "1: the neighbour passes' kernels with precomputed reciprocals and inversesqrt (measuring)"},
@@ -38,10 +39,12 @@ const env_info env_table[ENV_COUNT] = {
                             "1: SPlisHSPlasH's pressure warm start (k dt^2 stored, 0 where not compressed) (measuring)"},
     [ENV_DFSPH_GRID_FORM] = {"FLUID_DFSPH_GRID_FORM", "0 or 1", "1", "src/sim/dfsph/dfsph.c",
                              "the persistent solve's grid barrier: 1 one word, polled with loads; 0 the first form (measuring)"},
-    [ENV_DFSPH_PREFETCH] = {"FLUID_DFSPH_PREFETCH", "0..8", "8 with index lists at 1 lane a particle, 1 at more, 0 with records",
-                            "src/sim/dfsph/dfsph.c",
-                            "1: DFSPH's neighbour walks load the next list entry before using this one; 2..8: that many "
-                            "entries at a time (measuring)"},
+    [ENV_DFSPH_PREFETCH] =
+        {"FLUID_DFSPH_PREFETCH", "0..8",
+         "with index lists: 8 in the non-pressure pass and 1 elsewhere at 1 lane a particle, 1 at more; 0 with records",
+         "src/sim/dfsph/dfsph.c",
+         "1: DFSPH's neighbour walks load the next list entry before using this one; 2..8: that many "
+         "entries at a time (measuring)"},
     [ENV_DFSPH_FUSED] = {"FLUID_DFSPH_FUSED", "0..2", "1", "src/sim/dfsph/dfsph.c",
                          "where the persistent solve runs: 1 the whole DFSPH step as one dispatch, 0 each solve alone, "
                          "2 the fused step reading positions coherent (measuring)"},

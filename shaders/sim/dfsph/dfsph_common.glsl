@@ -241,8 +241,11 @@ bool dfsph_reduce_last(float v, bool is_max) {
 //     loads of x_j, v_j or k_j together); past the list's end the last entry is loaded again, with
 //     no branch between the loads (as the cells' walk does: neighbours.glsl); the same sums in the
 //     same order.
-//   dfsph.c takes 8 where the lists hold indices and a particle has one lane (432,000 up), 1
-//   where it has more; with records either costs, so 0 there (docs/BENCHMARKS.md, s13 and s24).
+//   DFSPH_PREFETCH_NP: the non-pressure pass's (nonpressure.comp takes it as its DFSPH_PREFETCH).
+//   dfsph.c takes, where the lists hold indices and a particle has one lane (432,000 up), 8 in the
+//   non-pressure pass (three gathers a neighbour) and 1 in the rest (the solves' passes: 8 there
+//   measured 2.1% slower a frame at 986,078 on the H200, s41), 1 where it has more lanes; with
+//   records either costs, so 0 there (docs/BENCHMARKS.md, s13, s24 and s41).
 // DFSPH_MOMENTUM 1: the pressure solve's iterations take momentum (solve_fns.glsl; dfsph_desc.momentum).
 // DFSPH_WARM_NP 1: the pressure solve's warm-start impulse is summed in the non-pressure pass's walk
 // and handed to the warm update in vstar (nonpressure_pass.glsl), which then walks no list; 0: the

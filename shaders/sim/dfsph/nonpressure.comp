@@ -15,6 +15,10 @@
 #include "sim/kernel.glsl"
 #define DFSPH_NBR_POS pos_r
 #define DFSPH_POS_R pos_r
+#ifdef DFSPH_PREFETCH_NP // this pass's own (dfsph_common.glsl)
+#undef DFSPH_PREFETCH
+#define DFSPH_PREFETCH DFSPH_PREFETCH_NP
+#endif
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
 #include "sim/dfsph/k_out.glsl" // pos (only w: the warm start's k, with index lists), pos_r, kappa

@@ -215,9 +215,12 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     size_t rec = d->desc.records ? (d->desc.records > 0 ? 16 : 4) : 16 * stride * cap <= DFSPH_REC_L2 ? 16 : 4;
     d->rec = (uint32_t)rec;
     /* The walks load list entries ahead (DFSPH_PREFETCH) where the lists hold indices, where it
-     * pays: 8 at a time with one lane a particle (432,000 -2%, 986,078 -3.4% a frame on the H100),
-     * the next one with more (8 at a time: 109,744 +9%); with records it costs (docs/BENCHMARKS.md). */
-    uint32_t prefetch = d->desc.prefetch ? (uint32_t)_dfsph_value(d->desc.prefetch) : rec == 4 ? (p->lanes == 1 ? 8 : 1) : 0;
+     * pays. With one lane a particle: 8 at a time in the non-pressure pass, which gathers three
+     * values a neighbour, and the next one in the solves' passes (986,078 on the H200 -2.1% a frame
+     * against 8 in every pass; s24's H100 had chosen 8 for all); with more lanes the next one (8 at
+     * a time: 109,744 +9% on the H100); with records it costs (docs/BENCHMARKS.md). */
+    uint32_t prefetch = d->desc.prefetch ? (uint32_t)_dfsph_value(d->desc.prefetch) : rec == 4 ? 1 : 0;
+    uint32_t prefetch_np = d->desc.prefetch ? prefetch : rec == 4 && p->lanes == 1 ? 8 : prefetch;
     if (rec * stride * cap > (size_t)caps->max_ssbo_bytes) {
         _dfsph_destroy(d);
         fail(err, "%u particles need %zu MB of neighbour lists, more than one GPU buffer holds here; ask for fewer particles",
@@ -239,12 +242,13 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
      * three regions of the groups' (DFSPH_COARSE_AT). */
     d->coarse = d->desc.coarse ? _dfsph_value(d->desc.coarse) : momentum;
     d->coarse_levels = !d->coarse ? 0 : n <= DFSPH_COARSE_REPEAT_MAX ? DFSPH_COARSE_LEVELS : 1;
-    snprintf(d->defines, sizeof d->defines,
-             "%s%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %d\n"
-             "#define DFSPH_PREFETCH %u\n#define DFSPH_MOMENTUM %d\n#define DFSPH_VISC_SPLIT %d\n#define DFSPH_COARSE %d\n"
-             "#define DFSPH_COARSE_AT %uu\n#define DFSPH_COARSE_LEVELS %d\n#define DFSPH_COARSE_BETA %s\n",
-             p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch, momentum, visc_split,
-             d->coarse, 3 * d->n_groups_max, d->coarse_levels, d->coarse_levels > 1 ? DFSPH_COARSE_BETA : "0.5");
+    snprintf(
+        d->defines, sizeof d->defines,
+        "%s%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %d\n"
+        "#define DFSPH_PREFETCH %u\n#define DFSPH_PREFETCH_NP %u\n#define DFSPH_MOMENTUM %d\n#define DFSPH_VISC_SPLIT %d\n#define DFSPH_COARSE %d\n"
+        "#define DFSPH_COARSE_AT %uu\n#define DFSPH_COARSE_LEVELS %d\n#define DFSPH_COARSE_BETA %s\n",
+        p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch, prefetch_np, momentum,
+        visc_split, d->coarse, 3 * d->n_groups_max, d->coarse_levels, d->coarse_levels > 1 ? DFSPH_COARSE_BETA : "0.5");
     for (int i = 0; ok && i < P_COUNT; i++) {
         if ((i == P_COARSE_SUMS || i == P_COARSE_APPLY) && !d->coarse) continue;
         char defines[1536];
