@@ -143,6 +143,8 @@ static bool _dfsph_desc_resolve(const void *in, void *out, char *err) {
         !_dfsph_knob(&d->coarse, ENV_DFSPH_COARSE, 0, 1, err) || !_dfsph_knob(&d->tail, ENV_DFSPH_TAIL, 0, 99, err) ||
         !_dfsph_knob(&d->debt_share, ENV_DFSPH_DEBT_SHARE, 1, 64, err))
         return false;
+    if (d->rest != 0 && d->rest != 1 && d->rest != DFSPH_ZERO)
+        return fail(err, "dfsph_desc: rest is %d (1: on, DFSPH_ZERO: off, 0: by count)", d->rest);
     /* Each empty pair of slack costs a frame its dispatches (docs/BENCHMARKS.md); one pair catches
      * most solves that need one more iteration than lately. */
     if (!d->slack) d->slack = 1;
@@ -188,10 +190,11 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     dfsph_params_default(&dp, d->desc.strict, d->desc.dt_max);
     size_t n = p->capacity ? p->capacity : 1;
     /* The rest's work by default up to DFSPH_MOMENTUM_MAX particles: momentum and the coarse level
-     * (below), and the rest's step rules (the depth bound, the half-steps at rest); past it those were
-     * measured only in motion, where the tall column's bound cost 8-10% at 432,000 and 986,078
-     * (docs/BENCHMARKS.md, s16). */
-    bool rest = n <= DFSPH_MOMENTUM_MAX;
+     * (below), and the half-steps at rest; past it those were measured only in motion. The depth
+     * bound holds at every count: past it too since session 41, where without it the pool scene
+     * erupted at 432,000 and 986,078 on the H200 (its first pressure solves stopped at their cap, the
+     * error grew tenfold, and the steps then fell to 20 us; docs/SPH.md, "The depth bound"). */
+    bool rest = d->desc.rest ? d->desc.rest > 0 : n <= DFSPH_MOMENTUM_MAX;
     d->tail_auto = rest;
     dfsph_params_apply(&dp, md->hs, md->nu, md->params->dx, rest, &d->gp);
     d->gp.debt_share = d->desc.debt_share           ? (uint32_t)d->desc.debt_share

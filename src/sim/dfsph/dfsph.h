@@ -18,10 +18,10 @@
 
 typedef struct dfsph_desc {
     bool strict;    /* mean density error 0.01% (SPlisHSPlasH's default) instead of 0.05% (--strict) */
-    float dt_max;   /* the largest step, s, 1e-6..0.1; 0: min(2 * 0.125 hs^2 / nu, 0.005) up to 262,144 particles,
-                     * min(0.125 hs^2 / nu, 0.005) past it; above the viscosity's bound, the viscosity in
-                     * half-steps, up to twice it (FLUID_DT_MAX); the depth bound may hold a step shorter
-                     * (docs/SPH.md) */
+    float dt_max;   /* the largest step, s, 1e-6..0.1; 0: min(2 * 0.125 hs^2 / nu, 0.005) where the rest's rules hold
+                     * (`rest`), min(0.125 hs^2 / nu, 0.005) elsewhere; above the viscosity's bound, the viscosity in
+                     * half-steps, up to twice it (FLUID_DT_MAX); the depth bound may hold a step shorter, at every
+                     * count (docs/SPH.md) */
     int slack;      /* empty (update, predict) pairs recorded past a solve's cap, 0..99; 0: 1 (FLUID_DFSPH_SLACK) */
     int spare;      /* spare step slots a frame issues past its CFL estimate while the flow moves, 0..8 (DFSPH_ZERO for
                      * 0); 0: 1 (FLUID_DFSPH_SPARE) */
@@ -33,8 +33,8 @@ typedef struct dfsph_desc {
     int warm_sph;   /* 1: SPlisHSPlasH's pressure warm start; 0: off (FLUID_DFSPH_WARM_SPH) */
     int grid_form;  /* the persistent grid barrier: 1 one word (the default), DFSPH_ZERO the first form (FLUID_DFSPH_GRID_FORM) */
     int prefetch;   /* 1: the walks load the next list entry ahead; 2..8: that many entries at a time; DFSPH_ZERO: one
-                     * at a time; 0: 8 with index lists at one lane a particle, 1 at more, none with records
-                     * (FLUID_DFSPH_PREFETCH) */
+                     * at a time; 0: with index lists at one lane a particle 8 in the non-pressure pass and 1 in the
+                     * rest, 1 at more lanes, none with records (FLUID_DFSPH_PREFETCH) */
     int momentum;   /* 1: the pressure solve's iterations take momentum (half the last value again while compressed:
                      * fewer iterations), DFSPH_ZERO: plain; 0: momentum up to 262,144 particles (FLUID_DFSPH_MOMENTUM;
                      * docs/SPH.md) */
@@ -47,6 +47,9 @@ typedef struct dfsph_desc {
                      * persistent dispatch runs its rest, 1..99 (DFSPH_ZERO: none; every iteration in the tail); 0: the
                      * pairs all but 1 in 8 recent solves needed, by default on NVIDIA where the lists hold indices up
                      * to 262,144 particles. Set, the tail runs wherever the persistent grid does (FLUID_DFSPH_TAIL) */
+    int rest;       /* the rest's rules (the pressure iterations' momentum and the coarse level by default, steps past
+                     * the viscosity's bound in half-steps, the persistent tail by default): 1 on, DFSPH_ZERO off; 0: up
+                     * to 262,144 particles (tests: the large counts' rules at a small count) */
     int debt_share; /* a frame's budget on the GPU: its own time and 1/N of what earlier frames could not finish,
                      * 1..64; 0: 16 above 589,824 particles, else 1 (all at once) (FLUID_DFSPH_DEBT_SHARE) */
 } dfsph_desc;

@@ -23,14 +23,15 @@ void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max) {
 }
 
 void dfsph_params_apply(const dfsph_params *dp, double hs, double nu, double dx, bool rest, dfsph_gpu_params *out) {
-    /* Up to twice the explicit viscosity's bound, a step past it taking the viscosity in
-     * half-steps (solve_fns.glsl); the depth bound holds a deep pool's steps shorter (it went
-     * restless past it: docs/SPH.md, "The depth bound"). */
+    /* Up to twice the explicit viscosity's bound where the rest's rules hold, a step past it taking
+     * the viscosity in half-steps (solve_fns.glsl); the depth bound holds a deep pool's steps
+     * shorter at every count (it went restless past it, and erupted at 432,000 and 986,078 without
+     * it: docs/SPH.md, "The depth bound"). */
     double dt_visc = dp->visc_safety * hs * hs / nu;
     double most = (rest ? 2 : 1) * dt_visc;
     out->dt_max = dp->dt_max_set > 0 ? dp->dt_max_set : (float)(most < dp->dt_max ? most : dp->dt_max);
     out->dt_visc = (float)dt_visc;
-    out->dt_press = rest ? (float)sqrt(dp->depth_safety * dx * dx * dx) : 0; /* dt <= sqrt(K dx^3) / (sqrt(g) H) */
+    out->dt_press = (float)sqrt(dp->depth_safety * dx * dx * dx); /* dt <= sqrt(K dx^3) / (sqrt(g) H) */
     out->dt_min = (float)dp->dt_min;
     out->cfl = (float)dp->cfl;
     out->eta_density = (float)dp->eta_density;

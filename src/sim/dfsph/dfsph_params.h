@@ -36,8 +36,8 @@ bool dfsph_params_env(float *dt_max, char *err);
  * dt_max > 0 replaces the largest step (dfsph_desc, dfsph.h). */
 void dfsph_params_default(dfsph_params *dp, bool strict, float dt_max);
 /* Fills the block: hs the smoothing length, nu the kinematic viscosity (m^2/s) that bounds an
- * explicit step, dx the particles' spacing (the depth bound); rest: the rest's step rules (dt_max up
- * to twice the viscosity's bound, the depth bound), else dt_max within the bound and no depth bound. */
+ * explicit step, dx the particles' spacing (the depth bound, at every count); rest: the rest's step
+ * rule (dt_max up to twice the viscosity's bound), else dt_max within the bound. */
 void dfsph_params_apply(const dfsph_params *dp, double hs, double nu, double dx, bool rest, dfsph_gpu_params *out);
 
 #endif

@@ -1,0 +1,75 @@
+/* The large counts' rules keep a still pool still. Past 262,144 particles DFSPH runs without the
+ * rest's work (dfsph_desc.rest: no momentum, no coarse level, dt_max the viscosity's bound once),
+ * and until session 41 without the depth bound too: there the pool scene erupted on the H200 at
+ * 432,000 and 986,078 (its first pressure solves stopped at their cap of 20 with the density error
+ * growing to ten times its bound, then the steps fell to 20 us, the kinetic energy rose from 0.1 to
+ * 82 J: docs/bench/2026-11-28-s41/). Those counts are too slow for llvmpipe, so this runs the same
+ * rules at 13,824 particles (18 layers deep), where llvmpipe showed the same eruption: the pool scene,
+ * index lists as at those counts, 4 frames of 1/60 s; after each, the kinetic energy against the
+ * potential energy above the floor, both from the particles read back (the mass cancels:
+ * sum |v|^2 / 2 over g sum (y - floor)). The still pool's ratio stays under 0.5%: at most 0.05%
+ * with the depth bound. Its first step is held to the depth bound (its limit the records' dt_cfl,
+ * against test_sim_depth_bound's formula). Kind: measured physics (a still pool stays still) and an
+ * invariant (the bound holds). Made to fail on purpose: with the depth bound off past the rest's
+ * count (session 40's rule) both checks failed: the ratio 2.28% at the second frame, the first
+ * step's limit 4.49 ms (the viscosity's bound) against the depth bound's 2.75. Needs GL 4.5
+ * (headless EGL, llvmpipe is fine). */
+#include "sim_ref.h"
+
+#define FRAMES 4
+#define FRAME (1.0 / 60)
+#define RATIO_MAX 0.005
+#define K_DEPTH 7.0 /* docs/SPH.md, "The depth bound" */
+
+/* Kinetic over potential energy (above the floor) of s's particles now; *bound: the depth bound for
+ * them, sqrt(K dx^3 / g) / H, H twice their mean height above the floor. */
+static double energy_ratio(sim *s, double *bound) {
+    const sim_params *p = sim_get_params(s);
+    uint32_t n = sim_particle_count(s);
+    float *pos4 = malloc(16ull * n), *vel4 = malloc(16ull * n), lo[3], hi[3];
+    sim_read_particles(s, pos4, vel4, NULL);
+    sim_domain(s, lo, hi);
+    double g = sqrt((double)p->gravity[0] * p->gravity[0] + (double)p->gravity[1] * p->gravity[1] +
+                    (double)p->gravity[2] * p->gravity[2]);
+    double ke = 0, height = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const float *v = vel4 + 4 * i;
+        ke += 0.5 * ((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);
+        height += pos4[4 * i + 1] - lo[1];
+    }
+    free(pos4);
+    free(vel4);
+    *bound = sqrt(K_DEPTH * (double)p->dx * p->dx * p->dx / g) / (2 * height / n);
+    return ke / (g * height);
+}
+
+int main(void) {
+    gpu_ctx *gpu = check_gpu();
+    const gpu_caps *caps = gpu_get_caps(gpu);
+    const dfsph_desc large = {.rest = DFSPH_ZERO, .records = DFSPH_ZERO};
+    sim *s = ref_sim_dfsph("pool", 13824, "radix", &large, caps);
+    double bound0, worst = 0;
+    energy_ratio(s, &bound0);
+    int worst_at = 0;
+    sim_step_record r[64];
+    float first_limit = 0;
+    for (int f = 0; f < FRAMES; f++) {
+        sim_frame(s, FRAME, 0, NULL);
+        sim_sync(s);
+        int n = sim_records(s, r, 64);
+        if (f == 0 && n > 0) first_limit = r[0].dt_cfl;
+        double bound, ratio = energy_ratio(s, &bound);
+        printf("frame %d: %d steps, kinetic / potential energy %.5f%%\n", f + 1, n, 100 * ratio);
+        if (ratio > worst) worst = ratio, worst_at = f + 1;
+    }
+    printf("pool, %u particles, the large counts' rules: first step's limit %.4f ms (the depth bound %.4f ms); worst kinetic / "
+           "potential energy %.4f%% (frame %d; at most %.2f%%)\n",
+           sim_particle_count(s), 1e3 * first_limit, 1e3 * bound0, 100 * worst, worst_at, 100 * RATIO_MAX);
+    CHECK(fabs(first_limit / bound0 - 1) < 1e-5, "the first step's limit %.6g s is not the depth bound %.6g s", first_limit,
+          bound0);
+    CHECK(worst < RATIO_MAX, "the still pool stirred: kinetic energy %.3f%% of the potential at frame %d (at most %.2f%%)",
+          100 * worst, worst_at, 100 * RATIO_MAX);
+    sim_destroy(s);
+    gpu_destroy(gpu);
+    return check_done();
+}
