@@ -241,7 +241,8 @@ bool dfsph_reduce_last(float v, bool is_max) {
 //     loads of x_j, v_j or k_j together); past the list's end the last entry is loaded again, with
 //     no branch between the loads (as the cells' walk does: neighbours.glsl); the same sums in the
 //     same order.
-//   DFSPH_PREFETCH_NP: the non-pressure pass's (nonpressure.comp takes it as its DFSPH_PREFETCH).
+//   DFSPH_PREFETCH_NP: the non-pressure pass's where it differs (nonpressure.comp takes it as its
+//   DFSPH_PREFETCH; dfsph.c defines it in that program alone).
 //   dfsph.c takes, where the lists hold indices and a particle has one lane (432,000 up), 8 in the
 //   non-pressure pass (three gathers a neighbour) and 1 in the rest (the solves' passes: 8 there
 //   measured 2.1% slower a frame at 986,078 on the H200, s41), 1 where it has more lanes; with

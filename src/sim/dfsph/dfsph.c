@@ -248,14 +248,17 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     snprintf(
         d->defines, sizeof d->defines,
         "%s%s#define DFSPH_LIST_CAP %zu\n#define DFSPH_LIST_STRIDE %zu\n#define DFSPH_REC %d\n#define DFSPH_WARM_SPH %d\n"
-        "#define DFSPH_PREFETCH %u\n#define DFSPH_PREFETCH_NP %u\n#define DFSPH_MOMENTUM %d\n#define DFSPH_VISC_SPLIT %d\n#define DFSPH_COARSE %d\n"
+        "#define DFSPH_PREFETCH %u\n#define DFSPH_MOMENTUM %d\n#define DFSPH_VISC_SPLIT %d\n#define DFSPH_COARSE %d\n"
         "#define DFSPH_COARSE_AT %uu\n#define DFSPH_COARSE_LEVELS %d\n#define DFSPH_COARSE_BETA %s\n",
-        p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch, prefetch_np, momentum,
+        p->pass_defines, bindings, cap, stride, rec == 16, _dfsph_value(d->desc.warm_sph), prefetch, momentum,
         visc_split, d->coarse, 3 * d->n_groups_max, d->coarse_levels, d->coarse_levels > 1 ? DFSPH_COARSE_BETA : "0.5");
     for (int i = 0; ok && i < P_COUNT; i++) {
         if ((i == P_COARSE_SUMS || i == P_COARSE_APPLY) && !d->coarse) continue;
         char defines[1536];
         snprintf(defines, sizeof defines, "%s%s", d->defines, dfsph_programs[i].defines ? dfsph_programs[i].defines : "");
+        if (i == P_NONPRESSURE && prefetch_np != prefetch) /* its own, in its defines alone: the other programs' sources,
+                                                            * and so the shader caches' entries, stay the same */
+            snprintf(defines + strlen(defines), sizeof defines - strlen(defines), "#define DFSPH_PREFETCH_NP %u\n", prefetch_np);
         ok = (d->prog[i] = sim_program_make(dfsph_programs[i].file, defines, dfsph_programs[i].label, err)) != 0;
     }
     ok = ok && (d->params = gpu_buffer_make(sizeof d->gp, &d->gp, "sim.dfsph.params", err)) &&
