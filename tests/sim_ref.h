@@ -73,6 +73,23 @@ static inline sim *ref_sim_dfsph(const char *scene, uint32_t particles, const ch
     return ref_sim_with(scene, particles, sort, "dfsph", dd, caps);
 }
 
+/* DFSPH's depth bound for s's particles now, from the formula docs/SPH.md states ("The depth
+ * bound"): sqrt(K dx^3 / g) / H, K = 7, H (into *depth) twice their mean height above the floor. */
+static inline double ref_depth_bound(sim *s, double *depth) {
+    const sim_params *p = sim_get_params(s);
+    uint32_t n = sim_particle_count(s);
+    float *pos4 = malloc(16ull * n), lo[3], hi[3];
+    sim_read_particles(s, pos4, NULL, NULL);
+    sim_domain(s, lo, hi);
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++) sum += pos4[4 * i + 1] - lo[1];
+    free(pos4);
+    *depth = 2 * sum / n;
+    double g = sqrt((double)p->gravity[0] * p->gravity[0] + (double)p->gravity[1] * p->gravity[1] +
+                    (double)p->gravity[2] * p->gravity[2]);
+    return sqrt(7.0 * (double)p->dx * p->dx * p->dx / g) / *depth;
+}
+
 /* Reads a buffer of n*comp 4-byte values (current GPU order). */
 static inline void *ref_read(GLuint buf, size_t bytes) {
     void *p = malloc(bytes + 16);

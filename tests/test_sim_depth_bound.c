@@ -24,24 +24,6 @@
 #include "sim_ref.h"
 
 #define FRAME (1.0 / 60)
-#define K_DEPTH 7.0 /* docs/SPH.md, "The depth bound" */
-
-/* sqrt(K dx^3 / g) / H for s's particles now (H = twice their mean height above the floor). */
-static double bound_now(sim *s, double *depth) {
-    const sim_params *p = sim_get_params(s);
-    uint32_t n = sim_particle_count(s);
-    float *pos4 = malloc(16ull * n), lo[3], hi[3];
-    sim_read_particles(s, pos4, NULL, NULL);
-    sim_domain(s, lo, hi);
-    double sum = 0;
-    for (uint32_t i = 0; i < n; i++) sum += pos4[4 * i + 1] - lo[1];
-    free(pos4);
-    *depth = 2 * sum / n;
-    double g = sqrt((double)p->gravity[0] * p->gravity[0] + (double)p->gravity[1] * p->gravity[1] +
-                    (double)p->gravity[2] * p->gravity[2]);
-    return sqrt(K_DEPTH * (double)p->dx * p->dx * p->dx / g) / *depth;
-}
-
 /* One frame; its records into r (at most max), their count returned. */
 static int frame_records(sim *s, sim_step_record *r, int max) {
     sim_frame(s, FRAME, 0, NULL);
@@ -67,7 +49,7 @@ int main(void) {
 
     sim *s = after_three_frames("pool", 512, &dd, caps, true);
     const sim_params *p = sim_get_params(s);
-    double depth, want = bound_now(s, &depth), layers = depth / p->dx;
+    double depth, want = ref_depth_bound(s, &depth), layers = depth / p->dx;
     int n = frame_records(s, r, 16), steps = (int)ceil(FRAME / want - 1e-9);
     printf("pool, %u particles, after three frames: depth %.5f m (%.4f layers of dx %.5f m), bound %.4f ms; the next step's limit "
            "%.4f ms, %d steps of %.4f ms\n",
@@ -92,7 +74,7 @@ int main(void) {
      * first step is held to the column's bound too, and the first frame's slots are planned for
      * it (no time carried over). */
     s = ref_sim_dfsph("dambreak", 1024, "radix", &dd, caps);
-    double depth0, want0 = bound_now(s, &depth0);
+    double depth0, want0 = ref_depth_bound(s, &depth0);
     n = frame_records(s, r, 16);
     steps = (int)ceil(FRAME / want0 - 1e-9);
     printf("dam break, %u particles, from the start: depth %.5f m, bound %.4f ms; the first step's limit %.4f ms, %d steps, "
@@ -105,7 +87,7 @@ int main(void) {
     sim_destroy(s);
 
     s = after_three_frames("dambreak", 1024, &dd, caps, true);
-    double depth_col, want_col = bound_now(s, &depth_col);
+    double depth_col, want_col = ref_depth_bound(s, &depth_col);
     n = frame_records(s, r, 16);
     printf("dam break, %u particles, after three frames: depth %.5f m, bound %.4f ms (%.4f of the pool's); the next step's limit %.4f ms\n",
            sim_particle_count(s), depth_col, 1e3 * want_col, want_col / want, 1e3 * r[0].dt_cfl);

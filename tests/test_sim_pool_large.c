@@ -9,7 +9,7 @@
  * potential energy above the floor, both from the particles read back (the mass cancels:
  * sum |v|^2 / 2 over g sum (y - floor)). The still pool's ratio stays under 0.5%: at most 0.05%
  * with the depth bound. Its first step is held to the depth bound (its limit the records' dt_cfl,
- * against test_sim_depth_bound's formula). Kind: measured physics (a still pool stays still) and an
+ * against the formula, ref_depth_bound). Kind: measured physics (a still pool stays still) and an
  * invariant (the bound holds). Made to fail on purpose: with the depth bound off past the rest's
  * count (session 40's rule) both checks failed: the ratio 1.99% at the second frame, the first
  * step's limit 4.90 ms (the viscosity's bound) against the depth bound's 3.13. Needs GL 4.5
@@ -19,11 +19,8 @@
 #define FRAMES 3
 #define FRAME (1.0 / 60)
 #define RATIO_MAX 0.005
-#define K_DEPTH 7.0 /* docs/SPH.md, "The depth bound" */
-
-/* Kinetic over potential energy (above the floor) of s's particles now; *bound: the depth bound for
- * them, sqrt(K dx^3 / g) / H, H twice their mean height above the floor. */
-static double energy_ratio(sim *s, double *bound) {
+/* Kinetic over potential energy (above the floor) of s's particles now. */
+static double energy_ratio(sim *s) {
     const sim_params *p = sim_get_params(s);
     uint32_t n = sim_particle_count(s);
     float *pos4 = malloc(16ull * n), *vel4 = malloc(16ull * n), lo[3], hi[3];
@@ -39,7 +36,6 @@ static double energy_ratio(sim *s, double *bound) {
     }
     free(pos4);
     free(vel4);
-    *bound = sqrt(K_DEPTH * (double)p->dx * p->dx * p->dx / g) / (2 * height / n);
     return ke / (g * height);
 }
 
@@ -48,8 +44,7 @@ int main(void) {
     const gpu_caps *caps = gpu_get_caps(gpu);
     const dfsph_desc large = {.rest = DFSPH_ZERO, .records = DFSPH_ZERO};
     sim *s = ref_sim_dfsph("pool", 10648, "radix", &large, caps);
-    double bound0, worst = 0;
-    energy_ratio(s, &bound0);
+    double depth0, bound0 = ref_depth_bound(s, &depth0), worst = 0;
     int worst_at = 0;
     sim_step_record r[64];
     float first_limit = 0;
@@ -58,7 +53,7 @@ int main(void) {
         sim_sync(s);
         int n = sim_records(s, r, 64);
         if (f == 0 && n > 0) first_limit = r[0].dt_cfl;
-        double bound, ratio = energy_ratio(s, &bound);
+        double ratio = energy_ratio(s);
         printf("frame %d: %d steps, kinetic / potential energy %.5f%%\n", f + 1, n, 100 * ratio);
         if (ratio > worst) worst = ratio, worst_at = f + 1;
     }
