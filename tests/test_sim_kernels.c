@@ -304,6 +304,63 @@ static void test_warm_impulse(const gpu_caps *caps, int persistent, int fused, i
     sim_destroy(s);
 }
 
+/* DFSPH's non-pressure acceleration, gravity and the walls' friction off, so the pairs' viscosity
+ * alone: a_i = m sum_j Pi_ij, Monaghan's artificial viscosity between approaching pairs with the
+ * pair's mean density (visc_fns.glsl), against a brute-force CPU sum over every pair (kind:
+ * independent reference; it shares the formula). Where the lists hold indices on the indirect path
+ * the non-pressure walk rides in the density pass's (DFSPH_FOLD, density_pass.glsl), which takes the
+ * densities the last step left, carried by the search's reorder (carry.glsl): after
+ * sim_set_particles the solver's prime made them at the same positions, so they are the step's own,
+ * read back (the records path takes the step's own). The velocities are random but slow, so that
+ * the divergence solve stops at its first predict (checked), and the viscosity sees the velocities
+ * set on either path. A pool of 1,000 particles; records and index lists.
+ * Made to fail on purpose (llvmpipe), the folded walk only: with rho_j read as rho_i (4.81e-4 off,
+ * the largest 7.48e-3), and with the reorder not carrying (dens_prev left at rho0: 1.03e-3 off). */
+static void test_nonpressure_visc(const gpu_caps *caps, int records) {
+    const char *path = records == 1 ? "records" : "index lists (folded)";
+    sim *s = ref_sim_lanes("pool", 1000, "radix", "dfsph", &(dfsph_desc){.persistent = DFSPH_ZERO, .records = records}, 1, caps);
+    sim_set_forces(s, (const float[3]){0, 0, 0}, 0);
+    const sim_params *p = sim_get_params(s);
+    uint32_t n = sim_particle_count(s), state = 31;
+    float *pos = malloc(16ull * n), *vel = calloc(4ull * n, sizeof(float));
+    sim_read_particles(s, pos, NULL, NULL);
+    for (uint32_t i = 0; i < 4 * n; i++)
+        if (i % 4 != 3) vel[i] = (float)(2e-4 * ((check_rand(&state) % 1000) / 1000.0 - 0.5));
+    GLuint accel = sim_get_accel(s);
+    sim_step_record r = step_from(s, pos, vel, n, path);
+    CHECK(r.it[0] == 0, "%s: the divergence solve took %u iterations: the viscosity saw other velocities", path, r.it[0]);
+    const sim_particles *g = sim_get_particles(s);
+    uint32_t *ids = ref_read(g->id[g->cur], 4ull * n);
+    float *dens = ref_read(g->dens, 4ull * n), *acc = ref_read(accel, 16ull * n);
+    double *rho = malloc(sizeof(double) * n), worst = 0, largest = 0;
+    for (uint32_t i = 0; i < n; i++) rho[ids[i]] = dens[i];
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t a = ids[i];
+        double want[3] = {0};
+        for (uint32_t b = 0; b < n; b++) {
+            double d[3], v[3], r2 = 0, vr = 0;
+            for (int c = 0; c < 3; c++) {
+                d[c] = (double)pos[4 * a + c] - pos[4 * b + c], v[c] = (double)vel[4 * a + c] - vel[4 * b + c];
+                r2 += d[c] * d[c], vr += v[c] * d[c];
+            }
+            double rr = sqrt(r2);
+            if (rr >= p->h || rr == 0 || vr >= 0) continue;
+            double coef = p->alpha * p->c0 * p->hs * -vr / ((r2 + 0.01 * p->hs * p->hs) * 0.5 * (rho[a] + rho[b])) *
+                          (sim_kernel_dw(rr, p->hs) / rr);
+            for (int c = 0; c < 3; c++) want[c] -= p->mass * coef * d[c];
+        }
+        for (int c = 0; c < 3; c++) {
+            if (fabs(want[c]) > largest) largest = fabs(want[c]);
+            if (fabs(acc[4 * i + c] - want[c]) > worst) worst = fabs(acc[4 * i + c] - want[c]);
+        }
+    }
+    CHECK(largest > 0 && worst <= 1e-4 * largest,
+          "%s: the viscosity's acceleration differs from the CPU's by %.3g (largest %.3g)", path, worst, largest);
+    printf("non-pressure viscosity, %s, %u particles: worst difference %.3g of %.3g m/s^2\n", path, n, worst, largest);
+    free(ids), free(dens), free(acc), free(rho), free(pos), free(vel);
+    sim_destroy(s);
+}
+
 /* A block in the middle of the tank, further than h from every wall, random velocities: one step
  * of each solver changes the total momentum by n m g dt and nothing else. */
 static void test_momentum(const char *solver, const gpu_caps *caps) {
@@ -365,6 +422,8 @@ int main(int argc, char **argv) {
     test_divergence_predict(gpu_get_caps(gpu), DFSPH_ZERO, 0);
     test_warm_impulse(gpu_get_caps(gpu), DFSPH_ZERO, 0, 1);
     test_warm_impulse(gpu_get_caps(gpu), DFSPH_ZERO, 0, DFSPH_ZERO);
+    test_nonpressure_visc(gpu_get_caps(gpu), 1);
+    test_nonpressure_visc(gpu_get_caps(gpu), DFSPH_ZERO);
     if (!ref_cells_per_h) { /* the persistent programs: about 5 s to build with Mesa's cache empty */
         test_divergence_predict(gpu_get_caps(gpu), 1, 0);
         test_divergence_predict(gpu_get_caps(gpu), 1, DFSPH_ZERO);

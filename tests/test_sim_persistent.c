@@ -281,11 +281,13 @@ int main(void) {
     }
     /* The fused step with index lists (the walks read x_j through its non-coherent alias of the
      * positions and evaluate the gradient) against the indirect path with index lists, the same
-     * free steps bit for bit (on a GPU that makes forward progress, on its default grid). */
+     * free steps bit for bit (on a GPU that makes forward progress, on its default grid). The
+     * indirect path without its folded walk (dfsph_desc.fold; the fused step has its own walks:
+     * docs/SPH.md, "The folded walk"). */
     {
         g_desc = (dfsph_desc){.records = DFSPH_ZERO, .fused = 1};
         state fused = run_steps("dambreak", 1500, progress ? 528 : 1, STEPS, caps);
-        g_desc.fused = 0;
+        g_desc.fused = 0, g_desc.fold = DFSPH_ZERO;
         state ind = run_steps("dambreak", 1500, DFSPH_ZERO, STEPS, caps);
         g_desc = (dfsph_desc){0};
         uint32_t n = count_of("dambreak", 1500, caps);

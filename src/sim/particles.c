@@ -47,9 +47,10 @@ bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, int
         GLuint *b;
         size_t size;
         const char *label;
-    } all[] = {{&p->pos[0], 16 * n, "sim.pos0"}, {&p->pos[1], 16 * n, "sim.pos1"}, {&p->vel[0], 16 * n, "sim.vel0"},
-               {&p->vel[1], 16 * n, "sim.vel1"}, {&p->id[0], 4 * n, "sim.id0"},    {&p->id[1], 4 * n, "sim.id1"},
-               {&p->dens, 4 * n, "sim.density"}};
+    } all[] = {{&p->pos[0], 16 * n, "sim.pos0"}, {&p->pos[1], 16 * n, "sim.pos1"},
+               {&p->vel[0], 16 * n, "sim.vel0"}, {&p->vel[1], 16 * n, "sim.vel1"},
+               {&p->id[0], 4 * n, "sim.id0"},    {&p->id[1], 4 * n, "sim.id1"},
+               {&p->dens, 4 * n, "sim.density"}, {&p->dens_prev, 4 * n, "sim.density_prev"}};
     p->params = gpu_buffer_make(sizeof *params, params, "sim.params", err);
     if (!p->params) return false;
     for (size_t i = 0; i < ARRAY_LEN(all); i++)
@@ -57,11 +58,12 @@ bool sim_particles_make(sim_particles *p, uint32_t capacity, uint32_t lanes, int
             sim_particles_destroy(p);
             return false;
         }
+    glClearNamedBufferData(p->dens_prev, GL_R32F, GL_RED, GL_FLOAT, &params->rho0); /* before any step made them */
     return true;
 }
 
 void sim_particles_destroy(sim_particles *p) {
-    GLuint *all[] = {&p->params, &p->pos[0], &p->pos[1], &p->vel[0], &p->vel[1], &p->id[0], &p->id[1], &p->dens};
+    GLuint *all[] = {&p->params, &p->pos[0], &p->pos[1], &p->vel[0], &p->vel[1], &p->id[0], &p->id[1], &p->dens, &p->dens_prev};
     for (size_t i = 0; i < ARRAY_LEN(all); i++) gpu_buffer_destroy(all[i]);
 }
 
@@ -70,6 +72,7 @@ void sim_particles_bind(const sim_particles *p) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_POS_IN, p->pos[p->cur]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VEL_IN, p->vel[p->cur]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_DENS, p->dens);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_DENS_PREV, p->dens_prev);
 }
 
 void sim_defines_write(const sim_define *defs, size_t count, char *out, size_t len) {

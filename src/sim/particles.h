@@ -27,6 +27,10 @@ typedef struct sim_particles {
     GLuint pos[2], vel[2], id[2]; /* ping-pong; [cur] holds the current particle order */
     int cur;
     GLuint dens; /* float per particle, current order: kg/m^3 */
+    /* The densities the last step left, moved into the current order by the search's reorder where
+     * carry_dens (set by the solver's prime; kg/m^3, rho0 where none was made yet) */
+    GLuint dens_prev;
+    bool carry_dens;
     uint32_t n, capacity;
     uint32_t lanes; /* threads a particle in the neighbour passes (neighbours.glsl) */
     uint32_t reach; /* cells each side a neighbour pass walks: 1 (cells h wide) or 2 (h/2) */

@@ -44,6 +44,7 @@ struct sim_search {
 #define SEARCH_RANGE_CELLS_SMALL 1
 #define SEARCH_RANGE_CELLS_LARGE 2
 #define SEARCH_RANGE_ONE_UPTO 262144
+#define SIM_LOC_CARRY_DENS 0 /* the reorders' u_carry_dens (carry.glsl) */
 
 static sorter *_search_sorter_make(sim_search *q, const sort_algo *algo, char *err) {
     char label[64], serr[ERR_LEN];
@@ -224,9 +225,13 @@ void sim_search_run(sim_search *q, sim_particles *p, gpu_prof *prof, int first, 
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_KEYS, q->sorted.keys);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_VALS, q->sorted.vals);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_CELL_KEYS, q->cell_keys);
+    /* the densities' carry (carry.glsl): bound here, the sort's own buffers having taken those points */
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_DENS, p->dens);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_DENS_PREV, p->dens_prev);
     /* the gate, as the sort's (sort_gate.glsl; no gate: the keys stand in at its binding, unread) */
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SORT_BIND_GATE, gate ? gate->buffer : q->keys);
     glProgramUniform1ui(merged ? q->merged : q->reorder, SORT_LOC_GATE, sort_gate_value(gate));
+    glProgramUniform1ui(merged ? q->merged : q->reorder, SIM_LOC_CARRY_DENS, p->carry_dens); /* carry.glsl */
     if (merged) {
         q->table = q->ranges;
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, SIM_B_RANGES, q->ranges);

@@ -226,6 +226,7 @@ static void _sim_upload_params(sim *s) {
  * start (the initial --dump shows them). */
 static void _sim_prime(sim *s) {
     if (s->params_dirty) _sim_upload_params(s);
+    s->p.carry_dens = false; /* the solver's prime asks for it again */
     sim_particles_bind(&s->p);
     sim_search_run(s->q, &s->p, NULL, 0, NULL);
     sim_particles_bind(&s->p);

@@ -30,7 +30,7 @@
 #define SIM_B_VALS 5
 #define SIM_B_RANGES 6 /* the cell table: uint start per cell, then n (search.h) */
 #define SIM_B_DENS 7
-/* 8: free (wcsph's pressure term until session 26, now in pos.w and vel.w) */
+#define SIM_B_DENS_PREV 8 /* the last step's densities in the current order: the reorder's carry (sim_particles.carry_dens) */
 #define SIM_B_ACCEL 9
 #define SIM_B_ID_IN 10
 #define SIM_B_ID_OUT 11
@@ -46,7 +46,7 @@
     X(SIM_WG, SIM_WG) X(SIM_UBO_PARAMS, SIM_UBO_PARAMS) X(UBO_SOLVER, SIM_UBO_SOLVER)          \
     X(B_POS_IN, SIM_B_POS_IN) X(B_VEL_IN, SIM_B_VEL_IN) X(B_POS_OUT, SIM_B_POS_OUT)            \
     X(B_VEL_OUT, SIM_B_VEL_OUT) X(B_KEYS, SIM_B_KEYS) X(B_VALS, SIM_B_VALS)                    \
-    X(B_RANGES, SIM_B_RANGES) X(B_DENS, SIM_B_DENS)                                             \
+    X(B_RANGES, SIM_B_RANGES) X(B_DENS, SIM_B_DENS) X(B_DENS_PREV, SIM_B_DENS_PREV)             \
     X(B_ACCEL, SIM_B_ACCEL) X(B_ID_IN, SIM_B_ID_IN) X(B_ID_OUT, SIM_B_ID_OUT)                  \
     X(B_CELL_KEYS, SIM_B_CELL_KEYS)
 /* clang-format on */

@@ -20,6 +20,15 @@ layout(std430, binding = B_DENS) writeonly buffer Dens { float dens[]; };
 layout(std430, binding = B_NBR) buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_WALL) writeonly buffer Wall { vec4 wallg[]; };
 layout(std430, binding = B_NBR_COUNT) writeonly buffer NbrCount { uint nbr_count[]; };
+#if DFSPH_FOLD // the non-pressure pass's walk (density_pass.glsl)
+#if SIM_LANES != 1
+#error DFSPH_FOLD needs one lane a particle
+#endif
+layout(std430, binding = B_DENS_PREV) readonly buffer DensPrev { float dens_prev[]; };
+layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };
+layout(std430, binding = B_VEL_OUT) writeonly buffer VelStar { vec4 vstar[]; }; // unused until the next reorder
+#include "sim/dfsph/visc_fns.glsl"
+#endif
 #include "sim/dfsph/density_pass.glsl"
 
 void main() {

@@ -19,6 +19,14 @@
 // here, in the command stream. A buffer upload from the CPU (glNamedBufferSubData) was seen on the H100 to
 // land before the last frame's integrate, which counts t_rem down, had run: t_rem read 0 and the
 // step took 1e-7 s (docs/BENCHMARKS.md, the persistent solve's reset difference).
+// DFSPH_FOLD 1 (dfsph.c: one lane a particle, index lists, the indirect path; density.comp and
+// nonpressure.comp alone): the non-pressure pass's walk rides in the list's walk here, which loads
+// x_j and v_j already: the viscosity of each pair (dfsph_visc_pair, the same kernel value), with the
+// densities the last step left (dens_prev, which the search's reorder carried into the current
+// order: this step's are not made yet), at the velocities the step starts with (the divergence
+// solve's, where it iterates, come after), and the warm start's impulse (the same sums as
+// nonpressure_pass.glsl's, DFSPH_WARM_NP). Lane 0 leaves the viscosity's sum in accel and the
+// impulse in vstar; the non-pressure pass then walks no list (docs/SPH.md, "The folded walk").
 // DFSPH_POS_R, DFSPH_VEL_R: the arrays the positions and velocities are read from (pos, vel; the
 // fused step reads the positions through a non-coherent alias, nothing in its dispatch having
 // written them yet; its velocities through the coherent block: llvmpipe holds no 17th block).
@@ -102,6 +110,12 @@ float dfsph_density(uint groups) {
     // matters to the still pool: with W(0) added last, llvmpipe's test_sim_scenes pool rose +0.25%
     // in energy against +0.008%, past its bound of 0.1%.)
     float w0 = float(zeros) * sim_pair(0.0, P.hs, kk).x;
+#if DFSPH_FOLD
+    // The non-pressure pass's walk, folded in (see the top): the viscosity over the same pairs, its
+    // densities the last step's (dens_prev), and the warm start's impulse, k = half the last total.
+    float rhoi_prev = live ? dens_prev[i] : 1.0, ki_w = live ? 0.5 * DFSPH_VEL_R[i].w : 0.0;
+    vec3 visc = vec3(0.0), warm = vec3(0.0);
+#endif
     uint jn = listed > 0u ? DFSPH_NBR_IDX(nbr[t]) : 0u;
 #if !DFSPH_PREFETCH
     vec4 xn = DFSPH_POS_R[jn], vn = DFSPH_VEL_R[jn];
@@ -110,8 +124,10 @@ float dfsph_density(uint groups) {
         uint j = jn;
         jn = DFSPH_NBR_IDX(nbr[min(k + 1u, listed - 1u) * uint(DFSPH_LIST_STRIDE) + t]);
 #if DFSPH_PREFETCH
-        vec3 xj = DFSPH_POS_R[j].xyz, vj = DFSPH_VEL_R[j].xyz;
+        vec4 vj4 = DFSPH_VEL_R[j];
+        vec3 xj = DFSPH_POS_R[j].xyz, vj = vj4.xyz;
 #else
+        vec4 vj4 = vn;
         vec3 xj = xn.xyz, vj = vn.xyz;
         xn = DFSPH_POS_R[jn], vn = DFSPH_VEL_R[jn];
 #endif
@@ -124,6 +140,10 @@ float dfsph_density(uint groups) {
         drho += dot(vi - vj, g); // the first predict's, over the list's entries
         sum_g += g;
         sum_g2 += dot(g, g);
+#if DFSPH_FOLD
+        visc += dfsph_visc_pair(d, vi - vj, rhoi_prev, dens_prev[j], wk.y);
+        warm += (ki_w + 0.5 * vj4.w) * g;
+#endif
     }
     if (self_at == listed) sum_w += w0;
     if (t < uint(DFSPH_LIST_STRIDE)) nbr_count[t] = listed;
@@ -144,6 +164,10 @@ float dfsph_density(uint groups) {
     // For the solves' passes (positions stay until integrate): the factor, and the walls' gradient.
     float factor = s > 0.0 ? 1.0 / s : 0.0;
     wallg[i] = vec4(factor, wall.yzw);
+#if DFSPH_FOLD // for the non-pressure pass, which adds what a particle feels alone, and the warm update
+    accel[i] = vec4(visc, 0.0);
+    vstar[i] = vec4(warm + 2.0 * ki_w * P.rho0 * wall.yzw, 0.0); // the wall as a mirrored ghost of the same pressure
+#endif
     // The divergence solve's first predict (solve_fns.glsl's, with the step's velocities: the
     // solve has no warm start), with the last step's dt as that solve takes it.
     float k, e = dfsph_div_error(wd.y + P.rho0 * dot(vi, wall.yzw), wd.z, factor, C.dt, k);

@@ -26,7 +26,11 @@ layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
 layout(std430, binding = B_NBR) readonly buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_DENS) readonly buffer Dens { float dens[]; };
+#if DFSPH_FOLD // read first: the viscosity's sum the density pass left (nonpressure_pass.glsl)
+layout(std430, binding = B_ACCEL) buffer Accel { vec4 accel[]; };
+#else
 layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };
+#endif
 layout(std430, binding = B_WALL) readonly buffer Wall { vec4 wallg[]; };
 #if DFSPH_WARM_NP
 layout(std430, binding = B_VEL_OUT) writeonly buffer VelStar { vec4 vstar[]; }; // the warm start's impulse (nonpressure_pass.glsl)

@@ -30,6 +30,9 @@ float dfsph_nonpressure() {
 #if !DFSPH_WARM_SPH
     float ki = live ? 0.5 * vel[i].w : 0.0; // the warm start's k_i: half the last total (DFSPH_K below)
 #endif
+#if DFSPH_FOLD // the walk was the density pass's (density_pass.glsl): its viscosity's sum, and the warm start's impulse in vstar
+    a = live ? accel[i].xyz : vec3(0.0);
+#else
 #if DFSPH_WARM_NP
     vec3 warm = vec3(0.0); // its impulse over dt: sum_j (k_i + k_j) m grad W_ij
 #endif
@@ -51,6 +54,7 @@ float dfsph_nonpressure() {
 #if DFSPH_WARM_NP
     warm = sim_lanes_sum(vec4(warm, 0.0)).xyz;
 #endif
+#endif
     if (live && SIM_LANE == 0u) {
         a = dfsph_accel_local(a, xi, vi);
         accel[i] = vec4(a, 0.0);
@@ -65,7 +69,7 @@ float dfsph_nonpressure() {
         DFSPH_K(i) = adv > P.rho0 ? 0.5 * min(vel[i].w * (C.dt * C.dt), 0.00025) : 0.0;
 #else
         DFSPH_K(i) = ki;
-#if DFSPH_WARM_NP
+#if DFSPH_WARM_NP && !DFSPH_FOLD
         vstar[i] = vec4(warm + 2.0 * ki * P.rho0 * wallg[i].yzw, 0.0); // the wall as a mirrored ghost of the same pressure
 #endif
 #endif

@@ -19,11 +19,15 @@ layout(std430, binding = B_RANGES) buffer Starts { uint starts[]; }; // the last
 
 #include "sim/search/ranges_fns.glsl"
 #include "sort/sort_gate.glsl" // the search's gate (search.h): shut, the particles stay in place
+#include "sim/search/carry.glsl" // the last step's densities into the current order, where asked
 
 void main() {
     uint t = gl_GlobalInvocationID.x;
     if (sort_gate_shut()) { // the particles stay in place; the cell table and cell keys stay
-        if (t < P.n) pos_out[t] = pos_in[t], vel_out[t] = vel_in[t], id_out[t] = id_in[t];
+        if (t < P.n) {
+            pos_out[t] = pos_in[t], vel_out[t] = vel_in[t], id_out[t] = id_in[t];
+            sim_carry_dens(t, t);
+        }
         return;
     }
     sim_ranges_write(t);
@@ -33,5 +37,6 @@ void main() {
         vel_out[t] = vel_in[j];
         id_out[t] = id_in[j];
         cell_keys[t] = keys[t];
+        sim_carry_dens(t, j);
     }
 }

@@ -230,6 +230,16 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
              p->capacity, rec * stride * cap >> 20);
         return NULL;
     }
+    /* The non-pressure pass's walk folded into the density pass's (density_pass.glsl, DFSPH_FOLD)
+     * where a particle has one lane, its list holds indices and density.comp and nonpressure.comp
+     * run: not where the fused step does (its own passes, and its sampled steps per stage must give
+     * its bits), nor with SPlisHSPlasH's warm start, which needs the non-pressure sums first. By
+     * default from 432,000 particles up (docs/SPH.md, "The folded walk"). */
+    bool fused_step =
+        d->desc.fused != DFSPH_ZERO && dfsph_path_choose(d->desc.persistent, d->desc.tail, false, rest,
+                                                         gpu_forward_progress() && !caps->llvmpipe) == DFSPH_PATH_PERSISTENT;
+    bool fold = d->desc.fold != DFSPH_ZERO && rec == 4 && p->lanes == 1 && !_dfsph_value(d->desc.warm_sph) && !fused_step;
+    d->fold = fold;
     char bindings[512];
     dfsph_shader_defines(bindings, sizeof bindings);
     /* Momentum (docs/SPH.md): on by default up to DFSPH_MOMENTUM_MAX particles, where it measured
@@ -259,6 +269,8 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
         if (i == P_NONPRESSURE && prefetch_np != prefetch) /* its own, in its defines alone: the other programs' sources,
                                                             * and so the shader caches' entries, stay the same */
             snprintf(defines + strlen(defines), sizeof defines - strlen(defines), "#define DFSPH_PREFETCH_NP %u\n", prefetch_np);
+        if ((i == P_DENSITY || i == P_NONPRESSURE) && fold) /* theirs alone, as the prefetch's */
+            snprintf(defines + strlen(defines), sizeof defines - strlen(defines), "#define DFSPH_FOLD 1\n");
         ok = (d->prog[i] = sim_program_make(dfsph_programs[i].file, defines, dfsph_programs[i].label, err)) != 0;
     }
     ok = ok && (d->params = gpu_buffer_make(sizeof d->gp, &d->gp, "sim.dfsph.params", err)) &&
@@ -308,6 +320,10 @@ static void _dfsph_depth_prime(dfsph *d, const sim_particles *p) {
 static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     dfsph *d = impl;
     d->groups_step = gpu_groups((size_t)p->n * p->lanes, SIM_WG);
+    /* the folded walk's densities from the next search on (this prime's density pass makes the
+     * first; its own reads of them give values no step uses: accel and vstar, which the first
+     * step's density pass writes again) */
+    p->carry_dens = d->fold;
     dfsph_persistent_probe(d);  /* the persistent solves resident here, before any step (else the indirect path) */
     dfsph_integrate_hash(d, q); /* built now, not in the first step's time */
     dfsph_step_program(d, q);   /* the same, probed too (and the stages' names, read at setup, follow it) */

@@ -52,6 +52,9 @@ typedef struct dfsph_desc {
                      * to 262,144 particles (tests: the large counts' rules at a small count) */
     int debt_share; /* a frame's budget on the GPU: its own time and 1/N of what earlier frames could not finish,
                      * 1..64; 0: 16 above 589,824 particles, else 1 (all at once) (FLUID_DFSPH_DEBT_SHARE) */
+    int fold;       /* the non-pressure walk in the density pass's (docs/SPH.md, "The folded walk"): DFSPH_ZERO off; 0:
+                     * where a particle has one lane, the lists hold indices and no fused step runs (tests: the
+                     * pass's own walk there, to compare with the fused step) */
 } dfsph_desc;
 
 extern const sim_solver sim_solver_dfsph;
