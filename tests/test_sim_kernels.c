@@ -209,12 +209,17 @@ static sim_step_record step_from(sim *s, const float *pos, const float *vel, uin
  * each checked to have run (the fused step alone measures its phases); the --half entry runs the
  * indirect path only: with Mesa's shader cache empty, as in CI, llvmpipe takes about 5 s to build
  * the persistent programs for each grid. Made to fail on purpose (llvmpipe, both paths): with vi - vj read as vj - vi (the error 0, and no
- * iteration at 3 times the bound), and without the walls' term (0.04796% against 0.04%). */
-static void test_divergence_predict(const gpu_caps *caps, int persistent, int fused) {
-    const char *path = persistent != 1 ? "indirect path" : fused == DFSPH_ZERO ? "persistent solves alone" : "fused step";
+ * iteration at 3 times the bound), and without the walls' term (0.04796% against 0.04%).
+ * Also the indirect path at 4 lanes over 4,913 particles: 154 groups, so that the last group's
+ * loads of their parts run past its first batch (DFSPH_RED_BATCH, dfsph_common.glsl); made to fail
+ * with the batches' later parts left out (0.03494% against 0.04%). */
+static void test_divergence_predict(const gpu_caps *caps, int persistent, int fused, uint32_t count, uint32_t lanes) {
+    const char *path = persistent != 1       ? (count > 1000 ? "indirect path, 4 lanes (over 128 groups)" : "indirect path")
+                       : fused == DFSPH_ZERO ? "persistent solves alone"
+                                             : "fused step";
     /* one sim for both rounds, each set to the same particles with the same field scaled
      * (sim_set_particles primes the solver: its first step's dt is dt_max again) */
-    sim *s = ref_sim_dfsph("pool", 1000, "radix", &(dfsph_desc){.persistent = persistent, .fused = fused}, caps);
+    sim *s = ref_sim_lanes("pool", count, "radix", "dfsph", &(dfsph_desc){.persistent = persistent, .fused = fused}, lanes, caps);
     const sim_params *p = sim_get_params(s);
     const dfsph_gpu_params *dp = sim_get_solver_params(s);
     uint32_t n = sim_particle_count(s), state = 4242;
@@ -419,14 +424,15 @@ int main(int argc, char **argv) {
     test_gpu_vs_cpu(gpu_get_caps(gpu), 1, 0.7);
     test_gpu_vs_cpu(gpu_get_caps(gpu), 4, 0.7);
     for (int i = 0; sim_solvers[i]; i++) test_momentum(sim_solvers[i]->name, gpu_get_caps(gpu));
-    test_divergence_predict(gpu_get_caps(gpu), DFSPH_ZERO, 0);
+    test_divergence_predict(gpu_get_caps(gpu), DFSPH_ZERO, 0, 1000, ref_lanes);
+    test_divergence_predict(gpu_get_caps(gpu), DFSPH_ZERO, 0, 4500, 4); /* the last group's batched loads (dfsph_common.glsl) */
     test_warm_impulse(gpu_get_caps(gpu), DFSPH_ZERO, 0, 1);
     test_warm_impulse(gpu_get_caps(gpu), DFSPH_ZERO, 0, DFSPH_ZERO);
     test_nonpressure_visc(gpu_get_caps(gpu), 1);
     test_nonpressure_visc(gpu_get_caps(gpu), DFSPH_ZERO);
     if (!ref_cells_per_h) { /* the persistent programs: about 5 s to build with Mesa's cache empty */
-        test_divergence_predict(gpu_get_caps(gpu), 1, 0);
-        test_divergence_predict(gpu_get_caps(gpu), 1, DFSPH_ZERO);
+        test_divergence_predict(gpu_get_caps(gpu), 1, 0, 1000, ref_lanes);
+        test_divergence_predict(gpu_get_caps(gpu), 1, DFSPH_ZERO, 1000, ref_lanes);
         test_warm_impulse(gpu_get_caps(gpu), 1, 0, 0);
     }
     gpu_destroy(gpu);

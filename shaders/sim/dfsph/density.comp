@@ -5,7 +5,8 @@
 // dispatch: the last group decides whether the solve's (update, predict) pairs run), and writes
 // each lane's neighbour list for the rest of the step (dfsph_common.glsl) and the walls' share's
 // gradient per particle (wallg.yzw), which the solves' passes read instead of evaluating the
-// walls again.
+// walls again. DFSPH_FOLD 1 (dfsph.c): the non-pressure pass's walk rides in this one's list walk
+// (density_pass.glsl).
 // The pass itself is in density_pass.glsl (dfsph_density), which the fused step (step.comp) runs too.
 #version 450
 #include "sim/sim_common.glsl"

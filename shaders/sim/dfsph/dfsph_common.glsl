@@ -99,20 +99,30 @@ void dfsph_group_partial(float v, bool is_max, uint at) {
 // The sum (or max) of C.partial[0 .. count-1] in every thread of the group, in a fixed order:
 // thread l takes every SIM_WG-th part from l, then the group's tree. Call from uniform control flow.
 // dfsph_reduce_partials_at: of C.partial[base .. base+count-1] (the fused step keeps two regions).
-// The parts are loaded DFSPH_RED_BATCH at a time, every load issued before the first is taken in
-// (past the end the last part is loaded again, and not taken in), then taken in order: the same
-// sums. C is coherent, and the compiler keeps its loads in program order, so one at a time each
-// waited for the one before: the last group alone, 61 parts a thread at 986,078 (docs/BENCHMARKS.md, s42).
-#define DFSPH_RED_BATCH 8u
+// DFSPH_RED_BATCH > 1 (the default: the indirect path's passes, where the dispatch's last group
+// reduces alone): the parts are loaded that many at a time, every load issued before the first is
+// taken in (past the end the last part is loaded again, and not taken in), then taken in order:
+// the same sums. C is coherent, and the compiler keeps its loads in program order, so one at a
+// time each waited for the one before: 61 parts a thread at 986,078, where the batches took the
+// frame 0.8% faster on the H200. The persistent programs (step.comp, solve.comp), where every group
+// reduces the same parts at once, define 1: one at a time (batched, 27,648 ran 0.9% slower;
+// docs/BENCHMARKS.md, s42).
+#ifndef DFSPH_RED_BATCH
+#define DFSPH_RED_BATCH 8
+#endif
 float dfsph_reduce_partials_at(uint base, uint count, bool is_max) {
     uint lid = gl_LocalInvocationID.x;
     float acc = 0.0;
-    for (uint g = lid; g < count; g += DFSPH_RED_BATCH * SIM_WG) {
+#if DFSPH_RED_BATCH > 1
+    for (uint g = lid; g < count; g += uint(DFSPH_RED_BATCH) * SIM_WG) {
         float v[DFSPH_RED_BATCH];
-        for (uint u = 0u; u < DFSPH_RED_BATCH; u++) v[u] = C.partial[base + min(g + u * SIM_WG, count - 1u)];
-        for (uint u = 0u; u < DFSPH_RED_BATCH; u++)
+        for (uint u = 0u; u < uint(DFSPH_RED_BATCH); u++) v[u] = C.partial[base + min(g + u * SIM_WG, count - 1u)];
+        for (uint u = 0u; u < uint(DFSPH_RED_BATCH); u++)
             if (g + u * SIM_WG < count) acc = _dfsph_op(acc, v[u], is_max);
     }
+#else
+    for (uint g = lid; g < count; g += SIM_WG) acc = _dfsph_op(acc, C.partial[base + g], is_max);
+#endif
     s_red[lid] = acc;
     _dfsph_group_reduce(is_max);
     float r = s_red[0];
@@ -139,15 +149,19 @@ vec2 _dfsph_group_max_sum(vec2 v) {
 }
 vec2 dfsph_reduce_partials_max_sum(uvec2 at, uint count) {
     vec2 acc = vec2(0.0);
-    for (uint g = gl_LocalInvocationID.x; g < count; g += DFSPH_RED_BATCH * SIM_WG) { // batched as above
+#if DFSPH_RED_BATCH > 1
+    for (uint g = gl_LocalInvocationID.x; g < count; g += uint(DFSPH_RED_BATCH) * SIM_WG) { // batched as above
         vec2 v[DFSPH_RED_BATCH];
-        for (uint u = 0u; u < DFSPH_RED_BATCH; u++) {
+        for (uint u = 0u; u < uint(DFSPH_RED_BATCH); u++) {
             uint at_u = min(g + u * SIM_WG, count - 1u);
             v[u] = vec2(C.partial[at.x + at_u], C.partial[at.y + at_u]);
         }
-        for (uint u = 0u; u < DFSPH_RED_BATCH; u++)
+        for (uint u = 0u; u < uint(DFSPH_RED_BATCH); u++)
             if (g + u * SIM_WG < count) acc = vec2(max(acc.x, v[u].x), acc.y + v[u].y);
     }
+#else
+    for (uint g = gl_LocalInvocationID.x; g < count; g += SIM_WG) acc = vec2(max(acc.x, C.partial[at.x + g]), acc.y + C.partial[at.y + g]);
+#endif
     return _dfsph_group_max_sum(acc);
 }
 

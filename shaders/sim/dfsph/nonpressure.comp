@@ -9,6 +9,8 @@
 // alone (a step outside a frame). Also loads the pressure
 // solve's warm start: half the last step's total k (pos.w); DFSPH_WARM_SPH 1: SPlisHSPlasH's form;
 // DFSPH_WARM_NP 1 (one lane a particle): also its impulse, summed in this walk, into vstar.
+// DFSPH_FOLD 1 (dfsph.c): the walk was the density pass's, which left the viscosity's sum in accel
+// and the impulse in vstar (density_pass.glsl); this pass walks no list.
 // The pass itself is in nonpressure_pass.glsl (dfsph_nonpressure, dfsph_step_size), which the fused step (step.comp) runs too.
 #version 450
 #include "sim/sim_common.glsl"

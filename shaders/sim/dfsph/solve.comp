@@ -22,6 +22,7 @@ uint g_gid; // the thread's index in the indirect path's dispatch (SIM_GID)
 #define DFSPH_Q_POS coherent
 #define DFSPH_Q_VEL coherent
 #define DFSPH_Q_KAPPA coherent
+#define DFSPH_RED_BATCH 1 // every group reduces the same parts: one at a time (dfsph_common.glsl)
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
 #include "sim/dfsph/solve_passes.glsl"

@@ -62,6 +62,7 @@ layout(std430, binding = B_POS_IN) readonly buffer PosR { vec4 pos_r[]; }; // th
 #define DFSPH_POS_R pos_r
 #define DFSPH_NBR_POS pos_r
 #endif
+#define DFSPH_RED_BATCH 1 // every group reduces the same parts: one at a time (dfsph_common.glsl)
 #include "sim/dfsph/dfsph_common.glsl"
 layout(local_size_x = SIM_WG) in;
 #include "sim/search/hash_emit.glsl"
