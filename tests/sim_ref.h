@@ -73,6 +73,12 @@ static inline sim *ref_sim_dfsph(const char *scene, uint32_t particles, const ch
     return ref_sim_with(scene, particles, sort, "dfsph", dd, caps);
 }
 
+/* |g|, m/s^2. */
+static inline double ref_gravity(const sim_params *p) {
+    return sqrt((double)p->gravity[0] * p->gravity[0] + (double)p->gravity[1] * p->gravity[1] +
+                (double)p->gravity[2] * p->gravity[2]);
+}
+
 /* DFSPH's depth bound for s's particles now, from the formula docs/SPH.md states ("The depth
  * bound"): sqrt(K dx^3 / g) / H, K = 7, H (into *depth) twice their mean height above the floor. */
 static inline double ref_depth_bound(sim *s, double *depth) {
@@ -85,9 +91,7 @@ static inline double ref_depth_bound(sim *s, double *depth) {
     for (uint32_t i = 0; i < n; i++) sum += pos4[4 * i + 1] - lo[1];
     free(pos4);
     *depth = 2 * sum / n;
-    double g = sqrt((double)p->gravity[0] * p->gravity[0] + (double)p->gravity[1] * p->gravity[1] +
-                    (double)p->gravity[2] * p->gravity[2]);
-    return sqrt(7.0 * (double)p->dx * p->dx * p->dx / g) / *depth;
+    return sqrt(7.0 * (double)p->dx * p->dx * p->dx / ref_gravity(p)) / *depth;
 }
 
 /* Reads a buffer of n*comp 4-byte values (current GPU order). */

@@ -311,8 +311,8 @@ static void test_warm_impulse(const gpu_caps *caps, int persistent, int fused, i
 
 /* DFSPH's non-pressure acceleration, gravity and the walls' friction off, so the pairs' viscosity
  * alone: a_i = m sum_j Pi_ij, Monaghan's artificial viscosity between approaching pairs with the
- * pair's mean density (visc_fns.glsl), against a brute-force CPU sum over every pair (kind:
- * independent reference; it shares the formula). Where the lists hold indices on the indirect path
+ * pair's mean density (visc_fns.glsl), against a brute-force CPU sum over every pair (sim_ref.h's
+ * ref_forces with no pressure; kind: independent reference, it shares the formula). Where the lists hold indices on the indirect path
  * the non-pressure walk rides in the density pass's (DFSPH_FOLD, density_pass.glsl), which takes the
  * densities the last step left, carried by the search's reorder (carry.glsl): after
  * sim_set_particles the solver's prime made them at the same positions, so they are the step's own,
@@ -337,32 +337,22 @@ static void test_nonpressure_visc(const gpu_caps *caps, int records) {
     const sim_particles *g = sim_get_particles(s);
     uint32_t *ids = ref_read(g->id[g->cur], 4ull * n);
     float *dens = ref_read(g->dens, 4ull * n), *acc = ref_read(accel, 16ull * n);
-    double *rho = malloc(sizeof(double) * n), worst = 0, largest = 0;
+    /* The reference: sim_ref.h's brute-force accelerations with no pressure, gravity nor walls'
+     * friction, which leaves the pairs' viscosity alone. */
+    double *rho = calloc(n, sizeof(double)), *press = calloc(n, sizeof(double)), *want = malloc(sizeof(double) * 3 * n);
+    double worst = 0, largest = 0;
     for (uint32_t i = 0; i < n; i++) rho[ids[i]] = dens[i];
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t a = ids[i];
-        double want[3] = {0};
-        for (uint32_t b = 0; b < n; b++) {
-            double d[3], v[3], r2 = 0, vr = 0;
-            for (int c = 0; c < 3; c++) {
-                d[c] = (double)pos[4 * a + c] - pos[4 * b + c], v[c] = (double)vel[4 * a + c] - vel[4 * b + c];
-                r2 += d[c] * d[c], vr += v[c] * d[c];
-            }
-            double rr = sqrt(r2);
-            if (rr >= p->h || rr == 0 || vr >= 0) continue;
-            double coef = p->alpha * p->c0 * p->hs * -vr / ((r2 + 0.01 * p->hs * p->hs) * 0.5 * (rho[a] + rho[b])) *
-                          (sim_kernel_dw(rr, p->hs) / rr);
-            for (int c = 0; c < 3; c++) want[c] -= p->mass * coef * d[c];
-        }
+    ref_forces(p, pos, vel, n, rho, press, want);
+    for (uint32_t i = 0; i < n; i++)
         for (int c = 0; c < 3; c++) {
-            if (fabs(want[c]) > largest) largest = fabs(want[c]);
-            if (fabs(acc[4 * i + c] - want[c]) > worst) worst = fabs(acc[4 * i + c] - want[c]);
+            double w = want[3 * ids[i] + c];
+            if (fabs(w) > largest) largest = fabs(w);
+            if (fabs(acc[4 * i + c] - w) > worst) worst = fabs(acc[4 * i + c] - w);
         }
-    }
     CHECK(largest > 0 && worst <= 1e-4 * largest,
           "%s: the viscosity's acceleration differs from the CPU's by %.3g (largest %.3g)", path, worst, largest);
     printf("non-pressure viscosity, %s, %u particles: worst difference %.3g of %.3g m/s^2\n", path, n, worst, largest);
-    free(ids), free(dens), free(acc), free(rho), free(pos), free(vel);
+    free(ids), free(dens), free(acc), free(rho), free(press), free(want), free(pos), free(vel);
     sim_destroy(s);
 }
 

@@ -26,9 +26,7 @@ static double energy_ratio(sim *s) {
     float *pos4 = malloc(16ull * n), *vel4 = malloc(16ull * n), lo[3], hi[3];
     sim_read_particles(s, pos4, vel4, NULL);
     sim_domain(s, lo, hi);
-    double g = sqrt((double)p->gravity[0] * p->gravity[0] + (double)p->gravity[1] * p->gravity[1] +
-                    (double)p->gravity[2] * p->gravity[2]);
-    double ke = 0, height = 0;
+    double g = ref_gravity(p), ke = 0, height = 0;
     for (uint32_t i = 0; i < n; i++) {
         const float *v = vel4 + 4 * i;
         ke += 0.5 * ((double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2]);

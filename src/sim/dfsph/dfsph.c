@@ -235,9 +235,8 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
      * run: not where the fused step does (its own passes, and its sampled steps per stage must give
      * its bits), nor with SPlisHSPlasH's warm start, which needs the non-pressure sums first. By
      * default from 432,000 particles up (docs/SPH.md, "The folded walk"). */
-    bool fused_step =
-        d->desc.fused != DFSPH_ZERO && dfsph_path_choose(d->desc.persistent, d->desc.tail, false, rest,
-                                                         gpu_forward_progress() && !caps->llvmpipe) == DFSPH_PATH_PERSISTENT;
+    d->path = dfsph_path_choose(d->desc.persistent, d->desc.tail, rec == 16, rest, gpu_forward_progress() && !caps->llvmpipe);
+    bool fused_step = d->desc.fused != DFSPH_ZERO && d->path == DFSPH_PATH_PERSISTENT;
     bool fold = d->desc.fold != DFSPH_ZERO && rec == 4 && p->lanes == 1 && !_dfsph_value(d->desc.warm_sph) && !fused_step;
     d->fold = fold;
     char bindings[512];

@@ -79,7 +79,8 @@ typedef struct dfsph_frame_plan {
     bool warn_fixed;  /* the first --substeps frame whose steps are longer than dt_max: say so */
 } dfsph_frame_plan;
 
-/* Which path runs the solves (dfsph_persistent_choose): the indirect path alone, the persistent
+/* Which path runs the solves (chosen in dfsph.c when the solver is made, before its programs: the
+ * folded walk depends on it; dfsph_persistent_choose builds it): the indirect path alone, the persistent
  * solve (the whole solve one dispatch; the fused step where it builds), or the indirect path with a
  * persistent tail. From the desc's `persistent` and `tail` (0 automatic, DFSPH_ZERO (-1) an explicit 0,
  * else set), whether the lists hold records, whether the tail is on by default at this count, and

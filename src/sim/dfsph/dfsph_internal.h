@@ -63,6 +63,7 @@ typedef struct dfsph {
     uint32_t tail_groups;  /* the indirect path's persistent tail: its grid (0: none; dfsph_passes.c) */
     bool tail_auto;        /* the tail by default with index lists: up to DFSPH_MOMENTUM_MAX particles (dfsph_persistent.c) */
     bool fold;             /* the non-pressure walk rides in the density pass (DFSPH_FOLD, density_pass.glsl) */
+    dfsph_path path;       /* the path chosen for the solves (dfsph_path_choose), before the programs are made */
     uint32_t fused;        /* the persistent path runs the whole step as one dispatch (step.comp): 1, 2 its
                             * first form (positions read coherent: fused 2, measuring); 0 not */
     bool step_failed;      /* step.comp did not build: said once, the solves alone run persistent */

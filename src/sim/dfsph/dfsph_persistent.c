@@ -45,8 +45,7 @@ static uint32_t _dfsph_sm_count(void) {
  * programs do not build, the indirect path alone. */
 bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
     (void)err;
-    dfsph_path path = dfsph_path_choose(d->desc.persistent, d->desc.tail, d->rec == 16, d->tail_auto,
-                                        gpu_forward_progress() && !caps->llvmpipe);
+    dfsph_path path = d->path; /* chosen when the solver was made (dfsph.c) */
     if (path == DFSPH_PATH_INDIRECT) return true;
     uint32_t groups = d->desc.persistent > 0 ? (uint32_t)d->desc.persistent : DFSPH_GROUPS_PER_SM * _dfsph_sm_count();
     if (!groups) return true;
