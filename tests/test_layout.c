@@ -82,6 +82,7 @@ static const layout_member _dfsph_ctl_members[] = {
     MEMBER(dfsph_ctl, args_coarse),
     MEMBER(dfsph_ctl, args_coarse_apply),
     MEMBER(dfsph_ctl, args_tail),
+    MEMBER(dfsph_ctl, args_np),
     MEMBER(dfsph_ctl, t_rem),
     MEMBER(dfsph_ctl, steps_left),
     MEMBER(dfsph_ctl, dt),

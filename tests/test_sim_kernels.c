@@ -337,6 +337,8 @@ static void test_nonpressure_visc(const gpu_caps *caps, int records) {
     const sim_particles *g = sim_get_particles(s);
     uint32_t *ids = ref_read(g->id[g->cur], 4ull * n);
     float *dens = ref_read(g->dens, 4ull * n), *acc = ref_read(accel, 16ull * n);
+    if (records != 1) /* folded: accel holds the pairs' sum, before the mass (the warm update applies it) */
+        for (uint32_t i = 0; i < 4 * n; i++) acc[i] *= (float)p->mass;
     /* The reference: sim_ref.h's brute-force accelerations with no pressure, gravity nor walls'
      * friction, which leaves the pairs' viscosity alone. */
     double *rho = calloc(n, sizeof(double)), *press = calloc(n, sizeof(double)), *want = malloc(sizeof(double) * 3 * n);
@@ -354,6 +356,70 @@ static void test_nonpressure_visc(const gpu_caps *caps, int records) {
     printf("non-pressure viscosity, %s, %u particles: worst difference %.3g of %.3g m/s^2\n", path, n, worst, largest);
     free(ids), free(dens), free(acc), free(rho), free(press), free(want), free(pos), free(vel);
     sim_destroy(s);
+}
+
+/* The folded non-pressure pass (DFSPH_FOLD): the density pass also reduces the speeds and, where
+ * the divergence solve stops at its first predict, sizes the step itself, so the non-pressure pass
+ * does not run (Ctl.args_np); where that solve iterates the pass runs after it and sizes the step
+ * from the velocities it left. The warm update adds what a particle feels alone (gravity, the
+ * walls' friction) to the pairs' viscosity. One step of a pool of 1,000 from the same state with the
+ * fold and without it (kind: the same arithmetic on another path; after sim_set_particles the
+ * carried densities are the step's own): the same dt, held by the CFL limit (a corner particle flung
+ * upward at 4 m/s: it compresses nothing, so the divergence solve still stops where the rest is
+ * slow), and the same velocities after it within 1e-5 of the largest (llvmpipe: the same bits).
+ * `iterate`: the rest given 0.3 m/s of noise, so that the divergence solve iterates (checked on
+ * both): the dt within 1e-4 (the fold's viscosity takes the velocities before that solve, so the
+ * fluids differ there: llvmpipe, a tick apart, the velocities 0.0253 of 3.85). Made to fail on purpose
+ * (llvmpipe): the density pass sizing the step from half the largest speed (dt 2.93e-3 against
+ * 1.47e-3), Ctl.args_np left at 0 (the iterating step took dt_max, 5e-3), the warm update without
+ * what a particle feels alone (the velocities 0.136 apart), and the solver's prime sizing a step
+ * (u_prime unset: the first step's speeds took the prime's dt, 1.33e-3 against 1.47e-3). */
+static void test_fold_step(const gpu_caps *caps, int iterate) {
+    sim_step_record r[2];
+    float *out[2] = {NULL, NULL};
+    uint32_t n = 0;
+    double fast = 4.0, dt_max = 0;
+    for (int fold = 0; fold < 2; fold++) {
+        const char *path = fold ? "folded" : "not folded";
+        sim *s =
+            ref_sim_lanes("pool", 1000, "radix", "dfsph",
+                          &(dfsph_desc){.persistent = DFSPH_ZERO, .records = DFSPH_ZERO, .fold = fold ? 0 : DFSPH_ZERO}, 1, caps);
+        n = sim_particle_count(s);
+        dt_max = ((const dfsph_gpu_params *)sim_get_solver_params(s))->dt_max;
+        uint32_t state = 57, corner = 0;
+        float *pos = malloc(16ull * n), *vel = calloc(4ull * n, sizeof(float));
+        sim_read_particles(s, pos, NULL, NULL);
+        for (uint32_t i = 0; i < n; i++) {
+            if (pos[4 * i] + pos[4 * i + 1] + pos[4 * i + 2] > pos[4 * corner] + pos[4 * corner + 1] + pos[4 * corner + 2])
+                corner = i;
+            for (int c = 0; c < 3; c++)
+                vel[4 * i + c] = (float)((iterate ? 0.3 : 2e-4) * ((check_rand(&state) % 1000) / 1000.0 - 0.5));
+        }
+        vel[4 * corner] = vel[4 * corner + 2] = 0;
+        vel[4 * corner + 1] = (float)fast;
+        r[fold] = step_from(s, pos, vel, n, path);
+        CHECK(iterate ? r[fold].it[0] > 0 : r[fold].it[0] == 0, "%s: the divergence solve took %u iterations", path,
+              r[fold].it[0]);
+        out[fold] = malloc(16ull * n);
+        CHECK(sim_read_particles(s, NULL, out[fold], NULL), "%s: the particles do not read back", path);
+        free(pos), free(vel);
+        sim_destroy(s);
+    }
+    double worst = 0, largest = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (int c = 0; c < 3; c++) {
+            largest = fmax(largest, fabs(out[0][4 * i + c]));
+            worst = fmax(worst, fabs(out[1][4 * i + c] - out[0][4 * i + c]));
+        }
+    const char *what = iterate ? "iterating" : "first predict";
+    CHECK(r[0].dt_cfl < 0.9 * dt_max && fabs(r[1].dt - r[0].dt) <= (iterate ? 1e-4 : 0) * r[0].dt,
+          "%s: the step's dt %.6g folded, %.6g not (the CFL limit %.6g, dt_max %.6g)", what, r[1].dt, r[0].dt, r[0].dt_cfl,
+          dt_max);
+    CHECK(iterate || worst <= 1e-5 * largest, "%s: the velocities after the step differ by %.3g (largest %.3g)", what, worst,
+          largest);
+    printf("folded non-pressure, %s (%u divergence iterations): dt %.8g s folded, %.8g not; velocities within %.3g of %.3g m/s\n",
+           what, r[1].it[0], r[1].dt, r[0].dt, worst, largest);
+    free(out[0]), free(out[1]);
 }
 
 /* A block in the middle of the tank, further than h from every wall, random velocities: one step
@@ -420,6 +486,8 @@ int main(int argc, char **argv) {
     test_warm_impulse(gpu_get_caps(gpu), DFSPH_ZERO, 0, DFSPH_ZERO);
     test_nonpressure_visc(gpu_get_caps(gpu), 1);
     test_nonpressure_visc(gpu_get_caps(gpu), DFSPH_ZERO);
+    test_fold_step(gpu_get_caps(gpu), 0);
+    test_fold_step(gpu_get_caps(gpu), 1);
     if (!ref_cells_per_h) { /* the persistent programs: about 5 s to build with Mesa's cache empty */
         test_divergence_predict(gpu_get_caps(gpu), 1, 0, 1000, ref_lanes);
         test_divergence_predict(gpu_get_caps(gpu), 1, DFSPH_ZERO, 1000, ref_lanes);

@@ -29,14 +29,36 @@ layout(std430, binding = B_DENS_PREV) readonly buffer DensPrev { float dens_prev
 layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };
 layout(std430, binding = B_VEL_OUT) writeonly buffer VelStar { vec4 vstar[]; }; // unused until the next reorder
 #include "sim/dfsph/visc_fns.glsl"
+#include "sim/dfsph/step_size.glsl"
+layout(location = 2) uniform uint u_prime;
 #endif
 #include "sim/dfsph/density_pass.glsl"
 
 void main() {
     if (dfsph_density_skip()) return; // every group alike
     float err = dfsph_density(gl_NumWorkGroups.x);
+#if DFSPH_FOLD
+    // The errors' sum and the speeds' largest in one tree (the same sums as dfsph_reduce_last's):
+    // the divergence solve's decision, and where it stops here, the step's size from the speeds at
+    // the velocities that then stand (nonpressure.comp's decision); the non-pressure pass runs
+    // (Ctl.args_np) only where the solve iterates, and sizes the step after it. An empty slot
+    // decides nothing: there the solves' pairs and the non-pressure pass stay at 0 groups.
+    // The solver's prime (u_prime 1, dfsph.c) sizes no step: its control block is the first step's.
+    uint groups = gl_NumWorkGroups.x, g = gl_WorkGroupID.x;
+    vec2 r = _dfsph_group_max_sum(vec2(dfsph_fold_speed, err));
+    if (gl_LocalInvocationID.x == 0u) C.partial[g] = r.y, C.partial[groups + g] = r.x;
+    if (dfsph_last_group()) {
+        r = dfsph_reduce_partials_max_sum(uvec2(groups, 0u), groups);
+        if (gl_LocalInvocationID.x == 0u) {
+            bool more = C.idle == 0u && dfsph_decide_next(false, 0u, r.y / float(P.n));
+            if (C.idle == 0u && !more && u_prime == 0u) dfsph_step_size(r.x);
+            C.args_np = uvec4(more ? groups : 0u, 1u, 1u, 0u);
+        }
+    }
+#else
     // The divergence solve's decision after its first predict (dfsph_decide_next), but in an empty
     // slot: there its pairs stay at 0 groups, as every solve leaves them.
     if (dfsph_reduce_last(err, false) && gl_LocalInvocationID.x == 0u && C.idle == 0u)
         dfsph_decide_next(false, 0u, s_red[0] / float(P.n));
+#endif
 }

@@ -26,7 +26,9 @@
 // order: this step's are not made yet), at the velocities the step starts with (the divergence
 // solve's, where it iterates, come after), and the warm start's impulse (the same sums as
 // nonpressure_pass.glsl's, DFSPH_WARM_NP). Lane 0 leaves the viscosity's sum in accel and the
-// impulse in vstar; the non-pressure pass then walks no list (docs/SPH.md, "The folded walk").
+// impulse in vstar, and the speed the non-pressure pass would reduce (dfsph_fold_speed): that pass
+// then walks no list, and runs only where the divergence solve iterates (docs/SPH.md, "The folded
+// walk").
 // DFSPH_POS_R, DFSPH_VEL_R: the arrays the positions and velocities are read from (pos, vel; the
 // fused step reads the positions through a non-coherent alias, nothing in its dispatch having
 // written them yet; its velocities through the coherent block: llvmpipe holds no 17th block).
@@ -48,6 +50,13 @@ layout(location = 1) uniform uint u_frame_set;
 // read, are the same bits. The frame's first slot always runs it (it writes the frame's values).
 // The same words for every thread: uniform.
 bool dfsph_density_skip() { return u_frame_set == 0u && C.idle != 0u && C.still != 0u; }
+
+#if DFSPH_FOLD
+// The speed the non-pressure pass would reduce for the particle (0 but on a live particle's lane 0),
+// at the velocities the step starts with: density.comp sizes the step from them where the divergence
+// solve stops at its first predict, so that those velocities stand (dfsph_density sets it).
+float dfsph_fold_speed = 0.0;
+#endif
 
 float dfsph_density(uint groups) {
     if (u_frame_set != 0u && SIM_GID == 0u) {
@@ -164,9 +173,10 @@ float dfsph_density(uint groups) {
     // For the solves' passes (positions stay until integrate): the factor, and the walls' gradient.
     float factor = s > 0.0 ? 1.0 / s : 0.0;
     wallg[i] = vec4(factor, wall.yzw);
-#if DFSPH_FOLD // for the non-pressure pass, which adds what a particle feels alone, and the warm update
+#if DFSPH_FOLD // for the warm update, which adds what a particle feels alone (the non-pressure pass's speed below)
     accel[i] = vec4(visc, 0.0);
     vstar[i] = vec4(warm + 2.0 * ki_w * P.rho0 * wall.yzw, 0.0); // the wall as a mirrored ghost of the same pressure
+    dfsph_fold_speed = length(vi + dfsph_accel_local(visc, xi, vi) * C.dt); // nonpressure_pass.glsl's, at these velocities
 #endif
     // The divergence solve's first predict (solve_fns.glsl's, with the step's velocities: the
     // solve has no warm start), with the last step's dt as that solve takes it.

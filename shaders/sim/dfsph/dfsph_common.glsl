@@ -31,6 +31,7 @@ layout(std430, binding = B_CTL) coherent buffer Ctl {
     uvec4 args_coarse; // groups of the coarse level's sums and apply after the predict just done (0: it does not follow;
     uvec4 args_coarse_apply; //   the indirect path, coarse.comp: predict.comp's last group writes them)
     uvec4 args_tail;   // groups of the indirect path's persistent tail after the solve's recorded pairs (0: the solve stopped; dfsph_decide_next)
+    uvec4 args_np;     // groups of the non-pressure pass with DFSPH_FOLD: the step's where the divergence solve iterated, else 0 (density.comp)
     uint t_rem;        // simulated time left in the frame, in ticks of DFSPH_TICK s
     uint steps_left;   // step slots left in the frame
     float dt;          // this step's size (the last step's until the CFL pass sets it)

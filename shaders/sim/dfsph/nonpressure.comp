@@ -10,7 +10,11 @@
 // solve's warm start: half the last step's total k (pos.w); DFSPH_WARM_SPH 1: SPlisHSPlasH's form;
 // DFSPH_WARM_NP 1 (one lane a particle): also its impulse, summed in this walk, into vstar.
 // DFSPH_FOLD 1 (dfsph.c): the walk was the density pass's, which left the viscosity's sum in accel
-// and the impulse in vstar (density_pass.glsl); this pass walks no list.
+// and the impulse in vstar (density_pass.glsl); this pass walks no list and writes only the step
+// size: the warm update adds what a particle feels alone and takes k from vel.w (solve_fns.glsl).
+// It runs only where the divergence solve iterated (Ctl.args_np, dfsph_passes.c); where that
+// solve stopped at its first predict, the velocities are the density pass's, which reduced these
+// same speeds and sized the step itself (density.comp).
 // The pass itself is in nonpressure_pass.glsl (dfsph_nonpressure, dfsph_step_size), which the fused step (step.comp) runs too.
 #version 450
 #include "sim/sim_common.glsl"
@@ -28,8 +32,8 @@ layout(std430, binding = B_VEL_IN) readonly buffer Vel { vec4 vel[]; };
 layout(std430, binding = B_NBR) readonly buffer Nbr { DFSPH_NBR_T nbr[]; };
 layout(std430, binding = B_NBR_COUNT) readonly buffer NbrCount { uint nbr_count[]; };
 layout(std430, binding = B_DENS) readonly buffer Dens { float dens[]; };
-#if DFSPH_FOLD // read first: the viscosity's sum the density pass left (nonpressure_pass.glsl)
-layout(std430, binding = B_ACCEL) buffer Accel { vec4 accel[]; };
+#if DFSPH_FOLD // the viscosity's sum the density pass left (nonpressure_pass.glsl)
+layout(std430, binding = B_ACCEL) readonly buffer Accel { vec4 accel[]; };
 #else
 layout(std430, binding = B_ACCEL) writeonly buffer Accel { vec4 accel[]; };
 #endif

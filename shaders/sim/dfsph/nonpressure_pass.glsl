@@ -27,7 +27,7 @@ float dfsph_nonpressure() {
     float rhoi = live ? dens[i] : 1.0;
     vec3 a = vec3(0.0);
     float drho = 0.0;
-#if !DFSPH_WARM_SPH
+#if !DFSPH_WARM_SPH && !DFSPH_FOLD
     float ki = live ? 0.5 * vel[i].w : 0.0; // the warm start's k_i: half the last total (DFSPH_K below)
 #endif
 #if DFSPH_FOLD // the walk was the density pass's (density_pass.glsl): its viscosity's sum, and the warm start's impulse in vstar
@@ -57,6 +57,7 @@ float dfsph_nonpressure() {
 #endif
     if (live && SIM_LANE == 0u) {
         a = dfsph_accel_local(a, xi, vi);
+#if !DFSPH_FOLD // (folded: the speed alone; the warm update adds a particle's own part to the sum in accel, and takes k from vel.w)
         accel[i] = vec4(a, 0.0);
 #if DFSPH_WARM_SPH
         // SPlisHSPlasH's warm start (TimeStepDFSPH.cpp, USE_WARMSTART): half the last total, as
@@ -73,48 +74,10 @@ float dfsph_nonpressure() {
         vstar[i] = vec4(warm + 2.0 * ki * P.rho0 * wallg[i].yzw, 0.0); // the wall as a mirrored ghost of the same pressure
 #endif
 #endif
+#endif
         speed = length(vi + a * C.dt);
     }
     return speed;
 }
 
-// The step size from the largest speed reduced over the particles (vmax): see the top. A step past the explicit viscosity's bound
-// (in half-steps, solve_fns.glsl) only where the flow is slow, its CFL step at least dt_max: there
-// it saves steps (a settled pool: 4 a frame for 6), elsewhere the half-steps cost more than they
-// save (docs/SPH.md). The step is also held to the depth bound, sqrt(K dx^3 / g) / H =
-// D.dt_press / (sqrt(g) H), H = C.depth the water's depth as the last step left it
-// (integrate_pass.glsl): a deep still pool goes restless with longer steps (docs/SPH.md, "The
-// depth bound"). Returns false where the frame has no time left (the rest of the slot runs empty:
-// C.idle), true otherwise. Call from one thread (the indirect path: the last group's first;
-// step.comp: every group's first, all writing the same values).
-bool dfsph_step_size(float vmax) {
-    {
-        float dt_cfl = clamp(D.cfl * P.dx / max(max(vmax, C.v_post), 1e-9), D.dt_min, D.dt_max);
-        if (dt_cfl < D.dt_max) dt_cfl = min(dt_cfl, D.dt_visc); // not slow: within the viscosity's bound
-        float dt_lim = dt_cfl;
-        float depth = C.depth, g = length(P.gravity.xyz);
-        if (D.dt_press > 0.0 && sqrt(g) * depth * dt_cfl > D.dt_press) dt_lim = max(D.dt_press / (sqrt(g) * depth), D.dt_min);
-        C.dt_cfl = dt_cfl;
-        C.dt_lim = dt_lim;
-        // The frame's time left in whole ticks (the frame's first density pass added its share),
-        // within its budget (C.t_frame: the rest stays owed).
-        uint left = C.t_rem, rem = min(left, C.t_frame), cfl_t = max(uint(dt_lim / DFSPH_TICK), 1u), dt_t;
-        if (C.mode == DFSPH_MODE_FREE) dt_t = cfl_t;
-        else if (C.mode == DFSPH_MODE_FIXED) dt_t = rem / max(C.steps_left, 1u); // the last slot takes the rest
-        else {
-            // As few equal steps as the CFL limit allows (each >= about dt_cfl / 2, never a tiny
-            // catch-up step), the last one exactly what is left.
-            uint k = rem / cfl_t + (rem % cfl_t != 0u ? 1u : 0u);
-            dt_t = k > 1u ? rem / k + (rem % k != 0u ? 1u : 0u) : rem;
-        }
-        C.t_rem = left;
-        C.dt_ticks = dt_t;
-        if (dt_t == 0u) { // nothing left (not reached: a frame always brings time): the rest of the slot runs empty
-            C.idle = 1u;
-            C.args_step = C.args_dens = C.args_div = C.args_tail = uvec4(0u, 1u, 1u, 0u);
-            return false;
-        }
-        C.dt = C.mode == DFSPH_MODE_FREE ? dt_lim : float(dt_t) * DFSPH_TICK; // a free step: no frame to add up
-    }
-    return true;
-}
+#include "sim/dfsph/step_size.glsl"

@@ -29,7 +29,11 @@ void dfsph_update(bool warm, bool first) {
     uint i = SIM_PARTICLE;
     bool live = i < P.n;
     vec3 xi = live ? pos[i].xyz : vec3(0.0);
+#if DFSPH_DENSITY && DFSPH_FOLD // the warm start's k: half the last total (nonpressure_pass.glsl's, which here writes no k)
+    float ki = !live ? 0.0 : warm ? 0.5 * vel[i].w : DFSPH_K(i);
+#else
     float ki = live ? DFSPH_K(i) : 0.0;
+#endif
     vec3 dv = vec3(0.0);
 #if DFSPH_DENSITY && DFSPH_WARM_SPH
     if (warm) { // the warm start is stored as k dt^2 (nonpressure.comp): k for this step's dt
@@ -64,15 +68,20 @@ void dfsph_update(bool warm, bool first) {
     vec4 v = vel[i];
 #if DFSPH_DENSITY
     if (warm) {
+#if DFSPH_FOLD // accel holds the pairs' viscosity alone (density_pass.glsl): what the particle feels alone added here
+        vec3 a = dfsph_accel_local(accel[i].xyz, xi, v.xyz);
+#else
+        vec3 a = accel[i].xyz;
+#endif
 #if DFSPH_VISC_SPLIT
         if (dfsph_visc_split()) { // past the viscosity's bound: its first half-step (see the top)
             float h = 0.5 * dt;
-            v.xyz += h * accel[i].xyz;
+            v.xyz += h * a;
             vstar[i] = v; // u, for the second half-step's walls (the first predict)
             v.xyz += h * dfsph_accel_ext(vec3(0.0), xi);
         } else
 #endif
-        v.xyz += dt * accel[i].xyz; // dt within the viscosity's bound: one explicit step
+        v.xyz += dt * a; // dt within the viscosity's bound: one explicit step
         v.w = ki; // the total starts from the warm start
     } else {
 #if DFSPH_VISC_SPLIT

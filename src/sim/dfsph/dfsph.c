@@ -178,6 +178,15 @@ static void _dfsph_destroy(void *impl) {
     free(d);
 }
 
+/* DFSPH_FOLD for the programs it changes, where the fold is on: the density pass, the non-pressure
+ * pass, and the pressure solve's warm update (update.comp's, solve.comp's), which adds what a
+ * particle feels alone and takes its k from vel.w; theirs alone, as the prefetch's, so that the
+ * other programs' sources, and so the shader caches' entries, stay the same. */
+const char *dfsph_fold_define(const dfsph *d, int prog) {
+    bool uses = prog == P_DENSITY || prog == P_NONPRESSURE || prog == P_DENS_WARM || prog == P_DENS_SOLVE;
+    return d->fold && uses ? "#define DFSPH_FOLD 1\n" : "";
+}
+
 static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
     const sim_particles *p = md->p;
     const gpu_caps *caps = md->caps;
@@ -268,8 +277,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
         if (i == P_NONPRESSURE && prefetch_np != prefetch) /* its own, in its defines alone: the other programs' sources,
                                                             * and so the shader caches' entries, stay the same */
             snprintf(defines + strlen(defines), sizeof defines - strlen(defines), "#define DFSPH_PREFETCH_NP %u\n", prefetch_np);
-        if ((i == P_DENSITY || i == P_NONPRESSURE) && fold) /* theirs alone, as the prefetch's */
-            snprintf(defines + strlen(defines), sizeof defines - strlen(defines), "#define DFSPH_FOLD 1\n");
+        snprintf(defines + strlen(defines), sizeof defines - strlen(defines), "%s", dfsph_fold_define(d, i));
         ok = (d->prog[i] = sim_program_make(dfsph_programs[i].file, defines, dfsph_programs[i].label, err)) != 0;
     }
     ok = ok && (d->params = gpu_buffer_make(sizeof d->gp, &d->gp, "sim.dfsph.params", err)) &&
@@ -335,7 +343,9 @@ static void _dfsph_prime(void *impl, sim_particles *p, const sim_search *q) {
     _dfsph_depth_prime(d, p);
     dfsph_bind(d, p, q);
     glProgramUniform1ui(d->prog[P_DENSITY], 1, 0);
+    if (d->fold) glProgramUniform1ui(d->prog[P_DENSITY], 2, 1); /* the fold's density pass sizes no step here (density.comp) */
     sim_dispatch_neighbours(p, d->prog[P_DENSITY]);
+    if (d->fold) glProgramUniform1ui(d->prog[P_DENSITY], 2, 0);
 }
 
 /* Past the frame's first slot the search is gated by Ctl.still (1 after a slot that moved nothing):

@@ -105,6 +105,9 @@ typedef struct dfsph {
     bool discard;                /* prime: the records read are not this state's */
 } dfsph;
 
+/* dfsph.c */
+const char *dfsph_fold_define(const dfsph *d, int prog);
+
 /* dfsph_passes.c */
 void dfsph_bind(dfsph *d, const sim_particles *p, const sim_search *q);
 void dfsph_ctl_reset(dfsph *d);

@@ -65,6 +65,7 @@ typedef struct dfsph_ctl {
     uint32_t args_step[4]; /* groups of a step's passes: 0 in the empty slots after the frame's time */
     uint32_t args_coarse[4], args_coarse_apply[4]; /* the pressure solve's coarse level's next passes (0: it does not follow) */
     uint32_t args_tail[4]; /* the indirect path's persistent tail after the solve under way's recorded pairs (0: it stopped) */
+    uint32_t args_np[4];   /* the folded non-pressure pass: where the divergence solve iterated, else 0 (density.comp) */
     uint32_t t_rem;        /* the frame's time left, in ticks of DFSPH_TICK seconds */
     uint32_t steps_left;
     float dt, dt_cfl;
@@ -86,10 +87,11 @@ typedef struct dfsph_ctl {
 } dfsph_ctl;
 _Static_assert(offsetof(dfsph_ctl, args_dens) == 16 && offsetof(dfsph_ctl, args_step) == 32 &&
                    offsetof(dfsph_ctl, args_coarse) == 48 && offsetof(dfsph_ctl, args_coarse_apply) == 64 &&
-                   offsetof(dfsph_ctl, args_tail) == 80 && offsetof(dfsph_ctl, t_rem) == 96,
+                   offsetof(dfsph_ctl, args_tail) == 80 && offsetof(dfsph_ctl, args_np) == 96 &&
+                   offsetof(dfsph_ctl, t_rem) == 112,
                "Ctl's indirect arguments");
-_Static_assert(offsetof(dfsph_ctl, done) == 112 && offsetof(dfsph_ctl, cap_div) == 144, "Ctl's scalars");
-_Static_assert(sizeof(dfsph_ctl) == 224, "Ctl's partial[] starts at 224");
+_Static_assert(offsetof(dfsph_ctl, done) == 128 && offsetof(dfsph_ctl, cap_div) == 160, "Ctl's scalars");
+_Static_assert(sizeof(dfsph_ctl) == 240, "Ctl's partial[] starts at 240");
 
 /* Time on the GPU is counted in ticks of 2^-28 s (3.7 ns), in a uint: a step's dt is a whole
  * number of ticks, so the frame's sum is exact (and, below 2^24 ticks = 62.5 ms, so is dt as a

@@ -124,7 +124,10 @@ void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int
                  d->tail_groups ? d->plan.pairs[0] : d->pol.cap_div, P_DIV_TAIL);
     prof_end(prof, first + 1);
     prof_begin(prof, first + 2);
-    _dfsph_pass(d->prog[P_NONPRESSURE]);
+    if (d->fold) { /* only where the divergence solve iterated; else the density pass sized the step (density.comp) */
+        sim_dispatch_indirect(d->prog[P_NONPRESSURE], offsetof(dfsph_ctl, args_np));
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
+    } else _dfsph_pass(d->prog[P_NONPRESSURE]);
     prof_end(prof, first + 2);
     prof_begin(prof, first + 3);
     _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens),

@@ -57,7 +57,8 @@ bool dfsph_persistent_choose(dfsph *d, const gpu_caps *caps, char *err) {
     char e[ERR_LEN];
     for (int i = tail ? P_DIV_TAIL : P_DIV_SOLVE; i < (tail ? P_ALL : P_DIV_TAIL); i++) {
         char defines[1536];
-        snprintf(defines, sizeof defines, "%s%s%s", d->defines, dfsph_programs[i].defines, d->grid_defines);
+        snprintf(defines, sizeof defines, "%s%s%s%s", d->defines, dfsph_programs[i].defines, d->grid_defines,
+                 dfsph_fold_define(d, i));
         if (!(d->prog[i] = sim_program_make(dfsph_programs[i].file, defines, dfsph_programs[i].label, e))) {
             log_error("SIM", "dfsph: the persistent %s: %s (the indirect path runs)", tail ? "tail" : "solve", e);
             return true;
