@@ -276,7 +276,7 @@ bool dfsph_reduce_last(float v, bool is_max) {
 //     same order.
 //   DFSPH_PREFETCH_NP: the non-pressure pass's where it differs (nonpressure.comp takes it as its
 //   DFSPH_PREFETCH; dfsph.c defines it in that program alone).
-//   dfsph.c takes, where the lists hold indices and a particle has one lane (432,000 up), 8 in the
+//   dfsph.c takes, where the lists hold indices and a particle has one lane (98,305 up), 8 in the
 //   non-pressure pass (three gathers a neighbour) and 1 in the rest (the solves' passes: 8 there
 //   measured 2.1% slower a frame at 986,078 on the H200, s41), 1 where it has more lanes; with
 //   records either costs, so 0 there (docs/BENCHMARKS.md, s13, s24 and s41).

@@ -243,7 +243,7 @@ static void *_dfsph_make(const sim_solver_make_desc *md, char *err) {
      * where a particle has one lane, its list holds indices and density.comp and nonpressure.comp
      * run: not where the fused step does (its own passes, and its sampled steps per stage must give
      * its bits), nor with SPlisHSPlasH's warm start, which needs the non-pressure sums first. By
-     * default from 432,000 particles up (docs/SPH.md, "The folded walk"). */
+     * default from 98,305 particles up, where a particle has one lane (docs/SPH.md, "The folded walk"). */
     d->path = dfsph_path_choose(d->desc.persistent, d->desc.tail, rec == 16, rest, gpu_forward_progress() && !caps->llvmpipe);
     bool fused_step = d->desc.fused != DFSPH_ZERO && d->path == DFSPH_PATH_PERSISTENT;
     bool fold = d->desc.fold != DFSPH_ZERO && rec == 4 && p->lanes == 1 && !_dfsph_value(d->desc.warm_sph) && !fused_step;
@@ -470,7 +470,10 @@ const sim_solver sim_solver_dfsph = {
     .bricks_above = 655360, /* H100, a step: 986,078 -4.4%; 432,000 +0.9%, 109,744 +4%, 27,648 +8% (session 31) */
     .fast_kernels = false,
     .lanes4_upto = 0, /* 2 lanes: 17% off a settled frame at 27,648, 16% at 109,744 (session 13) */
-    .lanes2_upto = 262144,
+    /* 1 lane above: there the lists hold indices and the folded walk and non-pressure pass apply
+     * (H200, s43, t = 0-1 s: 2 lanes faster at 48,778, 65,536 and 78,608 by 11%, 7% and 4%; 1 lane
+     * at 109,744 by 5.3%, 194,672 by 11.6%, and the settled 109,744 by 3.6%; docs/BENCHMARKS.md) */
+    .lanes2_upto = 98304,
     .make = _dfsph_make,
     .destroy = _dfsph_destroy,
     .prime = _dfsph_prime,
