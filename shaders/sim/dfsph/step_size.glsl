@@ -38,7 +38,7 @@ bool dfsph_step_size(float vmax) {
         C.dt_ticks = dt_t;
         if (dt_t == 0u) { // nothing left (not reached: a frame always brings time): the rest of the slot runs empty
             C.idle = 1u;
-            C.args_step = C.args_dens = C.args_div = C.args_tail = uvec4(0u, 1u, 1u, 0u);
+            C.args_step = C.args_dens = C.args_div = C.args_tail = C.args_np = uvec4(0u, 1u, 1u, 0u);
             return false;
         }
         C.dt = C.mode == DFSPH_MODE_FREE ? dt_lim : float(dt_t) * DFSPH_TICK; // a free step: no frame to add up
