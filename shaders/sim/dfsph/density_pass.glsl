@@ -19,8 +19,8 @@
 // here, in the command stream. A buffer upload from the CPU (glNamedBufferSubData) was seen on the H100 to
 // land before the last frame's integrate, which counts t_rem down, had run: t_rem read 0 and the
 // step took 1e-7 s (docs/BENCHMARKS.md, the persistent solve's reset difference).
-// DFSPH_FOLD 1 (dfsph.c: one lane a particle, index lists, the indirect path; density.comp and
-// nonpressure.comp alone): the non-pressure pass's walk rides in the list's walk here, which loads
+// DFSPH_FOLD 1 (dfsph.c: one lane a particle, index lists, the indirect path; in the programs it
+// changes alone, dfsph_fold_define): the non-pressure pass's walk rides in the list's walk here, which loads
 // x_j and v_j already: the viscosity of each pair (dfsph_visc_pair, the same kernel value), with the
 // densities the last step left (dens_prev, which the search's reorder carried into the current
 // order: this step's are not made yet), at the velocities the step starts with (the divergence

@@ -302,7 +302,8 @@ bool dfsph_reduce_last(float v, bool is_max) {
 #define DFSPH_MOMENTUM 0
 #endif
 // DFSPH_FOLD 1: the non-pressure pass's walk rides in the density pass's (density_pass.glsl);
-// dfsph.c defines it in density.comp and nonpressure.comp alone.
+// dfsph.c defines it in the programs it changes alone (dfsph_fold_define: the density and
+// non-pressure passes, the pressure solve's warm update).
 #ifndef DFSPH_FOLD
 #define DFSPH_FOLD 0
 #endif

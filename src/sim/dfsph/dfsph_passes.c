@@ -33,11 +33,12 @@ void dfsph_ctl_reset(dfsph *d) {
 }
 
 /* A pass over the particles' lanes in a step slot: indirect, so that the slots after the frame's
- * time run it with 0 groups (Ctl.args_step). */
-static void _dfsph_pass(GLuint prog) {
-    sim_dispatch_indirect(prog, offsetof(dfsph_ctl, args_step));
+ * time run it with 0 groups (Ctl.args_step; `args` another of Ctl's arguments). */
+static void _dfsph_pass_from(GLuint prog, GLintptr args) {
+    sim_dispatch_indirect(prog, args);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
 }
+static void _dfsph_pass(GLuint prog) { _dfsph_pass_from(prog, offsetof(dfsph_ctl, args_step)); }
 
 /* The pressure solve's coarse level on the indirect path (coarse.comp), where it is on: a group a
  * row of cells, then a thread a grid column; then the particles. Both indirect, their groups written
@@ -124,10 +125,8 @@ void dfsph_step(void *impl, sim_particles *p, sim_search *q, gpu_prof *prof, int
                  d->tail_groups ? d->plan.pairs[0] : d->pol.cap_div, P_DIV_TAIL);
     prof_end(prof, first + 1);
     prof_begin(prof, first + 2);
-    if (d->fold) { /* only where the divergence solve iterated; else the density pass sized the step (density.comp) */
-        sim_dispatch_indirect(d->prog[P_NONPRESSURE], offsetof(dfsph_ctl, args_np));
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT);
-    } else _dfsph_pass(d->prog[P_NONPRESSURE]);
+    /* folded: only where the divergence solve iterated; else the density pass sized the step (density.comp) */
+    _dfsph_pass_from(d->prog[P_NONPRESSURE], d->fold ? offsetof(dfsph_ctl, args_np) : offsetof(dfsph_ctl, args_step));
     prof_end(prof, first + 2);
     prof_begin(prof, first + 3);
     _dfsph_solve(d, p, P_DENS_WARM, P_DENS_UPDATE, P_DENS_PREDICT, offsetof(dfsph_ctl, args_dens),
